@@ -1,0 +1,214 @@
+package bus_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+func mustStartServer(tb testing.TB) *embedded.Server {
+	tb.Helper()
+	s, err := embedded.Start(embedded.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Shutdown)
+	return s
+}
+
+func mustConnect(tb testing.TB, s *embedded.Server) *nats.Conn {
+	tb.Helper()
+	nc, err := s.Connect(tb.Name(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(nc.Close)
+	return nc
+}
+
+func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}) *bus.Service {
+	tb.Helper()
+	svc, err := bus.Serve(nc, bus.ServiceConfig{
+		Name: "echo", Version: "0.1.0",
+		Endpoints: map[string]bus.Endpoint{
+			"echo": {Handler: func(_ context.Context, p json.RawMessage, cc contract.CallContext) (any, error) {
+				return map[string]any{"params": p, "source": cc.Source, "timeout_ms": cc.TimeoutMS}, nil
+			}},
+			"checked": {
+				Input: contract.Object("", []string{"n"}, map[string]*contract.Schema{"n": contract.Integer("").Range(1, 5)}),
+				Handler: func(_ context.Context, p json.RawMessage, _ contract.CallContext) (any, error) {
+					return p, nil
+				},
+			},
+			"refuse": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+				return nil, contract.Errorf(contract.CodeNotFound, "no such thing")
+			}},
+			"leak": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+				return nil, errors.New("password=hunter2 at db.internal")
+			}},
+			"panic": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+				panic("boom")
+			}},
+			"slow": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
+				select {
+				case <-release:
+					return "released", nil
+				case <-ctx.Done():
+					return nil, contract.Errorf(contract.CodeUnavailable, "gave up")
+				}
+			}},
+		},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = svc.Stop() })
+	return svc
+}
+
+func TestCall(t *testing.T) {
+	s := mustStartServer(t)
+	release := make(chan struct{})
+	defer close(release)
+	echoService(t, mustConnect(t, s), release)
+	c := bus.NewClient(mustConnect(t, s))
+	ctx := context.Background()
+	cc := contract.CallContext{Source: "mcp:test"}
+
+	t.Run("result and context travel", func(t *testing.T) {
+		raw, err := c.Call(ctx, "echo", "echo", map[string]int{"a": 1}, cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Params    map[string]int `json:"params"`
+			Source    string         `json:"source"`
+			TimeoutMS int64          `json:"timeout_ms"`
+		}
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Params["a"] != 1 || got.Source != "mcp:test" {
+			t.Errorf("got %+v", got)
+		}
+		if got.TimeoutMS <= 0 || got.TimeoutMS > bus.DefaultTimeout.Milliseconds() {
+			t.Errorf("deadline did not travel: timeout_ms=%d", got.TimeoutMS)
+		}
+	})
+	t.Run("service validates its input", func(t *testing.T) {
+		_, err := c.Call(ctx, "echo", "checked", map[string]int{"n": 9}, cc)
+		if contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(err.Error(), "`n`") {
+			t.Fatalf("got %v", err)
+		}
+		raw, err := c.Call(ctx, "echo", "checked", map[string]int{"n": 3}, cc)
+		if err != nil || string(raw) != `{"n":3}` {
+			t.Fatalf("got %s, %v", raw, err)
+		}
+	})
+	t.Run("coded errors cross the bus", func(t *testing.T) {
+		_, err := c.Call(ctx, "echo", "refuse", nil, cc)
+		if contract.ErrorCode(err) != contract.CodeNotFound || err.Error() != "no such thing" {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("foreign errors do not leak", func(t *testing.T) {
+		_, err := c.Call(ctx, "echo", "leak", nil, cc)
+		if contract.ErrorCode(err) != contract.CodeInternal || strings.Contains(err.Error(), "hunter2") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("panic is contained", func(t *testing.T) {
+		_, err := c.Call(ctx, "echo", "panic", nil, cc)
+		if contract.ErrorCode(err) != contract.CodeInternal || !strings.Contains(err.Error(), "crashed") {
+			t.Fatalf("got %v", err)
+		}
+		if _, err := c.Call(ctx, "echo", "echo", nil, cc); err != nil {
+			t.Fatalf("service stopped serving after a panic: %v", err)
+		}
+	})
+	t.Run("timeout is UNAVAILABLE", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Call(ctx, "echo", "slow", nil, cc)
+		// Either side may notice first: the handler sees the deadline that
+		// travelled with the request, the client its own context.
+		if contract.ErrorCode(err) != contract.CodeUnavailable {
+			t.Fatalf("got %v", err)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("timeout took %s", took)
+		}
+	})
+	t.Run("nobody listening is UNAVAILABLE at once", func(t *testing.T) {
+		start := time.Now()
+		_, err := c.Call(ctx, "nosuch", "x", nil, cc)
+		if contract.ErrorCode(err) != contract.CodeUnavailable || !strings.Contains(err.Error(), "openhuman-nosuch") {
+			t.Fatalf("got %v", err)
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Errorf("waited %s for no responders", time.Since(start))
+		}
+	})
+	t.Run("a slow call does not block others", func(t *testing.T) {
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.Call(ctx, "echo", "slow", nil, cc)
+			done <- err
+		}()
+		var n atomic.Int32
+		for i := 0; i < 20; i++ {
+			if _, err := c.Call(ctx, "echo", "echo", nil, cc); err == nil {
+				n.Add(1)
+			}
+		}
+		if n.Load() != 20 {
+			t.Errorf("%d of 20 fast calls answered while a slow one ran", n.Load())
+		}
+		release <- struct{}{}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("discovery lists served subjects", func(t *testing.T) {
+		served := c.Served(ctx, "echo", "nosuch")
+		if !served["openhuman.echo.echo"] || !served["openhuman.echo.slow"] || len(served) != 6 {
+			t.Errorf("served = %v", served)
+		}
+	})
+}
+
+func TestStopWaitsForInFlight(t *testing.T) {
+	s := mustStartServer(t)
+	release := make(chan struct{})
+	svc := echoService(t, mustConnect(t, s), release)
+	c := bus.NewClient(mustConnect(t, s))
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "echo", "slow", nil, contract.CallContext{})
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // let the request reach the handler
+	stopped := make(chan struct{})
+	go func() { _ = svc.Stop(); close(stopped) }()
+	select {
+	case <-stopped:
+		t.Fatal("Stop returned while a request was in flight")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-stopped
+	if err := <-done; err != nil {
+		t.Fatalf("in-flight request lost on Stop: %v", err)
+	}
+}

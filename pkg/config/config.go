@@ -1,0 +1,168 @@
+// Package config loads the one configuration struct every binary uses: defaults,
+// then $OPENHUMAN_HOME/config.toml, then OPENHUMAN_* environment variables.
+// The result is validated at load, so a mistake is reported at start with the
+// key that caused it, not at the first call that trips over it.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is everything a binary may be told.
+type Config struct {
+	// Home holds the SQLite file and config.toml (OPENHUMAN_HOME, --home).
+	Home string `toml:"-"`
+	// File is the config.toml that was read, "" when none exists.
+	File string `toml:"-"`
+
+	NATS   NATS   `toml:"nats"`
+	Log    Log    `toml:"log"`
+	Memory Memory `toml:"memory"`
+	Tools  Tools  `toml:"tools"`
+}
+
+// NATS says where the bus is. An empty URL means embedded mode: the gateway
+// starts its own in-process server and services.
+type NATS struct {
+	URL string `toml:"url"` // OPENHUMAN_NATS_URL
+}
+
+// Log sets the log level: debug, info, warn or error.
+type Log struct {
+	Level string `toml:"level"` // OPENHUMAN_LOG_LEVEL
+}
+
+// Memory configures the memory service.
+type Memory struct {
+	// Enabled false turns memory off: its tools answer MEMORY_OFF.
+	Enabled *bool `toml:"enabled"` // OPENHUMAN_MEMORY_ENABLED
+	// Path of the SQLite database; default <home>/memory.db.
+	Path string `toml:"path"` // OPENHUMAN_MEMORY_PATH
+}
+
+// On reports whether memory is enabled (the default).
+func (m Memory) On() bool { return m.Enabled == nil || *m.Enabled }
+
+// Tools configures tool calls.
+type Tools struct {
+	// TimeoutSeconds bounds one tool call end to end (default 30).
+	TimeoutSeconds int `toml:"timeout_seconds"` // OPENHUMAN_TOOL_TIMEOUT_SECONDS
+}
+
+// Timeout is the tool call deadline.
+func (t Tools) Timeout() time.Duration { return time.Duration(t.TimeoutSeconds) * time.Second }
+
+// Load reads the configuration. home overrides OPENHUMAN_HOME when not empty;
+// getenv is os.Getenv outside tests.
+func Load(home string, getenv func(string) string) (Config, error) {
+	var c Config
+	c.Home = home
+	if c.Home == "" {
+		c.Home = getenv("OPENHUMAN_HOME")
+	}
+	if c.Home == "" {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return c, fmt.Errorf("no home directory to keep memory in: set OPENHUMAN_HOME or pass --home: %w", err)
+		}
+		c.Home = filepath.Join(dir, ".openhuman")
+	}
+	if strings.HasPrefix(c.Home, "~/") {
+		if dir, err := os.UserHomeDir(); err == nil {
+			c.Home = filepath.Join(dir, c.Home[2:])
+		}
+	}
+	file := getenv("OPENHUMAN_CONFIG")
+	if file == "" {
+		file = filepath.Join(c.Home, "config.toml")
+	}
+	if err := c.readFile(file); err != nil {
+		return c, err
+	}
+	if err := c.readEnv(getenv); err != nil {
+		return c, err
+	}
+	c.applyDefaults()
+	return c, c.validate()
+}
+
+func (c *Config) readFile(path string) error {
+	md, err := toml.DecodeFile(path, c)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	c.File = path
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		return fmt.Errorf("%s: unknown key %s: check the spelling against the README's configuration section", path, strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+func (c *Config) readEnv(getenv func(string) string) error {
+	str := func(key string, dst *string) {
+		if v := getenv(key); v != "" {
+			*dst = v
+		}
+	}
+	str("OPENHUMAN_NATS_URL", &c.NATS.URL)
+	str("OPENHUMAN_LOG_LEVEL", &c.Log.Level)
+	str("OPENHUMAN_MEMORY_PATH", &c.Memory.Path)
+	if v := getenv("OPENHUMAN_MEMORY_ENABLED"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("OPENHUMAN_MEMORY_ENABLED=%q: use true or false", v)
+		}
+		c.Memory.Enabled = &b
+	}
+	if v := getenv("OPENHUMAN_TOOL_TIMEOUT_SECONDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("OPENHUMAN_TOOL_TIMEOUT_SECONDS=%q: use a whole number of seconds", v)
+		}
+		c.Tools.TimeoutSeconds = n
+	}
+	return nil
+}
+
+// applyDefaults is the one place defaults live.
+func (c *Config) applyDefaults() {
+	if c.Log.Level == "" {
+		c.Log.Level = "info"
+	}
+	if c.Memory.Path == "" {
+		c.Memory.Path = filepath.Join(c.Home, "memory.db")
+	}
+	if c.Tools.TimeoutSeconds == 0 {
+		c.Tools.TimeoutSeconds = 30
+	}
+}
+
+func (c *Config) validate() error {
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log.level %q: use debug, info, warn or error", c.Log.Level)
+	}
+	if c.Tools.TimeoutSeconds < 1 || c.Tools.TimeoutSeconds > 3600 {
+		return fmt.Errorf("tools.timeout_seconds %d: use 1 to 3600", c.Tools.TimeoutSeconds)
+	}
+	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
+		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+	}
+	return nil
+}

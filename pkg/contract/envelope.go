@@ -1,0 +1,42 @@
+package contract
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Transport labels say how a call reached the gateway.
+const (
+	TransportMCPStdio = "mcp_stdio"
+	TransportMCPHTTP  = "mcp_http"
+	TransportJSONRPC  = "json_rpc"
+	TransportCLI      = "cli"
+	TransportAgent    = "agent"
+)
+
+// CallContext travels with every request on the bus.
+type CallContext struct {
+	// Source is the provenance label: "mcp:cursor", "mcp", "cli", ...
+	Source    string `json:"source"`
+	Transport string `json:"transport,omitempty"`
+	// MinSeq asks a replica to catch up to this write sequence before reading.
+	MinSeq uint64 `json:"min_seq,omitempty"`
+	// TimeoutMS is the time the caller will still wait, measured when sent. It is
+	// relative so that clocks of different hosts need not agree.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+}
+
+// Timeout returns the remaining time the caller allowed, or 0 when unbounded.
+func (c CallContext) Timeout() time.Duration { return time.Duration(c.TimeoutMS) * time.Millisecond }
+
+// Request is the body of every bus request.
+type Request struct {
+	Params json.RawMessage `json:"params"`
+	Ctx    CallContext     `json:"ctx"`
+}
+
+// Reply is the body of every bus reply: exactly one of Result and Error is set.
+type Reply struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}

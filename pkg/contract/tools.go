@@ -1,0 +1,221 @@
+package contract
+
+// Annotations are MCP tool hints. Pointers, because "false" is a statement
+// and absence means "unknown" (and openWorldHint defaults to true in MCP).
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Tool describes one tool of the surface: how it is listed, checked and routed.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Input       *Schema
+	Annotations Annotations
+	// Service and Method name the bus endpoint that serves the tool.
+	Service string
+	Method  string
+	// RPC is the backing HTTP JSON-RPC method, "" when served in-layer.
+	RPC string
+	// Structured tools also return their result as structuredContent.
+	Structured bool
+	// Writes marks write-capable tools (act gate, audit).
+	Writes bool
+	// Use completes "use <name> to ..." in the server instructions.
+	Use string
+}
+
+// Subject is the NATS subject the tool's calls are sent to.
+func (t Tool) Subject() string { return Subject(t.Service, t.Method) }
+
+var (
+	yes = func() *bool { b := true; return &b }()
+	no  = func() *bool { b := false; return &b }()
+)
+
+func readOnly(title string) Annotations {
+	return Annotations{Title: title, ReadOnlyHint: yes, OpenWorldHint: no}
+}
+
+// Limits shared by tools, the validator and the services.
+const (
+	DefaultLimit        = 10
+	MaxLimit            = 100
+	MaxLearnText        = 65536
+	MaxQueryText        = 2000
+	MaxForgetIDs        = 100
+	DefaultLearningKind = "fact"
+	DefaultConfidence   = 0.8
+)
+
+// LearningKinds are the values of memory.learn's kind.
+var LearningKinds = []string{"preference", "fact", "procedure", "correction", "other"}
+
+// ItemKinds are the kinds of stored items (filter.kinds).
+var ItemKinds = []string{"document", "conversation", "learning"}
+
+// ItemSources are where items came from (filter.sources).
+var ItemSources = []string{"folder", "file", "link", "github", "rss", "composio", "conversation", "agent", "import"}
+
+// FetchModes are the retrieval modes memory.fetch can name; an engine may
+// support only some of them and answers UNSUPPORTED for the rest.
+var FetchModes = []string{"keyword", "vector", "hybrid"}
+
+// FilterSchema restricts memory reads by metadata. Every field is checked and
+// applied; an unknown field is an error, never silently ignored.
+func FilterSchema() *Schema {
+	str := func(d string) *Schema { return String(d).MaxLen(1024) }
+	return Object("Only return items whose metadata matches every field given.", nil, map[string]*Schema{
+		"workspace":       str("Workspace name."),
+		"folder":          str("Folder path, exact."),
+		"file_path":       str("File path, exact."),
+		"language":        str("Language, e.g. go, markdown, en."),
+		"repo":            str("Repository name or URL."),
+		"commit":          str("Commit hash."),
+		"url":             str("Source URL, exact."),
+		"thread_id":       str("Conversation thread id."),
+		"agent_id":        str("Agent that wrote the item."),
+		"kinds":           Array("Item kinds to include.", Enum("", ItemKinds...)).Count(1, len(ItemKinds)),
+		"sources":         Array("Item sources to include.", Enum("", ItemSources...)).Count(1, len(ItemSources)),
+		"tags_any":        Array("Match items carrying at least one of these tags.", String("").MaxLen(100)).Count(1, 50),
+		"observed_after":  Timestamp("Only items observed at or after this RFC 3339 time."),
+		"observed_before": Timestamp("Only items observed before this RFC 3339 time."),
+	})
+}
+
+func limitSchema() *Schema {
+	return Integer("Maximum number of results (1 to 100).").Range(1, MaxLimit).Def(DefaultLimit)
+}
+
+func cursorSchema() *Schema {
+	return String("Opaque cursor from a previous next_cursor; omit to start from the beginning.").AllowBlank().MaxLen(512)
+}
+
+var catalog = []Tool{
+	{
+		Name:  "memory.recall",
+		Title: "Recall from memory",
+		Description: "Ask a question and get an answer built only from what is stored in memory, with numbered " +
+			"citations [n] pointing at the returned citations. Answers \"I don't know\" when nothing relevant is stored.",
+		Input: Object("", []string{"question"}, map[string]*Schema{
+			"question": String("The question to answer from memory.").MaxLen(MaxQueryText),
+			"filter":   FilterSchema(),
+			"limit":    limitSchema(),
+		}),
+		Annotations: readOnly("Recall from memory"),
+		Service:     ServiceMemory, Method: "recall", RPC: "openhuman.memory_recall",
+		Use: "memory.recall to answer a question from what the user told you before",
+	},
+	{
+		Name:  "memory.fetch",
+		Title: "Fetch memory hits",
+		Description: "Raw memory items matching a query, best first, with scores and metadata. Use filter to " +
+			"restrict by workspace, repo, kinds, sources, tags or time, and next_cursor to page.",
+		Input: Object("", []string{"query"}, map[string]*Schema{
+			"query":  String("Words to look for.").MaxLen(MaxQueryText),
+			"mode":   Enum("Retrieval mode; leave it out to use the engine's default.", FetchModes...),
+			"filter": FilterSchema(),
+			"limit":  limitSchema(),
+			"cursor": cursorSchema(),
+		}),
+		Annotations: readOnly("Fetch memory hits"),
+		Service:     ServiceMemory, Method: "fetch", RPC: "openhuman.memory_fetch",
+		Use: "memory.fetch for the raw stored notes that match some words",
+	},
+	{
+		Name:        "memory.list",
+		Title:       "List memory items",
+		Description: "Page through stored memory items, newest first. Use filter to narrow and next_cursor to continue.",
+		Input: Object("", nil, map[string]*Schema{
+			"filter": FilterSchema(),
+			"limit":  limitSchema(),
+			"cursor": cursorSchema(),
+		}),
+		Annotations: readOnly("List memory items"),
+		Service:     ServiceMemory, Method: "list", RPC: "openhuman.memory_items_list",
+		Use: "memory.list to browse what is stored, newest first",
+	},
+	{
+		Name:  "memory.learn",
+		Title: "Learn",
+		Description: "Store one learning about the user or their work (a preference, fact, procedure or correction). " +
+			"Storing the same text again is a replay, not a duplicate. Keep each learning to one self-contained statement.",
+		Input: Object("", []string{"text"}, map[string]*Schema{
+			"text":       String("The learning, one self-contained statement.").MaxLen(MaxLearnText),
+			"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
+			"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
+		}),
+		Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
+		Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true,
+		Use: "memory.learn to store a new preference, fact, procedure or correction",
+	},
+	{
+		Name:        "memory.forget",
+		Title:       "Forget",
+		Description: "Permanently delete memory items by id (1 to 100 ids). The text and its index entries are gone for good.",
+		Input: Object("", []string{"ids"}, map[string]*Schema{
+			"ids": Array("Item ids, as returned by memory.fetch, memory.list or memory.learn.", String("").MaxLen(128)).Count(1, MaxForgetIDs),
+		}),
+		Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
+		Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true,
+		Use: "memory.forget to delete items by id when the user asks",
+	},
+	{
+		Name:        "core.list_tools",
+		Title:       "List core agent tools",
+		Description: "The live catalog of tools the core agent can use: name, description and JSON Schema parameters.",
+		Input:       Object("", nil, nil),
+		Annotations: readOnly("List core agent tools"),
+		Service:     ServiceAgents, Method: "list_tools", Structured: true,
+		Use: "core.list_tools to see every tool the core agent can call",
+	},
+	{
+		Name:        "core.tool_instructions",
+		Title:       "Core tool instructions",
+		Description: "The Markdown tool-use instruction block given to prompt-guided agents, built from the live tool catalog.",
+		Input:       Object("", nil, nil),
+		Annotations: readOnly("Core tool instructions"),
+		Service:     ServiceAgents, Method: "tool_instructions", Structured: true,
+		Use: "core.tool_instructions for the tool-use block agents are prompted with",
+	},
+	{
+		Name:        "agent.list_subagents",
+		Title:       "List sub-agents",
+		Description: "The registered sub-agent definitions: id, name, when to use each, its tools, temperature, iteration cap and sandbox mode.",
+		Input:       Object("", nil, nil),
+		Annotations: readOnly("List sub-agents"),
+		Service:     ServiceAgents, Method: "list_subagents", Structured: true,
+		Use: "agent.list_subagents to see the specialist sub-agents",
+	},
+}
+
+// Tools returns the whole tool catalog in listing order. The values are shared:
+// callers must not modify them.
+func Tools() []Tool { return catalog }
+
+// ToolByName finds a tool of the catalog.
+func ToolByName(name string) (Tool, bool) {
+	for _, t := range catalog {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// LiveTools returns the catalog tools whose endpoint subject is in served,
+// in catalog order: a tool is offered only while something can answer it.
+func LiveTools(served map[string]bool) []Tool {
+	var out []Tool
+	for _, t := range catalog {
+		if served[t.Subject()] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
