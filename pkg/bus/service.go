@@ -28,6 +28,32 @@ type Endpoint struct {
 	Input *contract.Schema
 }
 
+// Typed adapts a handler that takes decoded params. Decoding cannot fail on
+// input that passed the schema, but is checked anyway rather than trusted.
+func Typed[P any](input *contract.Schema, h func(context.Context, P, contract.CallContext) (any, error)) Endpoint {
+	return Endpoint{
+		Input: input,
+		Handler: func(ctx context.Context, raw json.RawMessage, cc contract.CallContext) (any, error) {
+			var p P
+			if len(raw) > 0 && string(raw) != "null" {
+				if err := json.Unmarshal(raw, &p); err != nil {
+					return nil, contract.Errorf(contract.CodeInvalidRequest, "decoding arguments: %v", err)
+				}
+			}
+			return h(ctx, p, cc)
+		},
+	}
+}
+
+// ForTool is Typed with the input schema of a catalog tool.
+func ForTool[P any](tool string, h func(context.Context, P, contract.CallContext) (any, error)) Endpoint {
+	t, ok := contract.ToolByName(tool)
+	if !ok {
+		panic("bus.ForTool: no tool " + tool + " in the contract catalog")
+	}
+	return Typed(t.Input, h)
+}
+
 // ServiceConfig describes a service to register. The zero value of every
 // optional field works.
 type ServiceConfig struct {

@@ -1,0 +1,168 @@
+package memory_test
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+)
+
+func mustOpenService(tb testing.TB) *memory.Service {
+	tb.Helper()
+	st := sqlite.New(filepath.Join(tb.TempDir(), "memory.db"))
+	if err := st.Open(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	svc := memory.NewService(st)
+	clock := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	svc.SetClock(func() time.Time { clock = clock.Add(time.Second); return clock })
+	return svc
+}
+
+var cursor = contract.CallContext{Source: "mcp:cursor"}
+
+func learn(tb testing.TB, svc *memory.Service, text string) string {
+	tb.Helper()
+	res, err := svc.Learn(context.Background(), memory.LearnParams{Text: text}, cursor)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res.ID
+}
+
+func TestLearn(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	res, err := svc.Learn(ctx, memory.LearnParams{Text: "  The user prefers dark mode.  "}, cursor)
+	if err != nil || res.Replayed || len(res.ID) != 32 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	again, err := svc.Learn(ctx, memory.LearnParams{Text: "The user   prefers dark mode."}, contract.CallContext{Source: "mcp"})
+	if err != nil || !again.Replayed || again.ID != res.ID {
+		t.Fatalf("same text from another client is not a replay: %+v %v", again, err)
+	}
+	other, _ := svc.Learn(ctx, memory.LearnParams{Text: "The user prefers dark mode.", Kind: "preference"}, cursor)
+	if other.ID == res.ID {
+		t.Error("kind is part of the fingerprint")
+	}
+	list, err := svc.List(ctx, memory.ListParams{})
+	if err != nil || len(list.Items) != 2 {
+		t.Fatalf("%v %v", list, err)
+	}
+	first := list.Items[1] // oldest
+	if first.Kind != "learning" || first.Meta["learning_kind"] != "fact" || *first.Confidence != 0.8 ||
+		first.Meta["provenance"] != "mcp:cursor" || first.Meta["source"] != "agent" || first.Text != "The user prefers dark mode." {
+		t.Errorf("stored %+v", first)
+	}
+}
+
+func TestFetch(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	learn(t, svc, "Staging deploys need a green build on main.")
+	t.Run("keyword is the default mode", func(t *testing.T) {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "staging deploy"})
+		if err != nil || res.Mode != "keyword" || len(res.Hits) != 1 || res.Hits[0].Score == nil {
+			t.Fatalf("%+v %v", res, err)
+		}
+	})
+	t.Run("other modes are UNSUPPORTED", func(t *testing.T) {
+		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "hybrid"})
+		if contract.ErrorCode(err) != contract.CodeUnsupported || !strings.Contains(err.Error(), "keyword") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("stopwords only find nothing", func(t *testing.T) {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "what is the"})
+		if err != nil || len(res.Hits) != 0 {
+			t.Fatalf("%+v %v", res, err)
+		}
+	})
+}
+
+func TestRecall(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	learn(t, svc, "The user's favourite editor is Helix.")
+	learn(t, svc, "Deploys to production happen on Tuesdays after the standup.")
+	learn(t, svc, "The production database is Postgres 16 on a managed host.")
+	learn(t, svc, "Lunch orders close at 11:30.")
+
+	t.Run("answer cites what it quotes", func(t *testing.T) {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Model != "extractive" || len(res.Citations) == 0 {
+			t.Fatalf("%+v", res)
+		}
+		if !strings.Contains(res.Answer, "Tuesdays") || !strings.Contains(res.Citations[0].Snippet, "Tuesdays") {
+			t.Errorf("best hit not first: %q", res.Answer)
+		}
+		markers := regexp.MustCompile(`\[(\d+)\]`).FindAllStringSubmatch(res.Answer, -1)
+		if len(markers) == 0 {
+			t.Fatalf("no citation markers in %q", res.Answer)
+		}
+		for _, m := range markers {
+			n, _ := strconv.Atoi(m[1])
+			if n < 1 || n > len(res.Citations) {
+				t.Errorf("marker [%d] points at no citation (have %d)", n, len(res.Citations))
+			}
+		}
+		for _, c := range res.Citations {
+			if c.Meta["provenance"] != "mcp:cursor" || c.ID == "" || c.Score <= 0 {
+				t.Errorf("citation %+v", c)
+			}
+		}
+	})
+	t.Run("nothing relevant is I don't know", func(t *testing.T) {
+		for _, q := range []string{"What is the capital of Mongolia?", "what is it?", "Which host runs the billing queue and staging cache workers?"} {
+			res, err := svc.Recall(ctx, memory.RecallParams{Question: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(res.Answer, memory.IDontKnow) || len(res.Citations) != 0 {
+				t.Errorf("%q answered %q with %d citations", q, res.Answer, len(res.Citations))
+			}
+		}
+	})
+	t.Run("filter applies", func(t *testing.T) {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: "production deploys", Filter: &memory.Filter{Kinds: []string{"document"}}})
+		if err != nil || len(res.Citations) != 0 {
+			t.Fatalf("%+v %v", res, err)
+		}
+	})
+}
+
+func TestForget(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	id := learn(t, svc, "Temporary note about the offsite.")
+	res, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id, id, "nope"}})
+	if err != nil || res.Forgotten != 1 || len(res.NotFound) != 1 || res.NotFound[0] != "nope" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "offsite"}); len(got.Hits) != 0 {
+		t.Error("forgotten item still found")
+	}
+}
+
+func TestOff(t *testing.T) {
+	svc := memory.Off("disabled in config.toml ([memory] enabled = false)")
+	ctx := context.Background()
+	_, err := svc.Learn(ctx, memory.LearnParams{Text: "x"}, cursor)
+	if contract.ErrorCode(err) != contract.CodeMemoryOff || !strings.HasPrefix(err.Error(), "memory is off: disabled") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := svc.Recall(ctx, memory.RecallParams{Question: "x"}); contract.ErrorCode(err) != contract.CodeMemoryOff {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,127 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// RecallParams are memory.recall's arguments.
+type RecallParams struct {
+	Question string  `json:"question"`
+	Filter   *Filter `json:"filter,omitempty"`
+	Limit    int     `json:"limit,omitempty"`
+}
+
+// Citation is a hit an answer points at with [n], n counting from 1.
+type Citation struct {
+	ID      string         `json:"id"`
+	Kind    string         `json:"kind"`
+	Snippet string         `json:"snippet"`
+	Meta    map[string]any `json:"meta"`
+	Score   float64        `json:"score"`
+}
+
+// RecallResult is an answer and what it is built from.
+type RecallResult struct {
+	Answer    string     `json:"answer"`
+	Citations []Citation `json:"citations"`
+	// Model says how the answer was written: "extractive" means sentences
+	// quoted from memory, no language model involved.
+	Model string `json:"model"`
+}
+
+// answerSentences is how many hits the extractive answer quotes.
+const answerSentences = 3
+
+// IDontKnow starts every answer given when memory holds nothing relevant.
+const IDontKnow = "I don't know"
+
+// Recall answers a question from memory by quoting the most relevant stored
+// sentences, each followed by its citation marker. Hits that share too few
+// of the question's words are dropped: no answer is better than one built
+// from irrelevant notes.
+func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	out := &RecallResult{Citations: []Citation{}, Model: "extractive"}
+	terms := Terms(p.Question)
+	if len(terms) == 0 {
+		out.Answer = IDontKnow + ": the question has no words to look for in memory."
+		return out, nil
+	}
+	want := limit(p.Limit)
+	// Ask for more than we keep so the relevance cut still leaves enough.
+	found, _, err := s.store.Search(ctx, terms, p.Filter, Page{Limit: min(3*want, contract.MaxLimit)})
+	if err != nil {
+		return nil, err
+	}
+	need := max(1, (len(terms)+2)/3)
+	var answer []string
+	for _, sc := range found {
+		if len(out.Citations) == want {
+			break
+		}
+		if coverage(terms, sc.Text) < need {
+			continue
+		}
+		snippet := bestSentence(terms, sc.Text)
+		h := hitOf(sc.Item, nil)
+		out.Citations = append(out.Citations, Citation{ID: sc.ID, Kind: sc.Kind, Snippet: snippet, Meta: h.Meta, Score: sc.Score})
+		if len(answer) < answerSentences {
+			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(snippet, " "), len(out.Citations)))
+		}
+	}
+	switch len(answer) {
+	case 0:
+		out.Answer = IDontKnow + ": nothing in memory matches that question."
+	case 1:
+		out.Answer = "From memory: " + answer[0]
+	default:
+		out.Answer = "From memory:\n- " + strings.Join(answer, "\n- ")
+	}
+	return out, nil
+}
+
+var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
+
+// maxSnippet bounds a quoted sentence, in characters.
+const maxSnippet = 300
+
+// bestSentence returns the sentence of text that contains most of terms (the
+// earliest on a tie), or all of a short text.
+func bestSentence(terms []string, text string) string {
+	text = strings.TrimSpace(text)
+	if utf8.RuneCountInString(text) <= maxSnippet && !strings.Contains(text, "\n") {
+		return text
+	}
+	best, bestN := "", -1
+	start := 0
+	for _, loc := range append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
+		sentence := strings.TrimSpace(text[start:loc[0]])
+		if loc[0] < len(text) {
+			sentence = strings.TrimSpace(text[start:loc[1]])
+		}
+		start = loc[1]
+		if sentence == "" {
+			continue
+		}
+		if n := coverage(terms, sentence); n > bestN {
+			best, bestN = sentence, n
+		}
+	}
+	return clipRunes(best, maxSnippet)
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}

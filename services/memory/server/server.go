@@ -1,0 +1,70 @@
+// Package server starts the memory service from configuration on a NATS
+// connection. openhuman-memory and the gateway's embedded mode both call it,
+// so the service runs the same way in one process or many.
+package server
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+)
+
+// Server is a running memory service.
+type Server struct {
+	svc   *bus.Service
+	store *sqlite.Store
+}
+
+// Start opens the store named by cfg and serves it on nc. When memory is
+// disabled or the store cannot be opened, the service still registers and
+// answers MEMORY_OFF with the reason: a client is told why, not left guessing.
+func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (*Server, error) {
+	s := &Server{}
+	var domain *memory.Service
+	switch {
+	case !cfg.Memory.On():
+		domain = memory.Off("disabled in configuration ([memory] enabled = false or OPENHUMAN_MEMORY_ENABLED=false)")
+		log.Warn("memory is off by configuration")
+	default:
+		s.store = sqlite.New(cfg.Memory.Path)
+		if err := s.store.Open(); err != nil {
+			log.Error("memory is off: cannot open its database", "path", cfg.Memory.Path, "err", err)
+			domain = memory.Off(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
+			s.store = nil
+		} else {
+			domain = memory.NewService(s.store)
+			log.Debug("memory database open", "path", cfg.Memory.Path)
+		}
+	}
+	svc, err := natsbus.Serve(nc, domain, telemetry.Version, log)
+	if err != nil {
+		s.closeStore()
+		return nil, err
+	}
+	s.svc = svc
+	return s, nil
+}
+
+// Close stops taking requests, waits for those in flight, then closes the store.
+func (s *Server) Close() error {
+	err := s.svc.Stop()
+	if cerr := s.closeStore(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (s *Server) closeStore() error {
+	if s.store == nil {
+		return nil
+	}
+	return s.store.Close()
+}

@@ -1,0 +1,178 @@
+// Package sqlite stores memory items in one SQLite file (modernc.org/sqlite,
+// pure Go) with an FTS5 index kept in sync by triggers.
+//
+// Several processes may open the same file at once (Claude Desktop and Cursor
+// each launch one): WAL lets readers run beside the writer, every write
+// transaction starts IMMEDIATE and waits on the busy timeout instead of
+// failing, and synchronous=FULL makes an acknowledged write survive a crash.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Store is a SQLite-backed memory.Store.
+type Store struct {
+	Path string
+	// BusyTimeout is how long a write waits for another process's write.
+	BusyTimeout time.Duration
+
+	write *sql.DB // one connection: writes queue here rather than in SQLite's lock
+	read  *sql.DB
+}
+
+// New returns a store for the file at path; Open does the I/O.
+func New(path string) *Store { return &Store{Path: path, BusyTimeout: 30 * time.Second} }
+
+// Open creates the file and its directory if needed, and migrates the schema.
+func (s *Store) Open() error {
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return fmt.Errorf("creating the memory directory: %w", err)
+	}
+	var err error
+	if s.write, err = sql.Open("sqlite", s.dsn(true)); err != nil {
+		return err
+	}
+	s.write.SetMaxOpenConns(1)
+	if s.read, err = sql.Open("sqlite", s.dsn(false)); err != nil {
+		return err
+	}
+	s.read.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	if err := s.migrate(context.Background()); err != nil {
+		s.Close()
+		return fmt.Errorf("opening %s: %w", s.Path, err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	var err error
+	for _, db := range []*sql.DB{s.read, s.write} {
+		if db != nil {
+			if e := db.Close(); e != nil && err == nil {
+				err = e
+			}
+		}
+	}
+	return err
+}
+
+func (s *Store) dsn(writer bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", s.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if writer {
+		// Overwrite deleted content with zeros: forgotten means gone from the file.
+		q.Add("_pragma", "secure_delete(1)")
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + s.Path + "?" + q.Encode()
+}
+
+// migrations run in order; user_version counts how many have run. Append
+// only: a migration that shipped never changes.
+var migrations = []string{`
+CREATE TABLE items (
+	seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+	id            TEXT    NOT NULL UNIQUE,
+	kind          TEXT    NOT NULL,
+	learning_kind TEXT    NOT NULL DEFAULT '',
+	text          TEXT    NOT NULL,
+	confidence    REAL,
+	source        TEXT    NOT NULL,
+	provenance    TEXT    NOT NULL,
+	workspace     TEXT    NOT NULL DEFAULT '',
+	folder        TEXT    NOT NULL DEFAULT '',
+	file_path     TEXT    NOT NULL DEFAULT '',
+	language      TEXT    NOT NULL DEFAULT '',
+	repo          TEXT    NOT NULL DEFAULT '',
+	commit_sha    TEXT    NOT NULL DEFAULT '',
+	url           TEXT    NOT NULL DEFAULT '',
+	thread_id     TEXT    NOT NULL DEFAULT '',
+	agent_id      TEXT    NOT NULL DEFAULT '',
+	tags          TEXT    NOT NULL DEFAULT '[]',
+	observed_at   INTEGER NOT NULL,
+	created_at    INTEGER NOT NULL
+);
+CREATE INDEX items_observed_at ON items(observed_at);
+CREATE INDEX items_kind ON items(kind, seq);
+CREATE INDEX items_workspace ON items(workspace, seq) WHERE workspace != '';
+CREATE VIRTUAL TABLE items_fts USING fts5(
+	text, content='items', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
+);
+-- Deleting a row removes its terms from the index itself, not just a marker.
+INSERT INTO items_fts(items_fts, rank) VALUES ('secure-delete', 1);
+CREATE TRIGGER items_ai AFTER INSERT ON items BEGIN
+	INSERT INTO items_fts(rowid, text) VALUES (new.seq, new.text);
+END;
+CREATE TRIGGER items_ad AFTER DELETE ON items BEGIN
+	INSERT INTO items_fts(items_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+END;
+CREATE TRIGGER items_au AFTER UPDATE OF text ON items BEGIN
+	INSERT INTO items_fts(items_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+	INSERT INTO items_fts(rowid, text) VALUES (new.seq, new.text);
+END;
+`}
+
+// migrate runs inside one IMMEDIATE transaction, so two processes starting
+// on a new file at the same moment migrate it once.
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("the database is schema version %d, newer than this binary knows (%d): upgrade openhuman", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// storeErr converts a storage failure to a contract error at the package
+// edge: what was being done, and the engine's own words, which are the useful
+// part of "disk I/O error" or "database disk image is malformed".
+func storeErr(doing string, err error) error {
+	var ce *contract.Error
+	var coded interface{ Code() int }
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ce):
+		return ce
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return contract.Errorf(contract.CodeUnavailable, "memory ran out of time while %s", doing)
+	case errors.As(err, &coded) && coded.Code()&0xff == sqliteBusy:
+		return contract.Errorf(contract.CodeUnavailable,
+			"memory is busy: another process held the write lock too long while %s; retry", doing)
+	}
+	return contract.Errorf(contract.CodeEngine, "memory storage failed while %s: %v", doing, err)
+}
+
+const sqliteBusy = 5 // SQLITE_BUSY, and its extended codes in the low byte

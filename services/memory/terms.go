@@ -1,0 +1,87 @@
+package memory
+
+import (
+	"strings"
+	"unicode"
+)
+
+// maxTerms bounds the words taken from one query: a pasted page must not turn
+// into a thousand-term search.
+const maxTerms = 32
+
+// Terms returns a query's searchable words: lowercased, without stopwords
+// and duplicates, in order of appearance.
+func Terms(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range words(query) {
+		if stopwords[w] || seen[w] || (len([]rune(w)) < 2 && !isDigits(w)) {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+		if len(out) == maxTerms {
+			break
+		}
+	}
+	return out
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// stem strips common English suffixes so "deploys", "deployed" and "deploying"
+// compare equal. It only has to agree with the FTS porter stemmer closely
+// enough to count which query words a hit contains.
+func stem(w string) string {
+	for _, suf := range []string{"ational", "ation", "ness", "ment", "ings", "ing", "edly", "ed", "ies", "es", "ly", "s", "y", "e"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// coverage counts how many of terms occur in text, comparing stems.
+func coverage(terms []string, text string) int {
+	have := map[string]bool{}
+	for _, w := range words(text) {
+		have[stem(w)] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if have[stem(t)] {
+			n++
+		}
+	}
+	return n
+}
+
+// stopwords carry no meaning for retrieval; matching on them would make every
+// question "relevant" to every item.
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because been
+		before being below between both but by can could did do does doing done down during each either else ever
+		every few for from further get got had has have having he her here hers herself him himself his how i if in
+		into is it its itself just know let like me might more most much must my myself no nor not now of off on
+		once only or other ought our ours ourselves out over own please remember same say said shall she should so
+		some such tell than that the their theirs them themselves then there these they this those through to too
+		under until up upon us very was we were what when where which while who whom whose why will with would yes
+		yet you your yours yourself yourselves`) {
+		m[w] = true
+	}
+	return m
+}()
