@@ -5,6 +5,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/nats-io/nats.go"
@@ -17,8 +18,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
-// Server is a running memory service.
-type Server struct {
+// server is a running memory service.
+type server struct {
 	svc   *bus.Service
 	store *sqlite.Store
 }
@@ -26,8 +27,8 @@ type Server struct {
 // Start opens the store named by cfg and serves it on nc. When memory is
 // disabled or the store cannot be opened, the service still registers and
 // answers MEMORY_OFF with the reason: a client is told why, not left guessing.
-func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (*Server, error) {
-	s := &Server{}
+func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
+	s := &server{}
 	var domain *memory.Service
 	switch {
 	case !cfg.Memory.On():
@@ -54,7 +55,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (*Server, error) 
 }
 
 // Close stops taking requests, waits for those in flight, then closes the store.
-func (s *Server) Close() error {
+func (s *server) Close() error {
 	err := s.svc.Stop()
 	if cerr := s.closeStore(); err == nil {
 		err = cerr
@@ -62,7 +63,7 @@ func (s *Server) Close() error {
 	return err
 }
 
-func (s *Server) closeStore() error {
+func (s *server) closeStore() error {
 	if s.store == nil {
 		return nil
 	}

@@ -4,23 +4,14 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 
-	"github.com/nats-io/nats.go"
-
-	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/services/memory/server"
 )
 
 func main() {
-	err := run.Service("openhuman-memory", os.Args[1:], os.Stderr, os.Getenv,
-		func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
-			return server.Start(nc, cfg, log)
-		})
-	if err != nil {
+	if err := run.Service("openhuman-memory", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
 		fmt.Fprintln(os.Stderr, "openhuman-memory:", err)
 		os.Exit(1)
 	}
