@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -202,7 +203,7 @@ func (s *Service) handle(method string, ep Endpoint, data []byte) (reply contrac
 	}
 	raw, ok := result.(json.RawMessage)
 	if !ok {
-		if raw, err = json.Marshal(result); err != nil {
+		if raw, err = Marshal(result); err != nil {
 			s.cfg.Logger.Error("encoding result", "method", method, "err", err)
 			return contract.Reply{Error: contract.Errorf(contract.CodeInternal, "%s.%s produced a result it cannot encode", s.cfg.Name, method)}
 		}
@@ -215,11 +216,11 @@ func (s *Service) respond(subject string, reply contract.Reply) {
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
 	}
-	body, err := json.Marshal(reply)
+	body, err := Marshal(reply)
 	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)) > s.nc.MaxPayload() {
 		reply = contract.Reply{Error: contract.Errorf(contract.CodeEngine,
 			"the result is %d bytes, over the NATS message limit of %d bytes: ask for fewer items", len(body), s.nc.MaxPayload())}
-		body, err = json.Marshal(reply)
+		body, err = Marshal(reply)
 	}
 	if err != nil {
 		s.cfg.Logger.Error("encoding reply", "err", err)
@@ -232,4 +233,16 @@ func (s *Service) respond(subject string, reply contract.Reply) {
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.cfg.Logger.Error("sending reply", "subject", subject, "err", err)
 	}
+}
+
+// Marshal encodes v as compact JSON without escaping <, > and &: results are
+// read by people and models, not embedded in HTML.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -33,6 +33,24 @@ type Schema struct {
 	Default              any                `json:"default,omitempty"`
 }
 
+// MarshalJSON always writes "properties" for objects, even when empty: some
+// clients (OpenAI-compatible tool APIs among them) reject an object schema
+// without it.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	type plain Schema
+	if s.Type != "object" {
+		return json.Marshal((*plain)(s))
+	}
+	props := s.Properties
+	if props == nil {
+		props = map[string]*Schema{}
+	}
+	return json.Marshal(struct {
+		*plain
+		Properties map[string]*Schema `json:"properties"`
+	}{(*plain)(s), props})
+}
+
 // Object is a closed object schema: unknown keys are rejected.
 func Object(desc string, required []string, props map[string]*Schema) *Schema {
 	closed := false

@@ -120,3 +120,14 @@ func TestCatalogIsConsistent(t *testing.T) {
 		}
 	}
 }
+
+func TestObjectSchemasAlwaysHaveProperties(t *testing.T) {
+	tl, _ := ToolByName("agent.list_subagents")
+	b, err := json.Marshal(tl.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"type":"object","additionalProperties":false,"properties":{}}` {
+		t.Errorf("got %s", b)
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the tool or the server failed
+	exitUsage   = 2 // the command line or the arguments were wrong
+)
+
+const usage = `openhuman-core: OpenHuman Core's MCP server and tools.
+
+Usage:
+  openhuman-core [flags] mcp                  serve MCP over stdin/stdout (for Claude Desktop, Cursor, Zed, Codex)
+  openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
+  openhuman-core version                      print the version
+
+Flags (before or after the command):
+  --home DIR    data and config directory (default $OPENHUMAN_HOME or ~/.openhuman)
+  --verbose     debug logs on stderr
+
+With OPENHUMAN_NATS_URL unset, everything runs in this process on an embedded
+NATS server; set it to use services running as their own processes.
+`
+
+// Main is the program, with its world injected so tests can run it.
+type Main struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+}
+
+type globalFlags struct {
+	home    string
+	verbose bool
+}
+
+func (g *globalFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.home, "home", g.home, "data and config directory")
+	fs.BoolVar(&g.verbose, "verbose", g.verbose, "debug logs on stderr")
+}
+
+// Run runs the command line args and returns the exit code.
+func (m *Main) Run(ctx context.Context, args []string) int {
+	var g globalFlags
+	fs := flag.NewFlagSet("openhuman-core", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return m.usageError(err)
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprint(m.Stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := fs.Arg(0), fs.Args()[1:]
+	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	sub.SetOutput(io.Discard)
+	g.register(sub)
+	if err := sub.Parse(rest); err != nil {
+		return m.usageError(err)
+	}
+	switch cmd {
+	case "version":
+		fmt.Fprintln(m.Stdout, "openhuman-core", telemetry.Version)
+		return exitOK
+	case "mcp":
+		if sub.NArg() > 0 {
+			return m.usageError(fmt.Errorf("mcp takes no arguments, got %q", sub.Args()))
+		}
+		return m.runMCP(ctx, g)
+	case "call":
+		if sub.NArg() < 1 || sub.NArg() > 2 {
+			return m.usageError(errors.New("call needs a tool name and, optionally, its arguments as a JSON object"))
+		}
+		return m.runCall(ctx, g, sub.Arg(0), sub.Arg(1))
+	case "help":
+		fmt.Fprint(m.Stdout, usage)
+		return exitOK
+	}
+	return m.usageError(fmt.Errorf("unknown command %q", cmd))
+}
+
+func (m *Main) usageError(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(m.Stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(m.Stderr, "openhuman-core: %v\n\n%s", err, usage)
+	return exitUsage
+}
+
+// start loads configuration and brings up the system the gateway talks to.
+func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.System, *slog.Logger, error) {
+	cfg, err := config.Load(g.home, m.Getenv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	level := cfg.Log.Level
+	if quiet && (level == "debug" || level == "info") {
+		level = "warn" // a command's stderr is for its own errors
+	}
+	log := telemetry.NewLogger(m.Stderr, level, g.verbose)
+	sys, err := system.Start(cfg, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	log.Debug("system up", "embedded", sys.Embedded, "home", cfg.Home, "config", cfg.File)
+	return gateway.New(bus.NewClient(sys.NC), cfg.Tools.Timeout()), sys, log, nil
+}
+
+func (m *Main) runMCP(ctx context.Context, g globalFlags) int {
+	gw, sys, log, err := m.start(g, false)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer sys.Close()
+	srv := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log})
+	log.Info("serving MCP on stdio", "version", telemetry.Version, "embedded", sys.Embedded)
+	if err := srv.ServeStdio(ctx, m.Stdin, m.Stdout); err != nil {
+		log.Error("reading stdin failed", "err", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) int {
+	if args == "-" {
+		b, err := io.ReadAll(m.Stdin)
+		if err != nil {
+			fmt.Fprintln(m.Stderr, "openhuman-core: reading arguments from stdin:", err)
+			return exitUsage
+		}
+		args = string(b)
+	}
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	if !json.Valid([]byte(args)) {
+		fmt.Fprintf(m.Stderr, "openhuman-core: the arguments are not valid JSON: %s\n", args)
+		return exitUsage
+	}
+	gw, sys, _, err := m.start(g, true)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer sys.Close()
+	raw, err := gw.CallTool(ctx, tool, json.RawMessage(args), contract.CallContext{Source: "cli", Transport: contract.TransportCLI})
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "openhuman-core: %s failed: %s\n", tool, contract.ErrorMessage(err))
+		if contract.ErrorCode(err) == contract.CodeInvalidRequest {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		fmt.Fprintln(m.Stdout, string(raw))
+		return exitOK
+	}
+	enc := json.NewEncoder(m.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+	return exitOK
+}

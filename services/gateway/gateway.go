@@ -1,0 +1,122 @@
+// Package gateway is the front of the system: it knows the tool catalog,
+// checks every call's arguments against the contract schema, and dispatches
+// valid calls to the service that owns the tool. Transports (MCP over stdio,
+// the command line) sit on top of it; the bus sits below, behind caller.
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// caller is the bus as the gateway uses it.
+type caller interface {
+	Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error)
+	Served(ctx context.Context, services ...string) map[string]bool
+}
+
+// Gateway validates and dispatches tool calls.
+type Gateway struct {
+	bus     caller
+	timeout time.Duration
+}
+
+// New returns a gateway over bus; timeout bounds each call (0 means 30 s).
+func New(bus caller, timeout time.Duration) *Gateway {
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	return &Gateway{bus: bus, timeout: timeout}
+}
+
+// Tools returns the tools that can be answered right now, in catalog order.
+func (g *Gateway) Tools(ctx context.Context) []contract.Tool {
+	return contract.LiveTools(g.bus.Served(ctx, contract.Services()...))
+}
+
+// CallTool checks args against the tool's schema and sends the call to its
+// service. Bad arguments and unknown tools are INVALID_REQUEST and never
+// leave the gateway.
+func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	tool, ok := contract.ToolByName(name)
+	if !ok {
+		return nil, unknownTool(name)
+	}
+	obj, err := contract.DecodeArguments(args)
+	if err == nil {
+		err = tool.Input.Validate(obj)
+	}
+	if err != nil {
+		return nil, contract.AsError(err).With("tool", name)
+	}
+	params, err := json.Marshal(obj)
+	if err != nil {
+		return nil, contract.Errorf(contract.CodeInvalidRequest, "arguments of %s cannot be re-encoded: %v", name, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	return g.bus.Call(ctx, tool.Service, tool.Method, json.RawMessage(params), cc)
+}
+
+func unknownTool(name string) error {
+	names := make([]string, 0, len(contract.Tools()))
+	for _, t := range contract.Tools() {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	shown := name
+	if len(shown) > 80 {
+		shown = shown[:80] + "…"
+	}
+	return contract.Errorf(contract.CodeInvalidRequest, "unknown MCP tool `%s`; tools/list names the tools (%s)",
+		shown, strings.Join(names, ", ")).With("name", shown)
+}
+
+// Resources lists the prompt resources, served by the agents service.
+func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]contract.Resource, error) {
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesList, struct{}{}, cc)
+	if err != nil {
+		return nil, err
+	}
+	var list contract.ResourceList
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, contract.Errorf(contract.CodeInternal, "the agents service sent a malformed resource list")
+	}
+	return list.Resources, nil
+}
+
+// ReadResource reads one resource by URI.
+func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.CallContext) (*contract.ResourceRead, error) {
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesRead, contract.ResourceReadParams{URI: uri}, cc)
+	if err != nil {
+		return nil, err
+	}
+	var res contract.ResourceRead
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, contract.Errorf(contract.CodeInternal, "the agents service sent a malformed resource")
+	}
+	return &res, nil
+}
+
+// Instructions is the one-paragraph guide sent in initialize: which tool is
+// for what, built from the tools that are live.
+func Instructions(tools []contract.Tool) string {
+	if len(tools) == 0 {
+		return "OpenHuman Core is running, but none of its services answer yet, so it has no tools to offer; check its log."
+	}
+	uses := make([]string, len(tools))
+	for i, t := range tools {
+		uses[i] = t.Use
+	}
+	return "OpenHuman Core keeps a private, local memory for this user and tools around it. Use " +
+		strings.Join(uses, "; ") + ". Cite memory with the [n] markers memory.recall returns, and store only lasting, non-secret facts."
+}

@@ -1,0 +1,401 @@
+// Package mcpserver speaks the Model Context Protocol: JSON-RPC 2.0 messages
+// (single or batched) in, responses out, over stdio here and over HTTP in
+// the same way. It owns the protocol rules (versions, capabilities, error
+// codes) and hands tools and resources to a backend, the gateway.
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// ProtocolVersions are the MCP revisions this server speaks, newest first.
+// A client asking for another gets the newest.
+var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// backend serves what the protocol exposes.
+type backend interface {
+	Tools(ctx context.Context) []contract.Tool
+	CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error)
+	Resources(ctx context.Context, cc contract.CallContext) ([]contract.Resource, error)
+	ReadResource(ctx context.Context, uri string, cc contract.CallContext) (*contract.ResourceRead, error)
+}
+
+// Options configure a Server; nil means defaults.
+type Options struct {
+	Name    string // serverInfo.name, default "openhuman-core"
+	Version string // serverInfo.version
+	// Instructions renders initialize's instructions from the live tools.
+	Instructions func([]contract.Tool) string
+	Logger       *slog.Logger
+}
+
+// Server answers MCP messages for any number of sessions.
+type Server struct {
+	b    backend
+	opts Options
+}
+
+// New returns a server over b.
+func New(b backend, opts *Options) *Server {
+	s := &Server{b: b}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.Name == "" {
+		s.opts.Name = "openhuman-core"
+	}
+	if s.opts.Logger == nil {
+		s.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if s.opts.Instructions == nil {
+		s.opts.Instructions = func([]contract.Tool) string { return "" }
+	}
+	return s
+}
+
+// Session is one client's state: its provenance label and negotiated version,
+// and the requests it has in flight (so notifications/cancelled can stop them).
+type Session struct {
+	transport string
+	mu        sync.Mutex
+	source    string
+	protocol  string
+	inflight  map[string]*inflight
+}
+
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+// NewSession starts a session on the named transport (contract.TransportMCPStdio, ...).
+func NewSession(transport string) *Session {
+	return &Session{transport: transport, source: contract.MCPSource(""), inflight: map[string]*inflight{}}
+}
+
+// Source is the session's provenance label.
+func (s *Session) Source() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.source
+}
+
+func (s *Session) callContext() contract.CallContext {
+	return contract.CallContext{Source: s.Source(), Transport: s.transport}
+}
+
+// Handle answers one message: a request, a notification or a batch. It
+// returns the bytes to send (one line of compact JSON) or nil when there is
+// nothing to send.
+func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil
+	}
+	if data[0] == '[' {
+		return s.handleBatch(ctx, sess, data)
+	}
+	if !json.Valid(data) {
+		return encode(errorResponse(nil, codeParseError, "Parse error: the message is not valid JSON", nil))
+	}
+	if resp := s.handleOne(ctx, sess, data); resp != nil {
+		return encode(resp)
+	}
+	return nil
+}
+
+func (s *Server) handleBatch(ctx context.Context, sess *Session, data []byte) []byte {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return encode(errorResponse(nil, codeParseError, "Parse error: the message is not valid JSON", nil))
+	}
+	if len(items) == 0 {
+		return encode(errorResponse(nil, codeInvalidRequest, "Invalid Request: empty batch", nil))
+	}
+	var out []*response
+	for _, item := range items {
+		if resp := s.handleOne(ctx, sess, item); resp != nil {
+			out = append(out, resp)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return encode(out)
+}
+
+// handleOne answers a single message; nil means no response is due.
+func (s *Server) handleOne(ctx context.Context, sess *Session, raw json.RawMessage) (resp *response) {
+	m, bad := decodeMessage(raw)
+	if m == nil {
+		return bad
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.opts.Logger.Error("recovered from a panic", "method", m.Method, "panic", p, "stack", string(debug.Stack()))
+			resp = errorResponse(m.ID, codeInternalError, "Internal error: the server recovered from a crash while handling "+m.Method+"; it is still running and the crash is in its log", nil)
+			if m.ID == nil {
+				resp = nil
+			}
+		}
+	}()
+	if m.ID == nil {
+		s.notify(sess, m)
+		return nil
+	}
+	ctx, done := sess.track(ctx, m.ID)
+	defer done()
+	result, rerr := s.call(ctx, sess, m)
+	if sess.wasCancelled(m.ID) {
+		return nil // the client withdrew the request and expects no answer
+	}
+	if rerr != nil {
+		return &response{JSONRPC: "2.0", ID: m.ID, Error: rerr}
+	}
+	return resultResponse(m.ID, result)
+}
+
+func (s *Server) call(ctx context.Context, sess *Session, m *message) (any, *rpcError) {
+	switch m.Method {
+	case "initialize":
+		return s.initialize(ctx, sess, m.Params)
+	case "ping":
+		return struct{}{}, nil
+	case "tools/list":
+		return s.listTools(ctx), nil
+	case "tools/call":
+		return s.callTool(ctx, sess, m.Params)
+	case "resources/list":
+		return s.listResources(ctx, sess)
+	case "resources/templates/list":
+		// Every resource URI is concrete; answering (rather than -32601)
+		// keeps clients that probe after seeing the capability happy.
+		return map[string]any{"resourceTemplates": []any{}}, nil
+	case "resources/read":
+		return s.readResource(ctx, sess, m.Params)
+	}
+	return nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found: " + clip(m.Method), Data: map[string]any{"method": clip(m.Method)}}
+}
+
+// notify handles notifications; they never get a response, even when unknown.
+func (s *Server) notify(sess *Session, m *message) {
+	switch m.Method {
+	case "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
+			sess.cancel(p.RequestID)
+		}
+	case "notifications/initialized":
+	default:
+		s.opts.Logger.Debug("ignored notification", "method", m.Method)
+	}
+}
+
+func (sess *Session) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	key := string(id)
+	sess.mu.Lock()
+	sess.inflight[key] = &inflight{cancel: cancel}
+	sess.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		sess.mu.Lock()
+		delete(sess.inflight, key)
+		sess.mu.Unlock()
+	}
+}
+
+func (sess *Session) cancel(id json.RawMessage) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if f, ok := sess.inflight[string(bytes.TrimSpace(id))]; ok {
+		f.cancelled = true
+		f.cancel()
+	}
+}
+
+func (sess *Session) wasCancelled(id json.RawMessage) bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	f, ok := sess.inflight[string(id)]
+	return ok && f.cancelled
+}
+
+type implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// capabilities are exactly tools and resources; no logging, no prompts.
+type capabilities struct {
+	Tools     struct{} `json:"tools"`
+	Resources struct {
+		Subscribe   bool `json:"subscribe"`
+		ListChanged bool `json:"listChanged"`
+	} `json:"resources"`
+}
+
+type initializeResult struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    capabilities   `json:"capabilities"`
+	ServerInfo      implementation `json:"serverInfo"`
+	Instructions    string         `json:"instructions,omitempty"`
+}
+
+func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		ClientInfo      struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"clientInfo"`
+	}
+	if len(params) > 0 && !bytes.Equal(params, nullID) {
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid params: initialize takes {protocolVersion, capabilities, clientInfo: {name, version}}: " + err.Error()}
+		}
+	}
+	version := ProtocolVersions[0]
+	for _, v := range ProtocolVersions {
+		if v == p.ProtocolVersion {
+			version = v
+		}
+	}
+	sess.mu.Lock()
+	sess.source = contract.MCPSource(p.ClientInfo.Name)
+	sess.protocol = version
+	sess.mu.Unlock()
+	s.opts.Logger.Info("client connected", "client", p.ClientInfo.Name, "client_version", p.ClientInfo.Version,
+		"source", sess.Source(), "protocol", version, "transport", sess.transport)
+	return initializeResult{
+		ProtocolVersion: version,
+		ServerInfo:      implementation{Name: s.opts.Name, Version: s.opts.Version},
+		Instructions:    s.opts.Instructions(s.b.Tools(ctx)),
+	}, nil
+}
+
+type toolEntry struct {
+	Name        string               `json:"name"`
+	Title       string               `json:"title,omitempty"`
+	Description string               `json:"description"`
+	InputSchema *contract.Schema     `json:"inputSchema"`
+	Annotations contract.Annotations `json:"annotations"`
+}
+
+func (s *Server) listTools(ctx context.Context) any {
+	tools := s.b.Tools(ctx)
+	out := make([]toolEntry, len(tools))
+	for i, t := range tools {
+		out[i] = toolEntry{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.Input, Annotations: t.Annotations}
+	}
+	return map[string]any{"tools": out}
+}
+
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type toolResult struct {
+	Content           []textContent   `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
+func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		Name      *string         `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.Name == nil {
+		return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
+			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
+	}
+	raw, err := s.b.CallTool(ctx, *p.Name, p.Arguments, sess.callContext())
+	if err != nil {
+		e := contract.AsError(err)
+		if toolErrors[e.Code] == asInvalidParams {
+			return nil, &rpcError{Code: codeInvalidParams, Message: e.Message, Data: errorData(e)}
+		}
+		s.opts.Logger.Debug("tool failed", "tool", *p.Name, "code", e.Code, "err", e.Message)
+		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", *p.Name, e.Message)}}, IsError: true}, nil
+	}
+	res := toolResult{Content: []textContent{{Type: "text", Text: pretty(raw)}}}
+	if t, ok := contract.ToolByName(*p.Name); ok && t.Structured && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		res.StructuredContent = raw
+	}
+	return res, nil
+}
+
+func (s *Server) listResources(ctx context.Context, sess *Session) (any, *rpcError) {
+	list, err := s.b.Resources(ctx, sess.callContext())
+	if err != nil {
+		return nil, resourceError(err)
+	}
+	return map[string]any{"resources": list}, nil
+}
+
+func (s *Server) readResource(ctx context.Context, sess *Session, params json.RawMessage) (any, *rpcError) {
+	var p struct {
+		URI *string `json:"uri"`
+	}
+	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.URI == nil {
+		return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid params: resources/read takes {uri}; resources/list names the URIs"}
+	}
+	res, err := s.b.ReadResource(ctx, *p.URI, sess.callContext())
+	if err != nil {
+		return nil, resourceError(err)
+	}
+	return res, nil
+}
+
+func resourceError(err error) *rpcError {
+	e := contract.AsError(err)
+	code, ok := resourceErrors[e.Code]
+	if !ok {
+		code = codeInternalError
+	}
+	return &rpcError{Code: code, Message: e.Message, Data: errorData(e)}
+}
+
+func orEmpty(params json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(params)) == 0 || bytes.Equal(bytes.TrimSpace(params), nullID) {
+		return json.RawMessage("{}")
+	}
+	return params
+}
+
+// pretty indents a tool result for the text content models read.
+func pretty(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+func encode(v any) []byte {
+	b, err := bus.Marshal(v)
+	if err != nil {
+		b, _ = bus.Marshal(errorResponse(nil, codeInternalError, "Internal error: the response could not be encoded", nil))
+	}
+	return b
+}
+
+func clip(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
+}

@@ -1,0 +1,167 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// MaxMessageBytes bounds one stdio message. A longer line is answered with
+// an error and skipped; the session goes on.
+const MaxMessageBytes = 16 << 20
+
+// maxInflight bounds concurrent slow requests per stdio session; reading
+// pauses while that many run.
+const maxInflight = 32
+
+// ServeStdio serves one session over newline-delimited JSON: a message per
+// line in, a compact response per line out. It returns when in reaches EOF
+// (after every request read has been answered, so piped input gets all its
+// responses) or when ctx is cancelled.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	sess := NewSession(contract.TransportMCPStdio)
+	w := &lineWriter{w: bufio.NewWriter(out), log: s.opts.Logger}
+	lines := make(chan line)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readLines(in, MaxMessageBytes, lines, stop)
+
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	sem := make(chan struct{}, maxInflight)
+	for {
+		var l line
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return nil
+		case l, ok = <-lines:
+		}
+		if !ok {
+			return nil
+		}
+		switch {
+		case l.err != nil:
+			return l.err
+		case l.tooLong:
+			w.write(encode(errorResponse(nil, codeInvalidRequest, "Invalid Request: the message is larger than 16 MiB and was skipped", nil)))
+		case slow(l.data):
+			// Tool calls and resource reads run beside each other, so one
+			// slow call does not hold up pings or a quick memory read.
+			sem <- struct{}{}
+			wg.Add(1)
+			go func(data []byte) {
+				defer func() { <-sem; wg.Done() }()
+				w.write(s.Handle(ctx, sess, data))
+			}(l.data)
+		default:
+			// Everything else is answered in order, before the next line is
+			// read: initialize always answers before what follows it.
+			w.write(s.Handle(ctx, sess, l.data))
+		}
+	}
+}
+
+// slow reports whether a message may take long: tool calls, resource reads
+// and batches (which may hold either).
+func slow(data []byte) bool {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '[' {
+		return true
+	}
+	var peek struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(data, &peek) != nil {
+		return false
+	}
+	return peek.Method == "tools/call" || peek.Method == "resources/read"
+}
+
+type line struct {
+	data    []byte
+	tooLong bool
+	err     error
+}
+
+// readLines splits in into lines of at most max bytes and closes out at EOF.
+// It gives up when stop closes; a read already blocked on in stays blocked
+// until in delivers, which only matters to a process that keeps running.
+func readLines(in io.Reader, max int, out chan<- line, stop <-chan struct{}) {
+	defer close(out)
+	send := func(l line) bool {
+		select {
+		case out <- l:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		var buf []byte
+		tooLong := false
+		for {
+			chunk, err := br.ReadSlice('\n')
+			if !tooLong {
+				if len(buf)+len(chunk) > max {
+					tooLong, buf = true, nil
+				} else {
+					buf = append(buf, chunk...)
+				}
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if err != nil {
+				if len(bytes.TrimSpace(buf)) > 0 || tooLong {
+					if !send(line{data: buf, tooLong: tooLong}) { // a last line without its newline
+						return
+					}
+				}
+				if !errors.Is(err, io.EOF) {
+					send(line{err: err})
+				}
+				return
+			}
+			break
+		}
+		if (len(bytes.TrimSpace(buf)) > 0 || tooLong) && !send(line{data: buf, tooLong: tooLong}) {
+			return
+		}
+	}
+}
+
+// lineWriter writes whole lines atomically and flushes each one: a client
+// waits for a response, not for a buffer to fill.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	failed bool
+	log    interface {
+		Error(msg string, args ...any)
+	}
+}
+
+func (lw *lineWriter) write(b []byte) {
+	if b == nil {
+		return
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.failed {
+		return
+	}
+	lw.w.Write(b)
+	lw.w.WriteByte('\n')
+	if err := lw.w.Flush(); err != nil {
+		lw.failed = true // the client closed stdout; keep reading until it closes stdin too
+		lw.log.Error("writing to stdout failed; responses are dropped from now on", "err", err)
+	}
+}

@@ -1,0 +1,106 @@
+// Package system brings up what the gateway talks to. Without a NATS URL it
+// starts an in-process NATS server and the memory and agents services on it
+// (the embedded default); with one, it only connects, and the services run
+// as their own processes. Either way the gateway gets a bus connection and
+// uses it the same way.
+package system
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
+	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
+)
+
+// starter starts one service on a connection.
+type starter func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error)
+
+// embeddedServices are the services the embedded default runs in-process.
+var embeddedServices = []struct {
+	name  string
+	start starter
+}{
+	{"memory", memory.Start},
+	{"agents", agents.Start},
+}
+
+// System is the gateway's connection to the services, and whatever it had
+// to start to have one.
+type System struct {
+	NC       *nats.Conn
+	Embedded bool
+	server   *embedded.Server
+	conns    []*nats.Conn
+	services []io.Closer
+}
+
+// maxPayload lets results of up to 100 large items cross the embedded bus.
+const maxPayload = 8 << 20
+
+// Start connects to cfg's NATS, or starts the embedded system when none is set.
+func Start(cfg config.Config, log *slog.Logger) (*System, error) {
+	if cfg.NATS.URL != "" {
+		nc, err := bus.Connect(cfg.NATS.URL, "openhuman-core", log)
+		if err != nil {
+			return nil, fmt.Errorf("connecting to NATS at %s: %w (unset OPENHUMAN_NATS_URL to run everything in this process)", cfg.NATS.URL, err)
+		}
+		return &System{NC: nc}, nil
+	}
+	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", cfg.Home, err)
+	}
+	srv, err := embedded.Start(embedded.Options{MaxPayload: maxPayload})
+	if err != nil {
+		return nil, err
+	}
+	s := &System{Embedded: true, server: srv}
+	for _, svc := range embeddedServices {
+		// Each service gets its own connection, exactly as if it ran in its
+		// own process.
+		nc, err := srv.Connect("openhuman-"+svc.name, log)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.conns = append(s.conns, nc)
+		closer, err := svc.start(nc, cfg, log.With("service", svc.name))
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("starting the %s service: %w", svc.name, err)
+		}
+		s.services = append(s.services, closer)
+	}
+	if s.NC, err = srv.Connect("openhuman-core", log); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops the services (each finishing its requests in flight), then the
+// connections and the embedded server.
+func (s *System) Close() error {
+	var errs []error
+	for i := len(s.services) - 1; i >= 0; i-- {
+		errs = append(errs, s.services[i].Close())
+	}
+	if s.NC != nil {
+		s.NC.Close()
+	}
+	for _, nc := range s.conns {
+		nc.Close()
+	}
+	if s.server != nil {
+		s.server.Shutdown()
+	}
+	return errors.Join(errs...)
+}
