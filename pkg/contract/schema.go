@@ -293,10 +293,11 @@ func unexpected(path, key string, s *Schema) error {
 	if len(allowed) > 0 {
 		hint = "allowed: " + strings.Join(allowed, ", ")
 	}
+	key = clip(key) // the name is user input: a 2 MiB key must not come back whole
 	if path == "" {
-		return invalid(key, "unexpected argument `%s` (%s)", clip(key), hint)
+		return invalid(key, "unexpected argument `%s` (%s)", key, hint)
 	}
-	return invalid(join(path, key), "unexpected %s field `%s` (%s)", path, clip(key), hint)
+	return invalid(join(path, key), "unexpected %s field `%s` (%s)", path, key, hint)
 }
 
 func wrongType(path, want string, v any) error {

@@ -56,7 +56,7 @@ type message struct {
 // no answer (responses from the client: this server sends no requests).
 func decodeMessage(raw json.RawMessage) (*message, *response) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return nil, errorResponse(nil, codeInvalidRequest, "Invalid Request: a JSON-RPC message must be a JSON object", nil)
 	}
 	m := &message{ID: fields["id"], Params: fields["params"]}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binDir holds the real binaries, built once for every test here.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "openhuman-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	for _, pkg := range []string{
+		".",
+		"github.com/openhuman-go/openhuman-go/services/memory/cmd/openhuman-memory",
+		"github.com/openhuman-go/openhuman-go/services/agents/cmd/openhuman-agents",
+	} {
+		name := "openhuman-core"
+		if pkg != "." {
+			name = filepath.Base(pkg)
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", pkg, err)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// syncBuffer collects a process's stderr for failure messages.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// mcpProc is a real `openhuman-core mcp` process driven over its stdio, the
+// way an MCP client drives it.
+type mcpProc struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	stderr *syncBuffer
+}
+
+func testEnv(home string, extra ...string) []string {
+	env := []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home, "OPENHUMAN_HOME=" + home}
+	return append(env, extra...)
+}
+
+func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {
+	tb.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), "mcp")
+	cmd.Env = testEnv(home, extraEnv...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := &mcpProc{t: tb, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), stderr: &syncBuffer{}}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	tb.Cleanup(func() {
+		_ = p.stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	return p
+}
+
+func (p *mcpProc) send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		p.t.Fatalf("writing to the server: %v\nstderr:\n%s", err, p.stderr)
+	}
+}
+
+// next returns the next response line, decoded.
+func (p *mcpProc) next() map[string]any {
+	p.t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			p.t.Fatalf("the server closed stdout\nstderr:\n%s", p.stderr)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			p.t.Fatalf("not JSON: %q", l)
+		}
+		return m
+	case <-time.After(30 * time.Second):
+		p.t.Fatalf("no response within 30s\nstderr:\n%s", p.stderr)
+	}
+	return nil
+}
+
+func (p *mcpProc) request(id int, method string, params any) map[string]any {
+	p.t.Helper()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, _ := json.Marshal(msg)
+	p.send(string(b))
+	resp := p.next()
+	if resp["id"] != float64(id) {
+		p.t.Fatalf("response to %d has id %v: %v", id, resp["id"], resp)
+	}
+	return resp
+}
+
+func (p *mcpProc) initialize(clientName string) map[string]any {
+	p.t.Helper()
+	info := map[string]any{"version": "1"}
+	if clientName != "" {
+		info["name"] = clientName
+	}
+	resp := p.request(0, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": info})
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return resp
+}
+
+// tool calls a tool that must succeed and returns its decoded text content.
+func (p *mcpProc) tool(id int, name string, args any) map[string]any {
+	p.t.Helper()
+	resp := p.request(id, "tools/call", map[string]any{"name": name, "arguments": args})
+	res, ok := resp["result"].(map[string]any)
+	if !ok || res["isError"] == true {
+		p.t.Fatalf("%s failed: %v", name, resp)
+	}
+	var out map[string]any
+	text := res["content"].([]any)[0].(map[string]any)["text"].(string)
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		p.t.Fatalf("%s: text content is not JSON: %q", name, text)
+	}
+	return out
+}
+
+// closeAndWait closes stdin and returns the exit code.
+func (p *mcpProc) closeAndWait() int {
+	p.t.Helper()
+	_ = p.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(15 * time.Second):
+		_ = p.cmd.Process.Kill()
+		p.t.Fatalf("the server did not exit after stdin closed\nstderr:\n%s", p.stderr)
+	}
+	return -1
+}
+
+func mustContain(t testing.TB, s, sub string) {
+	t.Helper()
+	if !strings.Contains(s, sub) {
+		t.Errorf("%q does not contain %q", s, sub)
+	}
+}
