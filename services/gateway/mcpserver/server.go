@@ -70,7 +70,32 @@ type Session struct {
 	source    string
 	protocol  string
 	inflight  map[string]*inflight
+	// lastWrite closes when the most recent write-capable call has been
+	// answered; see order.
+	lastWrite chan struct{}
 }
+
+// order schedules a call that runs concurrently with others: it returns a
+// channel to wait on before running, and a func to call once answered.
+// Every call waits for the writes sent before it, so a session reads its own
+// writes even when a client pipes "learn" and "recall" without waiting
+// between them. Reads never wait for reads.
+func (s *Session) order(write bool) (wait <-chan struct{}, done func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev := s.lastWrite
+	if prev == nil {
+		prev = closedChan
+	}
+	if !write {
+		return prev, func() {}
+	}
+	mine := make(chan struct{})
+	s.lastWrite = mine
+	return prev, func() { close(mine) }
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 type inflight struct {
 	cancel    context.CancelFunc

@@ -51,13 +51,19 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 			return l.err
 		case l.tooLong:
 			w.write(encode(errorResponse(nil, codeInvalidRequest, "Invalid Request: the message is larger than 16 MiB and was skipped", nil)))
-		case slow(l.data):
+		case isSlow(l.data):
 			// Tool calls and resource reads run beside each other, so one
-			// slow call does not hold up pings or a quick memory read.
+			// slow call does not hold up pings or a quick memory read; but
+			// each waits for the writes sent before it (see Session.order).
+			wait, done := sess.order(writes(l.data))
 			sem <- struct{}{}
 			wg.Add(1)
 			go func(data []byte) {
-				defer func() { <-sem; wg.Done() }()
+				defer func() { done(); <-sem; wg.Done() }()
+				select {
+				case <-wait:
+				case <-ctx.Done():
+				}
 				w.write(s.Handle(ctx, sess, data))
 			}(l.data)
 		default:
@@ -68,20 +74,39 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	}
 }
 
-// slow reports whether a message may take long: tool calls, resource reads
-// and batches (which may hold either).
-func slow(data []byte) bool {
+// peek is the little of a message needed to schedule it.
+type peek struct {
+	Method string `json:"method"`
+	Params struct {
+		Name string `json:"name"`
+	} `json:"params"`
+}
+
+func peekAt(data []byte) (p peek, batch bool) {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
+		return p, true
+	}
+	_ = json.Unmarshal(data, &p) // a message that does not decode is answered in order
+	return p, false
+}
+
+// isSlow reports whether a message may take long: tool calls, resource
+// reads and batches (which may hold either).
+func isSlow(data []byte) bool {
+	p, batch := peekAt(data)
+	return batch || p.Method == "tools/call" || p.Method == "resources/read"
+}
+
+// writes reports whether a message may change memory: a call of a
+// write-capable tool, or a batch (which may hold one).
+func writes(data []byte) bool {
+	p, batch := peekAt(data)
+	if batch {
 		return true
 	}
-	var peek struct {
-		Method string `json:"method"`
-	}
-	if json.Unmarshal(data, &peek) != nil {
-		return false
-	}
-	return peek.Method == "tools/call" || peek.Method == "resources/read"
+	t, ok := contract.ToolByName(p.Params.Name)
+	return p.Method == "tools/call" && ok && t.Writes
 }
 
 type line struct {

@@ -1,0 +1,115 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+)
+
+const benchItems = 1000
+
+var topics = []string{"deploy", "billing", "postgres", "editor", "release", "standup", "kubernetes", "invoice", "holiday", "design"}
+
+func benchText(i int) string {
+	return fmt.Sprintf("Note %d: the %s decision for team %d was recorded after the %s review.", i, topics[i%len(topics)], i%37, topics[(i/10)%len(topics)])
+}
+
+func mustStartBenchGateway(b *testing.B) *gateway.Gateway {
+	b.Helper()
+	cfg, err := config.Load(b.TempDir(), func(string) string { return "" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sys.Close() })
+	gw := gateway.New(bus.NewClient(sys.NC), 0)
+	cc := contract.CallContext{Source: "bench"}
+	for i := 0; i < benchItems; i++ {
+		args, _ := json.Marshal(map[string]string{"text": benchText(i)})
+		if _, err := gw.CallTool(context.Background(), "memory.learn", args, cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return gw
+}
+
+// BenchmarkFetch is memory.fetch through the whole embedded path: argument
+// validation, NATS request/reply, the memory service, SQLite FTS5.
+func BenchmarkFetch(b *testing.B) {
+	gw := mustStartBenchGateway(b)
+	args := json.RawMessage(`{"query":"billing decision review","limit":10}`)
+	cc := contract.CallContext{Source: "bench"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := gw.CallTool(context.Background(), "memory.fetch", args, cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFetchDirect is the same query on the domain service with no
+// gateway and no bus: the difference to BenchmarkFetch is their overhead.
+func BenchmarkFetchDirect(b *testing.B) {
+	st := sqlite.New(filepath.Join(b.TempDir(), "memory.db"))
+	if err := st.Open(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	svc := memory.NewService(st)
+	for i := 0; i < benchItems; i++ {
+		if _, err := svc.Learn(context.Background(), memory.LearnParams{Text: benchText(i)}, contract.CallContext{Source: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := svc.Fetch(context.Background(), memory.FetchParams{Query: "billing decision review", Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkListSubagents is a call with no storage behind it: the cost of
+// the gateway and one bus round trip.
+func BenchmarkListSubagents(b *testing.B) {
+	cfg, _ := config.Load(b.TempDir(), func(string) string { return "" })
+	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sys.Close() })
+	gw := gateway.New(bus.NewClient(sys.NC), 0)
+	for i := 0; i < b.N; i++ {
+		if _, err := gw.CallTool(context.Background(), "agent.list_subagents", nil, contract.CallContext{Source: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLearn stores a new item per call (synchronous=FULL: each one is
+// on disk before it is acknowledged).
+func BenchmarkLearn(b *testing.B) {
+	gw := mustStartBenchGateway(b)
+	cc := contract.CallContext{Source: "bench"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		args, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("bench learning %d", i)})
+		if _, err := gw.CallTool(context.Background(), "memory.learn", args, cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

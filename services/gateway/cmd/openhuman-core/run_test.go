@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runMain(t *testing.T, env map[string]string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	code := m.Run(context.Background(), args)
+	return code, out.String(), errb.String()
+}
+
+func TestCallCommand(t *testing.T) {
+	home := t.TempDir()
+	env := map[string]string{"OPENHUMAN_HOME": home}
+
+	code, out, stderr := runMain(t, env, "", "call", "memory.learn", `{"text":"The CLI stores learnings too."}`)
+	var learned struct{ ID string }
+	if code != 0 || json.Unmarshal([]byte(out), &learned) != nil || learned.ID == "" {
+		t.Fatalf("learn: exit %d, out %q, err %q", code, out, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("a successful call wrote to stderr: %q", stderr)
+	}
+	code, out, _ = runMain(t, env, `{"query":"CLI learnings"}`, "--verbose=false", "call", "memory.fetch", "-")
+	if code != 0 || !strings.Contains(out, learned.ID) || !strings.Contains(out, `"provenance": "cli"`) {
+		t.Errorf("fetch from stdin: exit %d, out %s", code, out)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		env    map[string]string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no command", env, nil, exitUsage, "Usage:"},
+		{"unknown command", env, []string{"serve-everything"}, exitUsage, `unknown command "serve-everything"`},
+		{"call without tool", env, []string{"call"}, exitUsage, "call needs a tool name"},
+		{"arguments not JSON", env, []string{"call", "memory.list", "{limit:1}"}, exitUsage, "not valid JSON"},
+		{"unknown tool", env, []string{"call", "memory.remember", "{}"}, exitUsage, "unknown MCP tool `memory.remember`"},
+		{"bad arguments", env, []string{"call", "memory.recall", "{}"}, exitUsage, "missing required argument `question`"},
+		{"memory off", map[string]string{"OPENHUMAN_HOME": t.TempDir(), "OPENHUMAN_MEMORY_ENABLED": "false"}, []string{"call", "memory.list"}, exitFailure, "memory.list failed: memory is off: disabled in configuration"},
+		{"NATS unreachable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_NATS_URL": "nats://127.0.0.1:1"}, []string{"call", "memory.list"}, exitFailure, "connecting to NATS at nats://127.0.0.1:1"},
+		{"bad config", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_LOG_LEVEL": "shouty"}, []string{"mcp"}, exitFailure, "log.level"},
+		{"mcp with arguments", env, []string{"mcp", "extra"}, exitUsage, "mcp takes no arguments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runMain(t, tc.env, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, stderr, tc.stderr)
+			}
+		})
+	}
+
+	code, out, _ = runMain(t, env, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "openhuman-core ") {
+		t.Errorf("version: %d %q", code, out)
+	}
+}

@@ -1,0 +1,268 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+)
+
+// mustStartGateway brings up the real embedded system in a temp home.
+func mustStartGateway(tb testing.TB) *gateway.Gateway {
+	tb.Helper()
+	cfg, err := config.Load(tb.TempDir(), func(string) string { return "" })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { sys.Close() })
+	return gateway.New(bus.NewClient(sys.NC), 10*time.Second)
+}
+
+// faulty is the real gateway with a few extra tools that misbehave on
+// purpose: the faults a real backend can have, on demand.
+type faulty struct {
+	*gateway.Gateway
+	cancelled chan string
+}
+
+func (f *faulty) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	switch {
+	case name == "test.panic":
+		panic("boom")
+	case name == "test.slow":
+		select {
+		case <-ctx.Done():
+			f.cancelled <- string(args)
+			return nil, contract.Errorf(contract.CodeUnavailable, "cancelled")
+		case <-time.After(300 * time.Millisecond):
+			return json.RawMessage(`{"slept":true}`), nil
+		}
+	case strings.HasPrefix(name, "test.code."):
+		code := contract.Code(strings.TrimPrefix(name, "test.code."))
+		return nil, contract.Errorf(code, "failed with %s", code)
+	}
+	return f.Gateway.CallTool(ctx, name, args, cc)
+}
+
+func newTestServer(tb testing.TB) (*Server, *faulty) {
+	f := &faulty{Gateway: mustStartGateway(tb), cancelled: make(chan string, 4)}
+	return New(f, &Options{Version: "test", Instructions: gateway.Instructions}), f
+}
+
+func handle(t *testing.T, s *Server, sess *Session, msg string) map[string]any {
+	t.Helper()
+	out := s.Handle(context.Background(), sess, []byte(msg))
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("%s → %q", msg, out)
+	}
+	return m
+}
+
+func TestEveryCodeMaps(t *testing.T) {
+	s, _ := newTestServer(t)
+	sess := NewSession(contract.TransportMCPStdio)
+	for _, code := range contract.Codes() {
+		outcome, ok := toolErrors[code]
+		if !ok {
+			t.Errorf("%s has no MCP mapping", code)
+			continue
+		}
+		resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test.code.`+string(code)+`"}}`)
+		switch outcome {
+		case asInvalidParams:
+			e, _ := resp["error"].(map[string]any)
+			if e == nil || e["code"] != float64(codeInvalidParams) || e["data"].(map[string]any)["code"] != string(code) {
+				t.Errorf("%s: want -32602 with data.code, got %v", code, resp)
+			}
+		case asToolError:
+			r, _ := resp["result"].(map[string]any)
+			text := ""
+			if r != nil {
+				text = r["content"].([]any)[0].(map[string]any)["text"].(string)
+			}
+			if r == nil || r["isError"] != true || text != "test.code."+string(code)+" failed: failed with "+string(code) {
+				t.Errorf("%s: want an isError result, got %v", code, resp)
+			}
+		default:
+			t.Errorf("%s: unknown outcome %d", code, outcome)
+		}
+	}
+}
+
+func TestProtocolVersionNegotiation(t *testing.T) {
+	s, _ := newTestServer(t)
+	for asked, want := range map[string]string{
+		"2024-11-05": "2024-11-05", "2025-03-26": "2025-03-26", "2025-06-18": "2025-06-18", "2025-11-25": "2025-11-25",
+		"2026-07-28": "2025-11-25", "1999-01-01": "2025-11-25", "": "2025-11-25",
+	} {
+		resp := handle(t, s, NewSession(contract.TransportMCPStdio),
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+asked+`","capabilities":{}}}`)
+		if got := resp["result"].(map[string]any)["protocolVersion"]; got != want {
+			t.Errorf("asked %q, got %v, want %s", asked, got, want)
+		}
+	}
+	resp := handle(t, s, NewSession(contract.TransportMCPStdio), `{"jsonrpc":"2.0","id":1,"method":"initialize"}`)
+	if resp["result"].(map[string]any)["protocolVersion"] != ProtocolVersions[0] {
+		t.Errorf("initialize without params: %v", resp)
+	}
+}
+
+func TestProvenanceFollowsClientInfo(t *testing.T) {
+	s, _ := newTestServer(t)
+	for name, want := range map[string]string{"Claude Desktop": "mcp:claude-desktop", "Cursor": "mcp:cursor", "": "mcp", "¿?": "mcp"} {
+		sess := NewSession(contract.TransportMCPStdio)
+		handle(t, s, sess, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"`+name+`"}}}`)
+		if sess.Source() != want {
+			t.Errorf("%q → %q, want %q", name, sess.Source(), want)
+		}
+	}
+	if got := NewSession(contract.TransportMCPStdio).Source(); got != "mcp" {
+		t.Errorf("before initialize: %q", got)
+	}
+}
+
+func TestPanicIsRecovered(t *testing.T) {
+	s, _ := newTestServer(t)
+	sess := NewSession(contract.TransportMCPStdio)
+	resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"test.panic"}}`)
+	if e := resp["error"].(map[string]any); e["code"] != float64(codeInternalError) || !strings.Contains(e["message"].(string), "still running") {
+		t.Errorf("got %v", resp)
+	}
+	if resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":8,"method":"ping"}`); resp["result"] == nil {
+		t.Errorf("not serving after a panic: %v", resp)
+	}
+}
+
+// stdioSession runs ServeStdio over pipes and returns a writer for requests
+// and a channel of response lines.
+func stdioSession(t *testing.T, s *Server) (io.WriteCloser, <-chan string, <-chan error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	lines := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return inW, lines, done
+}
+
+func recv(t *testing.T, lines <-chan string) string {
+	t.Helper()
+	select {
+	case l := <-lines:
+		return l
+	case <-time.After(10 * time.Second):
+		t.Fatal("no response")
+	}
+	return ""
+}
+
+func TestCancelledRequestGetsNoResponse(t *testing.T) {
+	s, f := newTestServer(t)
+	in, lines, _ := stdioSession(t, s)
+	io.WriteString(in, `{"jsonrpc":"2.0","id":"slow-1","method":"tools/call","params":{"name":"test.slow","arguments":{"n":1}}}`+"\n")
+	time.Sleep(20 * time.Millisecond)
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow-1","reason":"user"}}`+"\n")
+	select {
+	case got := <-f.cancelled:
+		if got != `{"n":1}` {
+			t.Errorf("cancelled the wrong call: %s", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call was not cancelled")
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
+	if l := recv(t, lines); l != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+		t.Errorf("got %s: a cancelled request must not be answered", l)
+	}
+}
+
+func TestSlowCallDoesNotBlockOthers(t *testing.T) {
+	s, _ := newTestServer(t)
+	in, lines, done := stdioSession(t, s)
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test.slow"}}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory.list","arguments":{}}}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
+	in.Close() // EOF at once: the slow call must still be answered
+	var order []float64
+	for l := range lines {
+		var m map[string]any
+		json.Unmarshal([]byte(l), &m)
+		order = append(order, m["id"].(float64))
+	}
+	if len(order) != 3 || order[len(order)-1] != 1 {
+		t.Errorf("response order %v: the slow call should finish last, and all three must arrive", order)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+}
+
+func TestTooLongLineIsSkipped(t *testing.T) {
+	s, _ := newTestServer(t)
+	in, lines, _ := stdioSession(t, s)
+	go func() {
+		io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`)
+		io.Copy(in, io.LimitReader(zeros{}, MaxMessageBytes+1))
+		io.WriteString(in, `"}}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
+	}()
+	if l := recv(t, lines); !strings.Contains(l, `"code":-32600`) || !strings.Contains(l, "16 MiB") {
+		t.Errorf("got %s", l)
+	}
+	if l := recv(t, lines); l != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+		t.Errorf("got %s", l)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	copy(p, bytes.Repeat([]byte("0"), len(p)))
+	return len(p), nil
+}
+
+// TestSessionReadsItsOwnWrites pipes each learn immediately followed by a
+// fetch for it: the fetch must see the learning, although calls run
+// concurrently.
+func TestSessionReadsItsOwnWrites(t *testing.T) {
+	s, _ := newTestServer(t)
+	in, lines, _ := stdioSession(t, s)
+	const n = 25
+	go func() {
+		for i := 0; i < n; i++ {
+			word := fmt.Sprintf("zq%dword", i)
+			fmt.Fprintf(in, `{"jsonrpc":"2.0","id":"learn-%d","method":"tools/call","params":{"name":"memory.learn","arguments":{"text":"marker %s"}}}`+"\n", i, word)
+			fmt.Fprintf(in, `{"jsonrpc":"2.0","id":"fetch-%d","method":"tools/call","params":{"name":"memory.fetch","arguments":{"query":"%s"}}}`+"\n", i, word)
+		}
+	}()
+	for i := 0; i < 2*n; i++ {
+		l := recv(t, lines)
+		if strings.Contains(l, `"id":"fetch-`) && !strings.Contains(l, `marker zq`) {
+			t.Errorf("a fetch did not see the learn sent before it: %.200s", l)
+		}
+	}
+}
