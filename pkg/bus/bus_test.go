@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -210,5 +211,26 @@ func TestStopWaitsForInFlight(t *testing.T) {
 	<-stopped
 	if err := <-done; err != nil {
 		t.Fatalf("in-flight request lost on Stop: %v", err)
+	}
+}
+
+// TestReachableWhenServeReturns: a caller on another connection must find
+// the service as soon as Serve has returned, not "no responders".
+func TestReachableWhenServeReturns(t *testing.T) {
+	s := mustStartServer(t)
+	c := bus.NewClient(mustConnect(t, s))
+	for i := 0; i < 100; i++ {
+		nc := mustConnect(t, s)
+		svc, err := bus.Serve(nc, bus.ServiceConfig{Name: fmt.Sprintf("svc%d", i), Version: "0.1.0", Endpoints: map[string]bus.Endpoint{
+			"ping": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) { return "pong", nil }},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Call(context.Background(), fmt.Sprintf("svc%d", i), "ping", nil, contract.CallContext{}); err != nil {
+			t.Fatalf("call %d right after Serve: %v", i, err)
+		}
+		_ = svc.Stop()
+		nc.Close()
 	}
 }

@@ -118,6 +118,14 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 			return nil, fmt.Errorf("registering %s.%s: %w", cfg.Name, method, err)
 		}
 	}
+	// A round trip to the server makes sure it has processed our
+	// subscriptions: once Serve returns, a request from any connection
+	// reaches the service instead of finding no responders.
+	if err := nc.Flush(); err != nil {
+		_ = ms.Stop()
+		stop()
+		return nil, fmt.Errorf("registering %s: %w", cfg.Name, err)
+	}
 	return s, nil
 }
 
