@@ -19,6 +19,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 )
 
+var _ backend = (*gateway.Gateway)(nil)
+
 // mustStartGateway brings up the real embedded system in a temp home.
 func mustStartGateway(tb testing.TB) *gateway.Gateway {
 	tb.Helper()

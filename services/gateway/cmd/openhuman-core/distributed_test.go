@@ -22,12 +22,7 @@ func startService(t *testing.T, name, home, natsURL string) *exec.Cmd {
 	}
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
+		if _, exited := waitExit(cmd, 10*time.Second); !exited {
 			t.Errorf("%s did not stop on SIGINT\n%s", name, stderr.String())
 		}
 	})

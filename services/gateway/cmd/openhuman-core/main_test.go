@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -106,15 +107,27 @@ func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {
 	}()
 	tb.Cleanup(func() {
 		_ = p.stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-		}
+		waitExit(cmd, 10*time.Second)
 	})
 	return p
+}
+
+// waitExit waits up to d for cmd to exit and returns its exit code; past d
+// it kills the process and reports false.
+func waitExit(cmd *exec.Cmd, d time.Duration) (int, bool) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), true
+		}
+		return 0, true
+	case <-time.After(d):
+		_ = cmd.Process.Kill()
+		return -1, false
+	}
 }
 
 func (p *mcpProc) send(line string) {
@@ -189,22 +202,11 @@ func (p *mcpProc) tool(id int, name string, args any) map[string]any {
 func (p *mcpProc) closeAndWait() int {
 	p.t.Helper()
 	_ = p.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode()
-		}
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		return 0
-	case <-time.After(15 * time.Second):
-		_ = p.cmd.Process.Kill()
+	code, exited := waitExit(p.cmd, 15*time.Second)
+	if !exited {
 		p.t.Fatalf("the server did not exit after stdin closed\nstderr:\n%s", p.stderr)
 	}
-	return -1
+	return code
 }
 
 func mustContain(t testing.TB, s, sub string) {
