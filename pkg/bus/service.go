@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
 // Handler serves one method. params have passed the endpoint's Input schema
@@ -165,7 +166,18 @@ func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
 	s.sem <- struct{}{}
 	go func() {
 		defer func() { <-s.sem; s.wg.Done() }()
-		s.respond(reply, s.handle(method, ep, data))
+		start := time.Now()
+		inFlight := serviceInFlight.WithLabelValues(s.cfg.Name)
+		inFlight.Inc()
+		r := s.handle(method, ep, data)
+		s.respond(reply, r)
+		inFlight.Dec()
+		var err error
+		if r.Error != nil {
+			err = r.Error
+		}
+		serviceDuration.WithLabelValues(s.cfg.Name, method).Observe(time.Since(start).Seconds())
+		serviceRequests.WithLabelValues(s.cfg.Name, method, telemetry.Outcome(err)).Inc()
 	}()
 }
 

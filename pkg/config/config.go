@@ -7,6 +7,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 // Config is everything a binary may be told.
@@ -23,11 +26,51 @@ type Config struct {
 	// File is the config.toml that was read, "" when none exists.
 	File string `toml:"-"`
 
-	NATS   NATS   `toml:"nats"`
-	Log    Log    `toml:"log"`
-	Memory Memory `toml:"memory"`
-	Tools  Tools  `toml:"tools"`
+	NATS    NATS    `toml:"nats"`
+	Log     Log     `toml:"log"`
+	Memory  Memory  `toml:"memory"`
+	Tools   Tools   `toml:"tools"`
+	HTTP    HTTP    `toml:"http"`
+	Metrics Metrics `toml:"metrics"`
+	// CapabilityProviders are trusted external tool sources, recorded for
+	// governance only: they install and run nothing.
+	CapabilityProviders []CapabilityProvider `toml:"capability_providers"`
 }
+
+// HTTP configures `openhuman-core serve`.
+type HTTP struct {
+	// Addr is where serve listens (default 127.0.0.1:9300).
+	Addr string `toml:"addr"` // OPENHUMAN_HTTP_ADDR, serve --addr
+	// SessionIdleMinutes ends an MCP-over-HTTP session unused this long (default 30).
+	SessionIdleMinutes int `toml:"session_idle_minutes"` // OPENHUMAN_HTTP_SESSION_IDLE_MINUTES
+	// AllowedHosts are extra Host/Origin host names accepted besides
+	// localhost, for a gateway reached by name (DNS-rebinding protection
+	// refuses every other).
+	AllowedHosts []string `toml:"allowed_hosts"` // OPENHUMAN_HTTP_ALLOWED_HOSTS (comma-separated)
+}
+
+// SessionIdle is how long an idle MCP-over-HTTP session lives.
+func (h HTTP) SessionIdle() time.Duration { return time.Duration(h.SessionIdleMinutes) * time.Minute }
+
+// Metrics configures the /metrics listener of a service binary; the
+// gateway serves /metrics on its own HTTP address.
+type Metrics struct {
+	// Addr to listen on; "off" disables it. The default depends on the binary.
+	Addr string `toml:"addr"` // OPENHUMAN_METRICS_ADDR
+}
+
+// CapabilityProvider is one [[capability_providers]] entry.
+type CapabilityProvider struct {
+	ID           string `toml:"id" json:"id"` // normalized like an MCP client name at load
+	DisplayName  string `toml:"display_name" json:"display_name"`
+	SourceURI    string `toml:"source_uri" json:"source_uri"`
+	SourceDigest string `toml:"source_digest" json:"source_digest"`
+	TrustState   string `toml:"trust_state" json:"trust_state"` // trusted, untrusted, revoked
+	Enabled      bool   `toml:"enabled" json:"enabled"`
+}
+
+// Eligible reports whether the provider may be admitted: enabled and trusted.
+func (p CapabilityProvider) Eligible() bool { return p.Enabled && p.TrustState == "trusted" }
 
 // NATS says where the bus is. An empty URL means embedded mode: the gateway
 // starts its own in-process server and services.
@@ -122,6 +165,16 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("OPENHUMAN_NATS_URL", &c.NATS.URL)
 	str("OPENHUMAN_LOG_LEVEL", &c.Log.Level)
 	str("OPENHUMAN_MEMORY_PATH", &c.Memory.Path)
+	str("OPENHUMAN_HTTP_ADDR", &c.HTTP.Addr)
+	str("OPENHUMAN_METRICS_ADDR", &c.Metrics.Addr)
+	if v := getenv("OPENHUMAN_HTTP_ALLOWED_HOSTS"); v != "" {
+		c.HTTP.AllowedHosts = nil
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				c.HTTP.AllowedHosts = append(c.HTTP.AllowedHosts, h)
+			}
+		}
+	}
 	if v := getenv("OPENHUMAN_MEMORY_ENABLED"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -129,12 +182,17 @@ func (c *Config) readEnv(getenv func(string) string) error {
 		}
 		c.Memory.Enabled = &b
 	}
-	if v := getenv("OPENHUMAN_TOOL_TIMEOUT_SECONDS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("OPENHUMAN_TOOL_TIMEOUT_SECONDS=%q: use a whole number of seconds", v)
+	for key, dst := range map[string]*int{
+		"OPENHUMAN_TOOL_TIMEOUT_SECONDS":      &c.Tools.TimeoutSeconds,
+		"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES": &c.HTTP.SessionIdleMinutes,
+	} {
+		if v := getenv(key); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q: use a whole number", key, v)
+			}
+			*dst = n
 		}
-		c.Tools.TimeoutSeconds = n
 	}
 	return nil
 }
@@ -150,6 +208,18 @@ func (c *Config) applyDefaults() {
 	if c.Tools.TimeoutSeconds == 0 {
 		c.Tools.TimeoutSeconds = 30
 	}
+	if c.HTTP.Addr == "" {
+		c.HTTP.Addr = "127.0.0.1:9300"
+	}
+	if c.HTTP.SessionIdleMinutes == 0 {
+		c.HTTP.SessionIdleMinutes = 30
+	}
+	for i := range c.CapabilityProviders {
+		c.CapabilityProviders[i].ID = contract.ClientSlug(c.CapabilityProviders[i].ID)
+		if c.CapabilityProviders[i].TrustState == "" {
+			c.CapabilityProviders[i].TrustState = "untrusted"
+		}
+	}
 }
 
 func (c *Config) validate() error {
@@ -163,6 +233,33 @@ func (c *Config) validate() error {
 	}
 	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
 		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+	}
+	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		return fmt.Errorf("http.addr %q: use HOST:PORT such as 127.0.0.1:9300", c.HTTP.Addr)
+	}
+	if c.HTTP.SessionIdleMinutes < 1 || c.HTTP.SessionIdleMinutes > 7*24*60 {
+		return fmt.Errorf("http.session_idle_minutes %d: use 1 to 10080", c.HTTP.SessionIdleMinutes)
+	}
+	if a := c.Metrics.Addr; a != "" && a != "off" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)
+		}
+	}
+	seen := map[string]int{}
+	for i, p := range c.CapabilityProviders {
+		n := i + 1
+		switch {
+		case p.ID == "":
+			return fmt.Errorf("capability_providers #%d: id is empty or has no letters or digits", n)
+		case seen[p.ID] > 0:
+			return fmt.Errorf("capability_providers #%d: id %q is a duplicate of #%d after normalization (ids compare lowercased, with runs of other characters as one '-')", n, p.ID, seen[p.ID])
+		}
+		switch p.TrustState {
+		case "trusted", "untrusted", "revoked":
+		default:
+			return fmt.Errorf("capability_providers #%d (%s): trust_state %q: use trusted, untrusted or revoked", n, p.ID, p.TrustState)
+		}
+		seen[p.ID] = n
 	}
 	return nil
 }

@@ -68,3 +68,46 @@ func write(t *testing.T, home, text string) {
 		t.Fatal(err)
 	}
 }
+
+func TestCapabilityProviders(t *testing.T) {
+	home := t.TempDir()
+	write(t, home, `
+[[capability_providers]]
+id = "Acme Tools"
+display_name = "Acme Tools"
+source_uri = "https://example.com/openhuman/acme-tools"
+source_digest = "sha256:abc123"
+trust_state = "trusted"
+enabled = true
+
+[[capability_providers]]
+id = "beta"
+enabled = true
+`)
+	c, err := Load(home, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.CapabilityProviders) != 2 || c.CapabilityProviders[0].ID != "acme-tools" || !c.CapabilityProviders[0].Eligible() {
+		t.Errorf("got %+v", c.CapabilityProviders)
+	}
+	if c.CapabilityProviders[1].TrustState != "untrusted" || c.CapabilityProviders[1].Eligible() {
+		t.Errorf("an entry without trust_state must default to untrusted: %+v", c.CapabilityProviders[1])
+	}
+
+	for name, tc := range map[string]struct{ file, want string }{
+		"duplicate after normalization": {"[[capability_providers]]\nid = \"Acme Tools\"\n[[capability_providers]]\nid = \"acme--tools\"\n", `#2: id "acme-tools" is a duplicate of #1`},
+		"empty id":                      {"[[capability_providers]]\nid = \"!!\"\n", "#1: id is empty"},
+		"bad trust":                     {"[[capability_providers]]\nid = \"x\"\ntrust_state = \"maybe\"\n", `trust_state "maybe"`},
+		"bad http addr":                 {"[http]\naddr = \"9300\"\n", "http.addr"},
+		"bad metrics addr":              {"[metrics]\naddr = \"everywhere\"\n", "metrics.addr"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			write(t, home, tc.file)
+			if _, err := Load(home, env(nil)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

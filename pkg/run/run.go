@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -21,8 +24,9 @@ import (
 )
 
 // Service runs one service binary: start registers it on the bus and returns
-// what to close on the way out.
-func Service(name string, args []string, stderr io.Writer, getenv func(string) string,
+// what to close on the way out. The binary serves /metrics on metricsAddr
+// unless configuration says otherwise.
+func Service(name, metricsAddr string, args []string, stderr io.Writer, getenv func(string) string,
 	start func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error)) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -54,6 +58,14 @@ func Service(name string, args []string, stderr io.Writer, getenv func(string) s
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	telemetry.SetBuild(name)
+	if cfg.Metrics.Addr != "" {
+		metricsAddr = cfg.Metrics.Addr
+	}
+	if metricsAddr != "off" {
+		stopMetrics := serveMetrics(metricsAddr, log)
+		defer stopMetrics()
+	}
 	closer, err := start(nc, cfg, log)
 	if err != nil {
 		return err
@@ -66,4 +78,25 @@ func Service(name string, args []string, stderr io.Writer, getenv func(string) s
 		err = ferr
 	}
 	return err
+}
+
+// serveMetrics serves /metrics and /healthz on addr. A busy port is logged,
+// not fatal: a second replica on one host still serves its tools.
+func serveMetrics(addr string, log *slog.Logger) (stop func()) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Warn("not serving /metrics: set OPENHUMAN_METRICS_ADDR to a free HOST:PORT, or off", "addr", addr, "err", err)
+		return func() {}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", telemetry.MetricsHandler())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
 }

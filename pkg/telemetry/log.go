@@ -1,5 +1,6 @@
 // Package telemetry holds what every binary reports about itself: structured
-// logs (log/slog, always to stderr, because stdout belongs to MCP in mcp mode).
+// logs (log/slog, always to stderr, because stdout belongs to MCP in mcp mode)
+// and the Prometheus metrics every binary shares (tool calls, build info).
 package telemetry
 
 import (

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
 // caller is the bus as the gateway uses it.
@@ -24,6 +25,7 @@ type caller interface {
 type Gateway struct {
 	bus     caller
 	timeout time.Duration
+	recent  *recent
 }
 
 // New returns a gateway over bus; timeout bounds each call (0 means 30 s).
@@ -31,7 +33,7 @@ func New(bus caller, timeout time.Duration) *Gateway {
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	return &Gateway{bus: bus, timeout: timeout}
+	return &Gateway{bus: bus, timeout: timeout, recent: newRecent(time.Now)}
 }
 
 // Tools returns the tools that can be answered right now, in catalog order.
@@ -42,8 +44,19 @@ func (g *Gateway) Tools(ctx context.Context) []contract.Tool {
 // CallTool checks args against the tool's schema and sends the call to its
 // service. Bad arguments and unknown tools are INVALID_REQUEST and never
 // leave the gateway.
-func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+//
+// Every call is measured here, whatever transport it came by.
+func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (_ json.RawMessage, err error) {
 	tool, ok := contract.ToolByName(name)
+	label := tool.Name // label values come from the catalog, never from raw input
+	if !ok {
+		label = "unknown"
+	}
+	done := telemetry.ToolCall(label, cc.Transport)
+	defer func() {
+		done(err)
+		g.recent.record(label, err)
+	}()
 	if !ok {
 		return nil, unknownTool(name)
 	}

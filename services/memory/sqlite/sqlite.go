@@ -54,11 +54,13 @@ func (s *Store) Open() error {
 		s.Close()
 		return fmt.Errorf("opening %s: %w", s.Path, err)
 	}
+	openStores.add(s)
 	return nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	openStores.remove(s)
 	var err error
 	for _, db := range []*sql.DB{s.read, s.write} {
 		if db != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 func main() {
-	if err := run.Service("openhuman-agents", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
+	if err := run.Service("openhuman-agents", "127.0.0.1:9302", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
 		fmt.Fprintln(os.Stderr, "openhuman-agents:", err)
 		os.Exit(1)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 func main() {
-	if err := run.Service("openhuman-memory", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
+	if err := run.Service("openhuman-memory", "127.0.0.1:9301", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
 		fmt.Fprintln(os.Stderr, "openhuman-memory:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,26 @@
+package bus
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+)
+
+// Service-side request metrics, one series per service method. The names
+// are a contract: dashboards depend on them.
+var (
+	serviceRequests = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "openhuman_service_requests_total",
+		Help: "Requests a service handled over NATS, by outcome (ok or the lowercased error code).",
+	}, []string{"service", "method", "outcome"})
+	serviceDuration = promauto.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "openhuman_service_request_duration_seconds",
+		Help:    "Time a service took to handle a request, from receipt to reply.",
+		Buckets: telemetry.DurationBuckets,
+	}, []string{"service", "method"})
+	serviceInFlight = promauto.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "openhuman_service_requests_in_flight",
+		Help: "Requests a service is handling right now.",
+	}, []string{"service"})
+)

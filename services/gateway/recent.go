@@ -1,0 +1,75 @@
+package gateway
+
+import (
+	"sync"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// recentWindow is how far back health looks at a tool's failures.
+const recentWindow = 5 * time.Minute
+
+// recent counts each tool's calls and failures over the last few minutes,
+// in one-minute buckets. A failure is the server's fault (the service was
+// down, the engine failed); a caller's bad arguments do not make a tool
+// unhealthy.
+type recent struct {
+	mu     sync.Mutex
+	now    func() time.Time
+	byTool map[string]*[5]bucket
+}
+
+type bucket struct {
+	minute          int64
+	calls, failures int
+}
+
+func newRecent(now func() time.Time) *recent {
+	return &recent{now: now, byTool: map[string]*[5]bucket{}}
+}
+
+func (r *recent) record(tool string, err error) {
+	minute := r.now().Unix() / 60
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w, ok := r.byTool[tool]
+	if !ok {
+		w = &[5]bucket{}
+		r.byTool[tool] = w
+	}
+	b := &w[minute%int64(len(w))]
+	if b.minute != minute {
+		*b = bucket{minute: minute}
+	}
+	b.calls++
+	if serverFault(err) {
+		b.failures++
+	}
+}
+
+// counts returns calls and failures within recentWindow.
+func (r *recent) counts(tool string) (calls, failures int) {
+	minute := r.now().Unix() / 60
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w, ok := r.byTool[tool]
+	if !ok {
+		return 0, 0
+	}
+	for _, b := range w {
+		if minute-b.minute < int64(len(w)) {
+			calls += b.calls
+			failures += b.failures
+		}
+	}
+	return calls, failures
+}
+
+func serverFault(err error) bool {
+	switch contract.ErrorCode(err) {
+	case "", contract.CodeInvalidRequest, contract.CodeDenied, contract.CodeNotFound:
+		return false
+	}
+	return true
+}

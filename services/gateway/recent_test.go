@@ -1,0 +1,32 @@
+package gateway
+
+import (
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+func TestRecentCountsServerFaultsInTheWindow(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	r := newRecent(func() time.Time { return now })
+	r.record("memory.fetch", nil)
+	r.record("memory.fetch", contract.Errorf(contract.CodeInvalidRequest, "bad"))
+	r.record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
+	now = now.Add(2 * time.Minute)
+	r.record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
+	if calls, failures := r.counts("memory.fetch"); calls != 4 || failures != 2 {
+		t.Errorf("calls %d failures %d, want 4 and 2 (a caller's mistake is not a fault)", calls, failures)
+	}
+	now = now.Add(4 * time.Minute) // the first minute has left the window
+	if calls, failures := r.counts("memory.fetch"); calls != 1 || failures != 1 {
+		t.Errorf("calls %d failures %d, want 1 and 1", calls, failures)
+	}
+	now = now.Add(10 * time.Minute)
+	if calls, _ := r.counts("memory.fetch"); calls != 0 {
+		t.Errorf("old calls still counted: %d", calls)
+	}
+	if calls, _ := r.counts("memory.learn"); calls != 0 {
+		t.Errorf("unknown tool has calls")
+	}
+}
