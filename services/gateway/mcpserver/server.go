@@ -13,8 +13,8 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
 // ProtocolVersions are the MCP revisions this server speaks, newest first.
@@ -122,58 +122,21 @@ func (s *Session) callContext() contract.CallContext {
 // returns the bytes to send (one line of compact JSON) or nil when there is
 // nothing to send.
 func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return nil
-	}
-	if data[0] == '[' {
-		return s.handleBatch(ctx, sess, data)
-	}
-	if !json.Valid(data) {
-		return encode(errorResponse(nil, codeParseError, "Parse error: the message is not valid JSON", nil))
-	}
-	if resp := s.handleOne(ctx, sess, data); resp != nil {
-		return encode(resp)
-	}
-	return nil
-}
-
-func (s *Server) handleBatch(ctx context.Context, sess *Session, data []byte) []byte {
-	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
-		return encode(errorResponse(nil, codeParseError, "Parse error: the message is not valid JSON", nil))
-	}
-	if len(items) == 0 {
-		return encode(errorResponse(nil, codeInvalidRequest, "Invalid Request: empty batch", nil))
-	}
-	var out []*response
-	for _, item := range items {
-		if resp := s.handleOne(ctx, sess, item); resp != nil {
-			out = append(out, resp)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return encode(out)
+	return jsonrpc.Handle(data, 0, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m) })
 }
 
 // handleOne answers a single message; nil means no response is due.
-func (s *Server) handleOne(ctx context.Context, sess *Session, raw json.RawMessage) (resp *response) {
-	m, bad := decodeMessage(raw)
-	if m == nil {
-		return bad
-	}
+func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Message) (resp *jsonrpc.Response) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.opts.Logger.Error("recovered from a panic", "method", m.Method, "panic", p, "stack", string(debug.Stack()))
-			resp = errorResponse(m.ID, codeInternalError, "Internal error: the server recovered from a crash while handling "+m.Method+"; it is still running and the crash is in its log", nil)
-			if m.ID == nil {
-				resp = nil
+			resp = nil
+			if !m.Notification() {
+				resp = jsonrpc.ErrorResponse(m.ID, jsonrpc.CodeInternalError, "Internal error: the server recovered from a crash while handling "+m.Method+"; it is still running and the crash is in its log", nil)
 			}
 		}
 	}()
-	if m.ID == nil {
+	if m.Notification() {
 		s.notify(sess, m)
 		return nil
 	}
@@ -184,12 +147,12 @@ func (s *Server) handleOne(ctx context.Context, sess *Session, raw json.RawMessa
 		return nil // the client withdrew the request and expects no answer
 	}
 	if rerr != nil {
-		return &response{JSONRPC: "2.0", ID: m.ID, Error: rerr}
+		return &jsonrpc.Response{JSONRPC: "2.0", ID: m.ID, Error: rerr}
 	}
-	return resultResponse(m.ID, result)
+	return jsonrpc.ResultResponse(m.ID, result)
 }
 
-func (s *Server) call(ctx context.Context, sess *Session, m *message) (any, *rpcError) {
+func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message) (any, *jsonrpc.Error) {
 	switch m.Method {
 	case "initialize":
 		return s.initialize(ctx, sess, m.Params)
@@ -208,11 +171,11 @@ func (s *Server) call(ctx context.Context, sess *Session, m *message) (any, *rpc
 	case "resources/read":
 		return s.readResource(ctx, sess, m.Params)
 	}
-	return nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found: " + clip(m.Method), Data: map[string]any{"method": clip(m.Method)}}
+	return nil, jsonrpc.MethodNotFound(m.Method)
 }
 
 // notify handles notifications; they never get a response, even when unknown.
-func (s *Server) notify(sess *Session, m *message) {
+func (s *Server) notify(sess *Session, m *jsonrpc.Message) {
 	switch m.Method {
 	case "notifications/cancelled":
 		var p struct {
@@ -278,7 +241,7 @@ type initializeResult struct {
 	Instructions    string         `json:"instructions,omitempty"`
 }
 
-func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawMessage) (any, *rpcError) {
+func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
 		ClientInfo      struct {
@@ -286,9 +249,9 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 			Version string `json:"version"`
 		} `json:"clientInfo"`
 	}
-	if len(params) > 0 && !bytes.Equal(params, nullID) {
+	if len(params) > 0 && !bytes.Equal(params, []byte("null")) {
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid params: initialize takes {protocolVersion, capabilities, clientInfo: {name, version}}: " + err.Error()}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: initialize takes {protocolVersion, capabilities, clientInfo: {name, version}}: " + err.Error()}
 		}
 	}
 	version := ProtocolVersions[0]
@@ -338,20 +301,20 @@ type toolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 }
 
-func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMessage) (any, *rpcError) {
+func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		Name      *string         `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.Name == nil {
-		return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
 			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
 	}
 	raw, err := s.b.CallTool(ctx, *p.Name, p.Arguments, sess.callContext())
 	if err != nil {
 		e := contract.AsError(err)
 		if toolErrors[e.Code] == asInvalidParams {
-			return nil, &rpcError{Code: codeInvalidParams, Message: e.Message, Data: errorData(e)}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.Message, Data: jsonrpc.ErrorData(e)}
 		}
 		s.opts.Logger.Debug("tool failed", "tool", *p.Name, "code", e.Code, "err", e.Message)
 		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", *p.Name, e.Message)}}, IsError: true}, nil
@@ -363,7 +326,7 @@ func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMes
 	return res, nil
 }
 
-func (s *Server) listResources(ctx context.Context, sess *Session) (any, *rpcError) {
+func (s *Server) listResources(ctx context.Context, sess *Session) (any, *jsonrpc.Error) {
 	list, err := s.b.Resources(ctx, sess.callContext())
 	if err != nil {
 		return nil, resourceError(err)
@@ -371,12 +334,12 @@ func (s *Server) listResources(ctx context.Context, sess *Session) (any, *rpcErr
 	return map[string]any{"resources": list}, nil
 }
 
-func (s *Server) readResource(ctx context.Context, sess *Session, params json.RawMessage) (any, *rpcError) {
+func (s *Server) readResource(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		URI *string `json:"uri"`
 	}
 	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.URI == nil {
-		return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid params: resources/read takes {uri}; resources/list names the URIs"}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: resources/read takes {uri}; resources/list names the URIs"}
 	}
 	res, err := s.b.ReadResource(ctx, *p.URI, sess.callContext())
 	if err != nil {
@@ -385,17 +348,17 @@ func (s *Server) readResource(ctx context.Context, sess *Session, params json.Ra
 	return res, nil
 }
 
-func resourceError(err error) *rpcError {
+func resourceError(err error) *jsonrpc.Error {
 	e := contract.AsError(err)
 	code, ok := resourceErrors[e.Code]
 	if !ok {
-		code = codeInternalError
+		code = jsonrpc.CodeInternalError
 	}
-	return &rpcError{Code: code, Message: e.Message, Data: errorData(e)}
+	return &jsonrpc.Error{Code: code, Message: e.Message, Data: jsonrpc.ErrorData(e)}
 }
 
 func orEmpty(params json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(params)) == 0 || bytes.Equal(bytes.TrimSpace(params), nullID) {
+	if len(bytes.TrimSpace(params)) == 0 || bytes.Equal(bytes.TrimSpace(params), []byte("null")) {
 		return json.RawMessage("{}")
 	}
 	return params
@@ -408,19 +371,4 @@ func pretty(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return buf.String()
-}
-
-func encode(v any) []byte {
-	b, err := bus.Marshal(v)
-	if err != nil {
-		b, _ = bus.Marshal(errorResponse(nil, codeInternalError, "Internal error: the response could not be encoded", nil))
-	}
-	return b
-}
-
-func clip(s string) string {
-	if len(s) > 100 {
-		return s[:100] + "…"
-	}
-	return s
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 )
 
@@ -90,7 +91,7 @@ func TestEveryCodeMaps(t *testing.T) {
 		switch outcome {
 		case asInvalidParams:
 			e, _ := resp["error"].(map[string]any)
-			if e == nil || e["code"] != float64(codeInvalidParams) || e["data"].(map[string]any)["code"] != string(code) {
+			if e == nil || e["code"] != float64(jsonrpc.CodeInvalidParams) || e["data"].(map[string]any)["code"] != string(code) {
 				t.Errorf("%s: want -32602 with data.code, got %v", code, resp)
 			}
 		case asToolError:
@@ -144,7 +145,7 @@ func TestPanicIsRecovered(t *testing.T) {
 	s, _ := newTestServer(t)
 	sess := NewSession(contract.TransportMCPStdio)
 	resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"test.panic"}}`)
-	if e := resp["error"].(map[string]any); e["code"] != float64(codeInternalError) || !strings.Contains(e["message"].(string), "still running") {
+	if e := resp["error"].(map[string]any); e["code"] != float64(jsonrpc.CodeInternalError) || !strings.Contains(e["message"].(string), "still running") {
 		t.Errorf("got %v", resp)
 	}
 	if resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":8,"method":"ping"}`); resp["result"] == nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
 // MaxMessageBytes bounds one stdio message. A longer line is answered with
@@ -50,7 +51,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		case l.err != nil:
 			return l.err
 		case l.tooLong:
-			w.write(encode(errorResponse(nil, codeInvalidRequest, "Invalid Request: the message is larger than 16 MiB and was skipped", nil)))
+			w.write(jsonrpc.Encode(jsonrpc.ErrorResponse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: the message is larger than 16 MiB and was skipped", nil)))
 		case isSlow(l.data):
 			// Tool calls and resource reads run beside each other, so one
 			// slow call does not hold up pings or a quick memory read; but

@@ -1,0 +1,195 @@
+// Package jsonrpc is the JSON-RPC 2.0 envelope shared by the gateway's
+// transports (MCP over stdio and HTTP, and the HTTP RPC endpoint): decoding
+// and checking messages, batches, and encoding responses. What a method
+// means is up to each transport.
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Standard JSON-RPC 2.0 error codes.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// Error is a JSON-RPC error object.
+type Error struct {
+	Code    int            `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data,omitempty"`
+}
+
+// Response is a JSON-RPC response: exactly one of Result and Error is set.
+type Response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// Message is a decoded request or notification. ID is nil when the key was
+// absent: a notification.
+type Message struct {
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+}
+
+// Notification reports whether no response is due.
+func (m *Message) Notification() bool { return m.ID == nil }
+
+var null = json.RawMessage("null")
+
+// ErrorResponse builds an error response; a nil id is sent as null.
+func ErrorResponse(id json.RawMessage, code int, msg string, data map[string]any) *Response {
+	if id == nil {
+		id = null
+	}
+	return &Response{JSONRPC: "2.0", ID: id, Error: &Error{Code: code, Message: msg, Data: data}}
+}
+
+// ResultResponse builds a success response.
+func ResultResponse(id json.RawMessage, result any) *Response {
+	return &Response{JSONRPC: "2.0", ID: id, Result: result}
+}
+
+// MethodNotFound is the error for a method nobody serves.
+func MethodNotFound(method string) *Error {
+	method = clip(method)
+	return &Error{Code: CodeMethodNotFound, Message: "Method not found: " + method, Data: map[string]any{"method": method}}
+}
+
+// ErrorData is the data member for an error built from a contract error:
+// its code, its message and its own data (such as the field at fault).
+func ErrorData(e *contract.Error) map[string]any {
+	data := map[string]any{"code": string(e.Code), "detail": e.Message}
+	for k, v := range e.Data {
+		data[k] = v
+	}
+	return data
+}
+
+// Decode checks one message's envelope. It returns a response to send
+// instead when the message is invalid, and (nil, nil) for messages that need
+// no answer (responses sent by the peer).
+func Decode(raw json.RawMessage) (*Message, *Response) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be a JSON object", nil)
+	}
+	m := &Message{ID: fields["id"], Params: fields["params"]}
+	if m.ID != nil && !validID(m.ID) {
+		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: id must be a string or a number", nil)
+	}
+	var version string
+	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
+		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
+	}
+	rawMethod, hasMethod := fields["method"]
+	if !hasMethod {
+		_, isResult := fields["result"]
+		_, isError := fields["error"]
+		if isResult || isError {
+			return nil, nil
+		}
+		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" is missing`, nil)
+	}
+	if err := json.Unmarshal(rawMethod, &m.Method); err != nil || m.Method == "" {
+		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" must be a non-empty string`, nil)
+	}
+	if bytes.Equal(bytes.TrimSpace(m.ID), null) {
+		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: id must not be null", nil)
+	}
+	return m, nil
+}
+
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 {
+		return false
+	}
+	switch id[0] {
+	case '"':
+		var s string
+		return json.Unmarshal(id, &s) == nil
+	case 'n':
+		return bytes.Equal(id, null) // reported separately, with a clearer message
+	default:
+		var n json.Number
+		return json.Unmarshal(id, &n) == nil
+	}
+}
+
+// Handle answers data, a single message or a batch, calling one for each
+// valid message. It returns the bytes to send (compact JSON, no newline), or
+// nil when nothing is due. maxBatch > 0 refuses larger batches whole.
+func Handle(data []byte, maxBatch int, one func(*Message) *Response) []byte {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil
+	}
+	if data[0] != '[' {
+		if !json.Valid(data) {
+			return Encode(ErrorResponse(nil, CodeParseError, "Parse error: the message is not valid JSON", nil))
+		}
+		if resp := answer(data, one); resp != nil {
+			return Encode(resp)
+		}
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return Encode(ErrorResponse(nil, CodeParseError, "Parse error: the message is not valid JSON", nil))
+	}
+	if len(items) == 0 {
+		return Encode(ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: empty batch", nil))
+	}
+	if maxBatch > 0 && len(items) > maxBatch {
+		return Encode(ErrorResponse(nil, CodeInvalidRequest,
+			fmt.Sprintf("Invalid Request: a batch of %d requests is over the limit of %d; split it", len(items), maxBatch), nil))
+	}
+	var out []*Response
+	for _, item := range items {
+		if resp := answer(item, one); resp != nil {
+			out = append(out, resp)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return Encode(out)
+}
+
+func answer(raw json.RawMessage, one func(*Message) *Response) *Response {
+	m, bad := Decode(raw)
+	if m == nil {
+		return bad
+	}
+	return one(m)
+}
+
+// Encode writes v as compact JSON, or an internal error response if it cannot.
+func Encode(v any) []byte {
+	b, err := bus.Marshal(v)
+	if err != nil {
+		b, _ = bus.Marshal(ErrorResponse(nil, CodeInternalError, "Internal error: the response could not be encoded", nil))
+	}
+	return b
+}
+
+func clip(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
+}
