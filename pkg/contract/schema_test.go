@@ -131,3 +131,17 @@ func TestObjectSchemasAlwaysHaveProperties(t *testing.T) {
 		t.Errorf("got %s", b)
 	}
 }
+
+func TestEveryToolHasAnOutputSchema(t *testing.T) {
+	for _, tl := range Tools() {
+		if tl.Output == nil || tl.Output.Type != "object" || len(tl.Output.Required) == 0 {
+			t.Errorf("%s: output schema missing or empty", tl.Name)
+			continue
+		}
+		for _, r := range tl.Output.Required {
+			if _, ok := tl.Output.Properties[r]; !ok {
+				t.Errorf("%s: required output %s is not a property", tl.Name, r)
+			}
+		}
+	}
+}

@@ -16,6 +16,10 @@ type Tool struct {
 	Title       string
 	Description string
 	Input       *Schema
+	// Output describes the result object. It is published in the tool
+	// registry; MCP clients get results as text (and structuredContent for
+	// Structured tools).
+	Output      *Schema
 	Annotations Annotations
 	// Service and Method name the bus endpoint that serves the tool.
 	Service string
@@ -88,6 +92,32 @@ func FilterSchema() *Schema {
 	})
 }
 
+// out is a schema for a result field: results promise what they hold, not
+// that nothing else will ever appear, so objects stay open.
+func out(typ, desc string) *Schema { return &Schema{Type: typ, Description: desc} }
+
+func outObject(desc string, required []string, props map[string]*Schema) *Schema {
+	return &Schema{Type: "object", Description: desc, Required: required, Properties: props}
+}
+
+func hitSchema() *Schema {
+	return outObject("A stored item.", []string{"id", "kind", "text", "meta"}, map[string]*Schema{
+		"id":         out("string", "Item id (a fingerprint of its content)."),
+		"kind":       out("string", "document, conversation or learning."),
+		"text":       out("string", "The item's text."),
+		"meta":       out("object", "Metadata: source, provenance, observed_at, created_at, learning_kind, workspace, repo, tags, ..."),
+		"score":      out("number", "Relevance; higher is better. Only on search results."),
+		"confidence": out("number", "How sure the writer was, 0 to 1. Only on learnings."),
+	})
+}
+
+func pageOf(field string, item *Schema) *Schema {
+	return outObject("", []string{field}, map[string]*Schema{
+		field:         {Type: "array", Items: item},
+		"next_cursor": out("string", "Pass as cursor for the next page; absent on the last page."),
+	})
+}
+
 func limitSchema() *Schema {
 	return Integer("Maximum number of results (1 to 100).").Range(1, MaxLimit).Def(DefaultLimit)
 }
@@ -107,6 +137,14 @@ var catalog = []Tool{
 			"filter":   FilterSchema(),
 			"limit":    limitSchema(),
 		}),
+		Output: outObject("", []string{"answer", "citations", "model"}, map[string]*Schema{
+			"answer": out("string", "The answer, with [n] markers pointing at citations[n-1]; starts with \"I don't know\" when memory holds nothing relevant."),
+			"citations": {Type: "array", Items: outObject("", []string{"id", "kind", "snippet", "meta", "score"}, map[string]*Schema{
+				"id": out("string", ""), "kind": out("string", ""), "snippet": out("string", "The quoted part of the item."),
+				"meta": out("object", ""), "score": out("number", ""),
+			})},
+			"model": out("string", "How the answer was written: extractive, or the language model's name."),
+		}),
 		Annotations: readOnly("Recall from memory"),
 		Service:     ServiceMemory, Method: "recall", RPC: "openhuman.memory_recall",
 		Use: "memory.recall to answer a question from what the user told you before",
@@ -123,6 +161,11 @@ var catalog = []Tool{
 			"limit":  limitSchema(),
 			"cursor": cursorSchema(),
 		}),
+		Output: func() *Schema {
+			s := pageOf("hits", hitSchema())
+			s.Properties["mode"] = out("string", "The retrieval mode used.")
+			return s
+		}(),
 		Annotations: readOnly("Fetch memory hits"),
 		Service:     ServiceMemory, Method: "fetch", RPC: "openhuman.memory_fetch",
 		Use: "memory.fetch for the raw stored notes that match some words",
@@ -136,6 +179,7 @@ var catalog = []Tool{
 			"limit":  limitSchema(),
 			"cursor": cursorSchema(),
 		}),
+		Output:      pageOf("items", hitSchema()),
 		Annotations: readOnly("List memory items"),
 		Service:     ServiceMemory, Method: "list", RPC: "openhuman.memory_items_list",
 		Use: "memory.list to browse what is stored, newest first",
@@ -150,6 +194,10 @@ var catalog = []Tool{
 			"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
 			"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
 		}),
+		Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
+			"id":       out("string", "Id of the item holding the learning."),
+			"replayed": out("boolean", "True when the same learning was already stored."),
+		}),
 		Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 		Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true,
 		Use: "memory.learn to store a new preference, fact, procedure or correction",
@@ -161,6 +209,10 @@ var catalog = []Tool{
 		Input: Object("", []string{"ids"}, map[string]*Schema{
 			"ids": Array("Item ids, as returned by memory.fetch, memory.list or memory.learn.", String("").MaxLen(128)).Count(1, MaxForgetIDs),
 		}),
+		Output: outObject("", []string{"forgotten", "not_found"}, map[string]*Schema{
+			"forgotten": out("integer", "How many items were deleted."),
+			"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
+		}),
 		Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
 		Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true,
 		Use: "memory.forget to delete items by id when the user asks",
@@ -170,6 +222,11 @@ var catalog = []Tool{
 		Title:       "List core agent tools",
 		Description: "The live catalog of tools the core agent can use: name, description and JSON Schema parameters.",
 		Input:       Object("", nil, nil),
+		Output: outObject("", []string{"tools"}, map[string]*Schema{
+			"tools": {Type: "array", Items: outObject("", []string{"name", "description", "parameters"}, map[string]*Schema{
+				"name": out("string", ""), "description": out("string", ""), "parameters": out("object", "JSON Schema of the arguments."),
+			})},
+		}),
 		Annotations: readOnly("List core agent tools"),
 		Service:     ServiceAgents, Method: "list_tools", Structured: true,
 		Use: "core.list_tools to see every tool the core agent can call",
@@ -179,6 +236,9 @@ var catalog = []Tool{
 		Title:       "Core tool instructions",
 		Description: "The Markdown tool-use instruction block given to prompt-guided agents, built from the live tool catalog.",
 		Input:       Object("", nil, nil),
+		Output: outObject("", []string{"instructions"}, map[string]*Schema{
+			"instructions": out("string", "Markdown."),
+		}),
 		Annotations: readOnly("Core tool instructions"),
 		Service:     ServiceAgents, Method: "tool_instructions", Structured: true,
 		Use: "core.tool_instructions for the tool-use block agents are prompted with",
@@ -188,6 +248,14 @@ var catalog = []Tool{
 		Title:       "List sub-agents",
 		Description: "The registered sub-agent definitions: id, name, when to use each, its tools, temperature, iteration cap and sandbox mode.",
 		Input:       Object("", nil, nil),
+		Output: outObject("", []string{"definitions"}, map[string]*Schema{
+			"definitions": {Type: "array", Items: outObject("", []string{"id", "display_name", "when_to_use", "tools", "temperature", "max_iterations", "sandbox_mode"}, map[string]*Schema{
+				"id": out("string", ""), "display_name": out("string", ""), "when_to_use": out("string", ""),
+				"tools":       {Type: "array", Items: out("string", "")},
+				"temperature": out("number", ""), "max_iterations": out("integer", ""),
+				"sandbox_mode": out("string", "read_only or memory_write."),
+			})},
+		}),
 		Annotations: readOnly("List sub-agents"),
 		Service:     ServiceAgents, Method: "list_subagents", Structured: true,
 		Use: "agent.list_subagents to see the specialist sub-agents",

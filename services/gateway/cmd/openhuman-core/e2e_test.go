@@ -113,3 +113,34 @@ func TestPipedInputGetsEveryResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentTools calls the agents service's tools through the binary; the
+// core catalog and the instructions must agree with tools/list.
+func TestAgentTools(t *testing.T) {
+	p := startMCP(t, t.TempDir())
+	p.initialize("agents-check")
+	listed := strings.Join(toolNames(p, 1), " ")
+	catalog := p.tool(2, "core.list_tools", map[string]any{})
+	var names []string
+	for _, tl := range catalog["tools"].([]any) {
+		name := tl.(map[string]any)["name"].(string)
+		names = append(names, name)
+		if !strings.Contains(listed, name) {
+			t.Errorf("core catalog offers %s, which tools/list does not", name)
+		}
+		if strings.HasPrefix(name, "core.") {
+			t.Errorf("core catalog offers its own introspection tool %s", name)
+		}
+	}
+	if len(names) != 6 { // five memory tools and agent.list_subagents
+		t.Errorf("core catalog = %v", names)
+	}
+	md := p.tool(3, "core.tool_instructions", map[string]any{})["instructions"].(string)
+	for _, n := range names {
+		mustContain(t, md, "### `"+n+"`")
+	}
+	defs := p.tool(4, "agent.list_subagents", nil)["definitions"].([]any)
+	if len(defs) != 15 {
+		t.Errorf("%d definitions", len(defs))
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 // binDir holds the real binaries, built once for every test here.
@@ -194,6 +196,16 @@ func (p *mcpProc) tool(id int, name string, args any) map[string]any {
 	text := res["content"].([]any)[0].(map[string]any)["text"].(string)
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
 		p.t.Fatalf("%s: text content is not JSON: %q", name, text)
+	}
+	// Every result must match the output schema the registry publishes.
+	if tl, ok := contract.ToolByName(name); ok {
+		obj, err := contract.DecodeArguments(json.RawMessage(text))
+		if err == nil {
+			err = tl.Output.Validate(obj)
+		}
+		if err != nil {
+			p.t.Errorf("%s: result does not match its output schema: %v", name, err)
+		}
 	}
 	return out
 }
