@@ -46,3 +46,17 @@ func (c *Client) Served(ctx context.Context, services ...string) map[string]bool
 	wg.Wait()
 	return served
 }
+
+// Ping reports whether some replica of service answers its micro PING.
+func (c *Client) Ping(ctx context.Context, service string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	subject, err := micro.ControlSubject(micro.PingVerb, service, "")
+	if err != nil {
+		return err
+	}
+	if _, err := c.nc.RequestWithContext(ctx, subject, nil); err != nil {
+		return transportError(service, subject, time.Second, err)
+	}
+	return nil
+}

@@ -34,7 +34,7 @@ type Config struct {
 	Metrics Metrics `toml:"metrics"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
-	CapabilityProviders []CapabilityProvider `toml:"capability_providers"`
+	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
 }
 
 // HTTP configures `openhuman-core serve`.
@@ -58,19 +58,6 @@ type Metrics struct {
 	// Addr to listen on; "off" disables it. The default depends on the binary.
 	Addr string `toml:"addr"` // OPENHUMAN_METRICS_ADDR
 }
-
-// CapabilityProvider is one [[capability_providers]] entry.
-type CapabilityProvider struct {
-	ID           string `toml:"id" json:"id"` // normalized like an MCP client name at load
-	DisplayName  string `toml:"display_name" json:"display_name"`
-	SourceURI    string `toml:"source_uri" json:"source_uri"`
-	SourceDigest string `toml:"source_digest" json:"source_digest"`
-	TrustState   string `toml:"trust_state" json:"trust_state"` // trusted, untrusted, revoked
-	Enabled      bool   `toml:"enabled" json:"enabled"`
-}
-
-// Eligible reports whether the provider may be admitted: enabled and trusted.
-func (p CapabilityProvider) Eligible() bool { return p.Enabled && p.TrustState == "trusted" }
 
 // NATS says where the bus is. An empty URL means embedded mode: the gateway
 // starts its own in-process server and services.

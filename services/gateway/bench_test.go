@@ -36,7 +36,7 @@ func mustStartBenchGateway(b *testing.B) *gateway.Gateway {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { sys.Close() })
-	gw := gateway.New(bus.NewClient(sys.NC), 0)
+	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{})
 	cc := contract.CallContext{Source: "bench"}
 	for i := 0; i < benchItems; i++ {
 		args, _ := json.Marshal(map[string]string{"text": benchText(i)})
@@ -92,7 +92,7 @@ func BenchmarkListSubagents(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { sys.Close() })
-	gw := gateway.New(bus.NewClient(sys.NC), 0)
+	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{})
 	for i := 0; i < b.N; i++ {
 		if _, err := gw.CallTool(context.Background(), "agent.list_subagents", nil, contract.CallContext{Source: "bench"}); err != nil {
 			b.Fatal(err)

@@ -12,28 +12,50 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
 // caller is the bus as the gateway uses it.
 type caller interface {
 	Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error)
 	Served(ctx context.Context, services ...string) map[string]bool
+	Ping(ctx context.Context, service string) error
+}
+
+// Options configure a Gateway. The zero value works.
+type Options struct {
+	// Timeout bounds each call (default 30 s).
+	Timeout time.Duration
+	// Observe, when set, is told of every call as it starts and returns the
+	// func to call with its outcome: the hook for metrics.
+	Observe func(tool, transport string) func(error)
+	// Version is reported in the tool registry.
+	Version string
+	// Providers are the configured capability providers, reported by diagnostics.
+	Providers []contract.CapabilityProvider
+	// Expect names the services that must answer for the gateway to be
+	// ready (default: memory and agents).
+	Expect []string
 }
 
 // Gateway validates and dispatches tool calls.
 type Gateway struct {
-	bus     caller
-	timeout time.Duration
-	recent  *recent
+	bus    caller
+	opts   Options
+	recent *recent
 }
 
-// New returns a gateway over bus; timeout bounds each call (0 means 30 s).
-func New(bus caller, timeout time.Duration) *Gateway {
-	if timeout <= 0 {
-		timeout = 30 * time.Second
+// New returns a gateway over bus.
+func New(bus caller, opts Options) *Gateway {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
 	}
-	return &Gateway{bus: bus, timeout: timeout, recent: newRecent(time.Now)}
+	if opts.Expect == nil {
+		opts.Expect = []string{contract.ServiceMemory, contract.ServiceAgents}
+	}
+	if opts.Observe == nil {
+		opts.Observe = func(string, string) func(error) { return func(error) {} }
+	}
+	return &Gateway{bus: bus, opts: opts, recent: newRecent(time.Now)}
 }
 
 // Tools returns the tools that can be answered right now, in catalog order.
@@ -52,7 +74,7 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 	if !ok {
 		label = "unknown"
 	}
-	done := telemetry.ToolCall(label, cc.Transport)
+	done := g.opts.Observe(label, cc.Transport)
 	defer func() {
 		done(err)
 		g.recent.record(label, err)
@@ -71,7 +93,7 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 	if err != nil {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "arguments of %s cannot be re-encoded: %v", name, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
 	return g.bus.Call(ctx, tool.Service, tool.Method, json.RawMessage(params), cc)
 }
@@ -92,7 +114,7 @@ func unknownTool(name string) error {
 
 // Resources lists the prompt resources, served by the agents service.
 func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]contract.Resource, error) {
-	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
 	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesList, struct{}{}, cc)
 	if err != nil {
@@ -107,7 +129,7 @@ func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]con
 
 // ReadResource reads one resource by URI.
 func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.CallContext) (*contract.ResourceRead, error) {
-	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
 	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesRead, contract.ResourceReadParams{URI: uri}, cc)
 	if err != nil {
@@ -118,6 +140,21 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 		return nil, contract.Errorf(contract.CodeInternal, "the agents service sent a malformed resource")
 	}
 	return &res, nil
+}
+
+// Readiness pings every expected service. ok is false when any does not
+// answer; status says, per service, "ok" or why not.
+func (g *Gateway) Readiness(ctx context.Context) (ok bool, status map[string]string) {
+	ok, status = true, map[string]string{}
+	for _, svc := range g.opts.Expect {
+		if err := g.bus.Ping(ctx, svc); err != nil {
+			ok = false
+			status[svc] = contract.ErrorMessage(err)
+			continue
+		}
+		status[svc] = "ok"
+	}
+	return ok, status
 }
 
 // Instructions is the one-paragraph guide sent in initialize: which tool is

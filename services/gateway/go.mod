@@ -3,6 +3,7 @@ module github.com/openhuman-go/openhuman-go/services/gateway
 go 1.26.0
 
 require (
+	github.com/go-chi/chi/v5 v5.5.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/nats-io/nats.go v1.55.0
 	github.com/openhuman-go/openhuman-go/pkg v0.0.0

@@ -75,11 +75,15 @@ type Session struct {
 	lastWrite chan struct{}
 }
 
-// order schedules a call that runs concurrently with others: it returns a
-// channel to wait on before running, and a func to call once answered.
+// Order schedules a message that runs concurrently with others: it returns a
+// channel to wait on before handling data, and a func to call once answered.
 // Every call waits for the writes sent before it, so a session reads its own
 // writes even when a client pipes "learn" and "recall" without waiting
 // between them. Reads never wait for reads.
+func (s *Session) Order(data []byte) (wait <-chan struct{}, done func()) {
+	return s.order(writes(data))
+}
+
 func (s *Session) order(write bool) (wait <-chan struct{}, done func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

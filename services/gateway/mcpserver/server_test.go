@@ -34,7 +34,7 @@ func mustStartGateway(tb testing.TB) *gateway.Gateway {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { sys.Close() })
-	return gateway.New(bus.NewClient(sys.NC), 10*time.Second)
+	return gateway.New(bus.NewClient(sys.NC), gateway.Options{Timeout: 10 * time.Second})
 }
 
 // faulty is the real gateway with a few extra tools that misbehave on

@@ -56,7 +56,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 			// Tool calls and resource reads run beside each other, so one
 			// slow call does not hold up pings or a quick memory read; but
 			// each waits for the writes sent before it (see Session.order).
-			wait, done := sess.order(writes(l.data))
+			wait, done := sess.Order(l.data)
 			sem <- struct{}{}
 			wg.Add(1)
 			go func(data []byte) {

@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 )
@@ -30,6 +34,8 @@ const usage = `openhuman-core: OpenHuman Core's MCP server and tools.
 
 Usage:
   openhuman-core [flags] mcp                  serve MCP over stdin/stdout (for Claude Desktop, Cursor, Zed, Codex)
+  openhuman-core [flags] serve [--addr A]     serve HTTP: MCP at /mcp, JSON-RPC at /rpc, /metrics, /healthz, /readyz
+                                              (default address 127.0.0.1:9300, or $OPENHUMAN_HTTP_ADDR)
   openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
   openhuman-core version                      print the version
 
@@ -46,16 +52,20 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+
+	cfg config.Config // as loaded by start
 }
 
 type globalFlags struct {
 	home    string
 	verbose bool
+	addr    string
 }
 
 func (g *globalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.home, "home", g.home, "data and config directory")
 	fs.BoolVar(&g.verbose, "verbose", g.verbose, "debug logs on stderr")
+	fs.StringVar(&g.addr, "addr", g.addr, "serve: HOST:PORT to listen on")
 }
 
 // Run runs the command line args and returns the exit code.
@@ -87,6 +97,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return m.usageError(fmt.Errorf("mcp takes no arguments, got %q", sub.Args()))
 		}
 		return m.runMCP(ctx, g)
+	case "serve":
+		if sub.NArg() > 0 {
+			return m.usageError(fmt.Errorf("serve takes no arguments, got %q", sub.Args()))
+		}
+		return m.runServe(ctx, g)
 	case "call":
 		if sub.NArg() < 1 || sub.NArg() > 2 {
 			return m.usageError(errors.New("call needs a tool name and, optionally, its arguments as a JSON object"))
@@ -114,6 +129,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	m.cfg = cfg
 	level := cfg.Log.Level
 	if quiet && (level == "debug" || level == "info") {
 		level = "warn" // a command's stderr is for its own errors
@@ -124,7 +140,13 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 		return nil, nil, nil, err
 	}
 	log.Debug("system up", "embedded", sys.Embedded, "home", cfg.Home, "config", cfg.File)
-	return gateway.New(bus.NewClient(sys.NC), cfg.Tools.Timeout()), sys, log, nil
+	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{
+		Timeout:   cfg.Tools.Timeout(),
+		Observe:   telemetry.ToolCall,
+		Version:   telemetry.Version,
+		Providers: cfg.CapabilityProviders,
+	})
+	return gw, sys, log, nil
 }
 
 func (m *Main) runMCP(ctx context.Context, g globalFlags) int {
@@ -139,6 +161,52 @@ func (m *Main) runMCP(ctx context.Context, g globalFlags) int {
 	if err := srv.ServeStdio(ctx, m.Stdin, m.Stdout); err != nil {
 		log.Error("reading stdin failed", "err", err)
 		return exitFailure
+	}
+	return exitOK
+}
+
+func (m *Main) runServe(ctx context.Context, g globalFlags) int {
+	gw, sys, log, err := m.start(g, false)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer sys.Close()
+	telemetry.SetBuild("openhuman-core")
+	addr := m.cfg.HTTP.Addr
+	if g.addr != "" {
+		addr = g.addr
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (pass --addr or set OPENHUMAN_HTTP_ADDR)\n", addr, err)
+		return exitFailure
+	}
+	mcp := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log})
+	api := httpapi.New(gw, mcp, httpapi.Options{
+		ListenAddr:   ln.Addr().String(),
+		AllowedHosts: m.cfg.HTTP.AllowedHosts,
+		SessionIdle:  m.cfg.HTTP.SessionIdle(),
+		Metrics:      telemetry.MetricsHandler(),
+		Logger:       log,
+	})
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	url := "http://" + ln.Addr().String()
+	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url)
+	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version)
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		log.Error("HTTP server stopped", "err", err)
+		return exitFailure
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("requests still running at shutdown were cut off", "err", err)
 	}
 	return exitOK
 }

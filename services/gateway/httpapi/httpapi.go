@@ -1,0 +1,180 @@
+// Package httpapi serves the gateway over HTTP with chi: JSON-RPC at /rpc,
+// MCP over Streamable HTTP at /mcp, Prometheus metrics at /metrics, and
+// /healthz and /readyz for orchestrators.
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+)
+
+// MaxBodyBytes bounds a request body; a larger one is refused with 413.
+const MaxBodyBytes = 4 << 20
+
+// Options configure the HTTP API. The zero value works.
+type Options struct {
+	// ListenAddr is the address served; when it is a loopback address,
+	// requests must name a loopback Host (DNS-rebinding protection).
+	ListenAddr string
+	// AllowedHosts are further host names accepted in Host and Origin.
+	AllowedHosts []string
+	// SessionIdle ends an MCP session unused this long (default 30 minutes).
+	SessionIdle time.Duration
+	// MaxSessions bounds live MCP sessions (default 10,000).
+	MaxSessions int
+	// Metrics serves /metrics; nil leaves the route out.
+	Metrics http.Handler
+	Logger  *slog.Logger
+}
+
+// Server is the HTTP face of the gateway.
+type Server struct {
+	gw       *gateway.Gateway
+	mcp      *mcpserver.Server
+	opts     Options
+	sessions *sessions
+	router   chi.Router
+}
+
+// New builds the handler.
+func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
+	if opts.SessionIdle <= 0 {
+		opts.SessionIdle = 30 * time.Minute
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 10000
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(opts.SessionIdle, opts.MaxSessions, time.Now)}
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer)
+	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts))
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	if opts.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", opts.Metrics)
+	}
+	r.Post("/rpc", s.rpc)
+	r.Post("/mcp", s.mcpPost)
+	r.Get("/mcp", s.mcpGet)
+	r.Delete("/mcp", s.mcpDelete)
+	s.router = r
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+// hostCheck refuses requests a web page could make through DNS rebinding: an
+// Origin that is not ours, and, on a loopback listener, a Host that is not a
+// loopback name. Both are answered 403 before anything else runs.
+func hostCheck(listenAddr string, allowed []string) func(http.Handler) http.Handler {
+	loopbackOnly := isLoopbackAddr(listenAddr)
+	ok := func(host string) bool {
+		h := hostname(host)
+		if isLoopbackName(h) {
+			return true
+		}
+		for _, a := range allowed {
+			if strings.EqualFold(h, a) {
+				return true
+			}
+		}
+		return false
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if origin := r.Header.Get("Origin"); origin != "" && origin != "null" {
+				host := origin
+				if i := strings.Index(origin, "://"); i >= 0 {
+					host = origin[i+3:]
+				}
+				if !ok(host) {
+					writeError(w, http.StatusForbidden, "Forbidden: Origin "+origin+" is not allowed; add its host to http.allowed_hosts to permit it")
+					return
+				}
+			}
+			if loopbackOnly && !ok(r.Host) {
+				writeError(w, http.StatusForbidden, "Forbidden: Host "+r.Host+" is not a local name; add it to http.allowed_hosts to permit it")
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func hostname(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return strings.Trim(h, "[]")
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+func isLoopbackName(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func isLoopbackAddr(addr string) bool {
+	if addr == "" {
+		return true
+	}
+	return isLoopbackName(hostname(addr))
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyz is ready when every expected service answers its ping over NATS.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	ok, status := s.gw.Readiness(r.Context())
+	code, word := http.StatusOK, "ready"
+	if !ok {
+		code, word = http.StatusServiceUnavailable, "not ready"
+	}
+	writeJSON(w, code, map[string]any{"status": word, "services": status})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers a request refused before JSON-RPC started.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32600, "message": msg}})
+}
+
+// readBody reads at most MaxBodyBytes; a larger body is answered 413 and
+// false is returned.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large: the body is over 4 MiB; send less at once")
+		return nil, false
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "Bad Request: reading the body failed: "+err.Error())
+		return nil, false
+	}
+	return body, true
+}

@@ -1,0 +1,60 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
+)
+
+// MaxBatch bounds one JSON-RPC batch; a larger one is refused whole.
+const MaxBatch = 100
+
+// rpcErrors is the JSON-RPC mapping of every contract code for /rpc, the
+// only one. data.code always carries the contract code itself.
+var rpcErrors = map[contract.Code]int{
+	contract.CodeInvalidRequest: jsonrpc.CodeInvalidParams,
+	contract.CodeNotFound:       -32004,
+	contract.CodeDenied:         -32003,
+	contract.CodeRateLimited:    -32029,
+	contract.CodeMemoryOff:      -32010,
+	contract.CodeUnsupported:    -32011,
+	contract.CodeUnavailable:    -32012,
+	contract.CodeNoModel:        -32013,
+	contract.CodeEngine:         -32014,
+	contract.CodeInternal:       jsonrpc.CodeInternalError,
+}
+
+// rpc serves POST /rpc: JSON-RPC 2.0, single or batched, with every tool's
+// backing method and the registry methods. Calls carry provenance "rpc".
+func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	cc := contract.CallContext{Source: "rpc", Transport: contract.TransportJSONRPC}
+	out := jsonrpc.Handle(body, MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response {
+		if !gateway.IsRPCMethod(m.Method) {
+			if m.Notification() {
+				return nil
+			}
+			return &jsonrpc.Response{JSONRPC: "2.0", ID: m.ID, Error: jsonrpc.MethodNotFound(m.Method)}
+		}
+		result, err := s.gw.CallRPC(r.Context(), m.Method, m.Params, cc)
+		if m.Notification() {
+			return nil
+		}
+		if err != nil {
+			e := contract.AsError(err)
+			return jsonrpc.ErrorResponse(m.ID, rpcErrors[e.Code], e.Message, jsonrpc.ErrorData(e))
+		}
+		return jsonrpc.ResultResponse(m.ID, result)
+	})
+	if out == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(out)
+}

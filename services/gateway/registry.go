@@ -1,0 +1,348 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Registry transports: how an entry is called.
+const (
+	TransportMCP = "mcp_stdio" // tools/call over MCP (stdio or Streamable HTTP)
+	TransportRPC = "json_rpc"  // POST /rpc
+)
+
+// Health values of a registry entry.
+const (
+	HealthAvailable   = "available"
+	HealthDegraded    = "degraded"
+	HealthUnavailable = "unavailable"
+)
+
+// degradedAbove is the share of recent calls that failed by the server's
+// fault beyond which a tool is degraded (given at least degradedMinCalls).
+const (
+	degradedAbove    = 0.2
+	degradedMinCalls = 3
+)
+
+// Entry is one tool registry entry, for MCP tools and JSON-RPC methods alike.
+type Entry struct {
+	ToolID        string           `json:"tool_id"`
+	Name          string           `json:"name"`
+	Title         string           `json:"title"`
+	Description   string           `json:"description"`
+	Version       string           `json:"version"`
+	Transport     string           `json:"transport"`
+	Route         string           `json:"route"`
+	InputSchema   *contract.Schema `json:"input_schema"`
+	OutputSchema  *contract.Schema `json:"output_schema"`
+	AllowedAgents []string         `json:"allowed_agents"`
+	Tags          []string         `json:"tags"`
+	WriteCapable  bool             `json:"write_capable"`
+	Enabled       bool             `json:"enabled"`
+	Health        string           `json:"health"`
+	HealthDetail  HealthDetail     `json:"health_detail"`
+}
+
+// HealthDetail is what Health was computed from.
+type HealthDetail struct {
+	Service        string `json:"service"`
+	ServiceAnswers bool   `json:"service_answers"`
+	RecentCalls    int    `json:"recent_calls"`
+	RecentFailures int    `json:"recent_failures"`
+	Window         string `json:"window"`
+}
+
+var noArgs = contract.Object("", nil, nil)
+
+// gatewayMethods are served by the gateway itself: the registry is about
+// the system, so no other service can answer it.
+var gatewayMethods = []contract.Tool{
+	{
+		Name: "tool_registry.list", RPC: "openhuman.tool_registry_list", Title: "List the tool registry",
+		Description: "Every MCP tool and JSON-RPC method with its id, route, schemas, allowed agents, tags, enabled state and live health.",
+		Input:       noArgs,
+		Output:      &contract.Schema{Type: "object", Required: []string{"tools"}, Properties: map[string]*contract.Schema{"tools": {Type: "array", Items: &contract.Schema{Type: "object"}}}},
+	},
+	{
+		Name: "tool_registry.get", RPC: "openhuman.tool_registry_get", Title: "Get one registry entry",
+		Description: "One registry entry by tool_id, for example memory.recall or rpc.memory_recall.",
+		Input:       contract.Object("", []string{"tool_id"}, map[string]*contract.Schema{"tool_id": contract.String("The entry's tool_id.").MaxLen(200)}),
+		Output:      &contract.Schema{Type: "object", Required: []string{"tool_id", "health"}},
+	},
+	{
+		Name: "tool_registry.diagnostics", RPC: "openhuman.tool_registry_diagnostics", Title: "Registry diagnostics",
+		Description: "Redacted inventory: counts, write-capable surfaces, policy posture, audit status, recent denials and capability providers.",
+		Input:       noArgs,
+		Output:      &contract.Schema{Type: "object", Required: []string{"counts", "write_surfaces", "capability_providers"}},
+	},
+}
+
+// RPCMethods lists every JSON-RPC method: the backing method of each tool
+// that has one, then the gateway's own.
+func RPCMethods() []string {
+	var out []string
+	for _, t := range contract.Tools() {
+		if t.RPC != "" {
+			out = append(out, t.RPC)
+		}
+	}
+	for _, m := range gatewayMethods {
+		out = append(out, m.RPC)
+	}
+	return out
+}
+
+// IsRPCMethod reports whether method is served over JSON-RPC.
+func IsRPCMethod(method string) bool {
+	for _, m := range RPCMethods() {
+		if m == method {
+			return true
+		}
+	}
+	return false
+}
+
+// CallRPC serves one JSON-RPC method: a tool's backing method goes through
+// CallTool (same validation, same metrics); the gateway's own methods are
+// checked against their schema and answered here.
+func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMessage, cc contract.CallContext) (_ any, err error) {
+	for _, t := range contract.Tools() {
+		if t.RPC != "" && t.RPC == method {
+			return g.CallTool(ctx, t.Name, params, cc)
+		}
+	}
+	for _, m := range gatewayMethods {
+		if m.RPC != method {
+			continue
+		}
+		done := g.opts.Observe(m.Name, cc.Transport)
+		defer func() { done(err) }()
+		args, err := contract.DecodeArguments(params)
+		if err == nil {
+			err = m.Input.Validate(args)
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch m.Name {
+		case "tool_registry.list":
+			return map[string]any{"tools": g.Registry(ctx)}, nil
+		case "tool_registry.get":
+			id, _ := args["tool_id"].(string)
+			return g.RegistryEntry(ctx, id)
+		default:
+			return g.Diagnostics(ctx), nil
+		}
+	}
+	return nil, contract.Errorf(contract.CodeNotFound, "unknown method %q", clipName(method)).With("method", clipName(method))
+}
+
+// rpcToolID is the registry id of a JSON-RPC method: "rpc." and the method
+// without its namespace, so it never collides with an MCP tool's id.
+func rpcToolID(method string) string {
+	return "rpc." + strings.TrimPrefix(method, contract.SubjectPrefix+".")
+}
+
+// Registry lists every entry with health computed now.
+func (g *Gateway) Registry(ctx context.Context) []Entry {
+	answers := map[string]bool{"gateway": true}
+	for _, svc := range contract.Services() {
+		answers[svc] = g.bus.Ping(ctx, svc) == nil
+	}
+	agents := g.allowedAgents(ctx)
+	var out []Entry
+	for _, t := range contract.Tools() {
+		out = append(out, g.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service, answers, agents))
+	}
+	for _, t := range contract.Tools() {
+		if t.RPC != "" {
+			out = append(out, g.entry(t, rpcToolID(t.RPC), TransportRPC, "POST /rpc "+t.RPC, t.Service, answers, agents))
+		}
+	}
+	for _, m := range gatewayMethods {
+		out = append(out, g.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway", answers, agents))
+	}
+	return out
+}
+
+// RegistryEntry returns one entry. Besides its tool_id it answers to the
+// JSON-RPC method name and its dotted form (openhuman.tools_web_search,
+// tools.web_search) when no MCP tool has that id.
+func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) {
+	entries := g.Registry(ctx)
+	for _, e := range entries {
+		if e.ToolID == id {
+			return &e, nil
+		}
+	}
+	for _, e := range entries {
+		if e.Transport != TransportRPC {
+			continue
+		}
+		method := strings.TrimPrefix(e.Route, "POST /rpc ")
+		short := strings.TrimPrefix(method, contract.SubjectPrefix+".")
+		if id == method || id == strings.Replace(short, "_", ".", 1) {
+			return &e, nil
+		}
+	}
+	return nil, contract.Errorf(contract.CodeNotFound, "tool not found in registry: %s", clipName(id)).With("tool_id", clipName(id))
+}
+
+func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, answers map[string]bool, agents map[string][]string) Entry {
+	calls, failures := g.recent.counts(t.Name)
+	health := HealthAvailable
+	switch {
+	case !answers[service]:
+		health = HealthUnavailable
+	case calls >= degradedMinCalls && float64(failures) > degradedAbove*float64(calls):
+		health = HealthDegraded
+	}
+	tags := []string{service}
+	if t.Writes {
+		tags = append(tags, "write")
+	} else {
+		tags = append(tags, "read")
+	}
+	allowed := agents[t.Name]
+	if allowed == nil {
+		allowed = []string{}
+	}
+	return Entry{
+		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: g.opts.Version,
+		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
+		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Writes, Enabled: true, Health: health,
+		HealthDetail: HealthDetail{Service: service, ServiceAnswers: answers[service], RecentCalls: calls,
+			RecentFailures: failures, Window: recentWindow.String()},
+	}
+}
+
+// allowedAgents maps tool names to the sub-agents whose definitions name
+// them, as the agents service reports them now.
+func (g *Gateway) allowedAgents(ctx context.Context) map[string][]string {
+	out := map[string][]string{}
+	raw, err := g.bus.Call(ctx, contract.ServiceAgents, "list_subagents", struct{}{}, contract.CallContext{Source: "gateway"})
+	if err != nil {
+		return out
+	}
+	var defs struct {
+		Definitions []struct {
+			ID    string   `json:"id"`
+			Tools []string `json:"tools"`
+		} `json:"definitions"`
+	}
+	if json.Unmarshal(raw, &defs) != nil {
+		return out
+	}
+	for _, d := range defs.Definitions {
+		for _, t := range d.Tools {
+			out[t] = append(out[t], d.ID)
+		}
+	}
+	for _, ids := range out {
+		sort.Strings(ids)
+	}
+	return out
+}
+
+// Diagnostics is the registry's redacted inventory.
+type Diagnostics struct {
+	Counts              Counts            `json:"counts"`
+	WriteSurfaces       []WriteSurface    `json:"write_surfaces"`
+	Policy              map[string]any    `json:"policy"`
+	WriteAudit          map[string]any    `json:"write_audit"`
+	RecentDenials       []any             `json:"recent_denials"`
+	CapabilityProviders ProviderSummary   `json:"capability_providers"`
+	Services            map[string]string `json:"services"`
+}
+
+// Counts are registry totals.
+type Counts struct {
+	TotalTools    int `json:"total_tools"`
+	EnabledTools  int `json:"enabled_tools"`
+	MCPStdioTools int `json:"mcp_stdio_tools"`
+	JSONRPCTools  int `json:"json_rpc_tools"`
+}
+
+// WriteSurface is a route by which something can be written.
+type WriteSurface struct {
+	ToolID    string `json:"tool_id"`
+	Transport string `json:"transport"`
+	Route     string `json:"route"`
+}
+
+// ProviderSummary counts capability providers without exposing their sources.
+type ProviderSummary struct {
+	Total          int      `json:"total"`
+	Enabled        int      `json:"enabled"`
+	Trusted        int      `json:"trusted"`
+	TrustedEnabled int      `json:"trusted_enabled"`
+	EligibleIDs    []string `json:"eligible_ids"`
+	// RegistryErrors is empty: invalid or duplicate entries are refused when
+	// the configuration loads, so a running gateway never holds one.
+	RegistryErrors []string `json:"registry_errors"`
+}
+
+// Diagnostics reports what the registry holds and how it is governed.
+func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
+	entries := g.Registry(ctx)
+	d := Diagnostics{
+		WriteSurfaces: []WriteSurface{},
+		// No act gate exists yet: say so rather than imply a protection.
+		Policy: map[string]any{
+			"read_gate": "open",
+			"act_gate":  "open: write-capable tools are not gated",
+			"autonomy":  "full",
+		},
+		WriteAudit: map[string]any{
+			"enabled": false,
+			"detail":  "write calls are counted in openhuman_tool_calls_total but no audit trail is kept",
+		},
+		RecentDenials: []any{},
+		Services:      map[string]string{},
+	}
+	for _, e := range entries {
+		d.Counts.TotalTools++
+		if e.Enabled {
+			d.Counts.EnabledTools++
+		}
+		if e.Transport == TransportMCP {
+			d.Counts.MCPStdioTools++
+		} else {
+			d.Counts.JSONRPCTools++
+		}
+		if e.WriteCapable {
+			d.WriteSurfaces = append(d.WriteSurfaces, WriteSurface{ToolID: e.ToolID, Transport: e.Transport, Route: e.Route})
+		}
+		if e.HealthDetail.Service != "gateway" {
+			d.Services[e.HealthDetail.Service] = map[bool]string{true: HealthAvailable, false: HealthUnavailable}[e.HealthDetail.ServiceAnswers]
+		}
+	}
+	p := ProviderSummary{EligibleIDs: []string{}, RegistryErrors: []string{}}
+	for _, c := range g.opts.Providers {
+		p.Total++
+		if c.Enabled {
+			p.Enabled++
+		}
+		if c.TrustState == "trusted" {
+			p.Trusted++
+		}
+		if c.Eligible() {
+			p.TrustedEnabled++
+			p.EligibleIDs = append(p.EligibleIDs, c.ID)
+		}
+	}
+	d.CapabilityProviders = p
+	return d
+}
+
+func clipName(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
+}
