@@ -171,8 +171,9 @@ func (g *Gateway) Registry(ctx context.Context) []Entry {
 }
 
 // RegistryEntry returns one entry. Besides its tool_id it answers to the
-// JSON-RPC method name and its dotted form (openhuman.tools_web_search,
-// tools.web_search) when no MCP tool has that id.
+// JSON-RPC method name and its dotted forms (openhuman.tools_web_search:
+// tools.web_search; openhuman.tool_registry_list: tool_registry.list) when no
+// MCP tool has that id.
 func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) {
 	entries := g.Registry(ctx)
 	for _, e := range entries {
@@ -185,8 +186,7 @@ func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) 
 			continue
 		}
 		method := strings.TrimPrefix(e.Route, "POST /rpc ")
-		short := strings.TrimPrefix(method, contract.SubjectPrefix+".")
-		if id == method || id == strings.Replace(short, "_", ".", 1) {
+		if id == method || dottedForm(strings.TrimPrefix(method, contract.SubjectPrefix+"."), id) {
 			return &e, nil
 		}
 	}
@@ -338,6 +338,16 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	}
 	d.CapabilityProviders = p
 	return d
+}
+
+// dottedForm reports whether id is short with one of its underscores made a dot.
+func dottedForm(short, id string) bool {
+	for i := 0; i < len(short); i++ {
+		if short[i] == '_' && id == short[:i]+"."+short[i+1:] {
+			return true
+		}
+	}
+	return false
 }
 
 func clipName(s string) string {

@@ -1,0 +1,110 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
+	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+)
+
+// mustServe runs the real embedded system behind a real HTTP listener.
+func mustServe(tb testing.TB, opts gateway.Options) *httptest.Server {
+	tb.Helper()
+	cfg, err := config.Load(tb.TempDir(), func(string) string { return "" })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { sys.Close() })
+	opts.Observe = telemetry.ToolCall
+	gw := gateway.New(bus.NewClient(sys.NC), opts)
+	mcp := mcpserver.New(gw, &mcpserver.Options{Version: "test", Instructions: gateway.Instructions})
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Start()
+	ts.Config.Handler = httpapi.New(gw, mcp, httpapi.Options{ListenAddr: ts.Listener.Addr().String(), Metrics: telemetry.MetricsHandler()})
+	tb.Cleanup(ts.Close)
+	return ts
+}
+
+func post(t *testing.T, url, body string, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func TestRPC(t *testing.T) {
+	ts := mustServe(t, gateway.Options{})
+	url := ts.URL + "/rpc"
+	batch := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"openhuman.memory_items_list","params":{}}`, i)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		want       []string // substrings of the response body
+	}{
+		{"learn", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_learn","params":{"text":"RPC clients can learn too."}}`, 200, []string{`"result":{"id":"`, `"replayed":false`}},
+		{"fetch", `{"jsonrpc":"2.0","id":2,"method":"openhuman.memory_fetch","params":{"query":"RPC clients"}}`, 200, []string{`"provenance":"rpc"`}},
+		{"invalid JSON", `{"jsonrpc":`, 200, []string{`"code":-32700`}},
+		{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":1,"method":"openhuman.memory_items_list"}`, 200, []string{`"code":-32600`, `"jsonrpc\" must be \"2.0\"`}},
+		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"openhuman.nope"}`, 200, []string{`"code":-32601`, "Method not found: openhuman.nope"}},
+		{"bad params", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_recall","params":{"question":""}}`, 200, []string{`"code":-32602`, `"field":"question"`, `"code":"INVALID_REQUEST"`}},
+		{"params array", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":[1]}`, 200, []string{`"code":-32602`, "not an array"}},
+		{"unsupported mode", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"x","mode":"vector"}}`, 200, []string{`"code":-32011`, `"code":"UNSUPPORTED"`}},
+		{"registry unknown id", `{"jsonrpc":"2.0","id":1,"method":"openhuman.tool_registry_get","params":{"tool_id":"nope"}}`, 200, []string{`"code":-32004`, "tool not found in registry: nope"}},
+		{"batch of 0", `[]`, 200, []string{`"code":-32600`, "empty batch"}},
+		{"batch of 3", batch(3), 200, []string{`"id":0`, `"id":1`, `"id":2`}},
+		{"batch of 1000", batch(1000), 200, []string{`"code":-32600`, "batch of 1000 requests is over the limit of 100"}},
+		{"5 MiB body", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_learn","params":{"text":"` + strings.Repeat("x", 5<<20) + `"}}`, 413, []string{"over 4 MiB"}},
+		{"notification", `{"jsonrpc":"2.0","method":"openhuman.memory_items_list"}`, 204, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, url, tc.body)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %.300s", resp.StatusCode, tc.status, body)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("%.400s\ndoes not contain %s", body, w)
+				}
+			}
+			if len(body) > 64<<10 {
+				t.Errorf("response is %d bytes", len(body))
+			}
+		})
+	}
+	t.Run("batch of 1000 is refused whole", func(t *testing.T) {
+		_, body := post(t, url, batch(1000))
+		if strings.HasPrefix(body, "[") {
+			t.Errorf("some of the batch ran: %.200s", body)
+		}
+	})
+}

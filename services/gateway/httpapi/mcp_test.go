@@ -1,0 +1,172 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+)
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"HTTP Client","version":"1"}}}`
+
+var mcpHeaders = []string{"Accept", "application/json, text/event-stream"}
+
+func withSession(id string) []string {
+	return append([]string{"Mcp-Session-Id", id, "Mcp-Protocol-Version", "2025-11-25"}, mcpHeaders...)
+}
+
+func TestMCPOverHTTP(t *testing.T) {
+	ts := mustServe(t, gateway.Options{})
+	url := ts.URL + "/mcp"
+
+	resp, body := post(t, url, initBody, mcpHeaders...)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || sid == "" || !strings.Contains(body, `"capabilities":{"tools":{},"resources":{"subscribe":false,"listChanged":false}}`) {
+		t.Fatalf("initialize: %d %q %s", resp.StatusCode, sid, body)
+	}
+	if resp, _ := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, withSession(sid)...); resp.StatusCode != http.StatusAccepted {
+		t.Errorf("notification: %d, want 202", resp.StatusCode)
+	}
+	_, body = post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory.learn","arguments":{"text":"Streamable HTTP clients can learn."}}}`, withSession(sid)...)
+	if !strings.Contains(body, `\"replayed\": false`) {
+		t.Fatalf("learn: %s", body)
+	}
+	_, body = post(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.fetch","arguments":{"query":"streamable clients"}}}`, withSession(sid)...)
+	if !strings.Contains(body, `mcp:http-client`) {
+		t.Errorf("provenance of the HTTP session missing: %s", body)
+	}
+
+	for _, tc := range []struct {
+		name    string
+		body    string
+		headers []string
+		status  int
+		want    string
+	}{
+		{"no session", `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, mcpHeaders, 400, "Mcp-Session-Id header is required"},
+		{"unknown session", `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, withSession("feedface"), 404, "Session not found"},
+		{"bad protocol version", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, []string{"Mcp-Session-Id", sid, "Mcp-Protocol-Version", "1999-01-01"}, 400, "unsupported Mcp-Protocol-Version"},
+		{"not acceptable", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, []string{"Mcp-Session-Id", sid, "Accept", "text/html"}, 406, "Not Acceptable"},
+		{"wrong content type", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, []string{"Mcp-Session-Id", sid, "Content-Type", "text/plain"}, 415, "application/json"},
+		{"bad JSON keeps the session", `{oops`, withSession(sid), 200, `"code":-32700`},
+		{"bad arguments", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memory.recall","arguments":{}}}`, withSession(sid), 200, "missing required argument `question`"},
+		{"ping still works", `{"jsonrpc":"2.0","id":6,"method":"ping"}`, withSession(sid), 200, `{"jsonrpc":"2.0","id":6,"result":{}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, url, tc.body, tc.headers...)
+			if resp.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+				t.Errorf("%d %s; want %d containing %q", resp.StatusCode, body, tc.status, tc.want)
+			}
+		})
+	}
+
+	t.Run("GET has no stream", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("GET /mcp: %d", resp.StatusCode)
+		}
+	})
+	t.Run("DELETE ends the session", func(t *testing.T) {
+		for i, want := range []int{http.StatusNoContent, http.StatusNotFound} {
+			req, _ := http.NewRequest(http.MethodDelete, url, nil)
+			req.Header.Set("Mcp-Session-Id", sid)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("DELETE #%d: %d, want %d", i+1, resp.StatusCode, want)
+			}
+		}
+		if resp, _ := post(t, url, `{"jsonrpc":"2.0","id":7,"method":"ping"}`, withSession(sid)...); resp.StatusCode != 404 {
+			t.Errorf("closed session still answers: %d", resp.StatusCode)
+		}
+	})
+}
+
+func TestDNSRebindingProtection(t *testing.T) {
+	ts := mustServe(t, gateway.Options{})
+	for _, tc := range []struct {
+		name, host, origin string
+		status             int
+	}{
+		{"evil host", "evil.example.com", "", 403},
+		{"evil origin", "", "http://evil.example.com", 403},
+		{"evil host and origin", "evil.example.com:80", "http://evil.example.com", 403},
+		{"localhost", "localhost", "http://localhost:3000", 200},
+		{"loopback ip", "", "http://127.0.0.1", 200},
+		{"ipv6 loopback", "[::1]:9300", "", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, path := range []string{"/mcp", "/rpc"} {
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+path, bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				if tc.host != "" {
+					req.Host = tc.host
+				}
+				if tc.origin != "" {
+					req.Header.Set("Origin", tc.origin)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != tc.status {
+					t.Errorf("%s: %d %s, want %d", path, resp.StatusCode, body, tc.status)
+				}
+			}
+		})
+	}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	get := func(t *testing.T, url string) (int, map[string]any) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	ts := mustServe(t, gateway.Options{})
+	if code, m := get(t, ts.URL+"/healthz"); code != 200 || m["status"] != "ok" {
+		t.Errorf("healthz %d %v", code, m)
+	}
+	if code, m := get(t, ts.URL+"/readyz"); code != 200 || m["status"] != "ready" {
+		t.Errorf("readyz %d %v", code, m)
+	}
+	// A gateway that expects a service nobody runs is not ready, and says which.
+	notReady := mustServe(t, gateway.Options{Expect: []string{contract.ServiceMemory, contract.ServiceSearch}})
+	code, m := get(t, notReady.URL+"/readyz")
+	services, _ := m["services"].(map[string]any)
+	if code != 503 || services["memory"] != "ok" || !strings.Contains(services["search"].(string), "openhuman-search") {
+		t.Errorf("readyz %d %v", code, m)
+	}
+	resp, err := http.Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "openhuman_memory_items") {
+		t.Errorf("metrics lack memory size")
+	}
+}

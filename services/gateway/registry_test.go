@@ -1,0 +1,142 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
+)
+
+func mustStartGateway(tb testing.TB, env map[string]string, opts gateway.Options) *gateway.Gateway {
+	tb.Helper()
+	cfg, err := config.Load(tb.TempDir(), func(k string) string { return env[k] })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { sys.Close() })
+	return gateway.New(bus.NewClient(sys.NC), opts)
+}
+
+func TestRegistry(t *testing.T) {
+	providers := []contract.CapabilityProvider{
+		{ID: "acme-tools", TrustState: "trusted", Enabled: true, SourceURI: "https://example.com/secret-path"},
+		{ID: "beta", TrustState: "untrusted", Enabled: true},
+		{ID: "gamma", TrustState: "trusted", Enabled: false},
+	}
+	gw := mustStartGateway(t, nil, gateway.Options{Version: "9.9.9", Providers: providers})
+	ctx := context.Background()
+	entries := gw.Registry(ctx)
+	ids := map[string]bool{}
+	for _, e := range entries {
+		if ids[e.ToolID] {
+			t.Errorf("duplicate tool_id %s", e.ToolID)
+		}
+		ids[e.ToolID] = true
+		if e.Version != "9.9.9" || e.InputSchema == nil || e.OutputSchema == nil || !e.Enabled || e.Route == "" {
+			t.Errorf("incomplete entry %+v", e)
+		}
+		if e.Health != gateway.HealthAvailable {
+			t.Errorf("%s: health %s with every service up", e.ToolID, e.Health)
+		}
+	}
+	if len(entries) != 16 {
+		t.Errorf("%d entries, want 8 MCP tools + 5 backing methods + 3 registry methods", len(entries))
+	}
+	recall, err := gw.RegistryEntry(ctx, "memory.recall")
+	if err != nil || recall.Transport != gateway.TransportMCP || !slices.Contains(recall.AllowedAgents, "librarian") || slices.Contains(recall.AllowedAgents, "translator") {
+		t.Fatalf("memory.recall: %+v %v", recall, err)
+	}
+	for _, alias := range []string{"rpc.memory_recall", "openhuman.memory_recall"} {
+		if e, err := gw.RegistryEntry(ctx, alias); err != nil || e.ToolID != "rpc.memory_recall" || e.Transport != gateway.TransportRPC {
+			t.Errorf("%s: %+v %v", alias, e, err)
+		}
+	}
+	if e, err := gw.RegistryEntry(ctx, "tool_registry.list"); err != nil || e.ToolID != "rpc.tool_registry_list" {
+		t.Errorf("dotted alias: %+v %v", e, err)
+	}
+	if _, err := gw.RegistryEntry(ctx, "tools.web_search"); err == nil || err.Error() != "tool not found in registry: tools.web_search" {
+		t.Errorf("unknown id: %v", err)
+	}
+
+	d := gw.Diagnostics(ctx)
+	if d.Counts.TotalTools != 16 || d.Counts.MCPStdioTools != 8 || d.Counts.JSONRPCTools != 8 || d.Counts.EnabledTools != 16 {
+		t.Errorf("counts %+v", d.Counts)
+	}
+	if len(d.WriteSurfaces) != 4 {
+		t.Errorf("write surfaces %+v", d.WriteSurfaces)
+	}
+	p := d.CapabilityProviders
+	if p.Total != 3 || p.Enabled != 2 || p.Trusted != 2 || p.TrustedEnabled != 1 || len(p.EligibleIDs) != 1 || p.EligibleIDs[0] != "acme-tools" {
+		t.Errorf("providers %+v", p)
+	}
+	b, _ := json.Marshal(d)
+	if strings.Contains(string(b), "secret-path") {
+		t.Error("diagnostics are not redacted: a provider's source leaked")
+	}
+}
+
+func TestRegistryHealth(t *testing.T) {
+	ctx := context.Background()
+	t.Run("failing calls degrade a tool", func(t *testing.T) {
+		gw := mustStartGateway(t, map[string]string{"OPENHUMAN_MEMORY_ENABLED": "false"}, gateway.Options{})
+		for i := 0; i < 3; i++ {
+			if _, err := gw.CallTool(ctx, "memory.list", nil, contract.CallContext{}); contract.ErrorCode(err) != contract.CodeMemoryOff {
+				t.Fatalf("got %v", err)
+			}
+		}
+		// A caller's mistakes do not count against a tool.
+		for i := 0; i < 5; i++ {
+			_, _ = gw.CallTool(ctx, "memory.fetch", json.RawMessage(`{}`), contract.CallContext{})
+		}
+		list, _ := gw.RegistryEntry(ctx, "memory.list")
+		fetch, _ := gw.RegistryEntry(ctx, "memory.fetch")
+		if list.Health != gateway.HealthDegraded || list.HealthDetail.RecentFailures != 3 {
+			t.Errorf("memory.list: %s %+v", list.Health, list.HealthDetail)
+		}
+		if fetch.Health != gateway.HealthAvailable || fetch.HealthDetail.RecentCalls != 5 {
+			t.Errorf("memory.fetch: %s %+v", fetch.Health, fetch.HealthDetail)
+		}
+	})
+	t.Run("a service that does not answer makes its tools unavailable", func(t *testing.T) {
+		ns, err := embedded.Start(embedded.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(ns.Shutdown)
+		svcConn, _ := ns.Connect("agents", slog.New(slog.DiscardHandler))
+		closer, err := agents.Start(svcConn, config.Config{}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { closer.Close() })
+		nc, _ := ns.Connect("gateway", slog.New(slog.DiscardHandler))
+		t.Cleanup(nc.Close)
+		gw := gateway.New(bus.NewClient(nc), gateway.Options{})
+		for _, e := range gw.Registry(ctx) {
+			want := gateway.HealthAvailable
+			if e.HealthDetail.Service == contract.ServiceMemory {
+				want = gateway.HealthUnavailable
+			}
+			if e.Health != want {
+				t.Errorf("%s (%s): %s, want %s", e.ToolID, e.HealthDetail.Service, e.Health, want)
+			}
+		}
+		if d := gw.Diagnostics(ctx); d.Services["memory"] != gateway.HealthUnavailable || d.Services["agents"] != gateway.HealthAvailable {
+			t.Errorf("services %v", d.Services)
+		}
+	})
+}
