@@ -9,9 +9,10 @@ BIN     := $(CURDIR)/bin
 BINARIES := \
 	openhuman-core=./services/gateway/cmd/openhuman-core \
 	openhuman-memory=./services/memory/cmd/openhuman-memory \
-	openhuman-agents=./services/agents/cmd/openhuman-agents
+	openhuman-agents=./services/agents/cmd/openhuman-agents \
+	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run test test-race bench lint fmt tidy clean
+.PHONY: build run test test-race bench bench-load conformance lint fmt tidy clean
 
 build:
 	@mkdir -p $(BIN)
@@ -41,7 +42,14 @@ test-race:
 	go test -count=1 -race -short $(PKGS)
 
 bench:
-	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/
+	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/ ./services/gateway/httpapi/
+
+# Load through the HTTP endpoints: memory.fetch at 10k items, 1/8/64 clients.
+bench-load: build
+	$(BIN)/openhuman-bench
+
+conformance:
+	./scripts/conformance.sh
 
 lint:
 	go vet $(PKGS)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
@@ -13,8 +12,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
-	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
 const benchItems = 1000
@@ -45,42 +42,6 @@ func mustStartBenchGateway(b *testing.B) *gateway.Gateway {
 		}
 	}
 	return gw
-}
-
-// BenchmarkFetch is memory.fetch through the whole embedded path: argument
-// validation, NATS request/reply, the memory service, SQLite FTS5.
-func BenchmarkFetch(b *testing.B) {
-	gw := mustStartBenchGateway(b)
-	args := json.RawMessage(`{"query":"billing decision review","limit":10}`)
-	cc := contract.CallContext{Source: "bench"}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := gw.CallTool(context.Background(), "memory.fetch", args, cc); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkFetchDirect is the same query on the domain service with no
-// gateway and no bus: the difference to BenchmarkFetch is their overhead.
-func BenchmarkFetchDirect(b *testing.B) {
-	st := sqlite.New(filepath.Join(b.TempDir(), "memory.db"))
-	if err := st.Open(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	svc := memory.NewService(st)
-	for i := 0; i < benchItems; i++ {
-		if _, err := svc.Learn(context.Background(), memory.LearnParams{Text: benchText(i)}, contract.CallContext{Source: "bench"}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := svc.Fetch(context.Background(), memory.FetchParams{Query: "billing decision review", Limit: 10}); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // BenchmarkListSubagents is a call with no storage behind it: the cost of

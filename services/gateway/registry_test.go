@@ -12,9 +12,9 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
-	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
 )
 
 func mustStartGateway(tb testing.TB, env map[string]string, opts gateway.Options) *gateway.Gateway {

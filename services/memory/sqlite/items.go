@@ -23,9 +23,13 @@ const itemColumns = `i.seq, i.id, i.kind, i.learning_kind, i.text, i.confidence,
 // Put inserts item; an existing id makes it a replay and changes nothing.
 func (s *Store) Put(ctx context.Context, it memory.Item) (bool, error) {
 	tags, _ := json.Marshal(nonNil(it.Tags))
-	res, err := s.write.ExecContext(ctx, `INSERT INTO items (id, kind, learning_kind, text, confidence, source, provenance,
+	st, err := s.stmt(ctx, s.write, `INSERT INTO items (id, kind, learning_kind, text, confidence, source, provenance,
 		workspace, folder, file_path, language, repo, commit_sha, url, thread_id, agent_id, tags, observed_at, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO NOTHING`,
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO NOTHING`)
+	if err != nil {
+		return false, storeErr("storing an item", err)
+	}
+	res, err := st.ExecContext(ctx,
 		it.ID, it.Kind, it.LearningKind, it.Text, it.Confidence, it.Source, it.Provenance,
 		it.Meta.Workspace, it.Meta.Folder, it.Meta.FilePath, it.Meta.Language, it.Meta.Repo, it.Meta.Commit,
 		it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID, string(tags), it.ObservedAt.UnixMilli(), it.CreatedAt.UnixMilli())
@@ -53,7 +57,7 @@ func (s *Store) List(ctx context.Context, f *memory.Filter, page memory.Page) ([
 		args = append(args, c.Seq)
 	}
 	args = append(args, page.Limit+1)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where+` ORDER BY i.seq DESC LIMIT ?`, args...)
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where+` ORDER BY i.seq DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, "", storeErr("listing items", err)
 	}
@@ -83,12 +87,23 @@ func (s *Store) Search(ctx context.Context, terms []string, f *memory.Filter, pa
 	for i, t := range terms {
 		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
 	}
+	match := strings.Join(quoted, " OR ")
 	where, args := filterSQL(f)
-	args = append([]any{strings.Join(quoted, " OR ")}, args...)
-	args = append(args, page.Limit+1, c.Offset)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+itemColumns+`, bm25(items_fts) AS rank
-		FROM items_fts JOIN items i ON i.seq = items_fts.rowid
-		WHERE items_fts MATCH ?`+where+` ORDER BY rank, i.seq DESC LIMIT ? OFFSET ?`, args...)
+	var query string
+	if where == "" {
+		// No filter: rank inside the index and read only the page's rows
+		// from items, instead of joining every match before sorting.
+		query = `SELECT ` + itemColumns + `, m.rank FROM (SELECT rowid, bm25(items_fts) AS rank FROM items_fts
+			WHERE items_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ? OFFSET ?) m JOIN items i ON i.seq = m.rowid
+			ORDER BY m.rank, i.seq DESC`
+		args = []any{match, page.Limit + 1, c.Offset}
+	} else {
+		query = `SELECT ` + itemColumns + `, bm25(items_fts) AS rank
+			FROM items_fts JOIN items i ON i.seq = items_fts.rowid
+			WHERE items_fts MATCH ?` + where + ` ORDER BY rank, i.seq DESC LIMIT ? OFFSET ?`
+		args = append(append([]any{match}, args...), page.Limit+1, c.Offset)
+	}
+	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		return nil, "", storeErr("searching", err)
 	}
@@ -135,6 +150,15 @@ func (s *Store) Delete(ctx context.Context, ids []string) ([]string, error) {
 	// Best effort: a reader in another process may hold old frames a while longer.
 	_, _ = s.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	return missing, nil
+}
+
+// query runs a read through the statement cache.
+func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := s.stmt(ctx, s.read, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
 }
 
 // filterSQL turns a filter into " AND ..." clauses over alias i.

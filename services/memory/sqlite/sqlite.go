@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -31,6 +32,7 @@ type Store struct {
 
 	write *sql.DB // one connection: writes queue here rather than in SQLite's lock
 	read  *sql.DB
+	stmts sync.Map // SQL text → *sql.Stmt on read or write; see stmt
 }
 
 // New returns a store for the file at path; Open does the I/O.
@@ -49,7 +51,10 @@ func (s *Store) Open() error {
 	if s.read, err = sql.Open("sqlite", s.dsn(false)); err != nil {
 		return err
 	}
-	s.read.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	readers := max(4, runtime.NumCPU())
+	s.read.SetMaxOpenConns(readers)
+	s.read.SetMaxIdleConns(readers) // reopening a connection re-reads the schema; keep them
+
 	if err := s.migrate(context.Background()); err != nil {
 		s.Close()
 		return fmt.Errorf("opening %s: %w", s.Path, err)
@@ -61,6 +66,7 @@ func (s *Store) Open() error {
 // Close closes the database.
 func (s *Store) Close() error {
 	openStores.remove(s)
+	s.stmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
 	var err error
 	for _, db := range []*sql.DB{s.read, s.write} {
 		if db != nil {
@@ -78,12 +84,35 @@ func (s *Store) dsn(writer bool) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "cache_size(-16000)")
 	if writer {
 		// Overwrite deleted content with zeros: forgotten means gone from the file.
 		q.Add("_pragma", "secure_delete(1)")
 		q.Set("_txlock", "immediate")
 	}
 	return "file:" + s.Path + "?" + q.Encode()
+}
+
+// stmt returns a prepared statement for query on db, prepared once: parsing
+// the SQL would otherwise cost as much as running it. Queries differ only by
+// which filters are set, so the cache stays small.
+func (s *Store) stmt(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+	key := query
+	if db == s.write {
+		key = "w\x00" + query
+	}
+	if st, ok := s.stmts.Load(key); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(key, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 // migrations run in order; user_version counts how many have run. Append

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+)
+
+type options struct {
+	url         string
+	home        string
+	items       int
+	concurrency []int
+	duration    time.Duration
+	transports  []string
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := flag.NewFlagSet("openhuman-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.url, "url", "", "base URL of a running `openhuman-core serve`; empty starts one with a fresh home")
+	fs.StringVar(&o.home, "home", "", "with --url: the server's home, for the direct baseline (optional)")
+	fs.IntVar(&o.items, "items", 10000, "items to store before measuring (only when starting its own server)")
+	conc := fs.String("concurrency", "1,8,64", "concurrent clients, comma-separated")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time per transport and concurrency")
+	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	for _, c := range strings.Split(*conc, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return fmt.Errorf("--concurrency %q: use positive whole numbers", *conc)
+		}
+		o.concurrency = append(o.concurrency, n)
+	}
+	o.transports = strings.Split(*tr, ",")
+
+	if o.url == "" {
+		home, err := os.MkdirTemp("", "openhuman-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(home)
+		o.home = home
+		url, stop, err := startServe(home, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		o.url = url
+		fmt.Fprintf(stderr, "storing %d items through %s/rpc ...\n", o.items, url)
+		if err := seed(ctx, url, o.items); err != nil {
+			return err
+		}
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}}
+	fmt.Fprintf(stdout, "memory.fetch, %d items, %s per row\n\n", o.items, o.duration)
+	fmt.Fprintln(stdout, "| path | clients | calls/s | p50 | p99 | errors |")
+	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: |")
+	if o.home != "" {
+		r, err := direct(ctx, filepath.Join(o.home, "memory.db"), o.duration)
+		if err != nil {
+			return fmt.Errorf("direct baseline: %w", err)
+		}
+		fmt.Fprintln(stdout, r.row("direct (memory domain, in process)", 1))
+	}
+	for _, t := range o.transports {
+		for _, c := range o.concurrency {
+			r, err := load(ctx, client, o.url, strings.TrimSpace(t), c, o.duration)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout, r.row(map[string]string{"rpc": "POST /rpc", "mcp": "POST /mcp"}[t], c))
+		}
+	}
+	return nil
+}
+
+// startServe runs the openhuman-core next to this binary (or on PATH).
+func startServe(home string, stderr io.Writer) (string, func(), error) {
+	bin := "openhuman-core"
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), "openhuman-core"); fileExists(p) {
+			bin = p
+		}
+	}
+	cmd := exec.Command(bin, "--home", home, "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "OPENHUMAN_LOG_LEVEL=warn")
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("starting %s serve: %w (build it with make build)", bin, err)
+	}
+	stop := func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }
+	line, err := bufio.NewReader(out).ReadString('\n')
+	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
+	if err != nil || url == "" {
+		stop()
+		return "", nil, fmt.Errorf("%s serve did not say where it listens: %q", bin, line)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return url, stop, nil
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// The corpus: short notes over a vocabulary large enough that a two-word
+// query matches about one item in a hundred, as questions about one's own
+// notes do.
+var vocabulary = func() []string {
+	r := rand.New(rand.NewSource(1))
+	syll := []string{"ka", "lo", "mi", "ren", "to", "sa", "vel", "dor", "an", "is", "qu", "ber", "tin", "ox", "fe", "ul"}
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < 3000 {
+		w := ""
+		for n := 2 + r.Intn(2); n > 0; n-- {
+			w += syll[r.Intn(len(syll))]
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}()
+
+func note(r *rand.Rand, i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Note %d:", i)
+	for n := 12 + r.Intn(12); n > 0; n-- {
+		b.WriteString(" " + vocabulary[r.Intn(len(vocabulary))])
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func queries() []string {
+	r := rand.New(rand.NewSource(2))
+	out := make([]string, 256)
+	for i := range out {
+		out[i] = vocabulary[r.Intn(len(vocabulary))] + " " + vocabulary[r.Intn(len(vocabulary))]
+	}
+	return out
+}
+
+func seed(ctx context.Context, url string, n int) error {
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < n; i += 100 {
+		var batch []map[string]any
+		for j := i; j < min(i+100, n); j++ {
+			batch = append(batch, map[string]any{"jsonrpc": "2.0", "id": j, "method": "openhuman.memory_learn", "params": map[string]any{"text": note(r, j)}})
+		}
+		body, _ := json.Marshal(batch)
+		resp, err := post(ctx, http.DefaultClient, url+"/rpc", body, nil)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(resp, []byte(`"error"`)) {
+			return fmt.Errorf("seeding failed: %.300s", resp)
+		}
+	}
+	return nil
+}
+
+type result struct {
+	calls, errors int
+	elapsed       time.Duration
+	latencies     []time.Duration
+}
+
+func (r result) row(path string, clients int) string {
+	slices.Sort(r.latencies)
+	pct := func(p float64) time.Duration {
+		if len(r.latencies) == 0 {
+			return 0
+		}
+		return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
+	}
+	return fmt.Sprintf("| %s | %d | %.0f | %s | %s | %d |", path, clients, float64(r.calls)/r.elapsed.Seconds(),
+		round(pct(0.50)), round(pct(0.99)), r.errors)
+}
+
+func round(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%d µs", d.Microseconds())
+	}
+	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+}
+
+// direct runs the benchmark query on the memory domain in this process, on
+// the server's own database file: the floor the gateway's overhead adds to.
+func direct(ctx context.Context, path string, d time.Duration) (result, error) {
+	st := sqlite.New(path)
+	if err := st.Open(); err != nil {
+		return result{}, err
+	}
+	defer st.Close()
+	svc := memory.NewService(st)
+	qs := queries()
+	var res result
+	start := time.Now()
+	for i := 0; time.Since(start) < d; i++ {
+		t := time.Now()
+		if _, err := svc.Fetch(ctx, memory.FetchParams{Query: qs[i%len(qs)], Limit: 10}); err != nil {
+			res.errors++
+		}
+		res.latencies = append(res.latencies, time.Since(t))
+		res.calls++
+	}
+	res.elapsed = time.Since(start)
+	return res, nil
+}
+
+func load(ctx context.Context, client *http.Client, base, transport string, clients int, d time.Duration) (result, error) {
+	qs := queries()
+	var (
+		mu  sync.Mutex
+		res result
+		wg  sync.WaitGroup
+	)
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	errc := make(chan error, clients)
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			call, err := caller(ctx, client, base, transport)
+			if err != nil {
+				errc <- err
+				return
+			}
+			var lat []time.Duration
+			calls, errs := 0, 0
+			for i := w; time.Now().Before(deadline) && ctx.Err() == nil; i += clients {
+				t := time.Now()
+				if err := call(qs[i%len(qs)]); err != nil {
+					errs++
+				}
+				lat = append(lat, time.Since(t))
+				calls++
+			}
+			mu.Lock()
+			res.calls += calls
+			res.errors += errs
+			res.latencies = append(res.latencies, lat...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	res.elapsed = time.Since(start)
+	select {
+	case err := <-errc:
+		return res, err
+	default:
+	}
+	return res, nil
+}
+
+// caller returns a func making one memory.fetch call over transport; for MCP
+// each client opens its own session first.
+func caller(ctx context.Context, client *http.Client, base, transport string) (func(q string) error, error) {
+	switch transport {
+	case "rpc":
+		return func(q string) error {
+			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "openhuman.memory_fetch", "params": map[string]any{"query": q, "limit": 10}})
+			resp, err := post(ctx, client, base+"/rpc", body, nil)
+			if err == nil && !bytes.Contains(resp, []byte(`"result"`)) {
+				err = fmt.Errorf("%.200s", resp)
+			}
+			return err
+		}, nil
+	case "mcp":
+		headers := http.Header{"Accept": {"application/json, text/event-stream"}}
+		init := []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"openhuman-bench"}}}`)
+		if _, err := post(ctx, client, base+"/mcp", init, headers); err != nil {
+			return nil, err
+		}
+		if headers.Get("Mcp-Session-Id") == "" {
+			return nil, errors.New("initialize over /mcp returned no Mcp-Session-Id")
+		}
+		return func(q string) error {
+			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+				"params": map[string]any{"name": "memory.fetch", "arguments": map[string]any{"query": q, "limit": 10}}})
+			resp, err := post(ctx, client, base+"/mcp", body, headers)
+			if err == nil && (!bytes.Contains(resp, []byte(`"result"`)) || bytes.Contains(resp, []byte(`"isError":true`))) {
+				err = fmt.Errorf("%.200s", resp)
+			}
+			return err
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown transport %q: use rpc or mcp", transport)
+}
+
+// post sends body; headers carry request headers in and the session id out.
+func post(ctx context.Context, client *http.Client, url string, body []byte, headers http.Header) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header[k] = v
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && headers != nil {
+		headers.Set("Mcp-Session-Id", sid)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode >= 300 {
+		err = fmt.Errorf("%s: HTTP %d: %.200s", url, resp.StatusCode, b)
+	}
+	return b, err
+}

@@ -1,0 +1,22 @@
+// Command openhuman-bench is a load generator for `openhuman-core serve`: it
+// drives memory.fetch over /rpc and /mcp with 1, 8 and 64 concurrent clients
+// and reports throughput and latency percentiles, next to the same query
+// made directly on the memory domain in process.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "openhuman-bench:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,94 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
+	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+)
+
+// BenchmarkFetchLayers is memory.fetch at 10k items made at each layer:
+// on the memory domain directly, through the gateway and the embedded bus,
+// and through HTTP JSON-RPC. The differences are what each layer costs.
+func BenchmarkFetchLayers(b *testing.B) {
+	home := b.TempDir()
+	st := sqlite.New(filepath.Join(home, "memory.db"))
+	if err := st.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	svc := memory.NewService(st)
+	r := rand.New(rand.NewSource(1))
+	vocab := make([]string, 3000)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dx", i)
+	}
+	for i := 0; i < 10000; i++ {
+		words := make([]string, 18)
+		for k := range words {
+			words[k] = vocab[r.Intn(len(vocab))]
+		}
+		if _, err := svc.Learn(context.Background(), memory.LearnParams{Text: strings.Join(words, " ")}, contract.CallContext{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cfg, _ := config.Load(home, func(string) string { return "" })
+	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sys.Close()
+	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{Observe: telemetry.ToolCall})
+	mcp := mcpserver.New(gw, nil)
+	ts := httptest.NewServer(nil)
+	ts.Config.Handler = httpapi.New(gw, mcp, httpapi.Options{ListenAddr: ts.Listener.Addr().String()})
+	defer ts.Close()
+	q := func() string { return vocab[r.Intn(3000)] + " " + vocab[r.Intn(3000)] }
+	b.Run("direct", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := svc.Fetch(context.Background(), memory.FetchParams{Query: q(), Limit: 10}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gateway", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			args, _ := json.Marshal(map[string]any{"query": q(), "limit": 10})
+			if _, err := gw.CallTool(context.Background(), "memory.fetch", args, contract.CallContext{Transport: "bench"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rpc", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"%s","limit":10}}`, q())
+			resp, err := http.Post(ts.URL+"/rpc", "application/json", strings.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.Contains(string(out), `"result"`) {
+				b.Fatalf("%.200s", out)
+			}
+		}
+	})
+}
