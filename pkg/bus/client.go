@@ -61,8 +61,8 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 	if err != nil {
 		return nil, transportError(service, subject, time.Since(start), err)
 	}
-	var reply contract.Reply
-	if err := json.Unmarshal(msg.Data, &reply); err != nil {
+	reply, err := contract.DecodeReply(msg.Data)
+	if err != nil {
 		return nil, contract.Errorf(contract.CodeInternal, "%s answered something that is not a reply envelope", subject)
 	}
 	if reply.Error != nil {

@@ -236,7 +236,13 @@ func (s *Service) respond(subject string, reply contract.Reply) {
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
 	}
-	body, err := Marshal(reply)
+	var body []byte
+	var err error
+	if reply.Error == nil {
+		body = contract.EncodeResult(reply.Result)
+	} else {
+		body, err = Marshal(reply)
+	}
 	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)) > s.nc.MaxPayload() {
 		reply = contract.Reply{Error: contract.Errorf(contract.CodeEngine,
 			"the result is %d bytes, over the NATS message limit of %d bytes: ask for fewer items", len(body), s.nc.MaxPayload())}

@@ -1,7 +1,9 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -39,4 +41,35 @@ type Request struct {
 type Reply struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *Error          `json:"error,omitempty"`
+}
+
+var (
+	resultPrefix = []byte(`{"result":`)
+	resultSuffix = []byte(`}`)
+)
+
+// EncodeResult builds the reply envelope around a result that is already
+// valid JSON, without encoding it a second time.
+func EncodeResult(result json.RawMessage) []byte {
+	out := make([]byte, 0, len(resultPrefix)+len(result)+1)
+	return append(append(append(out, resultPrefix...), result...), resultSuffix...)
+}
+
+// DecodeReply reads a reply envelope. A success reply as EncodeResult writes
+// it is sliced, not decoded: results can be large and are passed on as they
+// are. data must not be modified afterwards.
+func DecodeReply(data []byte) (Reply, error) {
+	if bytes.HasPrefix(data, resultPrefix) && bytes.HasSuffix(data, resultSuffix) {
+		if result := data[len(resultPrefix) : len(data)-len(resultSuffix)]; json.Valid(result) {
+			return Reply{Result: result}, nil
+		}
+	}
+	var r Reply
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Reply{}, err
+	}
+	if r.Result == nil && r.Error == nil {
+		return Reply{}, errors.New("a reply must hold a result or an error")
+	}
+	return r, nil
 }

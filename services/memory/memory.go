@@ -273,37 +273,32 @@ func (s *Service) Forget(ctx context.Context, p ForgetParams) (*ForgetResult, er
 
 // Hit is an item as tools return it.
 type Hit struct {
-	ID         string         `json:"id"`
-	Kind       string         `json:"kind"`
-	Text       string         `json:"text"`
-	Meta       map[string]any `json:"meta"`
-	Score      *float64       `json:"score,omitempty"`
-	Confidence *float64       `json:"confidence,omitempty"`
+	ID         string   `json:"id"`
+	Kind       string   `json:"kind"`
+	Text       string   `json:"text"`
+	Meta       HitMeta  `json:"meta"`
+	Score      *float64 `json:"score,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
+}
+
+// HitMeta is an item's metadata as tools return it: where it came from,
+// who wrote it, when, and what it belongs to.
+type HitMeta struct {
+	Source       string   `json:"source"`
+	Provenance   string   `json:"provenance"`
+	LearningKind string   `json:"learning_kind,omitempty"`
+	ObservedAt   string   `json:"observed_at"`
+	CreatedAt    string   `json:"created_at"`
+	Tags         []string `json:"tags,omitempty"`
+	Meta
 }
 
 func hitOf(it Item, score *float64) Hit {
-	meta := map[string]any{
-		"source":      it.Source,
-		"provenance":  it.Provenance,
-		"observed_at": it.ObservedAt.UTC().Format(time.RFC3339Nano),
-		"created_at":  it.CreatedAt.UTC().Format(time.RFC3339Nano),
-	}
-	if it.LearningKind != "" {
-		meta["learning_kind"] = it.LearningKind
-	}
-	for k, v := range map[string]string{
-		"workspace": it.Meta.Workspace, "folder": it.Meta.Folder, "file_path": it.Meta.FilePath,
-		"language": it.Meta.Language, "repo": it.Meta.Repo, "commit": it.Meta.Commit, "url": it.Meta.URL,
-		"thread_id": it.Meta.ThreadID, "agent_id": it.Meta.AgentID,
-	} {
-		if v != "" {
-			meta[k] = v
-		}
-	}
-	if len(it.Tags) > 0 {
-		meta["tags"] = it.Tags
-	}
-	return Hit{ID: it.ID, Kind: it.Kind, Text: it.Text, Meta: meta, Score: score, Confidence: it.Confidence}
+	return Hit{ID: it.ID, Kind: it.Kind, Text: it.Text, Score: score, Confidence: it.Confidence, Meta: HitMeta{
+		Source: it.Source, Provenance: it.Provenance, LearningKind: it.LearningKind,
+		ObservedAt: it.ObservedAt.UTC().Format(time.RFC3339Nano), CreatedAt: it.CreatedAt.UTC().Format(time.RFC3339Nano),
+		Tags: it.Tags, Meta: it.Meta,
+	}}
 }
 
 func limit(n int) int {

@@ -58,8 +58,8 @@ func TestLearn(t *testing.T) {
 		t.Fatalf("%v %v", list, err)
 	}
 	first := list.Items[1] // oldest
-	if first.Kind != "learning" || first.Meta["learning_kind"] != "fact" || *first.Confidence != 0.8 ||
-		first.Meta["provenance"] != "mcp:cursor" || first.Meta["source"] != "agent" || first.Text != "The user prefers dark mode." {
+	if first.Kind != "learning" || first.Meta.LearningKind != "fact" || *first.Confidence != 0.8 ||
+		first.Meta.Provenance != "mcp:cursor" || first.Meta.Source != "agent" || first.Text != "The user prefers dark mode." {
 		t.Errorf("stored %+v", first)
 	}
 }
@@ -118,7 +118,7 @@ func TestRecall(t *testing.T) {
 			}
 		}
 		for _, c := range res.Citations {
-			if c.Meta["provenance"] != "mcp:cursor" || c.ID == "" || c.Score <= 0 {
+			if c.Meta.Provenance != "mcp:cursor" || c.ID == "" || c.Score <= 0 {
 				t.Errorf("citation %+v", c)
 			}
 		}

@@ -19,11 +19,11 @@ type RecallParams struct {
 
 // Citation is a hit an answer points at with [n], n counting from 1.
 type Citation struct {
-	ID      string         `json:"id"`
-	Kind    string         `json:"kind"`
-	Snippet string         `json:"snippet"`
-	Meta    map[string]any `json:"meta"`
-	Score   float64        `json:"score"`
+	ID      string  `json:"id"`
+	Kind    string  `json:"kind"`
+	Snippet string  `json:"snippet"`
+	Meta    HitMeta `json:"meta"`
+	Score   float64 `json:"score"`
 }
 
 // RecallResult is an answer and what it is built from.

@@ -179,7 +179,23 @@ func answer(raw json.RawMessage, one func(*Message) *Response) *Response {
 }
 
 // Encode writes v as compact JSON, or an internal error response if it cannot.
+// A response whose result is already JSON is written around it, not
+// re-encoded: results can be large.
 func Encode(v any) []byte {
+	if r, ok := v.(*Response); ok && r.Error == nil {
+		if raw, ok := r.Result.(json.RawMessage); ok && len(raw) > 0 {
+			id := r.ID
+			if id == nil {
+				id = null
+			}
+			out := make([]byte, 0, len(raw)+len(id)+32)
+			out = append(out, `{"jsonrpc":"2.0","id":`...)
+			out = append(out, id...)
+			out = append(out, `,"result":`...)
+			out = append(out, raw...)
+			return append(out, '}')
+		}
+	}
 	b, err := bus.Marshal(v)
 	if err != nil {
 		b, _ = bus.Marshal(ErrorResponse(nil, CodeInternalError, "Internal error: the response could not be encoded", nil))
