@@ -12,7 +12,7 @@ BINARIES := \
 	openhuman-agents=./services/agents/cmd/openhuman-agents \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run test test-race bench bench-load conformance lint fmt tidy clean
+.PHONY: build run smoke test test-race bench bench-load conformance lint fmt tidy clean
 
 build:
 	@mkdir -p $(BIN)
@@ -22,17 +22,22 @@ build:
 	done
 	@echo "built: $$(ls $(BIN) | tr '\n' ' ')"
 
-# The main job on the embedded default: the documented smoke test against
-# the fresh binary, with a throwaway home so nothing of yours is touched.
+# The main job on the embedded default: the HTTP server (MCP at /mcp, JSON-RPC
+# at /rpc, /metrics) with NATS, memory and agents in the same process. It says
+# where it listens; Ctrl-C stops it. Memory lives in $$OPENHUMAN_HOME
+# (default ~/.openhuman).
 run: build
+	$(BIN)/openhuman-core serve
+
+# The documented stdio smoke test against the fresh binary, in a throwaway home.
+smoke: build
 	@home=$$(mktemp -d); trap 'rm -rf "$$home"' EXIT; \
-	echo "openhuman-core mcp, embedded NATS + memory + agents, home $$home:"; \
 	printf '%s\n' \
 	  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"0"}}}' \
 	  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
 	  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
-	  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.learn","arguments":{"text":"make run works on a fresh machine.","kind":"fact"}}}' \
-	  '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory.recall","arguments":{"question":"Does make run work?"}}}' \
+	  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.learn","arguments":{"text":"make smoke works on a fresh machine.","kind":"fact"}}}' \
+	  '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory.recall","arguments":{"question":"Does make smoke work?"}}}' \
 	  | OPENHUMAN_HOME=$$home PATH=$(BIN):$$PATH openhuman-core mcp
 
 test:

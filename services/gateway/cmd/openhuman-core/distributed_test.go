@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,10 +13,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 )
 
-func startService(t *testing.T, name, home, natsURL string) *exec.Cmd {
+func startService(t *testing.T, name, home, natsURL string, extraEnv ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, name))
-	cmd.Env = testEnv(home, "OPENHUMAN_NATS_URL="+natsURL)
+	cmd.Env = testEnv(home, append([]string{"OPENHUMAN_NATS_URL=" + natsURL}, extraEnv...)...)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -65,8 +67,9 @@ func TestDistributed(t *testing.T) {
 	url := ns.ClientURL()
 	memHome, gwHome := t.TempDir(), t.TempDir()
 
-	memory := startService(t, "openhuman-memory", memHome, url)
-	startService(t, "openhuman-agents", t.TempDir(), url)
+	memMetrics := freePort(t)
+	memory := startService(t, "openhuman-memory", memHome, url, "OPENHUMAN_METRICS_ADDR="+memMetrics)
+	startService(t, "openhuman-agents", t.TempDir(), url, "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
 	p := startMCP(t, gwHome, "OPENHUMAN_NATS_URL="+url)
 	p.initialize("Zed")
 	waitForTools(t, p, "memory.learn", true)
@@ -84,6 +87,17 @@ func TestDistributed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(gwHome, "memory.db")); err == nil {
 		t.Error("the gateway opened a database although it only dispatches")
 	}
+	// The memory process serves its own metrics.
+	mresp, err := http.Get("http://" + memMetrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scraped, _ := io.ReadAll(mresp.Body)
+	mresp.Body.Close()
+	for _, want := range []string{`openhuman_build_info{binary="openhuman-memory"`, `openhuman_service_requests_total{method="learn",outcome="ok",service="memory"} 1`, `openhuman_memory_items{kind="learning"} 1`} {
+		mustContain(t, string(scraped), want)
+	}
+
 	defs := p.request(3, "tools/call", map[string]any{"name": "agent.list_subagents", "arguments": map[string]any{}})
 	if sc := defs["result"].(map[string]any)["structuredContent"].(map[string]any)["definitions"].([]any); len(sc) != 15 {
 		t.Errorf("%d definitions", len(sc))
@@ -106,7 +120,7 @@ func TestDistributed(t *testing.T) {
 	waitForTools(t, p, "memory.learn", false)
 
 	// It comes back, with everything it was told.
-	startService(t, "openhuman-memory", memHome, url)
+	startService(t, "openhuman-memory", memHome, url, "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
 	waitForTools(t, p, "memory.learn", true)
 	if list := p.tool(5, "memory.list", map[string]any{}); len(list["items"].([]any)) != 1 {
 		t.Errorf("after restart: %v", list)
