@@ -188,7 +188,8 @@ var catalog = []Tool{
 		Name:  "memory.learn",
 		Title: "Learn",
 		Description: "Store one learning about the user or their work (a preference, fact, procedure or correction). " +
-			"Storing the same text again is a replay, not a duplicate. Keep each learning to one self-contained statement.",
+			"Storing the same text again is a replay, not a duplicate. Keep each learning to one self-contained statement. " +
+			"Secrets (API keys, tokens, passwords, private keys) are removed before storing.",
 		Input: Object("", []string{"text"}, map[string]*Schema{
 			"text":       String("The learning, one self-contained statement.").MaxLen(MaxLearnText),
 			"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
@@ -197,6 +198,7 @@ var catalog = []Tool{
 		Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
 			"id":       out("string", "Id of the item holding the learning."),
 			"replayed": out("boolean", "True when the same learning was already stored."),
+			"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
 		}),
 		Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 		Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true,

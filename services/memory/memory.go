@@ -113,6 +113,8 @@ type LearnParams struct {
 type LearnResult struct {
 	ID       string `json:"id"`
 	Replayed bool   `json:"replayed"`
+	// Redacted names the kinds of secret removed before storing.
+	Redacted []string `json:"redacted,omitempty"`
 }
 
 // Learn stores one learning with the caller's provenance.
@@ -120,7 +122,7 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	text := strings.TrimSpace(p.Text)
+	text, redacted := Scrub(strings.TrimSpace(p.Text))
 	if text == "" {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
 	}
@@ -142,7 +144,7 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if err != nil {
 		return nil, err
 	}
-	return &LearnResult{ID: item.ID, Replayed: replayed}, nil
+	return &LearnResult{ID: item.ID, Replayed: replayed, Redacted: redacted}, nil
 }
 
 func provenance(cc contract.CallContext) string {

@@ -166,3 +166,23 @@ func TestOff(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestLearnScrubsSecrets(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	res, err := svc.Learn(ctx, memory.LearnParams{Text: "Staging DB is postgres://app:s3cretpass@db.staging:5432/app and the deploy key is ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.Redacted, ",") != "api_key,url_password" {
+		t.Errorf("redacted = %v", res.Redacted)
+	}
+	list, _ := svc.List(ctx, memory.ListParams{})
+	text := list.Items[0].Text
+	if strings.Contains(text, "s3cretpass") || strings.Contains(text, "ghp_") {
+		t.Fatalf("secret stored: %q", text)
+	}
+	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "s3cretpass"}); len(got.Hits) != 0 {
+		t.Error("secret is searchable")
+	}
+}
