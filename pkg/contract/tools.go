@@ -156,7 +156,7 @@ var catalog = []Tool{
 			"restrict by workspace, repo, kinds, sources, tags or time, and next_cursor to page.",
 		Input: Object("", []string{"query"}, map[string]*Schema{
 			"query":  String("Words to look for.").MaxLen(MaxQueryText),
-			"mode":   Enum("Retrieval mode; leave it out to use the engine's default.", FetchModes...),
+			"mode":   Enum("hybrid (the default) fuses keyword (BM25 over words) and vector (embedding similarity) rankings.", FetchModes...),
 			"filter": FilterSchema(),
 			"limit":  limitSchema(),
 			"cursor": cursorSchema(),

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -53,40 +54,92 @@ type Filter struct {
 	ObservedBefore *time.Time `json:"observed_before,omitempty"`
 }
 
-// Page asks for one page of results.
-type Page struct {
-	Limit  int
-	Cursor string
-}
-
-// Scored is an item found by a search, with its relevance.
-type Scored struct {
-	Item
+// Ranked is an item's position in a ranking, with its score.
+type Ranked struct {
+	Seq   int64
 	Score float64
 }
 
-// Store keeps items. Implementations return *contract.Error values:
-// INVALID_REQUEST for a cursor they did not make, ENGINE when storage fails.
+// Embedded is a vector computed for an item.
+type Embedded struct {
+	Seq    int64
+	Vector []float32
+}
+
+// Store keeps items and their vectors. Implementations return
+// *contract.Error values: ENGINE when storage fails, UNAVAILABLE when it is
+// busy past its timeout.
 type Store interface {
 	// Put stores item unless an item with its ID exists; replayed reports that.
 	Put(ctx context.Context, item Item) (replayed bool, err error)
-	// List returns items newest first and the cursor of the next page ("" at the end).
-	List(ctx context.Context, f *Filter, page Page) ([]Item, string, error)
-	// Search returns items containing any of terms, best first.
-	Search(ctx context.Context, terms []string, f *Filter, page Page) ([]Scored, string, error)
-	// Delete removes items and their index entries; it returns the ids that did not exist.
+	// Delete removes items, their vectors and index entries; it returns the
+	// ids that did not exist.
 	Delete(ctx context.Context, ids []string) (missing []string, err error)
+	// List returns up to limit items passing f with seq < before (no bound
+	// when 0), newest first.
+	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
+	// Keyword ranks items with seq <= asOf that pass f and contain any of
+	// terms, best first (BM25, higher is better).
+	Keyword(ctx context.Context, terms []string, f *Filter, asOf int64, limit int) ([]Ranked, error)
+	// Matching returns the seqs (<= asOf) of the items passing f.
+	Matching(ctx context.Context, f *Filter, asOf int64) ([]int64, error)
+	// Items returns the items with the given seqs; missing ones are absent.
+	Items(ctx context.Context, seqs []int64) (map[int64]Item, error)
+	// MaxSeq is the newest item's seq (0 when empty).
+	MaxSeq(ctx context.Context) (int64, error)
+
+	// PutVectors stores vectors of model; vectors of items deleted
+	// meanwhile are dropped.
+	PutVectors(ctx context.Context, model string, vs []Embedded) error
+	// Unembedded returns up to limit items that have no vector of model, oldest first.
+	Unembedded(ctx context.Context, model string, limit int) ([]Item, error)
+	// VectorChanges reports what changed since the marks: add is called for
+	// each vector of model stored after addMark, remove for each item
+	// deleted after delMark. It returns the new marks.
+	VectorChanges(ctx context.Context, model string, addMark, delMark int64,
+		add func(seq int64, v []float32), remove func(seq int64)) (newAdd, newDel int64, err error)
+	// DropVectorsExcept removes the vectors of every other model.
+	DropVectorsExcept(ctx context.Context, model string) (int64, error)
 }
 
 // Service is the memory domain behind every transport.
 type Service struct {
-	store Store
-	off   string // reason memory is off, "" when on
-	now   func() time.Time
+	store    Store
+	off      string // reason memory is off, "" when on
+	now      func() time.Time
+	embedder Embedder
+	vectors  *vectorState
+	log      *slog.Logger
+}
+
+// Options configure a Service; the zero value works.
+type Options struct {
+	// Embedder computes the vector leg's vectors (default: the hash embedder).
+	Embedder Embedder
+	// InlineTimeout bounds the embedding done while learning; past it the
+	// item is stored anyway and embedded in the background (default 2 s).
+	InlineTimeout time.Duration
+	Logger        *slog.Logger
 }
 
 // NewService serves memory from store.
-func NewService(store Store) *Service { return &Service{store: store, now: time.Now} }
+func NewService(store Store, opts *Options) *Service {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Embedder == nil {
+		o.Embedder = NewHashEmbedder(0)
+	}
+	if o.InlineTimeout <= 0 {
+		o.InlineTimeout = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger,
+		vectors: newVectorState(o.InlineTimeout)}
+}
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so
 // clients learn why instead of seeing the tools vanish.
@@ -144,6 +197,9 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if err != nil {
 		return nil, err
 	}
+	if !replayed {
+		s.embedNew(ctx)
+	}
 	return &LearnResult{ID: item.ID, Replayed: replayed, Redacted: redacted}, nil
 }
 
@@ -180,16 +236,27 @@ type ListResult struct {
 	NextCursor string `json:"next_cursor,omitempty"`
 }
 
-// List pages through items newest first.
+// List pages through items newest first. The cursor holds the last seq
+// seen, so pages stay consistent while other writers add items.
 func (s *Service) List(ctx context.Context, p ListParams) (*ListResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	items, next, err := s.store.List(ctx, p.Filter, Page{Limit: limit(p.Limit), Cursor: p.Cursor})
+	fp := argsFingerprint("list", p.Filter)
+	c, err := decodeCursor(p.Cursor, fp)
 	if err != nil {
 		return nil, err
 	}
-	out := &ListResult{Items: make([]Hit, 0, len(items)), NextCursor: next}
+	n := limit(p.Limit)
+	items, err := s.store.List(ctx, p.Filter, c.Before, n+1)
+	if err != nil {
+		return nil, err
+	}
+	out := &ListResult{Items: make([]Hit, 0, min(len(items), n))}
+	if len(items) > n {
+		items = items[:n]
+		out.NextCursor = cursor{Before: items[n-1].Seq, For: fp}.encode()
+	}
 	for _, it := range items {
 		out.Items = append(out.Items, hitOf(it, nil))
 	}
@@ -210,40 +277,8 @@ type FetchResult struct {
 	Hits       []Hit  `json:"hits"`
 	Mode       string `json:"mode"`
 	NextCursor string `json:"next_cursor,omitempty"`
-}
-
-// Modes this engine serves; the first is the default.
-var Modes = []string{"keyword"}
-
-// Fetch finds items matching the query's words.
-func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error) {
-	if err := s.check(); err != nil {
-		return nil, err
-	}
-	mode := p.Mode
-	if mode == "" {
-		mode = Modes[0]
-	}
-	if !contains(Modes, mode) {
-		return nil, contract.Errorf(contract.CodeUnsupported,
-			"memory.fetch mode %q is not supported by this memory engine (it supports: %s); leave mode out to use the default",
-			mode, strings.Join(Modes, ", "))
-	}
-	out := &FetchResult{Hits: []Hit{}, Mode: mode}
-	terms := Terms(p.Query)
-	if len(terms) == 0 {
-		return out, nil // only stopwords or punctuation: nothing to look for
-	}
-	found, next, err := s.store.Search(ctx, terms, p.Filter, Page{Limit: limit(p.Limit), Cursor: p.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	out.NextCursor = next
-	for _, sc := range found {
-		score := sc.Score
-		out.Hits = append(out.Hits, hitOf(sc.Item, &score))
-	}
-	return out, nil
+	// Warnings say when the results are less than asked for, and why.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ForgetParams are memory.forget's arguments.
@@ -267,6 +302,8 @@ func (s *Service) Forget(ctx context.Context, p ForgetParams) (*ForgetResult, er
 	if err != nil {
 		return nil, err
 	}
+	// The index drops their vectors at its next sync, from the store's
+	// deletion log.
 	if missing == nil {
 		missing = []string{}
 	}

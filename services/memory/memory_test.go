@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -21,7 +22,7 @@ func mustOpenService(tb testing.TB) *memory.Service {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	svc := memory.NewService(st)
+	svc := memory.NewService(st, nil)
 	clock := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	svc.SetClock(func() time.Time { clock = clock.Add(time.Second); return clock })
 	return svc
@@ -68,24 +69,141 @@ func TestFetch(t *testing.T) {
 	svc := mustOpenService(t)
 	ctx := context.Background()
 	learn(t, svc, "Staging deploys need a green build on main.")
-	t.Run("keyword is the default mode", func(t *testing.T) {
+	learn(t, svc, "The production database runs PostgreSQL 16 on a managed host.")
+	t.Run("hybrid is the default mode", func(t *testing.T) {
 		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "staging deploy"})
-		if err != nil || res.Mode != "keyword" || len(res.Hits) != 1 || res.Hits[0].Score == nil {
+		if err != nil || res.Mode != "hybrid" || len(res.Hits) == 0 || res.Hits[0].Score == nil || len(res.Warnings) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
+		if !strings.HasPrefix(res.Hits[0].Text, "Staging deploys") {
+			t.Errorf("best hit %q", res.Hits[0].Text)
+		}
 	})
-	t.Run("other modes are UNSUPPORTED", func(t *testing.T) {
-		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "hybrid"})
-		if contract.ErrorCode(err) != contract.CodeUnsupported || !strings.Contains(err.Error(), "keyword") {
+	t.Run("vector and hybrid catch a misspelling keyword misses", func(t *testing.T) {
+		kw, _ := svc.Fetch(ctx, memory.FetchParams{Query: "postgress databse", Mode: "keyword"})
+		if len(kw.Hits) != 0 {
+			t.Errorf("keyword found %v", kw.Hits)
+		}
+		for _, mode := range []string{"vector", "hybrid"} {
+			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "postgress databse", Mode: mode})
+			if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "PostgreSQL") {
+				t.Errorf("%s: %+v %v", mode, res, err)
+			}
+		}
+	})
+	t.Run("unknown modes are UNSUPPORTED", func(t *testing.T) {
+		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "semantic"})
+		if contract.ErrorCode(err) != contract.CodeUnsupported || !strings.Contains(err.Error(), "hybrid") {
 			t.Fatalf("got %v", err)
 		}
 	})
-	t.Run("stopwords only find nothing", func(t *testing.T) {
-		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "what is the"})
+	t.Run("stopwords only find nothing by keyword", func(t *testing.T) {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "what is the", Mode: "keyword"})
 		if err != nil || len(res.Hits) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
+}
+
+func TestPagingIsStableUnderWrites(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for i := 0; i < 25; i++ {
+		learn(t, svc, fmt.Sprintf("release note number %d about the quarterly release", i))
+	}
+	for _, mode := range []string{"keyword", "vector", "hybrid"} {
+		t.Run(mode, func(t *testing.T) {
+			seen := map[string]bool{}
+			notes := 0
+			cur := ""
+			for page := 0; ; page++ {
+				res, err := svc.Fetch(ctx, memory.FetchParams{Query: "quarterly release", Mode: mode, Limit: 7, Cursor: cur})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, h := range res.Hits {
+					if seen[h.ID] {
+						t.Fatalf("page %d repeats %q", page, h.Text)
+					}
+					if strings.Contains(h.Text, mode+" written while paging") {
+						t.Fatalf("an item written after the first page appeared")
+					}
+					seen[h.ID] = true
+					if strings.HasPrefix(h.Text, "release note number") {
+						notes++
+					}
+				}
+				// A write between pages must not shift or join the pages.
+				learn(t, svc, fmt.Sprintf("quarterly release %s written while paging %d", mode, page))
+				if res.NextCursor == "" {
+					break
+				}
+				cur = res.NextCursor
+			}
+			if notes != 25 {
+				t.Errorf("%d of the 25 release notes over the pages", notes)
+			}
+		})
+	}
+	t.Run("list", func(t *testing.T) {
+		seen := map[string]bool{}
+		cur := ""
+		for {
+			res, err := svc.List(ctx, memory.ListParams{Limit: 10, Cursor: cur})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Items {
+				if seen[h.ID] {
+					t.Fatalf("list repeats %q", h.Text)
+				}
+				seen[h.ID] = true
+			}
+			learn(t, svc, fmt.Sprintf("listed while paging %d", len(seen)))
+			if res.NextCursor == "" {
+				break
+			}
+			cur = res.NextCursor
+		}
+	})
+}
+
+func TestCursorMisuse(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		learn(t, svc, fmt.Sprintf("alpha %d", i))
+	}
+	list, _ := svc.List(ctx, memory.ListParams{Limit: 1})
+	fetch, _ := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Limit: 1})
+	for name, call := range map[string]func() error{
+		"garbage": func() error {
+			_, err := svc.List(ctx, memory.ListParams{Cursor: "%%%not-a-cursor"})
+			return err
+		},
+		"list cursor, other filter": func() error {
+			_, err := svc.List(ctx, memory.ListParams{Cursor: list.NextCursor, Filter: &memory.Filter{Kinds: []string{"document"}}})
+			return err
+		},
+		"fetch cursor, other query": func() error {
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "beta", Cursor: fetch.NextCursor})
+			return err
+		},
+		"fetch cursor, other mode": func() error {
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Mode: "keyword", Cursor: fetch.NextCursor})
+			return err
+		},
+		"list cursor used for fetch": func() error {
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Cursor: list.NextCursor})
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := call(); contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(err.Error(), "cursor") {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
 }
 
 func TestRecall(t *testing.T) {

@@ -35,6 +35,17 @@ type RecallResult struct {
 	Model string `json:"model"`
 }
 
+// recallMinCosine is the vector similarity from which a hit counts as
+// relevant without sharing enough words with the question: a misspelled or
+// inflected form ("postgress", "deployments") that the keyword leg misses.
+const recallMinCosine = 0.5
+
+// relevant decides whether a hit may be quoted in an answer: it must share
+// enough of the question's words, or be very close in vector space.
+func relevant(terms []string, need int, text string, f fused) bool {
+	return coverage(terms, text) >= need || (f.inVec && f.vector >= recallMinCosine)
+}
+
 // answerSentences is how many hits the extractive answer quotes.
 const answerSentences = 3
 
@@ -56,23 +67,31 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 		return out, nil
 	}
 	want := limit(p.Limit)
+	asOf, err := s.store.MaxSeq(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// Ask for more than we keep so the relevance cut still leaves enough.
-	found, _, err := s.store.Search(ctx, terms, p.Filter, Page{Limit: min(3*want, contract.MaxLimit)})
+	ranked, _, err := s.rank(ctx, ModeHybrid, p.Question, p.Filter, asOf, min(3*want, contract.MaxLimit))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.itemsOf(ctx, ranked)
 	if err != nil {
 		return nil, err
 	}
 	need := max(1, (len(terms)+2)/3)
 	var answer []string
-	for _, sc := range found {
+	for _, f := range ranked {
 		if len(out.Citations) == want {
 			break
 		}
-		if coverage(terms, sc.Text) < need {
+		it, ok := items[f.seq]
+		if !ok || !relevant(terms, need, it.Text, f) {
 			continue
 		}
-		snippet := bestSentence(terms, sc.Text)
-		h := hitOf(sc.Item, nil)
-		out.Citations = append(out.Citations, Citation{ID: sc.ID, Kind: sc.Kind, Snippet: snippet, Meta: h.Meta, Score: sc.Score})
+		snippet := bestSentence(terms, it.Text)
+		out.Citations = append(out.Citations, Citation{ID: it.ID, Kind: it.Kind, Snippet: snippet, Meta: hitOf(it, nil).Meta, Score: f.score})
 		if len(answer) < answerSentences {
 			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(snippet, " "), len(out.Citations)))
 		}

@@ -78,7 +78,7 @@ func TestRPC(t *testing.T) {
 		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"openhuman.nope"}`, 200, []string{`"code":-32601`, "Method not found: openhuman.nope"}},
 		{"bad params", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_recall","params":{"question":""}}`, 200, []string{`"code":-32602`, `"field":"question"`, `"code":"INVALID_REQUEST"`}},
 		{"params array", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":[1]}`, 200, []string{`"code":-32602`, "not an array"}},
-		{"unsupported mode", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"x","mode":"vector"}}`, 200, []string{`"code":-32011`, `"code":"UNSUPPORTED"`}},
+		{"bad cursor", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"x","cursor":"zzz"}}`, 200, []string{`"code":-32602`, `"field":"cursor"`}},
 		{"registry unknown id", `{"jsonrpc":"2.0","id":1,"method":"openhuman.tool_registry_get","params":{"tool_id":"nope"}}`, 200, []string{`"code":-32004`, "tool not found in registry: nope"}},
 		{"batch of 0", `[]`, 200, []string{`"code":-32600`, "empty batch"}},
 		{"batch of 3", batch(3), 200, []string{`"id":0`, `"id":1`, `"id":2`}},

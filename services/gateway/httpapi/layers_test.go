@@ -35,7 +35,7 @@ func BenchmarkFetchLayers(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := memory.NewService(st)
+	svc := memory.NewService(st, nil)
 	r := rand.New(rand.NewSource(1))
 	vocab := make([]string, 3000)
 	for i := range vocab {

@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,8 +21,10 @@ import (
 
 // server is a running memory service.
 type server struct {
-	svc   *bus.Service
-	store *sqlite.Store
+	svc    *bus.Service
+	store  *sqlite.Store
+	stopBg context.CancelFunc
+	bgDone chan struct{}
 }
 
 // Start opens the store named by cfg and serves it on nc. When memory is
@@ -41,7 +44,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			domain = memory.Off(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
 			s.store = nil
 		} else {
-			domain = memory.NewService(s.store)
+			domain = memory.NewService(s.store, &memory.Options{Logger: log})
 			log.Debug("memory database open", "path", cfg.Memory.Path)
 		}
 	}
@@ -51,12 +54,17 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		return nil, err
 	}
 	s.svc = svc
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopBg, s.bgDone = cancel, make(chan struct{})
+	go func() { defer close(s.bgDone); domain.Run(ctx) }()
 	return s, nil
 }
 
 // Close stops taking requests, waits for those in flight, then closes the store.
 func (s *server) Close() error {
 	err := s.svc.Stop()
+	s.stopBg()
+	<-s.bgDone
 	if cerr := s.closeStore(); err == nil {
 		err = cerr
 	}

@@ -2,15 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
@@ -43,46 +39,23 @@ func (s *Store) Put(ctx context.Context, it memory.Item) (bool, error) {
 	return n == 0, nil
 }
 
-// List pages newest first; the cursor holds the last seq seen, so pages stay
-// consistent while other writers add items.
-func (s *Store) List(ctx context.Context, f *memory.Filter, page memory.Page) ([]memory.Item, string, error) {
-	fp := fingerprint("list", f)
-	var c cursor
-	if err := c.decode(page.Cursor, fp); err != nil {
-		return nil, "", err
-	}
+// List returns items newest first.
+func (s *Store) List(ctx context.Context, f *memory.Filter, before int64, limit int) ([]memory.Item, error) {
 	where, args := filterSQL(f)
-	if c.Seq > 0 {
+	if before > 0 {
 		where += " AND i.seq < ?"
-		args = append(args, c.Seq)
+		args = append(args, before)
 	}
-	args = append(args, page.Limit+1)
-	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where+` ORDER BY i.seq DESC LIMIT ?`, args...)
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where+` ORDER BY i.seq DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
-		return nil, "", storeErr("listing items", err)
+		return nil, storeErr("listing items", err)
 	}
-	items, err := scanItems(rows, nil)
-	if err != nil {
-		return nil, "", storeErr("listing items", err)
-	}
-	next := ""
-	if len(items) > page.Limit {
-		items = items[:page.Limit]
-		next = cursor{Seq: items[len(items)-1].Seq, For: fp}.encode()
-	}
-	return items, next, nil
+	items, err := scanItems(rows)
+	return items, storeErr("listing items", err)
 }
 
-// Search ranks items containing any term by BM25.
-func (s *Store) Search(ctx context.Context, terms []string, f *memory.Filter, page memory.Page) ([]memory.Scored, string, error) {
-	fp := fingerprint("search", struct {
-		T []string
-		F *memory.Filter
-	}{terms, f})
-	var c cursor
-	if err := c.decode(page.Cursor, fp); err != nil {
-		return nil, "", err
-	}
+// Keyword ranks by BM25 over the FTS5 index.
+func (s *Store) Keyword(ctx context.Context, terms []string, f *memory.Filter, asOf int64, limit int) ([]memory.Ranked, error) {
 	quoted := make([]string, len(terms))
 	for i, t := range terms {
 		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
@@ -91,38 +64,88 @@ func (s *Store) Search(ctx context.Context, terms []string, f *memory.Filter, pa
 	where, args := filterSQL(f)
 	var query string
 	if where == "" {
-		// No filter: rank inside the index and read only the page's rows
-		// from items, instead of joining every match before sorting.
-		query = `SELECT ` + itemColumns + `, m.rank FROM (SELECT rowid, bm25(items_fts) AS rank FROM items_fts
-			WHERE items_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ? OFFSET ?) m JOIN items i ON i.seq = m.rowid
-			ORDER BY m.rank, i.seq DESC`
-		args = []any{match, page.Limit + 1, c.Offset}
+		// No filter: rank inside the index, without touching items.
+		query = `SELECT rowid, bm25(items_fts) AS rank FROM items_fts
+			WHERE items_fts MATCH ? AND rowid <= ? ORDER BY rank, rowid DESC LIMIT ?`
+		args = []any{match, asOf, limit}
 	} else {
-		query = `SELECT ` + itemColumns + `, bm25(items_fts) AS rank
-			FROM items_fts JOIN items i ON i.seq = items_fts.rowid
-			WHERE items_fts MATCH ?` + where + ` ORDER BY rank, i.seq DESC LIMIT ? OFFSET ?`
-		args = append(append([]any{match}, args...), page.Limit+1, c.Offset)
+		query = `SELECT i.seq, bm25(items_fts) AS rank FROM items_fts JOIN items i ON i.seq = items_fts.rowid
+			WHERE items_fts MATCH ? AND i.seq <= ?` + where + ` ORDER BY rank, i.seq DESC LIMIT ?`
+		args = append(append([]any{match, asOf}, args...), limit)
 	}
 	rows, err := s.query(ctx, query, args...)
 	if err != nil {
-		return nil, "", storeErr("searching", err)
+		return nil, storeErr("searching", err)
 	}
-	var ranks []float64
-	items, err := scanItems(rows, &ranks)
+	defer rows.Close()
+	var out []memory.Ranked
+	for rows.Next() {
+		var r memory.Ranked
+		if err := rows.Scan(&r.Seq, &r.Score); err != nil {
+			return nil, storeErr("searching", err)
+		}
+		// bm25() is lower-is-better and negative; flip it so higher is better.
+		r.Score = -r.Score
+		out = append(out, r)
+	}
+	return out, storeErr("searching", rows.Err())
+}
+
+// Matching returns the seqs of items passing f.
+func (s *Store) Matching(ctx context.Context, f *memory.Filter, asOf int64) ([]int64, error) {
+	where, args := filterSQL(f)
+	rows, err := s.query(ctx, `SELECT i.seq FROM items i WHERE i.seq <= ?`+where, append([]any{asOf}, args...)...)
 	if err != nil {
-		return nil, "", storeErr("searching", err)
+		return nil, storeErr("filtering", err)
 	}
-	next := ""
-	if len(items) > page.Limit {
-		items = items[:page.Limit]
-		next = cursor{Offset: c.Offset + page.Limit, For: fp}.encode()
+	defer rows.Close()
+	out := []int64{}
+	for rows.Next() {
+		var seq int64
+		if err := rows.Scan(&seq); err != nil {
+			return nil, storeErr("filtering", err)
+		}
+		out = append(out, seq)
 	}
-	out := make([]memory.Scored, len(items))
-	for i, it := range items {
-		// bm25() is lower-is-better and negative; flip it so a higher score is a better hit.
-		out[i] = memory.Scored{Item: it, Score: -ranks[i]}
+	return out, storeErr("filtering", rows.Err())
+}
+
+// Items reads items by seq.
+func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item, error) {
+	out := make(map[int64]memory.Item, len(seqs))
+	if len(seqs) == 0 {
+		return out, nil
 	}
-	return out, next, nil
+	args := make([]any, len(seqs))
+	for i, seq := range seqs {
+		args[i] = seq
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.seq IN (`+placeholders(len(seqs))+`)`, args...)
+	if err != nil {
+		return nil, storeErr("reading items", err)
+	}
+	items, err := scanItems(rows)
+	if err != nil {
+		return nil, storeErr("reading items", err)
+	}
+	for _, it := range items {
+		out[it.Seq] = it
+	}
+	return out, nil
+}
+
+// MaxSeq is the newest item's seq.
+func (s *Store) MaxSeq(ctx context.Context) (int64, error) {
+	rows, err := s.query(ctx, `SELECT coalesce(max(seq), 0) FROM items`)
+	if err != nil {
+		return 0, storeErr("reading", err)
+	}
+	defer rows.Close()
+	var n int64
+	if rows.Next() {
+		err = rows.Scan(&n)
+	}
+	return n, storeErr("reading", err)
 }
 
 // Delete removes items; the FTS trigger removes their index entries and
@@ -212,7 +235,7 @@ func filterSQL(f *memory.Filter) (string, []any) {
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
-func scanItems(rows *sql.Rows, ranks *[]float64) ([]memory.Item, error) {
+func scanItems(rows *sql.Rows) ([]memory.Item, error) {
 	defer rows.Close()
 	var out []memory.Item
 	for rows.Next() {
@@ -221,15 +244,10 @@ func scanItems(rows *sql.Rows, ranks *[]float64) ([]memory.Item, error) {
 			conf     sql.NullFloat64
 			tags     string
 			obs, crt int64
-			rank     float64
-			dest     = []any{&it.Seq, &it.ID, &it.Kind, &it.LearningKind, &it.Text, &conf, &it.Source, &it.Provenance,
-				&it.Meta.Workspace, &it.Meta.Folder, &it.Meta.FilePath, &it.Meta.Language, &it.Meta.Repo, &it.Meta.Commit,
-				&it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID, &tags, &obs, &crt}
 		)
-		if ranks != nil {
-			dest = append(dest, &rank)
-		}
-		if err := rows.Scan(dest...); err != nil {
+		if err := rows.Scan(&it.Seq, &it.ID, &it.Kind, &it.LearningKind, &it.Text, &conf, &it.Source, &it.Provenance,
+			&it.Meta.Workspace, &it.Meta.Folder, &it.Meta.FilePath, &it.Meta.Language, &it.Meta.Repo, &it.Meta.Commit,
+			&it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID, &tags, &obs, &crt); err != nil {
 			return nil, err
 		}
 		if conf.Valid {
@@ -238,50 +256,8 @@ func scanItems(rows *sql.Rows, ranks *[]float64) ([]memory.Item, error) {
 		_ = json.Unmarshal([]byte(tags), &it.Tags)
 		it.ObservedAt, it.CreatedAt = time.UnixMilli(obs).UTC(), time.UnixMilli(crt).UTC()
 		out = append(out, it)
-		if ranks != nil {
-			*ranks = append(*ranks, rank)
-		}
 	}
 	return out, rows.Err()
-}
-
-// cursor is the opaque position of a page. For ties it to the query and
-// filter that made it, so a cursor reused with other arguments is refused
-// instead of silently skipping or repeating items.
-type cursor struct {
-	Seq    int64  `json:"s,omitempty"`
-	Offset int    `json:"o,omitempty"`
-	For    string `json:"f"`
-}
-
-func (c cursor) encode() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func (c *cursor) decode(s, want string) error {
-	if s == "" {
-		return nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err == nil {
-		err = json.Unmarshal(b, c)
-	}
-	if err != nil || c.Seq < 0 || c.Offset < 0 {
-		return contract.Errorf(contract.CodeInvalidRequest,
-			"argument `cursor` is not a cursor this server made: pass next_cursor exactly as returned, or leave it out to start again").With("field", "cursor")
-	}
-	if c.For != want {
-		return contract.Errorf(contract.CodeInvalidRequest,
-			"argument `cursor` belongs to a different query or filter: repeat the original arguments with it, or leave it out to start again").With("field", "cursor")
-	}
-	return nil
-}
-
-func fingerprint(kind string, v any) string {
-	b, _ := json.Marshal(v)
-	sum := sha256.Sum256(append([]byte(kind+"\x00"), b...))
-	return hex.EncodeToString(sum[:6])
 }
 
 func nonNil(s []string) []string {

@@ -158,6 +158,23 @@ CREATE TRIGGER items_au AFTER UPDATE OF text ON items BEGIN
 	INSERT INTO items_fts(items_fts, rowid, text) VALUES ('delete', old.seq, old.text);
 	INSERT INTO items_fts(rowid, text) VALUES (new.seq, new.text);
 END;
+`, `
+CREATE TABLE item_vectors (
+	vid   INTEGER PRIMARY KEY AUTOINCREMENT,
+	seq   INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+	model TEXT    NOT NULL,
+	dim   INTEGER NOT NULL,
+	vec   BLOB    NOT NULL,
+	UNIQUE (seq, model)
+);
+CREATE INDEX item_vectors_model ON item_vectors(model, vid);
+CREATE TABLE vector_deletions (
+	id  INTEGER PRIMARY KEY AUTOINCREMENT,
+	seq INTEGER NOT NULL
+);
+CREATE TRIGGER items_ad_vectors AFTER DELETE ON items BEGIN
+	INSERT INTO vector_deletions (seq) VALUES (old.seq);
+END;
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -59,80 +58,49 @@ func TestPutReplay(t *testing.T) {
 	if replayed, err := s.Put(ctx, it); err != nil || !replayed {
 		t.Fatalf("second put: replayed=%v err=%v", replayed, err)
 	}
-	items, _, err := s.List(ctx, nil, memory.Page{Limit: 10})
+	items, err := s.List(ctx, nil, 0, 10)
 	if err != nil || len(items) != 1 {
 		t.Fatalf("%d items, %v", len(items), err)
 	}
 }
 
-func TestListPagesNewestFirst(t *testing.T) {
+func TestListNewestFirstBefore(t *testing.T) {
 	s := mustOpenStore(t, "")
 	ctx := context.Background()
-	for i := 0; i < 25; i++ {
-		put(t, s, item(fmt.Sprintf("note %02d", i), nil))
+	for i := 0; i < 5; i++ {
+		put(t, s, item(fmt.Sprintf("note %d", i), nil))
 	}
-	var got []string
-	cursor := ""
-	for page := 0; ; page++ {
-		items, next, err := s.List(ctx, nil, memory.Page{Limit: 10, Cursor: cursor})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range items {
-			got = append(got, it.Text)
-		}
-		if page == 1 {
-			put(t, s, item("written while paging", nil)) // must not shift later pages
-		}
-		if next == "" {
-			break
-		}
-		cursor = next
+	all, err := s.List(ctx, nil, 0, 10)
+	if err != nil || len(all) != 5 || all[0].Text != "note 4" || all[4].Text != "note 0" {
+		t.Fatalf("%v %v", all, err)
 	}
-	if len(got) != 25 || got[0] != "note 24" || got[24] != "note 00" {
-		t.Fatalf("got %d items: first %q last %q", len(got), got[0], got[len(got)-1])
+	older, err := s.List(ctx, nil, all[1].Seq, 10)
+	if err != nil || len(older) != 3 || older[0].Text != "note 2" {
+		t.Fatalf("before %d: %v %v", all[1].Seq, older, err)
 	}
-	for i := 1; i < len(got); i++ {
-		if got[i] == got[i-1] {
-			t.Fatalf("repeated %q", got[i])
-		}
+	if max, _ := s.MaxSeq(ctx); max != all[0].Seq {
+		t.Errorf("MaxSeq %d, newest %d", max, all[0].Seq)
 	}
 }
 
-func TestCursorMisuse(t *testing.T) {
-	s := mustOpenStore(t, "")
-	ctx := context.Background()
-	for i := 0; i < 3; i++ {
-		put(t, s, item(fmt.Sprintf("alpha %d", i), nil))
+func texts(t *testing.T, s *sqlite.Store, ranked []memory.Ranked) []string {
+	t.Helper()
+	seqs := make([]int64, len(ranked))
+	for i, r := range ranked {
+		seqs[i] = r.Seq
 	}
-	_, next, err := s.List(ctx, nil, memory.Page{Limit: 1})
-	if err != nil || next == "" {
-		t.Fatal(next, err)
+	items, err := s.Items(context.Background(), seqs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, tc := range map[string]struct {
-		cursor string
-		f      *memory.Filter
-	}{
-		"garbage":      {"%%%not-a-cursor", nil},
-		"other filter": {next, &memory.Filter{Kinds: []string{"document"}}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, _, err := s.List(ctx, tc.f, memory.Page{Limit: 1, Cursor: tc.cursor})
-			if contract.ErrorCode(err) != contract.CodeInvalidRequest {
-				t.Fatalf("got %v", err)
-			}
-		})
+	out := make([]string, len(ranked))
+	for i, r := range ranked {
+		out[i] = items[r.Seq].Text
 	}
-	_, searchNext, err := s.Search(ctx, []string{"alpha"}, nil, memory.Page{Limit: 1})
-	if err != nil || searchNext == "" {
-		t.Fatal(searchNext, err)
-	}
-	if _, _, err := s.Search(ctx, []string{"beta"}, nil, memory.Page{Limit: 1, Cursor: searchNext}); contract.ErrorCode(err) != contract.CodeInvalidRequest {
-		t.Fatalf("cursor of another query accepted: %v", err)
-	}
+	return out
 }
 
-func TestSearch(t *testing.T) {
+func TestKeyword(t *testing.T) {
 	s := mustOpenStore(t, "")
 	ctx := context.Background()
 	put(t, s,
@@ -141,24 +109,36 @@ func TestSearch(t *testing.T) {
 		item("The billing service billing export runs nightly; billing owners are Ana and Raj.", nil),
 		item("Lunch is at noon.", nil), item("The office plant needs water.", nil), item("Use UTC in logs.", nil),
 	)
+	asOf, _ := s.MaxSeq(ctx)
 	t.Run("stemming", func(t *testing.T) {
-		got, _, err := s.Search(ctx, []string{"retaining"}, nil, memory.Page{Limit: 10})
-		if err != nil || len(got) != 1 || got[0].Text[:11] != "We retained" {
+		got, err := s.Keyword(ctx, []string{"retaining"}, nil, asOf, 10)
+		if err != nil || len(got) != 1 || texts(t, s, got)[0][:11] != "We retained" {
 			t.Fatalf("got %v, %v", got, err)
 		}
 	})
 	t.Run("bm25 order and positive scores", func(t *testing.T) {
-		got, _, err := s.Search(ctx, []string{"billing"}, nil, memory.Page{Limit: 10})
+		got, err := s.Keyword(ctx, []string{"billing"}, nil, asOf, 10)
 		if err != nil || len(got) != 2 {
 			t.Fatalf("got %d hits, %v", len(got), err)
 		}
-		if got[0].Text[:11] != "The billing" || got[0].Score <= got[1].Score || got[1].Score <= 0 {
-			t.Errorf("order/scores: %q %.4f, %q %.4f", got[0].Text, got[0].Score, got[1].Text, got[1].Score)
+		if texts(t, s, got)[0][:11] != "The billing" || got[0].Score <= got[1].Score || got[1].Score <= 0 {
+			t.Errorf("order/scores: %v %v", texts(t, s, got), got)
+		}
+	})
+	t.Run("asOf hides newer items", func(t *testing.T) {
+		put(t, s, item("billing billing billing billing", nil))
+		got, _ := s.Keyword(ctx, []string{"billing"}, nil, asOf, 10)
+		if len(got) != 2 {
+			t.Errorf("an item newer than asOf was ranked: %v", texts(t, s, got))
+		}
+		got, _ = s.Keyword(ctx, []string{"billing"}, &memory.Filter{Kinds: []string{"learning"}}, asOf, 10)
+		if len(got) != 2 {
+			t.Errorf("filtered path: an item newer than asOf was ranked: %v", texts(t, s, got))
 		}
 	})
 	t.Run("fts syntax in terms is literal", func(t *testing.T) {
 		for _, term := range []string{`"`, `billing"`, `NEAR(`, `*`, `OR`, `-x`} {
-			if _, _, err := s.Search(ctx, []string{term}, nil, memory.Page{Limit: 10}); err != nil {
+			if _, err := s.Keyword(ctx, []string{term}, nil, asOf, 10); err != nil {
 				t.Errorf("term %q: %v", term, err)
 			}
 		}
@@ -207,20 +187,26 @@ func TestFilters(t *testing.T) {
 		{"combined, no match", memory.Filter{Meta: memory.Meta{Workspace: "acme"}, Kinds: []string{"learning"}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			items, _, err := s.List(ctx, &tc.f, memory.Page{Limit: 10})
+			items, err := s.List(ctx, &tc.f, 0, 10)
 			if err != nil {
 				t.Fatal(err)
 			}
-			hits, _, err := s.Search(ctx, []string{"alpha"}, &tc.f, memory.Page{Limit: 10})
+			asOf, _ := s.MaxSeq(ctx)
+			hits, err := s.Keyword(ctx, []string{"alpha"}, &tc.f, asOf, 10)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got, gotSearch []string
+			matching, err := s.Matching(ctx, &tc.f, asOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
 			for _, it := range items {
 				got = append(got, it.Text)
 			}
-			for _, h := range hits {
-				gotSearch = append(gotSearch, h.Text)
+			gotSearch := texts(t, s, hits)
+			if len(matching) != len(tc.want) {
+				t.Errorf("matching: %d seqs, want %d", len(matching), len(tc.want))
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("list: got %q, want %q", got, tc.want)
@@ -246,10 +232,11 @@ func TestDeleteIsForGood(t *testing.T) {
 	if len(missing) != 1 || missing[0] != "0000000000000000" {
 		t.Errorf("missing = %v", missing)
 	}
-	if hits, _, _ := s.Search(ctx, []string{"zebracorn"}, nil, memory.Page{Limit: 10}); len(hits) != 0 {
+	asOf, _ := s.MaxSeq(ctx)
+	if hits, _ := s.Keyword(ctx, []string{"zebracorn"}, nil, asOf, 10); len(hits) != 0 {
 		t.Errorf("forgotten item still found: %v", hits)
 	}
-	if hits, _, _ := s.Search(ctx, []string{"weather"}, nil, memory.Page{Limit: 10}); len(hits) != 1 {
+	if hits, _ := s.Keyword(ctx, []string{"weather"}, nil, asOf, 10); len(hits) != 1 {
 		t.Errorf("kept item lost")
 	}
 	s.Close()
@@ -290,19 +277,11 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	n := 0
-	cursor := ""
-	for {
-		items, next, err := stores[0].List(context.Background(), nil, memory.Page{Limit: 100, Cursor: cursor})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n += len(items)
-		if next == "" {
-			break
-		}
-		cursor = next
+	items, err := stores[0].List(context.Background(), nil, 0, 10*each)
+	if err != nil {
+		t.Fatal(err)
 	}
+	n := len(items)
 	if n != 2*each {
 		t.Fatalf("%d items stored, want %d", n, 2*each)
 	}

@@ -220,7 +220,7 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 		return result{}, err
 	}
 	defer st.Close()
-	svc := memory.NewService(st)
+	svc := memory.NewService(st, nil)
 	qs := queries()
 	var res result
 	start := time.Now()

@@ -1,0 +1,95 @@
+package memory
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"strconv"
+)
+
+// Embedder turns texts into vectors. Implementations return one unit-length
+// vector per text, all of Dim() components, and *contract.Error values:
+// UNAVAILABLE when the embedding service cannot be reached (the caller
+// retries later), ENGINE when it answers nonsense.
+type Embedder interface {
+	// Model names the vector space. Vectors of different models never mix.
+	Model() string
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// HashEmbedder is the built-in offline embedder: feature-hashed words and
+// character trigrams. It is honest about what it is: it catches spelling
+// and word-form similarity ("postgress", "deployments"), not meaning
+// ("car" and "automobile" are strangers to it).
+type HashEmbedder struct {
+	Dim int
+}
+
+// NewHashEmbedder returns a hash embedder of dim components (default 256).
+func NewHashEmbedder(dim int) *HashEmbedder {
+	if dim <= 0 {
+		dim = 256
+	}
+	return &HashEmbedder{Dim: dim}
+}
+
+// Model includes the dimension: a different size is a different space.
+func (h *HashEmbedder) Model() string { return "hash-v1-" + strconv.Itoa(h.Dim) }
+
+// Embed never fails and needs no network.
+func (h *HashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = h.embed(t)
+	}
+	return out, nil
+}
+
+func (h *HashEmbedder) embed(text string) []float32 {
+	v := make([]float32, h.Dim)
+	add := func(feature string, weight float32) {
+		f := fnv.New64a()
+		f.Write([]byte(feature))
+		sum := f.Sum64()
+		idx := int(sum % uint64(h.Dim))
+		if sum>>63 == 1 {
+			weight = -weight
+		}
+		v[idx] += weight
+	}
+	for _, w := range words(text) {
+		if stopwords[w] {
+			continue
+		}
+		s := stem(w)
+		add("w:"+s, 1)
+		padded := []rune("^" + s + "$")
+		for i := 0; i+3 <= len(padded); i++ {
+			add("t:"+string(padded[i:i+3]), 0.5)
+		}
+	}
+	normalize(v)
+	return v
+}
+
+func normalize(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return
+	}
+	n := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= n
+	}
+}
+
+func dot(a, b []float32) float32 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}

@@ -1,0 +1,153 @@
+package memory_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+)
+
+// remoteEmbedder stands in for an embedding server that can go down: the
+// hash embedder's vectors under another model name.
+type remoteEmbedder struct {
+	model string
+	down  atomic.Bool
+	calls atomic.Int32
+}
+
+func (r *remoteEmbedder) Model() string { return r.model }
+
+func (r *remoteEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	r.calls.Add(1)
+	if r.down.Load() {
+		return nil, contract.Errorf(contract.CodeUnavailable, "embedding server at http://127.0.0.1:1 refused the connection")
+	}
+	return memory.NewHashEmbedder(64).Embed(ctx, texts)
+}
+
+func mustOpenStoreAt(tb testing.TB, path string) *sqlite.Store {
+	tb.Helper()
+	st := sqlite.New(path)
+	if err := st.Open(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+func runInBackground(t *testing.T, svc *memory.Service) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); svc.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting: %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestEmbedderDownNeverBlocksWrites(t *testing.T) {
+	st := mustOpenStoreAt(t, filepath.Join(t.TempDir(), "m.db"))
+	emb := &remoteEmbedder{model: "remote-a"}
+	emb.down.Store(true)
+	svc := memory.NewService(st, &memory.Options{Embedder: emb, InlineTimeout: 50 * time.Millisecond})
+	ctx := context.Background()
+	if _, err := svc.Learn(ctx, memory.LearnParams{Text: "The backup job runs at 02:00 UTC."}, cursor); err != nil {
+		t.Fatalf("a down embedder blocked a write: %v", err)
+	}
+	res, err := svc.Fetch(ctx, memory.FetchParams{Query: "backup job"})
+	if err != nil || len(res.Hits) != 1 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "keyword only") {
+		t.Fatalf("hybrid with the vector leg down: %+v %v", res, err)
+	}
+	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "backup job", Mode: "vector"}); contract.ErrorCode(err) != contract.CodeUnavailable {
+		t.Fatalf("vector mode with nothing embedded: %v", err)
+	}
+	// The server comes back: the background worker embeds what was missed.
+	runInBackground(t, svc)
+	emb.down.Store(false)
+	waitUntil(t, "the item gets its vector", func() bool {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "bakup jobs", Mode: "vector"})
+		return err == nil && len(res.Hits) == 1
+	})
+}
+
+func TestModelChangeReembeds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	st := mustOpenStoreAt(t, path)
+	ctx := context.Background()
+	old := memory.NewService(st, &memory.Options{Embedder: &remoteEmbedder{model: "model-a"}})
+	for _, text := range []string{"Invoices are sent on the first of the month.", "The VPN needs a hardware key."} {
+		if _, err := old.Learn(ctx, memory.LearnParams{Text: text}, cursor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Same database, new model: its vectors are not mixed with model-a's.
+	emb := &remoteEmbedder{model: "model-b"}
+	svc := memory.NewService(st, &memory.Options{Embedder: emb})
+	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoices", Mode: "vector"}); contract.ErrorCode(err) != contract.CodeUnavailable {
+		t.Fatalf("model-b searched model-a's vectors: %v", err)
+	}
+	if res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "invoices"}); len(res.Hits) != 1 {
+		t.Fatalf("keyword leg must keep working during the re-embed: %+v", res)
+	}
+	runInBackground(t, svc)
+	waitUntil(t, "re-embedding under model-b", func() bool {
+		todo, err := st.Unembedded(ctx, "model-b", 10)
+		return err == nil && len(todo) == 0
+	})
+	if res, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoice", Mode: "vector"}); err != nil || len(res.Hits) == 0 || !strings.HasPrefix(res.Hits[0].Text, "Invoices") {
+		t.Fatalf("vector search under model-b: %+v %v", res, err)
+	}
+	waitUntil(t, "model-a's vectors dropped", func() bool {
+		n, _ := st.DropVectorsExcept(ctx, "model-b")
+		return n == 0
+	})
+}
+
+func TestForgottenItemsLeaveTheVectorLeg(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	id := learn(t, svc, "The spare office key is under the blue flowerpot.")
+	learn(t, svc, "The garden hose is in the shed.")
+	if res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "flowerpot key", Mode: "vector"}); len(res.Hits) == 0 || res.Hits[0].ID != id {
+		t.Fatalf("before forget: %+v", res)
+	}
+	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id}}); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "flowerpot key", Mode: "vector"})
+	for _, h := range res.Hits {
+		if h.ID == id {
+			t.Fatal("a forgotten item is still found by the vector leg")
+		}
+	}
+}
+
+// Another process writing to the same file is seen by this one's index.
+func TestVectorIndexFollowsOtherWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	a := memory.NewService(mustOpenStoreAt(t, path), nil)
+	b := memory.NewService(mustOpenStoreAt(t, path), nil)
+	ctx := context.Background()
+	learn(t, a, "Quarterly planning happens in the second week of March.")
+	if res, _ := b.Fetch(ctx, memory.FetchParams{Query: "quartely planing", Mode: "vector"}); len(res.Hits) != 1 {
+		t.Fatalf("b does not see a's vector: %+v", res)
+	}
+	learn(t, b, "The offsite is in Lisbon this year.")
+	if res, _ := a.Fetch(ctx, memory.FetchParams{Query: "lisbon offsite", Mode: "vector"}); len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "Lisbon") {
+		t.Fatalf("a does not see b's vector: %+v", res)
+	}
+}

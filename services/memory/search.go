@@ -1,0 +1,213 @@
+package memory
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Fetch modes. Hybrid fuses the keyword and vector rankings.
+const (
+	ModeKeyword = "keyword"
+	ModeVector  = "vector"
+	ModeHybrid  = "hybrid"
+)
+
+// Modes this engine serves; the first is the default.
+var Modes = []string{ModeHybrid, ModeKeyword, ModeVector}
+
+// rrfK is reciprocal rank fusion's constant: a document's fused score is
+// the sum over rankings of weight / (rrfK + rank).
+const rrfK = 60
+
+// legWeights weigh the rankings in hybrid fusion.
+var legWeights = struct{ keyword, vector float64 }{1, 1}
+
+// maxDepth is how deep each ranking is read, whatever page is asked for:
+// fused scores depend on the depth, so a fixed depth keeps pages
+// consistent with each other. memory.fetch pages through the best maxDepth
+// results; memory.list walks everything.
+const maxDepth = 200
+
+// fused is one candidate of a ranking, with what each leg said of it.
+type fused struct {
+	seq     int64
+	score   float64
+	keyword float64 // BM25; 0 when the keyword leg did not find it
+	vector  float64 // cosine; 0 when the vector leg did not find it
+	inVec   bool
+}
+
+// Fetch finds items matching a query, in the requested mode.
+func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	mode := p.Mode
+	if mode == "" {
+		mode = Modes[0]
+	}
+	if !contains(Modes, mode) {
+		return nil, contract.Errorf(contract.CodeUnsupported,
+			"memory.fetch mode %q is not supported by this memory engine (it supports: %s); leave mode out to use the default",
+			mode, strings.Join(Modes, ", "))
+	}
+	query := strings.TrimSpace(p.Query)
+	fp := argsFingerprint("fetch", struct {
+		Q, M string
+		F    *Filter
+	}{query, mode, p.Filter})
+	c, err := decodeCursor(p.Cursor, fp)
+	if err != nil {
+		return nil, err
+	}
+	if c.AsOf == 0 {
+		if c.AsOf, err = s.store.MaxSeq(ctx); err != nil {
+			return nil, err
+		}
+	}
+	n := limit(p.Limit)
+	out := &FetchResult{Hits: []Hit{}, Mode: mode}
+	ranked, warning, err := s.rank(ctx, mode, query, p.Filter, c.AsOf, maxDepth)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
+	if c.Offset >= len(ranked) {
+		return out, nil
+	}
+	page := ranked[c.Offset:]
+	if len(page) > n {
+		page = page[:n]
+		if c.Offset+n < maxDepth {
+			out.NextCursor = cursor{AsOf: c.AsOf, Offset: c.Offset + n, For: fp}.encode()
+		}
+	}
+	items, err := s.itemsOf(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range page {
+		it, ok := items[f.seq]
+		if !ok {
+			continue // forgotten between ranking and reading
+		}
+		score := f.score
+		out.Hits = append(out.Hits, hitOf(it, &score))
+	}
+	return out, nil
+}
+
+func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, error) {
+	seqs := make([]int64, len(list))
+	for i, f := range list {
+		seqs[i] = f.seq
+	}
+	return s.store.Items(ctx, seqs)
+}
+
+// rank returns up to depth candidates for query among items with seq <=
+// asOf passing f, best first. A vector leg that cannot run (the embedder is
+// down, or nothing is embedded yet) leaves hybrid with the keyword leg and
+// a warning that says so; vector mode fails instead.
+func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf int64, depth int) ([]fused, string, error) {
+	var kw []Ranked
+	if mode != ModeVector {
+		if terms := Terms(query); len(terms) > 0 {
+			var err error
+			if kw, err = s.store.Keyword(ctx, terms, f, asOf, depth); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	var vec []vectorHit
+	warning := ""
+	if mode != ModeKeyword {
+		var err error
+		vec, err = s.vectorLeg(ctx, query, f, asOf, depth)
+		if err != nil {
+			if mode == ModeVector {
+				return nil, "", err
+			}
+			warning = "vector leg skipped, results are keyword only: " + contract.ErrorMessage(err)
+		}
+	}
+	byseq := map[int64]*fused{}
+	get := func(seq int64) *fused {
+		if x, ok := byseq[seq]; ok {
+			return x
+		}
+		x := &fused{seq: seq}
+		byseq[seq] = x
+		return x
+	}
+	for i, r := range kw {
+		x := get(r.Seq)
+		x.keyword = r.Score
+		x.score += legWeights.keyword / float64(rrfK+i+1)
+	}
+	for i, v := range vec {
+		x := get(v.seq)
+		x.vector, x.inVec = float64(v.score), true
+		x.score += legWeights.vector / float64(rrfK+i+1)
+	}
+	out := make([]fused, 0, len(byseq))
+	for _, x := range byseq {
+		switch mode {
+		case ModeKeyword:
+			x.score = x.keyword
+		case ModeVector:
+			x.score = x.vector
+		}
+		out = append(out, *x)
+	}
+	// Ties go to the newest item: its seq is higher. Seqs are unique, so
+	// the order is total and pages never overlap.
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].seq > out[j].seq
+	})
+	if len(out) > depth {
+		out = out[:depth]
+	}
+	return out, warning, nil
+}
+
+// vectorLeg ranks by cosine similarity to the query's embedding. With a
+// filter the search is exact over the items that pass it.
+func (s *Service) vectorLeg(ctx context.Context, query string, f *Filter, asOf int64, depth int) ([]vectorHit, error) {
+	idx, err := s.syncIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if idx == nil || idx.len() == 0 {
+		return nil, contract.Errorf(contract.CodeUnavailable, "no item has a vector of model %s yet; they are being computed", s.embedder.Model())
+	}
+	qv, err := s.embedder.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, err
+	}
+	var allowed []int64
+	if f != nil {
+		if allowed, err = s.store.Matching(ctx, f, asOf); err != nil {
+			return nil, err
+		}
+	}
+	hits := idx.search(qv[0], depth+16, allowed)
+	out := hits[:0]
+	for _, h := range hits {
+		if h.seq <= asOf && h.score > 0 {
+			out = append(out, h)
+		}
+	}
+	if len(out) > depth {
+		out = out[:depth]
+	}
+	return out, nil
+}

@@ -1,0 +1,130 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// Vectors are float32 little-endian BLOBs, one row per item and model. vid
+// counts insertions, so a reader can ask for what is new since its mark;
+// the vector_deletions log, filled by a trigger when items are deleted,
+// does the same for removals.
+
+// PutVectors stores vectors; an item deleted meanwhile gets none.
+func (s *Store) PutVectors(ctx context.Context, model string, vs []memory.Embedded) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return storeErr("storing vectors", err)
+	}
+	defer tx.Rollback()
+	for _, v := range vs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO item_vectors (seq, model, dim, vec)
+			SELECT seq, ?, ?, ? FROM items WHERE seq = ? ON CONFLICT(seq, model) DO NOTHING`,
+			model, len(v.Vector), encodeVector(v.Vector), v.Seq); err != nil {
+			return storeErr("storing vectors", err)
+		}
+	}
+	return storeErr("storing vectors", tx.Commit())
+}
+
+// Unembedded lists items without a vector of model, oldest first.
+func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]memory.Item, error) {
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i
+		WHERE NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.seq = i.seq AND v.model = ?)
+		ORDER BY i.seq LIMIT ?`, model, limit)
+	if err != nil {
+		return nil, storeErr("finding items to embed", err)
+	}
+	items, err := scanItems(rows)
+	return items, storeErr("finding items to embed", err)
+}
+
+// VectorChanges reads vectors and deletions newer than the marks.
+func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMark int64,
+	add func(seq int64, v []float32), remove func(seq int64)) (int64, int64, error) {
+	rows, err := s.query(ctx, `SELECT vid, seq, vec FROM item_vectors WHERE vid > ? AND model = ? ORDER BY vid`, addMark, model)
+	if err != nil {
+		return addMark, delMark, storeErr("reading vectors", err)
+	}
+	newAdd := addMark
+	for rows.Next() {
+		var vid, seq int64
+		var blob []byte
+		if err := rows.Scan(&vid, &seq, &blob); err != nil {
+			rows.Close()
+			return addMark, delMark, storeErr("reading vectors", err)
+		}
+		add(seq, decodeVector(blob))
+		newAdd = vid
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return addMark, delMark, storeErr("reading vectors", err)
+	}
+	// Vectors of other models advance the mark too, so they are not read again.
+	if err := s.scalar(ctx, `SELECT coalesce(max(vid), 0) FROM item_vectors`, &newAdd); err != nil {
+		return addMark, delMark, err
+	}
+	newAdd = max(newAdd, addMark)
+	rows, err = s.query(ctx, `SELECT id, seq FROM vector_deletions WHERE id > ? ORDER BY id`, delMark)
+	if err != nil {
+		return addMark, delMark, storeErr("reading deletions", err)
+	}
+	defer rows.Close()
+	newDel := delMark
+	for rows.Next() {
+		var id, seq int64
+		if err := rows.Scan(&id, &seq); err != nil {
+			return addMark, delMark, storeErr("reading deletions", err)
+		}
+		remove(seq)
+		newDel = id
+	}
+	return newAdd, newDel, storeErr("reading deletions", rows.Err())
+}
+
+// DropVectorsExcept deletes other models' vectors.
+func (s *Store) DropVectorsExcept(ctx context.Context, model string) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM item_vectors WHERE model != ?`, model)
+	if err != nil {
+		return 0, storeErr("dropping old vectors", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
+
+func (s *Store) scalar(ctx context.Context, query string, dst any, args ...any) error {
+	rows, err := s.query(ctx, query, args...)
+	if err != nil {
+		return storeErr("reading", err)
+	}
+	defer rows.Close()
+	if rows.Next() {
+		if err := rows.Scan(dst); err != nil {
+			return storeErr("reading", err)
+		}
+	}
+	return storeErr("reading", rows.Err())
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func decodeVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}

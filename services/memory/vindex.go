@@ -1,0 +1,224 @@
+package memory
+
+import (
+	"math"
+	"math/bits"
+	"sort"
+	"sync"
+)
+
+// vectorIndex holds the vectors of one model in memory for search, as two
+// compact codes per vector: the sign bits (a binary code, compared by
+// Hamming distance) and int8 components (compared by dot product). Small or
+// filtered sets are scored exactly on the int8 codes; large ones get a
+// binary pre-pass that keeps the closest candidates, then the int8 rescore.
+// The float vectors stay in SQLite, which is the truth this is rebuilt from.
+type vectorIndex struct {
+	mu    sync.RWMutex
+	dim   int
+	words int // uint64 words per binary code
+	seqs  []int64
+	code  []uint64
+	q8    []int8
+	scale []float32 // per vector: float ≈ int8 × scale
+	slot  map[int64]int
+	free  []int
+}
+
+// exactBelow is the number of candidates up to which search is exact.
+const exactBelow = 4096
+
+func newVectorIndex(dim int) *vectorIndex {
+	return &vectorIndex{dim: dim, words: (dim + 63) / 64, slot: map[int64]int{}}
+}
+
+func (x *vectorIndex) len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.slot)
+}
+
+// put adds or replaces seq's vector.
+func (x *vectorIndex) put(seq int64, v []float32) {
+	if len(v) != x.dim {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s, ok := x.slot[seq]
+	if !ok {
+		if n := len(x.free); n > 0 {
+			s, x.free = x.free[n-1], x.free[:n-1]
+		} else {
+			s = len(x.seqs)
+			x.seqs = append(x.seqs, 0)
+			x.code = append(x.code, make([]uint64, x.words)...)
+			x.q8 = append(x.q8, make([]int8, x.dim)...)
+			x.scale = append(x.scale, 0)
+		}
+		x.slot[seq] = s
+	}
+	x.seqs[s] = seq
+	code := x.code[s*x.words : (s+1)*x.words]
+	for i := range code {
+		code[i] = 0
+	}
+	var maxAbs float32
+	for i, f := range v {
+		if f > 0 {
+			code[i/64] |= 1 << (i % 64)
+		}
+		if a := float32(math.Abs(float64(f))); a > maxAbs {
+			maxAbs = a
+		}
+	}
+	q := x.q8[s*x.dim : (s+1)*x.dim]
+	if maxAbs == 0 {
+		maxAbs = 1
+	}
+	for i, f := range v {
+		q[i] = int8(math.Round(float64(f / maxAbs * 127)))
+	}
+	x.scale[s] = maxAbs / 127
+}
+
+func (x *vectorIndex) remove(seq int64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s, ok := x.slot[seq]; ok {
+		delete(x.slot, seq)
+		x.seqs[s] = 0
+		x.free = append(x.free, s)
+	}
+}
+
+type vectorHit struct {
+	seq   int64
+	score float32 // cosine similarity
+}
+
+// search returns the k vectors closest to q (unit length), best first.
+// allowed, when not nil, restricts the search to those seqs.
+func (x *vectorIndex) search(q []float32, k int, allowed []int64) []vectorHit {
+	if len(q) != x.dim || k <= 0 {
+		return nil
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var slots []int
+	switch {
+	case allowed != nil:
+		slots = make([]int, 0, len(allowed))
+		for _, seq := range allowed {
+			if s, ok := x.slot[seq]; ok {
+				slots = append(slots, s)
+			}
+		}
+		if len(slots) > exactBelow {
+			slots = x.prepass(q, slots, prepassKeep(k))
+		}
+	case len(x.slot) <= exactBelow:
+		slots = make([]int, 0, len(x.slot))
+		for _, s := range x.slot {
+			slots = append(slots, s)
+		}
+	default:
+		slots = x.prepass(q, nil, prepassKeep(k))
+	}
+	qq, qscale := quantize(q)
+	hits := make([]vectorHit, 0, len(slots))
+	for _, s := range slots {
+		var acc int32
+		row := x.q8[s*x.dim : (s+1)*x.dim]
+		for i, a := range row {
+			acc += int32(a) * int32(qq[i])
+		}
+		hits = append(hits, vectorHit{seq: x.seqs[s], score: float32(acc) * x.scale[s] * qscale})
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		return hits[i].seq > hits[j].seq
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+func prepassKeep(k int) int { return max(16*k, 1024) }
+
+// prepass keeps the keep slots (of candidates, or of all when nil) whose
+// binary codes are nearest q's, by counting Hamming distances.
+func (x *vectorIndex) prepass(q []float32, candidates []int, keep int) []int {
+	qcode := make([]uint64, x.words)
+	for i, f := range q {
+		if f > 0 {
+			qcode[i/64] |= 1 << (i % 64)
+		}
+	}
+	dist := func(s int) int {
+		d := 0
+		c := x.code[s*x.words : (s+1)*x.words]
+		for i, w := range c {
+			d += bits.OnesCount64(w ^ qcode[i])
+		}
+		return d
+	}
+	var hist [1025]int // distances up to 1024 bits
+	var ds []uint16
+	if candidates == nil {
+		ds = make([]uint16, len(x.seqs))
+		for s, seq := range x.seqs {
+			if seq == 0 {
+				ds[s] = math.MaxUint16
+				continue
+			}
+			d := min(dist(s), 1024)
+			ds[s] = uint16(d)
+			hist[d]++
+		}
+	} else {
+		ds = make([]uint16, len(candidates))
+		for i, s := range candidates {
+			d := min(dist(s), 1024)
+			ds[i] = uint16(d)
+			hist[d]++
+		}
+	}
+	limit, n := 0, 0
+	for limit = 0; limit < len(hist); limit++ {
+		if n += hist[limit]; n >= keep {
+			break
+		}
+	}
+	out := make([]int, 0, keep+64)
+	for i, d := range ds {
+		if int(d) <= limit {
+			if candidates == nil {
+				out = append(out, i)
+			} else {
+				out = append(out, candidates[i])
+			}
+		}
+	}
+	return out
+}
+
+func quantize(q []float32) ([]int8, float32) {
+	var maxAbs float32
+	for _, f := range q {
+		if a := float32(math.Abs(float64(f))); a > maxAbs {
+			maxAbs = a
+		}
+	}
+	if maxAbs == 0 {
+		maxAbs = 1
+	}
+	out := make([]int8, len(q))
+	for i, f := range q {
+		out[i] = int8(math.Round(float64(f / maxAbs * 127)))
+	}
+	return out, maxAbs / 127
+}

@@ -1,0 +1,135 @@
+package memory
+
+import (
+	"context"
+	"math/rand"
+	"sort"
+	"testing"
+)
+
+func randomUnit(r *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	normalize(v)
+	return v
+}
+
+func exactTop(vs map[int64][]float32, q []float32, k int, allowed map[int64]bool) []int64 {
+	type sc struct {
+		seq int64
+		s   float32
+	}
+	var all []sc
+	for seq, v := range vs {
+		if allowed == nil || allowed[seq] {
+			all = append(all, sc{seq, dot(v, q)})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
+	out := []int64{}
+	for i := 0; i < k && i < len(all); i++ {
+		out = append(out, all[i].seq)
+	}
+	return out
+}
+
+func recallAt(got []vectorHit, want []int64) float64 {
+	w := map[int64]bool{}
+	for _, s := range want {
+		w[s] = true
+	}
+	n := 0
+	for _, h := range got {
+		if w[h.seq] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	const dim = 256
+	for _, size := range []int{500, 20000} {
+		idx := newVectorIndex(dim)
+		vs := map[int64][]float32{}
+		for i := 1; i <= size; i++ {
+			// Clustered data, as embeddings of related notes are.
+			base := randomUnit(r, dim)
+			if i > 1 && i%5 != 0 {
+				near := vs[int64(i-1)]
+				for j := range base {
+					base[j] = 0.8*near[j] + 0.2*base[j]
+				}
+				normalize(base)
+			}
+			vs[int64(i)] = base
+			idx.put(int64(i), base)
+		}
+		var total float64
+		const queries = 40
+		for n := 0; n < queries; n++ {
+			q := vs[int64(1+r.Intn(size))]
+			total += recallAt(idx.search(q, 10, nil), exactTop(vs, q, 10, nil))
+		}
+		if avg := total / queries; avg < 0.9 {
+			t.Errorf("%d vectors: recall@10 %.2f against exact search, want >= 0.9", size, avg)
+		}
+		// With a filter the search is exact over what passes it.
+		allowed := map[int64]bool{}
+		var list []int64
+		for seq := range vs {
+			if seq%7 == 0 {
+				allowed[seq] = true
+				list = append(list, seq)
+			}
+		}
+		q := randomUnit(r, dim)
+		got := idx.search(q, 10, list)
+		for _, h := range got {
+			if !allowed[h.seq] {
+				t.Fatalf("filtered search returned %d, which the filter excludes", h.seq)
+			}
+		}
+		if rec := recallAt(got, exactTop(vs, q, 10, allowed)); size <= exactBelow*7 && rec < 0.9 {
+			t.Errorf("%d vectors, filtered: recall@10 %.2f", size, rec)
+		}
+	}
+}
+
+func TestVectorIndexRemoveAndReuse(t *testing.T) {
+	idx := newVectorIndex(4)
+	idx.put(1, []float32{1, 0, 0, 0})
+	idx.put(2, []float32{0, 1, 0, 0})
+	idx.remove(1)
+	idx.put(3, []float32{0.9, 0.1, 0, 0})
+	got := idx.search([]float32{1, 0, 0, 0}, 5, nil)
+	if len(got) != 2 || got[0].seq != 3 || idx.len() != 2 {
+		t.Fatalf("%+v", got)
+	}
+	idx.put(3, []float32{0, 0, 1, 0}) // replace
+	if got := idx.search([]float32{1, 0, 0, 0}, 1, nil); got[0].seq == 3 && got[0].score > 0.5 {
+		t.Fatalf("replaced vector still scored as before: %+v", got)
+	}
+}
+
+func TestHashEmbedder(t *testing.T) {
+	e := NewHashEmbedder(0)
+	vs, _ := e.Embed(context.Background(), []string{"PostgreSQL database", "postgress databse", "PostgreSQL database", "the weather in Lisbon", ""})
+	if e.Model() != "hash-v1-256" || len(vs[0]) != 256 {
+		t.Fatalf("model %s dim %d", e.Model(), len(vs[0]))
+	}
+	if d := dot(vs[0], vs[2]); d < 0.999 {
+		t.Errorf("not deterministic: %f", d)
+	}
+	if near, far := dot(vs[0], vs[1]), dot(vs[0], vs[3]); near < 0.5 || far > 0.2 || near <= far {
+		t.Errorf("misspelling %.2f, unrelated %.2f", near, far)
+	}
+	for _, x := range vs[4] {
+		if x != 0 {
+			t.Fatal("empty text must embed to the zero vector")
+		}
+	}
+}
