@@ -55,11 +55,18 @@ func (s *Service) syncIndex(ctx context.Context) (*vectorIndex, error) {
 func (s *Service) embedNew(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.vectors.inlineTimeout)
 	defer cancel()
-	if _, err := s.embedBatch(ctx, 16); err != nil {
-		s.log.Debug("embedding deferred to the background", "model", s.embedder.Model(), "err", err)
-		select {
-		case s.vectors.wake <- struct{}{}:
-		default:
+	for {
+		n, err := s.embedBatch(ctx, 64)
+		if err != nil {
+			s.log.Debug("embedding deferred to the background", "model", s.embedder.Model(), "err", err)
+			select {
+			case s.vectors.wake <- struct{}{}:
+			default:
+			}
+			return
+		}
+		if n == 0 {
+			return
 		}
 	}
 }

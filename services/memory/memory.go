@@ -70,8 +70,9 @@ type Embedded struct {
 // *contract.Error values: ENGINE when storage fails, UNAVAILABLE when it is
 // busy past its timeout.
 type Store interface {
-	// Put stores item unless an item with its ID exists; replayed reports that.
-	Put(ctx context.Context, item Item) (replayed bool, err error)
+	// Put stores items in one transaction, skipping those whose ID exists;
+	// replayed[i] reports that for items[i].
+	Put(ctx context.Context, items []Item) (replayed []bool, err error)
 	// Delete removes items, their vectors and index entries; it returns the
 	// ids that did not exist.
 	Delete(ctx context.Context, ids []string) (missing []string, err error)
@@ -87,6 +88,9 @@ type Store interface {
 	Items(ctx context.Context, seqs []int64) (map[int64]Item, error)
 	// MaxSeq is the newest item's seq (0 when empty).
 	MaxSeq(ctx context.Context) (int64, error)
+	// TermDocs counts, for each term, the items containing it (matched as
+	// the keyword index matches), counting up to limit.
+	TermDocs(ctx context.Context, terms []string, limit int) (map[string]int, error)
 
 	// PutVectors stores vectors of model; vectors of items deleted
 	// meanwhile are dropped.
@@ -175,7 +179,7 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	text, redacted := Scrub(strings.TrimSpace(p.Text))
+	text := strings.TrimSpace(p.Text)
 	if text == "" {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
 	}
@@ -187,20 +191,53 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if p.Confidence != nil {
 		conf = *p.Confidence
 	}
-	now := s.now().UTC()
 	item := Item{
 		Kind: "learning", LearningKind: kind, Text: text, Confidence: &conf,
-		Source: "agent", Provenance: provenance(cc), ObservedAt: now, CreatedAt: now,
+		Source: "agent", Provenance: provenance(cc),
 	}
-	item.ID = Fingerprint(item)
-	replayed, err := s.store.Put(ctx, item)
+	res, err := s.Remember(ctx, []Item{item})
 	if err != nil {
 		return nil, err
 	}
-	if !replayed {
+	return &res[0], nil
+}
+
+// Remember stores items of any kind (learnings, document chunks,
+// conversation turns) in one transaction: secrets scrubbed, ids
+// fingerprinted, observed_at defaulted to now; then embeds them.
+func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	now := s.now().UTC()
+	out := make([]LearnResult, len(items))
+	for i := range items {
+		it := &items[i]
+		var redacted []string
+		it.Text, redacted = Scrub(strings.TrimSpace(it.Text))
+		if it.Text == "" {
+			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
+		}
+		if it.ObservedAt.IsZero() {
+			it.ObservedAt = now
+		}
+		it.CreatedAt = now
+		it.ID = Fingerprint(*it)
+		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
+	}
+	replayed, err := s.store.Put(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	fresh := false
+	for i, r := range replayed {
+		out[i].Replayed = r
+		fresh = fresh || !r
+	}
+	if fresh {
 		s.embedNew(ctx)
 	}
-	return &LearnResult{ID: item.ID, Replayed: replayed, Redacted: redacted}, nil
+	return out, nil
 }
 
 func provenance(cc contract.CallContext) string {

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -40,10 +41,48 @@ type RecallResult struct {
 // inflected form ("postgress", "deployments") that the keyword leg misses.
 const recallMinCosine = 0.5
 
-// relevant decides whether a hit may be quoted in an answer: it must share
-// enough of the question's words, or be very close in vector space.
-func relevant(terms []string, need int, text string, f fused) bool {
-	return coverage(terms, text) >= need || (f.inVec && f.vector >= recallMinCosine)
+// recallMinShare is the share of a question's word weight a hit must
+// contain to count as relevant.
+const recallMinShare = 0.6
+
+// termWeights weighs each question word by how rare it is in memory (inverse
+// document frequency): a hit that shares only the common words ("Maya")
+// with a question about something memory never heard of ("blood type")
+// does not answer it.
+func (s *Service) termWeights(ctx context.Context, terms []string, items int64) (map[string]float64, error) {
+	df, err := s.store.TermDocs(ctx, terms, 1000)
+	if err != nil {
+		return nil, err
+	}
+	w := make(map[string]float64, len(terms))
+	for _, t := range terms {
+		w[t] = math.Log(1 + float64(items)/float64(1+df[t]))
+	}
+	return w, nil
+}
+
+// relevant decides whether a hit may be quoted in an answer: it must hold
+// enough of the question's word weight, or be very close in vector space.
+func relevant(weights map[string]float64, text string, f fused) bool {
+	if f.inVec && f.vector >= recallMinCosine {
+		return true
+	}
+	var stems []string
+	for _, w := range words(text) {
+		stems = append(stems, stem(w))
+	}
+	var total, covered float64
+	for t, w := range weights {
+		total += w
+		st := stem(t)
+		for _, s := range stems {
+			if near(st, s) {
+				covered += w
+				break
+			}
+		}
+	}
+	return total > 0 && covered/total >= recallMinShare
 }
 
 // answerSentences is how many hits the extractive answer quotes.
@@ -80,14 +119,17 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 	if err != nil {
 		return nil, err
 	}
-	need := max(1, (len(terms)+2)/3)
+	weights, err := s.termWeights(ctx, terms, asOf)
+	if err != nil {
+		return nil, err
+	}
 	var answer []string
 	for _, f := range ranked {
 		if len(out.Citations) == want {
 			break
 		}
 		it, ok := items[f.seq]
-		if !ok || !relevant(terms, need, it.Text, f) {
+		if !ok || !relevant(weights, it.Text, f) {
 			continue
 		}
 		snippet := bestSentence(terms, it.Text)

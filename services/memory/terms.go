@@ -46,12 +46,73 @@ func isDigits(s string) bool {
 // compare equal. It only has to agree with the FTS porter stemmer closely
 // enough to count which query words a hit contains.
 func stem(w string) string {
+	// Twice, for stacked suffixes: deployments → deployment → deploy.
+	return stripSuffix(stripSuffix(w))
+}
+
+func stripSuffix(w string) string {
 	for _, suf := range []string{"ational", "ation", "ness", "ment", "ings", "ing", "edly", "ed", "ies", "es", "ly", "s", "y", "e"} {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
 			return w[:len(w)-len(suf)]
 		}
 	}
 	return w
+}
+
+// near reports whether two stems are the same word up to a typo: same first
+// letter, and one edit (insert, delete, substitute, swap two neighbours)
+// for stems of 4 to 7 letters, two from 8 on. Shorter stems must match
+// exactly: "cat" and "car" are different words, not a typo.
+func near(a, b string) bool {
+	if a == b {
+		return true
+	}
+	n := min(len(a), len(b))
+	allowed := 0
+	switch {
+	case n >= 8:
+		allowed = 2
+	case n >= 4:
+		allowed = 1
+	}
+	if allowed == 0 || a[0] != b[0] || abs(len(a)-len(b)) > allowed {
+		return false
+	}
+	return editDistance(a, b) <= allowed
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the optimal string alignment distance (Damerau-Levenshtein
+// without repeated edits of one substring).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
 }
 
 // coverage counts how many of terms occur in text, comparing stems.

@@ -16,27 +16,39 @@ const itemColumns = `i.seq, i.id, i.kind, i.learning_kind, i.text, i.confidence,
 	i.workspace, i.folder, i.file_path, i.language, i.repo, i.commit_sha, i.url, i.thread_id, i.agent_id,
 	i.tags, i.observed_at, i.created_at`
 
-// Put inserts item; an existing id makes it a replay and changes nothing.
-func (s *Store) Put(ctx context.Context, it memory.Item) (bool, error) {
-	tags, _ := json.Marshal(nonNil(it.Tags))
+// Put inserts items in one transaction; an existing id makes an item a
+// replay and changes nothing.
+func (s *Store) Put(ctx context.Context, items []memory.Item) ([]bool, error) {
+	// Prepare before beginning: the writer pool has one connection, which
+	// the transaction holds until it ends.
 	st, err := s.stmt(ctx, s.write, `INSERT INTO items (id, kind, learning_kind, text, confidence, source, provenance,
 		workspace, folder, file_path, language, repo, commit_sha, url, thread_id, agent_id, tags, observed_at, created_at)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO NOTHING`)
 	if err != nil {
-		return false, storeErr("storing an item", err)
+		return nil, storeErr("storing items", err)
 	}
-	res, err := st.ExecContext(ctx,
-		it.ID, it.Kind, it.LearningKind, it.Text, it.Confidence, it.Source, it.Provenance,
-		it.Meta.Workspace, it.Meta.Folder, it.Meta.FilePath, it.Meta.Language, it.Meta.Repo, it.Meta.Commit,
-		it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID, string(tags), it.ObservedAt.UnixMilli(), it.CreatedAt.UnixMilli())
+	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return false, storeErr("storing an item", err)
+		return nil, storeErr("storing items", err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, storeErr("storing an item", err)
+	defer tx.Rollback()
+	txst := tx.StmtContext(ctx, st)
+	replayed := make([]bool, len(items))
+	for i, it := range items {
+		tags, _ := json.Marshal(nonNil(it.Tags))
+		res, err := txst.ExecContext(ctx, it.ID, it.Kind, it.LearningKind, it.Text, it.Confidence, it.Source, it.Provenance,
+			it.Meta.Workspace, it.Meta.Folder, it.Meta.FilePath, it.Meta.Language, it.Meta.Repo, it.Meta.Commit,
+			it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID, string(tags), it.ObservedAt.UnixMilli(), it.CreatedAt.UnixMilli())
+		if err != nil {
+			return nil, storeErr("storing items", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, storeErr("storing items", err)
+		}
+		replayed[i] = n == 0
 	}
-	return n == 0, nil
+	return replayed, storeErr("storing items", tx.Commit())
 }
 
 // List returns items newest first.
@@ -130,6 +142,22 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	}
 	for _, it := range items {
 		out[it.Seq] = it
+	}
+	return out, nil
+}
+
+// TermDocs counts matching items per term through the FTS index, so the
+// count agrees with how keyword search matches (stemming included).
+func (s *Store) TermDocs(ctx context.Context, terms []string, limit int) (map[string]int, error) {
+	out := make(map[string]int, len(terms))
+	for _, t := range terms {
+		var n int
+		err := s.scalar(ctx, `SELECT count(*) FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)`, &n,
+			`"`+strings.ReplaceAll(t, `"`, `""`)+`"`, limit)
+		if err != nil {
+			return nil, err
+		}
+		out[t] = n
 	}
 	return out, nil
 }

@@ -95,7 +95,9 @@ func (s *Store) dsn(writer bool) string {
 
 // stmt returns a prepared statement for query on db, prepared once: parsing
 // the SQL would otherwise cost as much as running it. Queries differ only by
-// which filters are set, so the cache stays small.
+// which filters are set, so the cache stays small. Never call it for the
+// writer inside a write transaction: preparing needs the writer's only
+// connection, which the transaction holds.
 func (s *Store) stmt(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
 	key := query
 	if db == s.write {

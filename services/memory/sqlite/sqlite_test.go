@@ -42,7 +42,7 @@ func item(text string, mod func(*memory.Item)) memory.Item {
 func put(tb testing.TB, s *sqlite.Store, items ...memory.Item) {
 	tb.Helper()
 	for _, it := range items {
-		if _, err := s.Put(context.Background(), it); err != nil {
+		if _, err := s.Put(context.Background(), []memory.Item{it}); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -52,14 +52,14 @@ func TestPutReplay(t *testing.T) {
 	s := mustOpenStore(t, "")
 	ctx := context.Background()
 	it := item("The user prefers tabs.", nil)
-	if replayed, err := s.Put(ctx, it); err != nil || replayed {
+	if replayed, err := s.Put(ctx, []memory.Item{it}); err != nil || replayed[0] {
 		t.Fatalf("first put: replayed=%v err=%v", replayed, err)
 	}
-	if replayed, err := s.Put(ctx, it); err != nil || !replayed {
+	if replayed, err := s.Put(ctx, []memory.Item{it, item("another", nil), it}); err != nil || !replayed[0] || replayed[1] || !replayed[2] {
 		t.Fatalf("second put: replayed=%v err=%v", replayed, err)
 	}
 	items, err := s.List(ctx, nil, 0, 10)
-	if err != nil || len(items) != 1 {
+	if err != nil || len(items) != 2 {
 		t.Fatalf("%d items, %v", len(items), err)
 	}
 }
@@ -265,7 +265,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := g; i < each; i += 4 {
-					if _, err := s.Put(context.Background(), item(fmt.Sprintf("writer %d item %d", w, i), nil)); err != nil {
+					if _, err := s.Put(context.Background(), []memory.Item{item(fmt.Sprintf("writer %d item %d", w, i), nil)}); err != nil {
 						errs <- err
 					}
 				}
