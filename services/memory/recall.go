@@ -54,9 +54,14 @@ func (s *Service) termWeights(ctx context.Context, terms []string, items int64) 
 	if err != nil {
 		return nil, err
 	}
+	// A small memory makes every word look rare; counting it as at least
+	// minCollection items keeps the weights near equal until there is
+	// enough memory for rarity to mean something.
+	const minCollection = 100
+	n := float64(max(items, minCollection))
 	w := make(map[string]float64, len(terms))
 	for _, t := range terms {
-		w[t] = math.Log(1 + float64(items)/float64(1+df[t]))
+		w[t] = math.Log(1 + n/float64(1+df[t]))
 	}
 	return w, nil
 }
