@@ -32,6 +32,7 @@ type Config struct {
 	Tools   Tools   `toml:"tools"`
 	HTTP    HTTP    `toml:"http"`
 	Metrics Metrics `toml:"metrics"`
+	LLM     LLM     `toml:"llm"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
@@ -75,8 +76,45 @@ type Memory struct {
 	// Enabled false turns memory off: its tools answer MEMORY_OFF.
 	Enabled *bool `toml:"enabled"` // OPENHUMAN_MEMORY_ENABLED
 	// Path of the SQLite database; default <home>/memory.db.
-	Path string `toml:"path"` // OPENHUMAN_MEMORY_PATH
+	Path       string     `toml:"path"` // OPENHUMAN_MEMORY_PATH
+	Embeddings Embeddings `toml:"embeddings"`
 }
+
+// Embeddings chooses the embedder of memory's vector leg.
+type Embeddings struct {
+	// Provider is hash (built in, offline; the default), openai (any
+	// OpenAI-compatible /v1/embeddings: OpenAI, Ollama, llama.cpp, vLLM) or
+	// ollama (Ollama's /api/embed).
+	Provider string `toml:"provider"` // OPENHUMAN_EMBEDDINGS_PROVIDER
+	BaseURL  string `toml:"base_url"` // OPENHUMAN_EMBEDDINGS_BASE_URL
+	Model    string `toml:"model"`    // OPENHUMAN_EMBEDDINGS_MODEL
+	APIKey   string `toml:"api_key"`  // OPENHUMAN_EMBEDDINGS_API_KEY
+	// BatchSize is how many texts go in one request (default 64).
+	BatchSize int `toml:"batch_size"`
+	// TimeoutSeconds bounds one request (default 30).
+	TimeoutSeconds int `toml:"timeout_seconds"`
+	// Dim is the hash embedder's dimension (default 256).
+	Dim int `toml:"dim"`
+}
+
+// Timeout bounds one embedding request.
+func (e Embeddings) Timeout() time.Duration { return time.Duration(e.TimeoutSeconds) * time.Second }
+
+// LLM is an OpenAI-compatible chat completions endpoint (OpenAI, Ollama at
+// http://localhost:11434/v1, llama.cpp server, vLLM, OpenRouter). Without a
+// model, features that need one say so instead of pretending.
+type LLM struct {
+	BaseURL        string `toml:"base_url"`        // OPENHUMAN_LLM_BASE_URL
+	Model          string `toml:"model"`           // OPENHUMAN_LLM_MODEL
+	APIKey         string `toml:"api_key"`         // OPENHUMAN_LLM_API_KEY
+	TimeoutSeconds int    `toml:"timeout_seconds"` // OPENHUMAN_LLM_TIMEOUT_SECONDS (default 60)
+}
+
+// Configured reports whether a model is set.
+func (l LLM) Configured() bool { return l.Model != "" }
+
+// Timeout bounds one chat completion.
+func (l LLM) Timeout() time.Duration { return time.Duration(l.TimeoutSeconds) * time.Second }
 
 // On reports whether memory is enabled (the default).
 func (m Memory) On() bool { return m.Enabled == nil || *m.Enabled }
@@ -153,6 +191,13 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("OPENHUMAN_LOG_LEVEL", &c.Log.Level)
 	str("OPENHUMAN_MEMORY_PATH", &c.Memory.Path)
 	str("OPENHUMAN_HTTP_ADDR", &c.HTTP.Addr)
+	str("OPENHUMAN_EMBEDDINGS_PROVIDER", &c.Memory.Embeddings.Provider)
+	str("OPENHUMAN_EMBEDDINGS_BASE_URL", &c.Memory.Embeddings.BaseURL)
+	str("OPENHUMAN_EMBEDDINGS_MODEL", &c.Memory.Embeddings.Model)
+	str("OPENHUMAN_EMBEDDINGS_API_KEY", &c.Memory.Embeddings.APIKey)
+	str("OPENHUMAN_LLM_BASE_URL", &c.LLM.BaseURL)
+	str("OPENHUMAN_LLM_MODEL", &c.LLM.Model)
+	str("OPENHUMAN_LLM_API_KEY", &c.LLM.APIKey)
 	str("OPENHUMAN_METRICS_ADDR", &c.Metrics.Addr)
 	if v := getenv("OPENHUMAN_HTTP_ALLOWED_HOSTS"); v != "" {
 		c.HTTP.AllowedHosts = nil
@@ -172,6 +217,7 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	for key, dst := range map[string]*int{
 		"OPENHUMAN_TOOL_TIMEOUT_SECONDS":      &c.Tools.TimeoutSeconds,
 		"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES": &c.HTTP.SessionIdleMinutes,
+		"OPENHUMAN_LLM_TIMEOUT_SECONDS":       &c.LLM.TimeoutSeconds,
 	} {
 		if v := getenv(key); v != "" {
 			n, err := strconv.Atoi(v)
@@ -194,6 +240,28 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Tools.TimeoutSeconds == 0 {
 		c.Tools.TimeoutSeconds = 30
+	}
+	e := &c.Memory.Embeddings
+	if e.Provider == "" {
+		e.Provider = "hash"
+	}
+	if e.BaseURL == "" {
+		e.BaseURL = map[string]string{"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}[e.Provider]
+	}
+	if e.BatchSize == 0 {
+		e.BatchSize = 64
+	}
+	if e.TimeoutSeconds == 0 {
+		e.TimeoutSeconds = 30
+	}
+	if e.Dim == 0 {
+		e.Dim = 256
+	}
+	if c.LLM.TimeoutSeconds == 0 {
+		c.LLM.TimeoutSeconds = 60
+	}
+	if c.LLM.BaseURL == "" && c.LLM.Model != "" {
+		c.LLM.BaseURL = "https://api.openai.com/v1"
 	}
 	if c.HTTP.Addr == "" {
 		c.HTTP.Addr = "127.0.0.1:9300"
@@ -231,6 +299,29 @@ func (c *Config) validate() error {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)
 		}
+	}
+	e := c.Memory.Embeddings
+	switch e.Provider {
+	case "hash":
+		if e.Dim < 16 || e.Dim > 4096 {
+			return fmt.Errorf("memory.embeddings.dim %d: use 16 to 4096", e.Dim)
+		}
+	case "openai", "ollama":
+		if e.Model == "" {
+			return fmt.Errorf("memory.embeddings.provider %q needs memory.embeddings.model (OPENHUMAN_EMBEDDINGS_MODEL), e.g. %s",
+				e.Provider, map[string]string{"openai": "text-embedding-3-small", "ollama": "nomic-embed-text"}[e.Provider])
+		}
+		if !strings.HasPrefix(e.BaseURL, "http://") && !strings.HasPrefix(e.BaseURL, "https://") {
+			return fmt.Errorf("memory.embeddings.base_url %q: use an http(s) URL", e.BaseURL)
+		}
+	default:
+		return fmt.Errorf("memory.embeddings.provider %q: use hash, openai or ollama", e.Provider)
+	}
+	if e.BatchSize < 1 || e.BatchSize > 2048 {
+		return fmt.Errorf("memory.embeddings.batch_size %d: use 1 to 2048", e.BatchSize)
+	}
+	if u := c.LLM.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return fmt.Errorf("llm.base_url %q: use an http(s) URL such as http://localhost:11434/v1", u)
 	}
 	seen := map[string]int{}
 	for i, p := range c.CapabilityProviders {

@@ -72,6 +72,13 @@ func (h *HashEmbedder) embed(text string) []float32 {
 	return v
 }
 
+// Normalize scales v to unit length in place (a zero vector stays zero) and
+// returns it: embedders must return unit vectors, whatever a server sends.
+func Normalize(v []float32) []float32 {
+	normalize(v)
+	return v
+}
+
 func normalize(v []float32) {
 	var sum float64
 	for _, x := range v {

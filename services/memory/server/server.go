@@ -16,6 +16,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
+	"github.com/openhuman-go/openhuman-go/services/memory/ollama"
+	"github.com/openhuman-go/openhuman-go/services/memory/openai"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -44,8 +46,9 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			domain = memory.Off(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
 			s.store = nil
 		} else {
-			domain = memory.NewService(s.store, &memory.Options{Logger: log})
-			log.Debug("memory database open", "path", cfg.Memory.Path)
+			emb := embedder(cfg.Memory.Embeddings)
+			domain = memory.NewService(s.store, &memory.Options{Logger: log, Embedder: emb})
+			log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", emb.Model())
 		}
 	}
 	svc, err := natsbus.Serve(nc, domain, telemetry.Version, log)
@@ -76,4 +79,15 @@ func (s *server) closeStore() error {
 		return nil
 	}
 	return s.store.Close()
+}
+
+// embedder builds the configured embedder.
+func embedder(c config.Embeddings) memory.Embedder {
+	switch c.Provider {
+	case "openai":
+		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())
+	case "ollama":
+		return ollama.New(c.BaseURL, c.Model, c.BatchSize, c.Timeout())
+	}
+	return memory.NewHashEmbedder(c.Dim)
 }
