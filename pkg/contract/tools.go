@@ -143,7 +143,8 @@ var catalog = []Tool{
 				"id": out("string", ""), "kind": out("string", ""), "snippet": out("string", "The quoted part of the item."),
 				"meta": out("object", ""), "score": out("number", ""),
 			})},
-			"model": out("string", "How the answer was written: extractive, or the language model's name."),
+			"model":    out("string", "How the answer was written: extractive, or the language model's name."),
+			"warnings": {Type: "array", Description: "Why the answer is less than it could be, when it is.", Items: out("string", "")},
 		}),
 		Annotations: readOnly("Recall from memory"),
 		Service:     ServiceMemory, Method: "recall", RPC: "openhuman.memory_recall",
@@ -164,6 +165,7 @@ var catalog = []Tool{
 		Output: func() *Schema {
 			s := pageOf("hits", hitSchema())
 			s.Properties["mode"] = out("string", "The retrieval mode used.")
+			s.Properties["warnings"] = &Schema{Type: "array", Description: "Why the results are less than asked for, when they are.", Items: out("string", "")}
 			return s
 		}(),
 		Annotations: readOnly("Fetch memory hits"),

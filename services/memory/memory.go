@@ -113,6 +113,7 @@ type Service struct {
 	now      func() time.Time
 	embedder Embedder
 	vectors  *vectorState
+	writer   AnswerWriter
 	log      *slog.Logger
 }
 
@@ -123,7 +124,10 @@ type Options struct {
 	// InlineTimeout bounds the embedding done while learning; past it the
 	// item is stored anyway and embedded in the background (default 2 s).
 	InlineTimeout time.Duration
-	Logger        *slog.Logger
+	// Writer, when set, writes recall's answers from the relevant hits
+	// (a language model); without it answers are extractive.
+	Writer AnswerWriter
+	Logger *slog.Logger
 }
 
 // NewService serves memory from store.
@@ -141,7 +145,7 @@ func NewService(store Store, opts *Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger,
+	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
 		vectors: newVectorState(o.InlineTimeout)}
 }
 

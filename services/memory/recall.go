@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -32,8 +33,18 @@ type RecallResult struct {
 	Answer    string     `json:"answer"`
 	Citations []Citation `json:"citations"`
 	// Model says how the answer was written: "extractive" means sentences
-	// quoted from memory, no language model involved.
+	// quoted from memory, no language model involved; otherwise the
+	// language model's name.
 	Model string `json:"model"`
+	// Warnings say when the answer is less than it could be, and why.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// AnswerWriter writes an answer to a question from numbered sources,
+// citing them as [n]. It returns *contract.Error values.
+type AnswerWriter interface {
+	Model() string
+	Write(ctx context.Context, question string, sources []string) (string, error)
 }
 
 // recallMinCosine is the vector similarity from which a hit counts as
@@ -146,12 +157,70 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 	switch len(answer) {
 	case 0:
 		out.Answer = IDontKnow + ": nothing in memory matches that question."
+		return out, nil
 	case 1:
 		out.Answer = "From memory: " + answer[0]
 	default:
 		out.Answer = "From memory:\n- " + strings.Join(answer, "\n- ")
 	}
+	if s.writer != nil {
+		s.writeAnswer(ctx, p.Question, out)
+	}
 	return out, nil
+}
+
+// writeAnswer lets the language model write the answer from the cited
+// sources, then checks it: markers that point at no source are removed, an
+// answer left citing nothing is not trusted. Whenever the model cannot be
+// used, the extractive answer stands and a warning says why.
+func (s *Service) writeAnswer(ctx context.Context, question string, out *RecallResult) {
+	sources := make([]string, len(out.Citations))
+	for i, c := range out.Citations {
+		sources[i] = c.Snippet
+	}
+	written, err := s.writer.Write(ctx, question, sources)
+	if err != nil {
+		out.Warnings = append(out.Warnings, "the language model could not be used, so the answer quotes memory: "+contract.ErrorMessage(err))
+		return
+	}
+	written = strings.TrimSpace(written)
+	if strings.HasPrefix(strings.ToLower(written), strings.ToLower(IDontKnow)) {
+		out.Answer = IDontKnow + ": the notes found do not answer that question."
+		out.Citations = []Citation{}
+		out.Model = s.writer.Model()
+		return
+	}
+	checked, valid := CheckCitations(written, len(out.Citations))
+	if valid == 0 {
+		out.Warnings = append(out.Warnings, "the language model's answer cited no note, so the answer quotes memory instead")
+		return
+	}
+	out.Answer, out.Model = checked, s.writer.Model()
+}
+
+var extraSpaces = regexp.MustCompile(`[ \t]{2,}`)
+
+var markerGroup = regexp.MustCompile(`\[(\s*\d+\s*(?:[,;]\s*\d+\s*)*)\]`)
+
+// CheckCitations keeps the [n] markers of answer that point at one of n
+// sources, splits grouped ones ([1, 3] becomes [1][3]) and removes the rest.
+// It returns the cleaned answer and how many markers remain.
+func CheckCitations(answer string, n int) (string, int) {
+	valid := 0
+	out := markerGroup.ReplaceAllStringFunc(answer, func(m string) string {
+		var keep strings.Builder
+		for _, part := range strings.FieldsFunc(m[1:len(m)-1], func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
+			k, err := strconv.Atoi(part)
+			if err == nil && k >= 1 && k <= n {
+				fmt.Fprintf(&keep, "[%d]", k)
+				valid++
+			}
+		}
+		return keep.String()
+	})
+	out = extraSpaces.ReplaceAllString(out, " ")
+	out = strings.ReplaceAll(out, " .", ".")
+	return strings.TrimSpace(out), valid
 }
 
 var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)

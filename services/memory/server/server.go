@@ -13,8 +13,10 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/chat"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/memory/ollama"
 	"github.com/openhuman-go/openhuman-go/services/memory/openai"
@@ -47,7 +49,11 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			s.store = nil
 		} else {
 			emb := embedder(cfg.Memory.Embeddings)
-			domain = memory.NewService(s.store, &memory.Options{Logger: log, Embedder: emb})
+			opts := &memory.Options{Logger: log, Embedder: emb}
+			if cfg.LLM.Configured() {
+				opts.Writer = chat.New(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()))
+			}
+			domain = memory.NewService(s.store, opts)
 			log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", emb.Model())
 		}
 	}
