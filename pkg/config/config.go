@@ -33,6 +33,7 @@ type Config struct {
 	HTTP    HTTP    `toml:"http"`
 	Metrics Metrics `toml:"metrics"`
 	LLM     LLM     `toml:"llm"`
+	MCP     MCP     `toml:"mcp"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
@@ -119,6 +120,13 @@ func (l LLM) Timeout() time.Duration { return time.Duration(l.TimeoutSeconds) * 
 // On reports whether memory is enabled (the default).
 func (m Memory) On() bool { return m.Enabled == nil || *m.Enabled }
 
+// MCP configures `openhuman-core mcp`.
+type MCP struct {
+	// Profile is the tool surface: v2 (the default) or v1, the older
+	// read-only memory tree. `mcp --profile` overrides it.
+	Profile string `toml:"profile"` // OPENHUMAN_MCP_PROFILE
+}
+
 // Tools configures tool calls.
 type Tools struct {
 	// TimeoutSeconds bounds one tool call end to end (default 30).
@@ -191,6 +199,7 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("OPENHUMAN_LOG_LEVEL", &c.Log.Level)
 	str("OPENHUMAN_MEMORY_PATH", &c.Memory.Path)
 	str("OPENHUMAN_HTTP_ADDR", &c.HTTP.Addr)
+	str("OPENHUMAN_MCP_PROFILE", &c.MCP.Profile)
 	str("OPENHUMAN_EMBEDDINGS_PROVIDER", &c.Memory.Embeddings.Provider)
 	str("OPENHUMAN_EMBEDDINGS_BASE_URL", &c.Memory.Embeddings.BaseURL)
 	str("OPENHUMAN_EMBEDDINGS_MODEL", &c.Memory.Embeddings.Model)
@@ -266,6 +275,9 @@ func (c *Config) applyDefaults() {
 	if c.HTTP.Addr == "" {
 		c.HTTP.Addr = "127.0.0.1:9300"
 	}
+	if c.MCP.Profile == "" {
+		c.MCP.Profile = "v2"
+	}
 	if c.HTTP.SessionIdleMinutes == 0 {
 		c.HTTP.SessionIdleMinutes = 30
 	}
@@ -288,6 +300,9 @@ func (c *Config) validate() error {
 	}
 	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
 		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+	}
+	if c.MCP.Profile != "v2" && c.MCP.Profile != "v1" {
+		return fmt.Errorf("mcp.profile %q: use v2 or v1", c.MCP.Profile)
 	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr %q: use HOST:PORT such as 127.0.0.1:9300", c.HTTP.Addr)

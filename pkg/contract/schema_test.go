@@ -95,12 +95,24 @@ func TestValidateAccepts(t *testing.T) {
 }
 
 func TestCatalogIsConsistent(t *testing.T) {
-	seen := map[string]bool{}
-	for _, tl := range Tools() {
-		if seen[tl.Name] {
-			t.Errorf("duplicate tool %s", tl.Name)
+	for _, profile := range []string{ProfileV2, ProfileV1} {
+		seen := map[string]bool{}
+		for _, tl := range ToolsFor(profile) {
+			if seen[tl.Name] {
+				t.Errorf("%s: duplicate tool %s", profile, tl.Name)
+			}
+			seen[tl.Name] = true
 		}
-		seen[tl.Name] = true
+	}
+	rpcs, subjects := map[string]bool{}, map[string]bool{}
+	for _, tl := range Tools() {
+		if tl.RPC != "" && rpcs[tl.RPC] {
+			t.Errorf("duplicate RPC method %s", tl.RPC)
+		}
+		if subjects[tl.Subject()] {
+			t.Errorf("duplicate subject %s", tl.Subject())
+		}
+		rpcs[tl.RPC], subjects[tl.Subject()] = true, true
 		if tl.Input == nil || tl.Input.Type != "object" || tl.Input.AdditionalProperties == nil || *tl.Input.AdditionalProperties {
 			t.Errorf("%s: input must be a closed object schema", tl.Name)
 		}
@@ -143,5 +155,26 @@ func TestEveryToolHasAnOutputSchema(t *testing.T) {
 				t.Errorf("%s: required output %s is not a property", tl.Name, r)
 			}
 		}
+	}
+}
+
+func TestProfiles(t *testing.T) {
+	var v1 []string
+	for _, tl := range ToolsFor(ProfileV1) {
+		v1 = append(v1, tl.Name)
+	}
+	if strings.Join(v1, " ") != "memory.search memory.recall tree.read_chunk tree.browse tree.top_entities tree.list_sources" {
+		t.Errorf("v1 tools: %v", v1)
+	}
+	v2recall, _ := ToolFor(ProfileV2, "memory.recall")
+	v1recall, _ := ToolFor(ProfileV1, "memory.recall")
+	if _, ok := v2recall.Input.Properties["question"]; !ok {
+		t.Error("v2 memory.recall takes question")
+	}
+	if _, ok := v1recall.Input.Properties["query"]; !ok {
+		t.Error("v1 memory.recall takes query")
+	}
+	if _, ok := ToolFor(ProfileV2, "memory.search"); ok {
+		t.Error("memory.search is v1 only")
 	}
 }

@@ -18,8 +18,10 @@ func Subject(service, method string) string { return SubjectPrefix + "." + servi
 
 // Methods that are not tools.
 const (
-	MethodResourcesList = "resources_list" // agents: the static prompt resources
-	MethodResourcesRead = "resources_read" // agents: one resource by URI
+	MethodResourcesList = "resources_list"      // agents: the static prompt resources
+	MethodResourcesRead = "resources_read"      // agents: one resource by URI
+	MethodIngest        = "ingest"              // memory: files as document chunks
+	MethodConversation  = "ingest_conversation" // memory: conversation turns
 )
 
 // QueueGroup balances replicas of a service; every endpoint uses it.

@@ -35,6 +35,9 @@ type Options struct {
 	// Expect names the services that must answer for the gateway to be
 	// ready (default: memory and agents).
 	Expect []string
+	// Profile is the MCP surface served: contract.ProfileV2 (the default)
+	// or contract.ProfileV1, the older read-only memory tree.
+	Profile string
 }
 
 // Gateway validates and dispatches tool calls.
@@ -49,6 +52,9 @@ func New(bus caller, opts Options) *Gateway {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
 	}
+	if opts.Profile == "" {
+		opts.Profile = contract.ProfileV2
+	}
 	if opts.Expect == nil {
 		opts.Expect = []string{contract.ServiceMemory, contract.ServiceAgents}
 	}
@@ -58,30 +64,48 @@ func New(bus caller, opts Options) *Gateway {
 	return &Gateway{bus: bus, opts: opts, recent: newRecent(time.Now)}
 }
 
-// Tools returns the tools that can be answered right now, in catalog order.
+// Tools returns the tools of the gateway's profile that can be answered
+// right now, in catalog order.
 func (g *Gateway) Tools(ctx context.Context) []contract.Tool {
-	return contract.LiveTools(g.bus.Served(ctx, contract.Services()...))
+	return contract.LiveTools(g.opts.Profile, g.bus.Served(ctx, contract.Services()...))
 }
+
+// Profile is the MCP surface this gateway serves.
+func (g *Gateway) Profile() string { return g.opts.Profile }
 
 // CallTool checks args against the tool's schema and sends the call to its
 // service. Bad arguments and unknown tools are INVALID_REQUEST and never
 // leave the gateway.
 //
 // Every call is measured here, whatever transport it came by.
-func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (_ json.RawMessage, err error) {
-	tool, ok := contract.ToolByName(name)
-	label := tool.Name // label values come from the catalog, never from raw input
+func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	tool, ok := contract.ToolFor(g.opts.Profile, name)
 	if !ok {
-		label = "unknown"
+		// Counted under "unknown": label values come from the catalog,
+		// never from raw input.
+		return g.measure("unknown", cc, func() (json.RawMessage, error) { return nil, unknownTool(g.opts.Profile, name) })
 	}
+	return g.callTool(ctx, tool, args, cc)
+}
+
+// callTool calls tool, of any profile: JSON-RPC serves the backing methods
+// of all of them.
+func (g *Gateway) callTool(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	return g.measure(tool.Name, cc, func() (json.RawMessage, error) { return g.call(ctx, tool, args, cc) })
+}
+
+// measure runs one call under the metrics hook and the health window.
+func (g *Gateway) measure(label string, cc contract.CallContext, fn func() (json.RawMessage, error)) (json.RawMessage, error) {
 	done := g.opts.Observe(label, cc.Transport)
-	defer func() {
-		done(err)
-		g.recent.record(label, err)
-	}()
-	if !ok {
-		return nil, unknownTool(name)
-	}
+	raw, err := fn()
+	done(err)
+	g.recent.record(label, err)
+	return raw, err
+}
+
+// call validates args against tool's schema and sends the call.
+func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	name := tool.Name
 	obj, err := contract.DecodeArguments(args)
 	if err == nil {
 		err = tool.Input.Validate(obj)
@@ -98,9 +122,9 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 	return g.bus.Call(ctx, tool.Service, tool.Method, json.RawMessage(params), cc)
 }
 
-func unknownTool(name string) error {
-	names := make([]string, 0, len(contract.Tools()))
-	for _, t := range contract.Tools() {
+func unknownTool(profile, name string) error {
+	var names []string
+	for _, t := range contract.ToolsFor(profile) {
 		names = append(names, t.Name)
 	}
 	sort.Strings(names)
@@ -142,6 +166,20 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 	return &res, nil
 }
 
+// Ingest sends files to the memory service to store as document chunks.
+func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
+	defer cancel()
+	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodIngest, map[string]any{"files": files}, cc)
+}
+
+// IngestConversation sends conversation turns to the memory service.
+func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
+	defer cancel()
+	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodConversation, map[string]any{"turns": turns}, cc)
+}
+
 // Readiness pings every expected service. ok is false when any does not
 // answer; status says, per service, "ok" or why not.
 func (g *Gateway) Readiness(ctx context.Context) (ok bool, status map[string]string) {
@@ -164,9 +202,19 @@ func Instructions(tools []contract.Tool) string {
 		return "OpenHuman Core is running, but none of its services answer yet, so it has no tools to offer; check its log."
 	}
 	uses := make([]string, len(tools))
+	has := map[string]bool{}
 	for i, t := range tools {
 		uses[i] = t.Use
+		has[t.Name] = true
 	}
-	return "OpenHuman Core keeps a private, local memory for this user and tools around it. Use " +
-		strings.Join(uses, "; ") + ". Cite memory with the [n] markers memory.recall returns, and store only lasting, non-secret facts."
+	var b strings.Builder
+	b.WriteString("OpenHuman Core keeps a private, local memory for this user and tools around it. Use ")
+	b.WriteString(strings.Join(uses, "; ") + ".")
+	if t, ok := contract.ToolFor(contract.ProfileV2, "memory.recall"); ok && has[t.Name] && has["memory.fetch"] {
+		b.WriteString(" Cite memory with the [n] markers memory.recall returns.")
+	}
+	if has["memory.learn"] {
+		b.WriteString(" Store only lasting, non-secret facts.")
+	}
+	return b.String()
 }

@@ -113,7 +113,7 @@ func IsRPCMethod(method string) bool {
 func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMessage, cc contract.CallContext) (_ any, err error) {
 	for _, t := range contract.Tools() {
 		if t.RPC != "" && t.RPC == method {
-			return g.CallTool(ctx, t.Name, params, cc)
+			return g.callTool(ctx, t, params, cc)
 		}
 	}
 	for _, m := range gatewayMethods {
@@ -156,8 +156,15 @@ func (g *Gateway) Registry(ctx context.Context) []Entry {
 	}
 	agents := g.allowedAgents(ctx)
 	var out []Entry
-	for _, t := range contract.Tools() {
-		out = append(out, g.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service, answers, agents))
+	listed := map[string]bool{}
+	for _, profile := range []string{contract.ProfileV2, contract.ProfileV1} {
+		for _, t := range contract.ToolsFor(profile) {
+			if listed[t.Name] {
+				continue // the same name in the older profile: its JSON-RPC entry describes it
+			}
+			listed[t.Name] = true
+			out = append(out, g.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service, answers, agents))
+		}
 	}
 	for _, t := range contract.Tools() {
 		if t.RPC != "" {

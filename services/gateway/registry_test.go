@@ -53,8 +53,15 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: health %s with every service up", e.ToolID, e.Health)
 		}
 	}
-	if len(entries) != 16 {
-		t.Errorf("%d entries, want 8 MCP tools + 5 backing methods + 3 registry methods", len(entries))
+	mcpNames, rpcs := map[string]bool{}, 3 // the registry's own three methods
+	for _, tl := range contract.Tools() {
+		mcpNames[tl.Name] = true
+		if tl.RPC != "" {
+			rpcs++
+		}
+	}
+	if len(entries) != len(mcpNames)+rpcs {
+		t.Errorf("%d entries, want %d MCP tools + %d JSON-RPC methods", len(entries), len(mcpNames), rpcs)
 	}
 	recall, err := gw.RegistryEntry(ctx, "memory.recall")
 	if err != nil || recall.Transport != gateway.TransportMCP || !slices.Contains(recall.AllowedAgents, "librarian") || slices.Contains(recall.AllowedAgents, "translator") {
@@ -73,7 +80,7 @@ func TestRegistry(t *testing.T) {
 	}
 
 	d := gw.Diagnostics(ctx)
-	if d.Counts.TotalTools != 16 || d.Counts.MCPStdioTools != 8 || d.Counts.JSONRPCTools != 8 || d.Counts.EnabledTools != 16 {
+	if d.Counts.TotalTools != len(entries) || d.Counts.MCPStdioTools != len(mcpNames) || d.Counts.JSONRPCTools != rpcs || d.Counts.EnabledTools != len(entries) {
 		t.Errorf("counts %+v", d.Counts)
 	}
 	if len(d.WriteSurfaces) != 4 {

@@ -29,6 +29,15 @@ type Item struct {
 	Tags         []string
 	ObservedAt   time.Time
 	CreatedAt    time.Time
+	// SourceID names what the item came from (a file, a thread); empty for
+	// learnings, whose source is who wrote them (Provenance).
+	SourceID string
+	// SourceRef locates the item within its source (a heading, a line range).
+	SourceRef string
+	// TokenCount estimates the item's size in model tokens.
+	TokenCount int
+	// Entities are the names, handles, addresses and links it mentions.
+	Entities []Entity
 }
 
 // Meta is the metadata filters match on.
@@ -104,6 +113,52 @@ type Store interface {
 		add func(seq int64, v []float32), remove func(seq int64)) (newAdd, newDel int64, err error)
 	// DropVectorsExcept removes the vectors of every other model.
 	DropVectorsExcept(ctx context.Context, model string) (int64, error)
+
+	// ReplaceSource makes items the whole content of src in one
+	// transaction: nothing changes when src's content hash is unchanged;
+	// otherwise its items that are not among items are deleted and the new
+	// ones stored.
+	ReplaceSource(ctx context.Context, src SourceRecord, items []Item) (unchanged bool, replayed []bool, err error)
+	// Item reads one item by id (NOT_FOUND when absent).
+	Item(ctx context.Context, id string) (Item, error)
+	// Browse lists items matching q, newest observed first, and how many match.
+	Browse(ctx context.Context, q BrowseQuery) ([]Item, int, error)
+	// TopEntities counts items per entity, most mentioned first.
+	TopEntities(ctx context.Context, kind string, k int) ([]EntityCount, error)
+	// Sources lists every source with its item count and latest item.
+	Sources(ctx context.Context) ([]SourceSummary, error)
+}
+
+// SourceRecord is an ingested source as the store keeps it.
+type SourceRecord struct {
+	ID, Kind, DisplayName, ContentHash string
+}
+
+// BrowseQuery selects items for the memory tree's browse view. Empty fields
+// do not restrict.
+type BrowseQuery struct {
+	SourceKinds []string
+	SourceIDs   []string
+	EntityIDs   []string
+	SinceMS     int64
+	UntilMS     int64
+	Terms       []string // keyword match, any term
+	K, Offset   int
+}
+
+// EntityCount is an entity and how many items mention it.
+type EntityCount struct {
+	Entity
+	Count int `json:"count"`
+}
+
+// SourceSummary describes one source of items.
+type SourceSummary struct {
+	SourceID     string `json:"source_id"`
+	DisplayName  string `json:"display_name"`
+	SourceKind   string `json:"source_kind"`
+	ChunkCount   int    `json:"chunk_count"`
+	MostRecentMS int64  `json:"most_recent_ms"`
 }
 
 // Service is the memory domain behind every transport.
@@ -207,12 +262,33 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 }
 
 // Remember stores items of any kind (learnings, document chunks,
-// conversation turns) in one transaction: secrets scrubbed, ids
-// fingerprinted, observed_at defaulted to now; then embeds them.
+// conversation turns) in one transaction, then embeds them.
 func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	out, err := s.prepare(items)
+	if err != nil {
+		return nil, err
+	}
+	replayed, err := s.store.Put(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	fresh := false
+	for i, r := range replayed {
+		out[i].Replayed = r
+		fresh = fresh || !r
+	}
+	if fresh {
+		s.embedNew(ctx)
+	}
+	return out, nil
+}
+
+// prepare readies items for storing: secrets scrubbed, observed_at
+// defaulted to now, tokens estimated, entities extracted, ids fingerprinted.
+func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 	now := s.now().UTC()
 	out := make([]LearnResult, len(items))
 	for i := range items {
@@ -226,20 +302,12 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 			it.ObservedAt = now
 		}
 		it.CreatedAt = now
+		if it.TokenCount == 0 {
+			it.TokenCount = EstimateTokens(it.Text)
+		}
+		it.Entities = ExtractEntities(it.Text)
 		it.ID = Fingerprint(*it)
 		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
-	}
-	replayed, err := s.store.Put(ctx, items)
-	if err != nil {
-		return nil, err
-	}
-	fresh := false
-	for i, r := range replayed {
-		out[i].Replayed = r
-		fresh = fresh || !r
-	}
-	if fresh {
-		s.embedNew(ctx)
 	}
 	return out, nil
 }
@@ -260,6 +328,11 @@ func Fingerprint(it Item) string {
 		it.Meta.Workspace, it.Meta.Folder, it.Meta.FilePath, it.Meta.Repo, it.Meta.Commit, it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
+	}
+	// Appended only when set, so items without a source keep the ids they
+	// always had.
+	if it.SourceID != "" || it.SourceRef != "" {
+		h.Write([]byte(it.SourceID + "\x00" + it.SourceRef + "\x00"))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
@@ -370,6 +443,8 @@ type HitMeta struct {
 	ObservedAt   string   `json:"observed_at"`
 	CreatedAt    string   `json:"created_at"`
 	Tags         []string `json:"tags,omitempty"`
+	SourceID     string   `json:"source_id,omitempty"`
+	SourceRef    string   `json:"source_ref,omitempty"`
 	Meta
 }
 
@@ -377,7 +452,7 @@ func hitOf(it Item, score *float64) Hit {
 	return Hit{ID: it.ID, Kind: it.Kind, Text: it.Text, Score: score, Confidence: it.Confidence, Meta: HitMeta{
 		Source: it.Source, Provenance: it.Provenance, LearningKind: it.LearningKind,
 		ObservedAt: it.ObservedAt.UTC().Format(time.RFC3339Nano), CreatedAt: it.CreatedAt.UTC().Format(time.RFC3339Nano),
-		Tags: it.Tags, Meta: it.Meta,
+		Tags: it.Tags, SourceID: it.SourceID, SourceRef: it.SourceRef, Meta: it.Meta,
 	}}
 }
 

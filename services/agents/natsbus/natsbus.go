@@ -21,7 +21,7 @@ func Serve(nc *nats.Conn, version string, log *slog.Logger) (*bus.Service, error
 	// liveTools asks the bus what is being served now, so the catalog never
 	// offers a tool nobody can answer.
 	liveTools := func(ctx context.Context) []agents.CoreTool {
-		return agents.CoreTools(contract.LiveTools(client.Served(ctx, contract.Services()...)))
+		return agents.CoreTools(contract.LiveTools(contract.ProfileV2, client.Served(ctx, contract.Services()...)))
 	}
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceAgents,

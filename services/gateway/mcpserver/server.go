@@ -35,7 +35,10 @@ type Options struct {
 	Version string // serverInfo.version
 	// Instructions renders initialize's instructions from the live tools.
 	Instructions func([]contract.Tool) string
-	Logger       *slog.Logger
+	// ToolsOnly advertises tools and nothing else; resources/* are then
+	// unknown methods (the older v1 surface).
+	ToolsOnly bool
+	Logger    *slog.Logger
 }
 
 // Server answers MCP messages for any number of sessions.
@@ -166,14 +169,18 @@ func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message) (a
 		return s.listTools(ctx), nil
 	case "tools/call":
 		return s.callTool(ctx, sess, m.Params)
-	case "resources/list":
-		return s.listResources(ctx, sess)
-	case "resources/templates/list":
-		// Every resource URI is concrete; answering (rather than -32601)
-		// keeps clients that probe after seeing the capability happy.
-		return map[string]any{"resourceTemplates": []any{}}, nil
-	case "resources/read":
-		return s.readResource(ctx, sess, m.Params)
+	}
+	if !s.opts.ToolsOnly {
+		switch m.Method {
+		case "resources/list":
+			return s.listResources(ctx, sess)
+		case "resources/templates/list":
+			// Every resource URI is concrete; answering (rather than -32601)
+			// keeps clients that probe after seeing the capability happy.
+			return map[string]any{"resourceTemplates": []any{}}, nil
+		case "resources/read":
+			return s.readResource(ctx, sess, m.Params)
+		}
 	}
 	return nil, jsonrpc.MethodNotFound(m.Method)
 }
@@ -229,13 +236,16 @@ type implementation struct {
 	Version string `json:"version"`
 }
 
-// capabilities are exactly tools and resources; no logging, no prompts.
+// capabilities are exactly tools and resources (or tools alone); no
+// logging, no prompts.
 type capabilities struct {
-	Tools     struct{} `json:"tools"`
-	Resources struct {
-		Subscribe   bool `json:"subscribe"`
-		ListChanged bool `json:"listChanged"`
-	} `json:"resources"`
+	Tools     struct{}            `json:"tools"`
+	Resources *resourceCapability `json:"resources,omitempty"`
+}
+
+type resourceCapability struct {
+	Subscribe   bool `json:"subscribe"`
+	ListChanged bool `json:"listChanged"`
 }
 
 type initializeResult struct {
@@ -270,8 +280,13 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 	sess.mu.Unlock()
 	s.opts.Logger.Info("client connected", "client", p.ClientInfo.Name, "client_version", p.ClientInfo.Version,
 		"source", sess.Source(), "protocol", version, "transport", sess.transport)
+	caps := capabilities{}
+	if !s.opts.ToolsOnly {
+		caps.Resources = &resourceCapability{}
+	}
 	return initializeResult{
 		ProtocolVersion: version,
+		Capabilities:    caps,
 		ServerInfo:      implementation{Name: s.opts.Name, Version: s.opts.Version},
 		Instructions:    s.opts.Instructions(s.b.Tools(ctx)),
 	}, nil

@@ -14,41 +14,83 @@ var _ memory.Store = (*Store)(nil)
 
 const itemColumns = `i.seq, i.id, i.kind, i.learning_kind, i.text, i.confidence, i.source, i.provenance,
 	i.workspace, i.folder, i.file_path, i.language, i.repo, i.commit_sha, i.url, i.thread_id, i.agent_id,
-	i.tags, i.observed_at, i.created_at`
+	i.tags, i.observed_at, i.created_at, i.source_id, i.source_ref, i.token_count`
+
+const insertItem = `INSERT INTO items (id, kind, learning_kind, text, confidence, source, provenance,
+	workspace, folder, file_path, language, repo, commit_sha, url, thread_id, agent_id, tags, observed_at, created_at,
+	source_id, source_ref, token_count)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO NOTHING`
+
+const insertEntity = `INSERT OR IGNORE INTO entities (seq, entity_id, kind, surface) VALUES (?,?,?,?)`
 
 // Put inserts items in one transaction; an existing id makes an item a
 // replay and changes nothing.
 func (s *Store) Put(ctx context.Context, items []memory.Item) ([]bool, error) {
-	// Prepare before beginning: the writer pool has one connection, which
-	// the transaction holds until it ends.
-	st, err := s.stmt(ctx, s.write, `INSERT INTO items (id, kind, learning_kind, text, confidence, source, provenance,
-		workspace, folder, file_path, language, repo, commit_sha, url, thread_id, agent_id, tags, observed_at, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO NOTHING`)
-	if err != nil {
-		return nil, storeErr("storing items", err)
+	var replayed []bool
+	err := s.inTx(ctx, "storing items", func(tx *sql.Tx) error {
+		var err error
+		replayed, err = s.putTx(ctx, tx, items)
+		return err
+	})
+	return replayed, err
+}
+
+// inTx runs fn in a write transaction. Statements are prepared before it
+// begins: the writer pool has one connection, which the transaction holds.
+func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) error {
+	for _, q := range []string{insertItem, insertEntity} {
+		if _, err := s.stmt(ctx, s.write, q); err != nil {
+			return storeErr(doing, err)
+		}
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, storeErr("storing items", err)
+		return storeErr(doing, err)
 	}
 	defer tx.Rollback()
-	txst := tx.StmtContext(ctx, st)
+	if err := fn(tx); err != nil {
+		return storeErr(doing, err)
+	}
+	return storeErr(doing, tx.Commit())
+}
+
+// txStmt is a cached statement bound to tx.
+func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+	st, _ := s.stmts.Load("w\x00" + query)
+	return tx.StmtContext(ctx, st.(*sql.Stmt))
+}
+
+func (s *Store) putTx(ctx context.Context, tx *sql.Tx, items []memory.Item) ([]bool, error) {
+	ins, ent := s.txStmt(ctx, tx, insertItem), s.txStmt(ctx, tx, insertEntity)
 	replayed := make([]bool, len(items))
 	for i, it := range items {
 		tags, _ := json.Marshal(nonNil(it.Tags))
-		res, err := txst.ExecContext(ctx, it.ID, it.Kind, it.LearningKind, it.Text, it.Confidence, it.Source, it.Provenance,
+		res, err := ins.ExecContext(ctx, it.ID, it.Kind, it.LearningKind, it.Text, it.Confidence, it.Source, it.Provenance,
 			it.Meta.Workspace, it.Meta.Folder, it.Meta.FilePath, it.Meta.Language, it.Meta.Repo, it.Meta.Commit,
-			it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID, string(tags), it.ObservedAt.UnixMilli(), it.CreatedAt.UnixMilli())
+			it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID, string(tags), it.ObservedAt.UnixMilli(), it.CreatedAt.UnixMilli(),
+			it.SourceID, it.SourceRef, it.TokenCount)
 		if err != nil {
-			return nil, storeErr("storing items", err)
+			return nil, err
 		}
 		n, err := res.RowsAffected()
 		if err != nil {
-			return nil, storeErr("storing items", err)
+			return nil, err
 		}
 		replayed[i] = n == 0
+		if n == 0 || len(it.Entities) == 0 {
+			continue
+		}
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range it.Entities {
+			if _, err := ent.ExecContext(ctx, seq, e.ID, e.Kind, e.Surface); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return replayed, storeErr("storing items", tx.Commit())
+	return replayed, nil
 }
 
 // List returns items newest first.
@@ -275,7 +317,7 @@ func scanItems(rows *sql.Rows) ([]memory.Item, error) {
 		)
 		if err := rows.Scan(&it.Seq, &it.ID, &it.Kind, &it.LearningKind, &it.Text, &conf, &it.Source, &it.Provenance,
 			&it.Meta.Workspace, &it.Meta.Folder, &it.Meta.FilePath, &it.Meta.Language, &it.Meta.Repo, &it.Meta.Commit,
-			&it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID, &tags, &obs, &crt); err != nil {
+			&it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID, &tags, &obs, &crt, &it.SourceID, &it.SourceRef, &it.TokenCount); err != nil {
 			return nil, err
 		}
 		if conf.Valid {

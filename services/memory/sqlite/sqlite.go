@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -55,12 +56,28 @@ func (s *Store) Open() error {
 	s.read.SetMaxOpenConns(readers)
 	s.read.SetMaxIdleConns(readers) // reopening a connection re-reads the schema; keep them
 
-	if err := s.migrate(context.Background()); err != nil {
+	// Two processes opening a new file at once contend for the switch to WAL
+	// and the first migration; SQLite answers such lock upgrades with BUSY
+	// at once rather than waiting, so the attempt is repeated here.
+	deadline := time.Now().Add(s.BusyTimeout)
+	for {
+		err = s.migrate(context.Background())
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Duration(20+rand.IntN(80)) * time.Millisecond)
+	}
+	if err != nil {
 		s.Close()
 		return fmt.Errorf("opening %s: %w", s.Path, err)
 	}
 	openStores.add(s)
 	return nil
+}
+
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == sqliteBusy
 }
 
 // Close closes the database.
@@ -177,6 +194,26 @@ CREATE TABLE vector_deletions (
 CREATE TRIGGER items_ad_vectors AFTER DELETE ON items BEGIN
 	INSERT INTO vector_deletions (seq) VALUES (old.seq);
 END;
+`, `
+ALTER TABLE items ADD COLUMN source_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE items ADD COLUMN source_ref TEXT NOT NULL DEFAULT '';
+ALTER TABLE items ADD COLUMN token_count INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX items_source ON items(source_id, seq) WHERE source_id != '';
+CREATE TABLE sources (
+	source_id    TEXT PRIMARY KEY,
+	source_kind  TEXT NOT NULL,
+	display_name TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	updated_ms   INTEGER NOT NULL
+);
+CREATE TABLE entities (
+	seq       INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+	entity_id TEXT    NOT NULL,
+	kind      TEXT    NOT NULL,
+	surface   TEXT    NOT NULL,
+	PRIMARY KEY (seq, entity_id)
+) WITHOUT ROWID;
+CREATE INDEX entities_entity ON entities(entity_id, seq);
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting
@@ -210,7 +247,6 @@ func (s *Store) migrate(ctx context.Context) error {
 // part of "disk I/O error" or "database disk image is malformed".
 func storeErr(doing string, err error) error {
 	var ce *contract.Error
-	var coded interface{ Code() int }
 	switch {
 	case err == nil:
 		return nil
@@ -218,7 +254,7 @@ func storeErr(doing string, err error) error {
 		return ce
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return contract.Errorf(contract.CodeUnavailable, "memory ran out of time while %s", doing)
-	case errors.As(err, &coded) && coded.Code()&0xff == sqliteBusy:
+	case isBusy(err):
 		return contract.Errorf(contract.CodeUnavailable,
 			"memory is busy: another process held the write lock too long while %s; retry", doing)
 	}

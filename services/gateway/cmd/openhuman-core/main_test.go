@@ -70,11 +70,12 @@ func (s *syncBuffer) String() string {
 // mcpProc is a real `openhuman-core mcp` process driven over its stdio, the
 // way an MCP client drives it.
 type mcpProc struct {
-	t      testing.TB
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan string
-	stderr *syncBuffer
+	profile string // the tool surface the process serves
+	t       testing.TB
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string
+	stderr  *syncBuffer
 }
 
 func testEnv(home string, extra ...string) []string {
@@ -94,7 +95,12 @@ func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p := &mcpProc{t: tb, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), stderr: &syncBuffer{}}
+	p := &mcpProc{t: tb, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), stderr: &syncBuffer{}, profile: contract.ProfileV2}
+	for _, e := range extraEnv {
+		if v, ok := strings.CutPrefix(e, "OPENHUMAN_MCP_PROFILE="); ok {
+			p.profile = v
+		}
+	}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
@@ -198,7 +204,7 @@ func (p *mcpProc) tool(id int, name string, args any) map[string]any {
 		p.t.Fatalf("%s: text content is not JSON: %q", name, text)
 	}
 	// Every result must match the output schema the registry publishes.
-	if tl, ok := contract.ToolByName(name); ok {
+	if tl, ok := contract.ToolFor(p.profile, name); ok {
 		obj, err := contract.DecodeArguments(json.RawMessage(text))
 		if err == nil {
 			err = tl.Output.Validate(obj)

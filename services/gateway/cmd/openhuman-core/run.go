@@ -33,10 +33,13 @@ const (
 const usage = `openhuman-core: OpenHuman Core's MCP server and tools.
 
 Usage:
-  openhuman-core [flags] mcp                  serve MCP over stdin/stdout (for Claude Desktop, Cursor, Zed, Codex)
+  openhuman-core [flags] mcp [--profile v1]   serve MCP over stdin/stdout (for Claude Desktop, Cursor, Zed, Codex);
+                                              --profile v1 serves the older read-only memory-tree tools
   openhuman-core [flags] serve [--addr A]     serve HTTP: MCP at /mcp, JSON-RPC at /rpc, /metrics, /healthz, /readyz
                                               (default address 127.0.0.1:9300, or $OPENHUMAN_HTTP_ADDR)
   openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
+  openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore;
+                                              --workspace W, --max-file-size BYTES, --conversation for turn files)
   openhuman-core version                      print the version
 
 Flags (before or after the command):
@@ -60,12 +63,14 @@ type globalFlags struct {
 	home    string
 	verbose bool
 	addr    string
+	profile string
 }
 
 func (g *globalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.home, "home", g.home, "data and config directory")
 	fs.BoolVar(&g.verbose, "verbose", g.verbose, "debug logs on stderr")
 	fs.StringVar(&g.addr, "addr", g.addr, "serve: HOST:PORT to listen on")
+	fs.StringVar(&g.profile, "profile", g.profile, "mcp: tool surface, v2 (default) or v1 (read-only memory tree)")
 }
 
 // Run runs the command line args and returns the exit code.
@@ -82,6 +87,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
+	if cmd == "ingest" {
+		return m.runIngest(ctx, g, rest) // it has flags of its own
+	}
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
 	g.register(sub)
@@ -95,6 +103,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	case "mcp":
 		if sub.NArg() > 0 {
 			return m.usageError(fmt.Errorf("mcp takes no arguments, got %q", sub.Args()))
+		}
+		if g.profile != "" && g.profile != contract.ProfileV1 && g.profile != contract.ProfileV2 {
+			return m.usageError(fmt.Errorf("--profile %q: use v2 or v1", g.profile))
 		}
 		return m.runMCP(ctx, g)
 	case "serve":
@@ -140,7 +151,12 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 		return nil, nil, nil, err
 	}
 	log.Debug("system up", "embedded", sys.Embedded, "home", cfg.Home, "config", cfg.File)
+	profile := cfg.MCP.Profile
+	if g.profile != "" {
+		profile = g.profile
+	}
 	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{
+		Profile:   profile,
 		Timeout:   cfg.Tools.Timeout(),
 		Observe:   telemetry.ToolCall,
 		Version:   telemetry.Version,
@@ -156,8 +172,9 @@ func (m *Main) runMCP(ctx context.Context, g globalFlags) int {
 		return exitFailure
 	}
 	defer sys.Close()
-	srv := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log})
-	log.Info("serving MCP on stdio", "version", telemetry.Version, "embedded", sys.Embedded)
+	srv := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log,
+		ToolsOnly: gw.Profile() == contract.ProfileV1})
+	log.Info("serving MCP on stdio", "version", telemetry.Version, "embedded", sys.Embedded, "profile", gw.Profile())
 	if err := srv.ServeStdio(ctx, m.Stdin, m.Stdout); err != nil {
 		log.Error("reading stdin failed", "err", err)
 		return exitFailure
@@ -182,7 +199,8 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (pass --addr or set OPENHUMAN_HTTP_ADDR)\n", addr, err)
 		return exitFailure
 	}
-	mcp := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log})
+	mcp := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log,
+		ToolsOnly: gw.Profile() == contract.ProfileV1})
 	api := httpapi.New(gw, mcp, httpapi.Options{
 		ListenAddr:   ln.Addr().String(),
 		AllowedHosts: m.cfg.HTTP.AllowedHosts,

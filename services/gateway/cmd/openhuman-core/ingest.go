@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
+)
+
+// runIngest stores files and folders (or a conversation) in memory.
+func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int {
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	workspace := fs.String("workspace", "", "workspace of every file (default: the folder's name)")
+	maxSize := fs.Int64("max-file-size", 512<<10, "skip files larger than this many bytes")
+	conversation := fs.Bool("conversation", false, "the paths are JSON files of conversation turns [{thread_id, speaker, text, timestamp}]")
+	if err := fs.Parse(args); err != nil {
+		return m.usageError(err)
+	}
+	if fs.NArg() == 0 {
+		return m.usageError(errors.New("ingest needs at least one file or folder"))
+	}
+	gw, sys, _, err := m.start(g, true)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer sys.Close()
+	cc := contract.CallContext{Source: "cli", Transport: contract.TransportCLI}
+
+	if *conversation {
+		return m.ingestConversations(ctx, fs.Args(), func(turns []json.RawMessage) (json.RawMessage, error) {
+			return gw.IngestConversation(ctx, turns, cc)
+		})
+	}
+
+	var stored, unchanged, empty, chunks int
+	var redacted []string
+	send := func(ctx context.Context, batch []ingest.File) error {
+		raw, err := gw.Ingest(ctx, batch, cc)
+		if err != nil {
+			return err
+		}
+		var res struct {
+			Files []struct {
+				Status   string   `json:"status"`
+				Chunks   int      `json:"chunks"`
+				Redacted []string `json:"redacted"`
+			} `json:"files"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return err
+		}
+		for _, f := range res.Files {
+			switch f.Status {
+			case "unchanged":
+				unchanged++
+			case "empty":
+				empty++
+			default:
+				stored++
+				chunks += f.Chunks
+				redacted = append(redacted, f.Redacted...)
+			}
+		}
+		return nil
+	}
+	var progress func(ingest.Stats)
+	if isTerminal(m.Stderr) {
+		progress = func(st ingest.Stats) {
+			fmt.Fprintf(m.Stderr, "\r\033[Kingesting: %d files read, %d sent, %d skipped", st.Seen, st.Sent, st.Ignored+st.Binary+st.TooLarge+st.Unreadable)
+		}
+	}
+	st, err := ingest.Walk(ctx, fs.Args(), ingest.Options{Workspace: *workspace, MaxFileBytes: *maxSize}, send, progress)
+	if progress != nil {
+		fmt.Fprint(m.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: ingest:", contract.ErrorMessage(asContractErr(err)))
+		return exitFailure
+	}
+	fmt.Fprintf(m.Stdout, "ingested %d files: %d stored (%d chunks), %d unchanged, %d empty; skipped %d ignored, %d binary, %d over %d bytes, %d unreadable\n",
+		st.Sent, stored, chunks, unchanged, empty, st.Ignored, st.Binary, st.TooLarge, *maxSize, st.Unreadable)
+	if len(redacted) > 0 {
+		fmt.Fprintf(m.Stdout, "secrets removed before storing: %s\n", strings.Join(uniq(redacted), ", "))
+	}
+	return exitOK
+}
+
+// ingestConversations reads turn files and sends them in batches.
+func (m *Main) ingestConversations(ctx context.Context, paths []string, send func([]json.RawMessage) (json.RawMessage, error)) int {
+	storedAll, replayedAll := 0, 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintln(m.Stderr, "openhuman-core: ingest:", err)
+			return exitFailure
+		}
+		var turns []json.RawMessage
+		if err := json.Unmarshal(data, &turns); err != nil {
+			var wrapped struct {
+				ThreadID string            `json:"thread_id"`
+				Turns    []json.RawMessage `json:"turns"`
+			}
+			if err2 := json.Unmarshal(data, &wrapped); err2 != nil || len(wrapped.Turns) == 0 {
+				fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s is not a JSON list of turns [{thread_id, speaker, text, timestamp}]: %v\n", p, err)
+				return exitUsage
+			}
+			turns = withThread(wrapped.Turns, wrapped.ThreadID)
+		}
+		for start := 0; start < len(turns); start += 500 {
+			raw, err := send(turns[start:min(start+500, len(turns))])
+			if err != nil {
+				fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: %s\n", p, contract.ErrorMessage(err))
+				if contract.ErrorCode(err) == contract.CodeInvalidRequest {
+					return exitUsage
+				}
+				return exitFailure
+			}
+			var res struct{ Stored, Replayed int }
+			_ = json.Unmarshal(raw, &res)
+			storedAll += res.Stored
+			replayedAll += res.Replayed
+		}
+	}
+	fmt.Fprintf(m.Stdout, "ingested %d conversation turns: %d stored, %d already known\n", storedAll+replayedAll, storedAll, replayedAll)
+	return exitOK
+}
+
+// withThread sets thread_id on turns that lack it.
+func withThread(turns []json.RawMessage, thread string) []json.RawMessage {
+	out := make([]json.RawMessage, len(turns))
+	for i, t := range turns {
+		var obj map[string]any
+		if thread != "" && json.Unmarshal(t, &obj) == nil && obj["thread_id"] == nil {
+			obj["thread_id"] = thread
+			t, _ = json.Marshal(obj)
+		}
+		out[i] = t
+	}
+	return out
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func asContractErr(err error) error {
+	var ce *contract.Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return contract.Errorf(contract.CodeEngine, "%v", err)
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

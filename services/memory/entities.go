@@ -1,0 +1,127 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Entity is something an item mentions. ID is canonical: kind, a colon and
+// the lowercased surface without a leading @ or #.
+type Entity struct {
+	ID      string `json:"entity_id"`
+	Kind    string `json:"kind"`
+	Surface string `json:"surface"`
+}
+
+// Entity kinds.
+const (
+	EntityEmail   = "email"
+	EntityURL     = "url"
+	EntityHandle  = "handle"
+	EntityHashtag = "hashtag"
+	EntityTerm    = "term" // a capitalized name or term: Maya, PostgreSQL, Project Atlas
+)
+
+var (
+	reEmail   = regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b`)
+	reURL     = regexp.MustCompile(`\bhttps?://[^\s<>()"']+[^\s<>()"'.,;:!?]`)
+	reHandle  = regexp.MustCompile(`(?:^|[^\w@])@([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})`)
+	reHashtag = regexp.MustCompile(`(?:^|[^\w#&])#([A-Za-z][A-Za-z0-9_-]{1,49})`)
+	reTerm    = regexp.MustCompile(`\b\p{Lu}[\p{L}\p{N}]*(?:[ -]\p{Lu}[\p{L}\p{N}]*)*`)
+)
+
+// maxEntities bounds what one item contributes.
+const maxEntities = 32
+
+// ExtractEntities finds emails, URLs, @handles, #hashtags and capitalized
+// names or terms. A capitalized word that only starts a sentence and is a
+// common word ("The", "We") is not a term.
+func ExtractEntities(text string) []Entity {
+	seen := map[string]bool{}
+	var out []Entity
+	add := func(kind, surface string) {
+		surface = strings.TrimSpace(surface)
+		id := kind + ":" + strings.ToLower(surface)
+		if surface == "" || seen[id] || len(out) >= maxEntities {
+			return
+		}
+		seen[id] = true
+		out = append(out, Entity{ID: id, Kind: kind, Surface: surface})
+	}
+	// Emails and URLs first, and blanked out, so their parts are not read
+	// again as handles or terms.
+	rest := text
+	for _, m := range reEmail.FindAllString(rest, -1) {
+		add(EntityEmail, m)
+	}
+	rest = reEmail.ReplaceAllString(rest, " ")
+	for _, m := range reURL.FindAllString(rest, -1) {
+		add(EntityURL, m)
+	}
+	rest = reURL.ReplaceAllString(rest, " ")
+	for _, m := range reHandle.FindAllStringSubmatch(rest, -1) {
+		add(EntityHandle, strings.TrimRight(m[1], ".-"))
+	}
+	for _, m := range reHashtag.FindAllStringSubmatch(rest, -1) {
+		add(EntityHashtag, m[1])
+	}
+	rest = reHandle.ReplaceAllString(reHashtag.ReplaceAllString(rest, " "), " ")
+	for _, loc := range reTerm.FindAllStringIndex(rest, -1) {
+		surface := rest[loc[0]:loc[1]]
+		words := strings.Fields(strings.ReplaceAll(surface, "-", " "))
+		// Drop common words that are capitalized only because they start a
+		// sentence or a title ("The", "When").
+		for len(words) > 0 && stopwords[strings.ToLower(words[0])] {
+			words = words[1:]
+		}
+		if len(words) == 0 || (len(words) == 1 && len([]rune(words[0])) < 2) {
+			continue
+		}
+		if len(words) == 1 && atSentenceStart(rest, loc[0]) && !hasInnerUpper(words[0]) && commonWord(words[0]) {
+			continue
+		}
+		add(EntityTerm, strings.Join(words, " "))
+	}
+	return out
+}
+
+func atSentenceStart(s string, i int) bool {
+	j := strings.LastIndexFunc(s[:i], func(r rune) bool { return !unicode.IsSpace(r) })
+	return j < 0 || strings.ContainsRune(".!?:\n#", rune(s[j]))
+}
+
+func hasInnerUpper(w string) bool {
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// commonWord reports whether a capitalized word is an ordinary word that a
+// sentence happens to start with. Without a dictionary, a short list of
+// frequent sentence openers does.
+func commonWord(w string) bool {
+	return sentenceOpeners[strings.ToLower(w)]
+}
+
+var sentenceOpeners = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`add ask call check do don't ensure fix keep make ping read remember see send try write
+		also always and another any as at back because before but by daily database deploy
+		deploys each every first for from hotfixes however if in incidents into its last let logs many maybe most my
+		new next no not note now of on once one only or our please production releases run run schema secrets
+		service services some staging still that the then there these they this those to today tomorrow use we
+		when while why with yes yesterday you`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// EstimateTokens approximates a text's size in model tokens (about four
+// characters each for English and code).
+func EstimateTokens(text string) int {
+	return max(1, (len(text)+3)/4)
+}

@@ -1,0 +1,160 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// chunkerVersion is part of every content hash: when chunking changes,
+// re-ingesting a file re-chunks it instead of calling it unchanged.
+const chunkerVersion = "chunk-v1"
+
+// IngestFile is one file to store as document chunks.
+type IngestFile struct {
+	SourceID    string `json:"source_id"`   // stable name of the file, e.g. its absolute path
+	SourceKind  string `json:"source_kind"` // file, or folder when it came from a walked folder
+	DisplayName string `json:"display_name"`
+	Content     string `json:"content"`
+	Language    string `json:"language,omitempty"`
+	Workspace   string `json:"workspace,omitempty"`
+	Folder      string `json:"folder,omitempty"`
+	FilePath    string `json:"file_path,omitempty"`
+	Repo        string `json:"repo,omitempty"`
+	Commit      string `json:"commit,omitempty"`
+	ModifiedMS  int64  `json:"modified_ms,omitempty"`
+}
+
+// IngestParams are a batch of files.
+type IngestParams struct {
+	Files []IngestFile `json:"files"`
+}
+
+// IngestedFile says what became of one file.
+type IngestedFile struct {
+	SourceID string   `json:"source_id"`
+	Status   string   `json:"status"` // stored, unchanged, empty
+	Chunks   int      `json:"chunks"`
+	Redacted []string `json:"redacted,omitempty"`
+}
+
+// IngestResult reports a batch.
+type IngestResult struct {
+	Files []IngestedFile `json:"files"`
+}
+
+// Ingest stores files as chunks, one transaction per file. A file whose
+// content (and chunking) did not change is left alone; a changed file's
+// chunks replace its old ones, keeping those that did not change.
+func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallContext) (*IngestResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	out := &IngestResult{Files: make([]IngestedFile, 0, len(p.Files))}
+	fresh := false
+	for _, f := range p.Files {
+		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
+		src := SourceRecord{ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
+		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
+		items := make([]Item, len(chunks))
+		for i, c := range chunks {
+			items[i] = Item{Kind: "document", Text: c.Text, Source: f.SourceKind, Provenance: provenance(cc),
+				SourceID: f.SourceID, SourceRef: c.Ref,
+				Meta: Meta{Workspace: f.Workspace, Folder: f.Folder, FilePath: f.FilePath, Language: f.Language, Repo: f.Repo, Commit: f.Commit}}
+			if f.ModifiedMS > 0 {
+				items[i].ObservedAt = time.UnixMilli(f.ModifiedMS).UTC()
+			}
+		}
+		prepared, err := s.prepare(items)
+		if err != nil {
+			return nil, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", f.DisplayName, contract.ErrorMessage(err))
+		}
+		unchanged, replayed, err := s.store.ReplaceSource(ctx, src, items)
+		if err != nil {
+			return nil, err
+		}
+		res := IngestedFile{SourceID: f.SourceID, Status: "stored", Chunks: len(items)}
+		for _, p := range prepared {
+			res.Redacted = mergeKinds(res.Redacted, p.Redacted)
+		}
+		switch {
+		case unchanged:
+			res.Status, res.Redacted = "unchanged", nil
+		case len(items) == 0:
+			res.Status = "empty"
+		}
+		for _, r := range replayed {
+			fresh = fresh || !r
+		}
+		out.Files = append(out.Files, res)
+	}
+	if fresh {
+		s.embedNew(ctx)
+	}
+	return out, nil
+}
+
+// Turn is one message of a conversation.
+type Turn struct {
+	ThreadID  string `json:"thread_id"`
+	Speaker   string `json:"speaker,omitempty"`
+	Text      string `json:"text"`
+	Timestamp string `json:"timestamp,omitempty"` // RFC 3339
+}
+
+// ConversationParams are turns to store.
+type ConversationParams struct {
+	Turns []Turn `json:"turns"`
+}
+
+// ConversationResult counts what was stored.
+type ConversationResult struct {
+	Stored   int `json:"stored"`
+	Replayed int `json:"replayed"`
+}
+
+// IngestConversation stores each turn as a conversation item of its thread.
+// Turns already stored are replays, so a transcript can be sent again.
+func (s *Service) IngestConversation(ctx context.Context, p ConversationParams, cc contract.CallContext) (*ConversationResult, error) {
+	items := make([]Item, len(p.Turns))
+	for i, t := range p.Turns {
+		text := t.Text
+		if t.Speaker != "" {
+			text = t.Speaker + ": " + t.Text
+		}
+		items[i] = Item{Kind: "conversation", Source: "conversation", Text: text, Provenance: provenance(cc),
+			SourceID: "thread:" + t.ThreadID, SourceRef: t.Timestamp, Meta: Meta{ThreadID: t.ThreadID}}
+		if t.Timestamp != "" {
+			ts, err := time.Parse(time.RFC3339Nano, t.Timestamp)
+			if err != nil {
+				return nil, contract.Errorf(contract.CodeInvalidRequest, "turn %d: timestamp %q is not RFC 3339", i+1, t.Timestamp)
+			}
+			items[i].ObservedAt = ts.UTC()
+		}
+	}
+	res, err := s.Remember(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	out := &ConversationResult{}
+	for _, r := range res {
+		if r.Replayed {
+			out.Replayed++
+		} else {
+			out.Stored++
+		}
+	}
+	return out, nil
+}
+
+func mergeKinds(a, b []string) []string {
+	for _, k := range b {
+		if !contains(a, k) {
+			a = append(a, k)
+		}
+	}
+	return a
+}

@@ -1,0 +1,272 @@
+package memory
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"unicode/utf8"
+)
+
+// The memory tree is the older, read-only view of memory: chunks grouped
+// by source, and the entities they mention. Chunks are items.
+
+// ChunkRow is a chunk as the tree lists it.
+type ChunkRow struct {
+	ID             string   `json:"id"`
+	SourceKind     string   `json:"source_kind"`
+	SourceID       string   `json:"source_id"`
+	SourceRef      string   `json:"source_ref,omitempty"`
+	Owner          string   `json:"owner"`
+	TimestampMS    int64    `json:"timestamp_ms"`
+	TokenCount     int      `json:"token_count"`
+	ContentPreview string   `json:"content_preview"`
+	Tags           []string `json:"tags"`
+}
+
+// previewChars bounds content_preview.
+const previewChars = 500
+
+func chunkRow(it Item) ChunkRow {
+	source := it.SourceID
+	if source == "" {
+		source = it.Provenance
+	}
+	preview := it.Text
+	if utf8.RuneCountInString(preview) > previewChars {
+		preview = string([]rune(preview)[:previewChars])
+	}
+	tags := it.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return ChunkRow{ID: it.ID, SourceKind: it.Source, SourceID: source, SourceRef: it.SourceRef, Owner: it.Provenance,
+		TimestampMS: it.ObservedAt.UnixMilli(), TokenCount: it.TokenCount, ContentPreview: preview, Tags: tags}
+}
+
+// TreeQuery are memory.search's and memory.recall's (v1) arguments.
+type TreeQuery struct {
+	Query string `json:"query"`
+	K     int    `json:"k,omitempty"`
+}
+
+// ChunkList is a list of chunks and how many matched in all.
+type ChunkList struct {
+	Chunks []ChunkRow `json:"chunks"`
+	Total  int        `json:"total"`
+}
+
+// ScoredChunks are chunks with a score each, in the same order.
+type ScoredChunks struct {
+	Chunks []ChunkRow `json:"chunks"`
+	Scores []float64  `json:"scores"`
+}
+
+func treeK(k, max int) int {
+	switch {
+	case k <= 0:
+		return 10
+	case k > max:
+		return max
+	}
+	return k
+}
+
+// TreeSearch is keyword search over chunks, best first.
+func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	out := &ChunkList{Chunks: []ChunkRow{}}
+	terms := Terms(q.Query)
+	if len(terms) == 0 {
+		return out, nil
+	}
+	asOf, err := s.store.MaxSeq(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ranked, err := s.store.Keyword(ctx, terms, nil, asOf, treeK(q.K, 50))
+	if err != nil {
+		return nil, err
+	}
+	if _, out.Total, err = s.store.Browse(ctx, BrowseQuery{Terms: terms}); err != nil {
+		return nil, err
+	}
+	seqs := make([]int64, len(ranked))
+	for i, r := range ranked {
+		seqs[i] = r.Seq
+	}
+	items, err := s.store.Items(ctx, seqs)
+	if err != nil {
+		return nil, err
+	}
+	for _, seq := range seqs {
+		if it, ok := items[seq]; ok {
+			out.Chunks = append(out.Chunks, chunkRow(it))
+		}
+	}
+	return out, nil
+}
+
+// TreeRecall is semantic recall over chunks: the hybrid ranking, with scores.
+func (s *Service) TreeRecall(ctx context.Context, q TreeQuery) (*ScoredChunks, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	asOf, err := s.store.MaxSeq(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ranked, _, err := s.rank(ctx, ModeHybrid, q.Query, nil, asOf, treeK(q.K, 50))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.itemsOf(ctx, ranked)
+	if err != nil {
+		return nil, err
+	}
+	out := &ScoredChunks{Chunks: []ChunkRow{}, Scores: []float64{}}
+	for _, f := range ranked {
+		if it, ok := items[f.seq]; ok {
+			out.Chunks = append(out.Chunks, chunkRow(it))
+			out.Scores = append(out.Scores, f.score)
+		}
+	}
+	return out, nil
+}
+
+// ReadChunkParams name one chunk.
+type ReadChunkParams struct {
+	ChunkID string `json:"chunk_id"`
+}
+
+// FullChunk is a chunk with its whole content.
+type FullChunk struct {
+	Chunk   ChunkRow `json:"chunk"`
+	Content string   `json:"content"`
+}
+
+// ReadChunk returns one chunk in full.
+func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams) (*FullChunk, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	it, err := s.store.Item(ctx, strings.TrimSpace(p.ChunkID))
+	if err != nil {
+		return nil, err
+	}
+	return &FullChunk{Chunk: chunkRow(it), Content: it.Text}, nil
+}
+
+// BrowseParams are tree.browse's arguments.
+type BrowseParams struct {
+	SourceKinds []string `json:"source_kinds,omitempty"`
+	SourceIDs   []string `json:"source_ids,omitempty"`
+	EntityIDs   []string `json:"entity_ids,omitempty"`
+	SinceMS     int64    `json:"since_ms,omitempty"`
+	UntilMS     int64    `json:"until_ms,omitempty"`
+	Query       string   `json:"query,omitempty"`
+	K           int      `json:"k,omitempty"`
+	Offset      int      `json:"offset,omitempty"`
+}
+
+// Browse pages through chunks, newest first, by source, entity, time and words.
+func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs),
+		SinceMS: p.SinceMS, UntilMS: p.UntilMS, K: treeK(p.K, 100), Offset: max(p.Offset, 0)}
+	if strings.TrimSpace(p.Query) != "" {
+		if q.Terms = Terms(p.Query); len(q.Terms) == 0 {
+			return &ChunkList{Chunks: []ChunkRow{}}, nil
+		}
+	}
+	items, total, err := s.store.Browse(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := &ChunkList{Chunks: make([]ChunkRow, 0, len(items)), Total: total}
+	for _, it := range items {
+		out.Chunks = append(out.Chunks, chunkRow(it))
+	}
+	return out, nil
+}
+
+// TopEntitiesParams are tree.top_entities's arguments.
+type TopEntitiesParams struct {
+	Kind string `json:"kind,omitempty"`
+	K    int    `json:"k,omitempty"`
+}
+
+// EntityList is the most mentioned entities.
+type EntityList struct {
+	Entities []EntityCount `json:"entities"`
+}
+
+// TopEntities lists the most mentioned entities, optionally of one kind.
+func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams) (*EntityList, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	list, err := s.store.TopEntities(ctx, strings.ToLower(p.Kind), treeK(p.K, 100))
+	if err != nil {
+		return nil, err
+	}
+	return &EntityList{Entities: list}, nil
+}
+
+// ListSourcesParams are tree.list_sources's arguments.
+type ListSourcesParams struct {
+	UserEmailHint string `json:"user_email_hint,omitempty"`
+}
+
+// SourceRow is a source as tree.list_sources shows it.
+type SourceRow struct {
+	SourceSummary
+	MentionsUser bool `json:"mentions_user,omitempty"`
+}
+
+// SourceList lists sources, most recently active first.
+type SourceList struct {
+	Sources []SourceRow `json:"sources"`
+}
+
+// ListSources lists every source. With a user email hint, sources that
+// mention that address are marked and listed first.
+func (s *Service) ListSources(ctx context.Context, p ListSourcesParams) (*SourceList, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	list, err := s.store.Sources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	mentions := map[string]bool{}
+	if hint := strings.ToLower(strings.TrimSpace(p.UserEmailHint)); hint != "" {
+		items, _, err := s.store.Browse(ctx, BrowseQuery{EntityIDs: []string{EntityEmail + ":" + hint}, K: 1000})
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			mentions[chunkRow(it).SourceID] = true
+		}
+	}
+	out := &SourceList{Sources: make([]SourceRow, 0, len(list))}
+	for _, src := range list {
+		out.Sources = append(out.Sources, SourceRow{SourceSummary: src, MentionsUser: mentions[src.SourceID]})
+	}
+	if len(mentions) > 0 {
+		sort.SliceStable(out.Sources, func(i, j int) bool { return out.Sources[i].MentionsUser && !out.Sources[j].MentionsUser })
+	}
+	return out, nil
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(strings.TrimSpace(s))
+	}
+	return out
+}
