@@ -18,6 +18,12 @@ type vectorState struct {
 	addMark, delMark int64
 	inlineTimeout    time.Duration
 	wake             chan struct{}
+
+	// embedMu serializes embedding; every item up to embeddedThrough has a
+	// vector of the active model, so the search for items without one
+	// starts after it instead of at the first item.
+	embedMu         sync.Mutex
+	embeddedThrough int64
 }
 
 func newVectorState(inline time.Duration) *vectorState {
@@ -74,7 +80,10 @@ func (s *Service) embedNew(ctx context.Context) {
 // embedBatch embeds up to n items that lack a vector of the active model and
 // reports how many it stored.
 func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
-	items, err := s.store.Unembedded(ctx, s.embedder.Model(), n)
+	v := s.vectors
+	v.embedMu.Lock()
+	defer v.embedMu.Unlock()
+	items, err := s.store.Unembedded(ctx, s.embedder.Model(), v.embeddedThrough, n)
 	if err != nil || len(items) == 0 {
 		return 0, err
 	}
@@ -93,7 +102,11 @@ func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
 	for i, it := range items {
 		out[i] = Embedded{Seq: it.Seq, Vector: vecs[i]}
 	}
-	return len(out), s.store.PutVectors(ctx, s.embedder.Model(), out)
+	if err := s.store.PutVectors(ctx, s.embedder.Model(), out); err != nil {
+		return 0, err
+	}
+	v.embeddedThrough = items[len(items)-1].Seq
+	return len(out), nil
 }
 
 // Run embeds, in the background, every item without a vector of the

@@ -105,7 +105,7 @@ func TestModelChangeReembeds(t *testing.T) {
 	}
 	runInBackground(t, svc)
 	waitUntil(t, "re-embedding under model-b", func() bool {
-		todo, err := st.Unembedded(ctx, "model-b", 10)
+		todo, err := st.Unembedded(ctx, "model-b", 0, 10)
 		return err == nil && len(todo) == 0
 	})
 	if res, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoice", Mode: "vector"}); err != nil || len(res.Hits) == 0 || !strings.HasPrefix(res.Hits[0].Text, "Invoices") {

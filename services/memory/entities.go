@@ -52,21 +52,30 @@ func ExtractEntities(text string) []Entity {
 	// Emails and URLs first, and blanked out, so their parts are not read
 	// again as handles or terms.
 	rest := text
-	for _, m := range reEmail.FindAllString(rest, -1) {
-		add(EntityEmail, m)
+	if strings.Contains(rest, "@") {
+		for _, m := range reEmail.FindAllString(rest, -1) {
+			add(EntityEmail, m)
+		}
+		rest = reEmail.ReplaceAllString(rest, " ")
 	}
-	rest = reEmail.ReplaceAllString(rest, " ")
-	for _, m := range reURL.FindAllString(rest, -1) {
-		add(EntityURL, m)
+	if strings.Contains(rest, "://") {
+		for _, m := range reURL.FindAllString(rest, -1) {
+			add(EntityURL, m)
+		}
+		rest = reURL.ReplaceAllString(rest, " ")
 	}
-	rest = reURL.ReplaceAllString(rest, " ")
-	for _, m := range reHandle.FindAllStringSubmatch(rest, -1) {
-		add(EntityHandle, strings.TrimRight(m[1], ".-"))
+	if strings.Contains(rest, "@") {
+		for _, m := range reHandle.FindAllStringSubmatch(rest, -1) {
+			add(EntityHandle, strings.TrimRight(m[1], ".-"))
+		}
+		rest = reHandle.ReplaceAllString(rest, " ")
 	}
-	for _, m := range reHashtag.FindAllStringSubmatch(rest, -1) {
-		add(EntityHashtag, m[1])
+	if strings.Contains(rest, "#") {
+		for _, m := range reHashtag.FindAllStringSubmatch(rest, -1) {
+			add(EntityHashtag, m[1])
+		}
+		rest = reHashtag.ReplaceAllString(rest, " ")
 	}
-	rest = reHandle.ReplaceAllString(reHashtag.ReplaceAllString(rest, " "), " ")
 	for _, loc := range reTerm.FindAllStringIndex(rest, -1) {
 		surface := rest[loc[0]:loc[1]]
 		words := strings.Fields(strings.ReplaceAll(surface, "-", " "))

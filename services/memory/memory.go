@@ -104,8 +104,9 @@ type Store interface {
 	// PutVectors stores vectors of model; vectors of items deleted
 	// meanwhile are dropped.
 	PutVectors(ctx context.Context, model string, vs []Embedded) error
-	// Unembedded returns up to limit items that have no vector of model, oldest first.
-	Unembedded(ctx context.Context, model string, limit int) ([]Item, error)
+	// Unembedded returns up to limit items with seq > after that have no
+	// vector of model, oldest first.
+	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Item, error)
 	// VectorChanges reports what changed since the marks: add is called for
 	// each vector of model stored after addMark, remove for each item
 	// deleted after delMark. It returns the new marks.

@@ -262,3 +262,10 @@ func storeErr(doing string, err error) error {
 }
 
 const sqliteBusy = 5 // SQLITE_BUSY, and its extended codes in the low byte
+
+// Checkpoint copies the WAL into the database file and truncates it, so
+// the file's size is the data's size.
+func (s *Store) Checkpoint() error {
+	_, err := s.write.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
+}

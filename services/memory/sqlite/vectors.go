@@ -34,10 +34,10 @@ func (s *Store) PutVectors(ctx context.Context, model string, vs []memory.Embedd
 }
 
 // Unembedded lists items without a vector of model, oldest first.
-func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]memory.Item, error) {
+func (s *Store) Unembedded(ctx context.Context, model string, after int64, limit int) ([]memory.Item, error) {
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i
-		WHERE NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.seq = i.seq AND v.model = ?)
-		ORDER BY i.seq LIMIT ?`, model, limit)
+		WHERE i.seq > ? AND NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.seq = i.seq AND v.model = ?)
+		ORDER BY i.seq LIMIT ?`, after, model, limit)
 	if err != nil {
 		return nil, storeErr("finding items to embed", err)
 	}

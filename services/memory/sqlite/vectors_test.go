@@ -12,7 +12,7 @@ func TestVectors(t *testing.T) {
 	ctx := context.Background()
 	a, b := item("first", nil), item("second", nil)
 	put(t, s, a, b)
-	todo, err := s.Unembedded(ctx, "m1", 10)
+	todo, err := s.Unembedded(ctx, "m1", 0, 10)
 	if err != nil || len(todo) != 2 || todo[0].Text != "first" {
 		t.Fatalf("unembedded: %v %v", todo, err)
 	}
@@ -20,10 +20,10 @@ func TestVectors(t *testing.T) {
 	if err := s.PutVectors(ctx, "m1", []memory.Embedded{{Seq: first, Vector: []float32{0.6, 0.8}}}); err != nil {
 		t.Fatal(err)
 	}
-	if todo, _ := s.Unembedded(ctx, "m1", 10); len(todo) != 1 || todo[0].Text != "second" {
+	if todo, _ := s.Unembedded(ctx, "m1", 0, 10); len(todo) != 1 || todo[0].Text != "second" {
 		t.Fatalf("after one vector: %v", todo)
 	}
-	if todo, _ := s.Unembedded(ctx, "m2", 10); len(todo) != 2 {
+	if todo, _ := s.Unembedded(ctx, "m2", 0, 10); len(todo) != 2 {
 		t.Fatalf("another model sees vectors that are not its own: %v", todo)
 	}
 
