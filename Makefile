@@ -12,7 +12,7 @@ BINARIES := \
 	openhuman-agents=./services/agents/cmd/openhuman-agents \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race bench bench-load conformance lint fmt tidy clean
+.PHONY: build run smoke test test-race bench bench-memory bench-load conformance lint fmt tidy clean
 
 build:
 	@mkdir -p $(BIN)
@@ -48,6 +48,10 @@ test-race:
 
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/ ./services/gateway/httpapi/
+
+# Memory at 10k, 100k and 1M items (about five minutes).
+bench-memory:
+	OPENHUMAN_BENCH_1M=1 go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./services/memory/
 
 # Load through the HTTP endpoints: memory.fetch at 10k items, 1/8/64 clients.
 bench-load: build

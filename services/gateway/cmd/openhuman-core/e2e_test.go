@@ -144,3 +144,21 @@ func TestAgentTools(t *testing.T) {
 		t.Errorf("%d definitions", len(defs))
 	}
 }
+
+// TestSecretsAreScrubbed stores a learning with credentials in it through
+// MCP: the answer says what was removed, and nothing can find the secret.
+func TestSecretsAreScrubbed(t *testing.T) {
+	p := startMCP(t, t.TempDir())
+	p.initialize("scrub")
+	res := p.tool(1, "memory.learn", map[string]any{"text": "The staging DB is postgres://app:Hunter2Staging@db.internal/app and the CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789"})
+	if red, _ := res["redacted"].([]any); len(red) != 2 {
+		t.Fatalf("learn = %v", res)
+	}
+	for _, q := range []string{"Hunter2Staging", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"} {
+		if hits := p.tool(2, "memory.fetch", map[string]any{"query": q, "mode": "keyword"})["hits"].([]any); len(hits) != 0 {
+			t.Errorf("%s is findable: %v", q, hits)
+		}
+	}
+	item := p.tool(3, "memory.list", map[string]any{})["items"].([]any)[0].(map[string]any)
+	mustContain(t, item["text"].(string), "postgres://app:[REDACTED:url_password]@db.internal/app")
+}
