@@ -46,8 +46,10 @@ test:
 test-race:
 	go test -count=1 -race -short $(PKGS)
 
+# Gateway and bus overhead, then memory at 10k and 100k items (bench-memory adds 1M).
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/ ./services/gateway/httpapi/
+	go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 30m ./services/memory/
 
 # Memory at 10k, 100k and 1M items (about five minutes).
 bench-memory:
