@@ -14,6 +14,9 @@ import (
 var (
 	itemsDesc = prometheus.NewDesc("openhuman_memory_items", "Items stored in memory, by kind.", []string{"kind"}, nil)
 	bytesDesc = prometheus.NewDesc("openhuman_memory_bytes", "Bytes on disk of the memory database, WAL included.", nil, nil)
+	// Against openhuman_memory_items, the vectors of the active model show
+	// how far a (re-)embedding has come.
+	vectorsDesc = prometheus.NewDesc("openhuman_memory_vectors", "Stored vectors, by embedding model.", []string{"model"}, nil)
 )
 
 type collector struct {
@@ -31,6 +34,7 @@ func (c *collector) remove(s *Store) { c.mu.Lock(); delete(c.stores, s); c.mu.Un
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- itemsDesc
 	ch <- bytesDesc
+	ch <- vectorsDesc
 }
 
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
@@ -41,10 +45,14 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	c.mu.Unlock()
 	counts := map[string]float64{"document": 0, "conversation": 0, "learning": 0}
+	vectors := map[string]float64{}
 	var size float64
 	for _, s := range stores {
-		for kind, n := range s.countByKind() {
+		for kind, n := range s.count(`SELECT kind, count(*) FROM items GROUP BY kind`) {
 			counts[kind] += float64(n)
+		}
+		for model, n := range s.count(`SELECT model, count(*) FROM item_vectors GROUP BY model`) {
+			vectors[model] += float64(n)
 		}
 		for _, f := range []string{s.Path, s.Path + "-wal"} {
 			if fi, err := os.Stat(f); err == nil {
@@ -56,13 +64,17 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(itemsDesc, prometheus.GaugeValue, n, kind)
 	}
 	ch <- prometheus.MustNewConstMetric(bytesDesc, prometheus.GaugeValue, size)
+	for model, n := range vectors {
+		ch <- prometheus.MustNewConstMetric(vectorsDesc, prometheus.GaugeValue, n, model)
+	}
 }
 
-func (s *Store) countByKind() map[string]int64 {
+// count runs a "SELECT label, count(*) ... GROUP BY label" query.
+func (s *Store) count(query string) map[string]int64 {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	out := map[string]int64{}
-	rows, err := s.read.QueryContext(ctx, `SELECT kind, count(*) FROM items GROUP BY kind`)
+	rows, err := s.read.QueryContext(ctx, query)
 	if err != nil {
 		return out
 	}
