@@ -173,4 +173,3 @@ func rssMB() float64 {
 	}
 	return 0
 }
-
