@@ -60,6 +60,10 @@ func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}) *bus.Servi
 			"panic": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
 				panic("boom")
 			}},
+			"stall": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
+				<-ctx.Done()
+				return nil, contract.Errorf(contract.CodeUnavailable, "gave up")
+			}},
 			"slow": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
 				select {
 				case <-release:
@@ -141,7 +145,7 @@ func TestCall(t *testing.T) {
 		ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		_, err := c.Call(ctx, "echo", "slow", nil, cc)
+		_, err := c.Call(ctx, "echo", "stall", nil, cc)
 		// Either side may notice first: the handler sees the deadline that
 		// travelled with the request, the client its own context.
 		if contract.ErrorCode(err) != contract.CodeUnavailable {
@@ -183,7 +187,7 @@ func TestCall(t *testing.T) {
 	})
 	t.Run("discovery lists served subjects", func(t *testing.T) {
 		served := c.Served(ctx, "echo", "nosuch")
-		if !served["openhuman.echo.echo"] || !served["openhuman.echo.slow"] || len(served) != 6 {
+		if !served["openhuman.echo.echo"] || !served["openhuman.echo.slow"] || len(served) != 7 {
 			t.Errorf("served = %v", served)
 		}
 	})
