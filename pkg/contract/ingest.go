@@ -7,6 +7,21 @@ const (
 	MaxTurns           = 1000
 )
 
+// IngestFile is one file sent to memory's ingest method.
+type IngestFile struct {
+	SourceID    string `json:"source_id"`   // stable name of the file, e.g. its absolute path
+	SourceKind  string `json:"source_kind"` // file, or folder when it came from a walked folder
+	DisplayName string `json:"display_name"`
+	Content     string `json:"content"`
+	Language    string `json:"language,omitempty"`
+	Workspace   string `json:"workspace,omitempty"`
+	Folder      string `json:"folder,omitempty"`
+	FilePath    string `json:"file_path,omitempty"`
+	Repo        string `json:"repo,omitempty"`
+	Commit      string `json:"commit,omitempty"`
+	ModifiedMS  int64  `json:"modified_ms,omitempty"`
+}
+
 // IngestInput checks memory's ingest method: a batch of files to store as
 // document chunks (openhuman-core ingest sends them).
 func IngestInput() *Schema {

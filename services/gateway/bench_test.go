@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"testing"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 )
 
 const benchItems = 1000
@@ -24,16 +21,7 @@ func benchText(i int) string {
 
 func mustStartBenchGateway(b *testing.B) *gateway.Gateway {
 	b.Helper()
-	cfg, err := config.Load(b.TempDir(), func(string) string { return "" })
-	if err != nil {
-		b.Fatal(err)
-	}
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { sys.Close() })
-	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{})
+	gw := gatewaytest.Start(b, nil, gateway.Options{})
 	cc := contract.CallContext{Source: "bench"}
 	for i := 0; i < benchItems; i++ {
 		args, _ := json.Marshal(map[string]string{"text": benchText(i)})
@@ -47,13 +35,7 @@ func mustStartBenchGateway(b *testing.B) *gateway.Gateway {
 // BenchmarkListSubagents is a call with no storage behind it: the cost of
 // the gateway and one bus round trip.
 func BenchmarkListSubagents(b *testing.B) {
-	cfg, _ := config.Load(b.TempDir(), func(string) string { return "" })
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { sys.Close() })
-	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{})
+	gw := gatewaytest.Start(b, nil, gateway.Options{})
 	for i := 0; i < b.N; i++ {
 		if _, err := gw.CallTool(context.Background(), "agent.list_subagents", nil, contract.CallContext{Source: "bench"}); err != nil {
 			b.Fatal(err)

@@ -14,22 +14,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 )
-
-func mustStartGateway(tb testing.TB, env map[string]string, opts gateway.Options) *gateway.Gateway {
-	tb.Helper()
-	cfg, err := config.Load(tb.TempDir(), func(k string) string { return env[k] })
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { sys.Close() })
-	return gateway.New(bus.NewClient(sys.NC), opts)
-}
 
 func TestRegistry(t *testing.T) {
 	providers := []contract.CapabilityProvider{
@@ -37,7 +23,7 @@ func TestRegistry(t *testing.T) {
 		{ID: "beta", TrustState: "untrusted", Enabled: true},
 		{ID: "gamma", TrustState: "trusted", Enabled: false},
 	}
-	gw := mustStartGateway(t, nil, gateway.Options{Version: "9.9.9", Providers: providers})
+	gw := gatewaytest.Start(t, nil, gateway.Options{Version: "9.9.9", Providers: providers})
 	ctx := context.Background()
 	entries := gw.Registry(ctx)
 	ids := map[string]bool{}
@@ -99,7 +85,7 @@ func TestRegistry(t *testing.T) {
 func TestRegistryHealth(t *testing.T) {
 	ctx := context.Background()
 	t.Run("failing calls degrade a tool", func(t *testing.T) {
-		gw := mustStartGateway(t, map[string]string{"OPENHUMAN_MEMORY_ENABLED": "false"}, gateway.Options{})
+		gw := gatewaytest.Start(t, map[string]string{"OPENHUMAN_MEMORY_ENABLED": "false"}, gateway.Options{})
 		for i := 0; i < 3; i++ {
 			if _, err := gw.CallTool(ctx, "memory.list", nil, contract.CallContext{}); contract.ErrorCode(err) != contract.CodeMemoryOff {
 				t.Fatalf("got %v", err)

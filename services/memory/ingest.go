@@ -13,24 +13,9 @@ import (
 // re-ingesting a file re-chunks it instead of calling it unchanged.
 const chunkerVersion = "chunk-v1"
 
-// IngestFile is one file to store as document chunks.
-type IngestFile struct {
-	SourceID    string `json:"source_id"`   // stable name of the file, e.g. its absolute path
-	SourceKind  string `json:"source_kind"` // file, or folder when it came from a walked folder
-	DisplayName string `json:"display_name"`
-	Content     string `json:"content"`
-	Language    string `json:"language,omitempty"`
-	Workspace   string `json:"workspace,omitempty"`
-	Folder      string `json:"folder,omitempty"`
-	FilePath    string `json:"file_path,omitempty"`
-	Repo        string `json:"repo,omitempty"`
-	Commit      string `json:"commit,omitempty"`
-	ModifiedMS  int64  `json:"modified_ms,omitempty"`
-}
-
 // IngestParams are a batch of files.
 type IngestParams struct {
-	Files []IngestFile `json:"files"`
+	Files []contract.IngestFile `json:"files"`
 }
 
 // IngestedFile says what became of one file.

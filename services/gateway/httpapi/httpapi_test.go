@@ -3,35 +3,23 @@ package httpapi_test
 import (
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 )
 
 // mustServe runs the real embedded system behind a real HTTP listener.
 func mustServe(tb testing.TB, opts gateway.Options) *httptest.Server {
 	tb.Helper()
-	cfg, err := config.Load(tb.TempDir(), func(string) string { return "" })
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { sys.Close() })
 	opts.Observe = telemetry.ToolCall
-	gw := gateway.New(bus.NewClient(sys.NC), opts)
+	gw := gatewaytest.Start(tb, nil, opts)
 	mcp := mcpserver.New(gw, &mcpserver.Options{Version: "test", Instructions: gateway.Instructions})
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()

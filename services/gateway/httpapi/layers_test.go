@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
@@ -13,14 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -50,13 +47,7 @@ func BenchmarkFetchLayers(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	cfg, _ := config.Load(home, func(string) string { return "" })
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sys.Close()
-	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{Observe: telemetry.ToolCall})
+	gw := gatewaytest.StartIn(b, home, nil, gateway.Options{Observe: telemetry.ToolCall})
 	mcp := mcpserver.New(gw, nil)
 	ts := httptest.NewServer(nil)
 	ts.Config.Handler = httpapi.New(gw, mcp, httpapi.Options{ListenAddr: ts.Listener.Addr().String()})

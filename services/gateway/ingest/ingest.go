@@ -17,23 +17,12 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// File is one file as the memory service's ingest method takes it
-// (contract.IngestInput describes the shape).
-type File struct {
-	SourceID    string `json:"source_id"`
-	SourceKind  string `json:"source_kind"`
-	DisplayName string `json:"display_name"`
-	Content     string `json:"content"`
-	Language    string `json:"language,omitempty"`
-	Workspace   string `json:"workspace,omitempty"`
-	Folder      string `json:"folder,omitempty"`
-	FilePath    string `json:"file_path,omitempty"`
-	Repo        string `json:"repo,omitempty"`
-	Commit      string `json:"commit,omitempty"`
-	ModifiedMS  int64  `json:"modified_ms,omitempty"`
-}
+// File is one file as the memory service's ingest method takes it.
+type File = contract.IngestFile
 
 // Options configure a walk. The zero value works.
 type Options struct {

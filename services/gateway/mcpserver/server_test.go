@@ -7,35 +7,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 )
 
 var _ backend = (*gateway.Gateway)(nil)
-
-// mustStartGateway brings up the real embedded system in a temp home.
-func mustStartGateway(tb testing.TB) *gateway.Gateway {
-	tb.Helper()
-	cfg, err := config.Load(tb.TempDir(), func(string) string { return "" })
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { sys.Close() })
-	return gateway.New(bus.NewClient(sys.NC), gateway.Options{Timeout: 10 * time.Second})
-}
 
 // faulty is the real gateway with a few extra tools that misbehave on
 // purpose: the faults a real backend can have, on demand.
@@ -64,7 +46,7 @@ func (f *faulty) CallTool(ctx context.Context, name string, args json.RawMessage
 }
 
 func newTestServer(tb testing.TB) (*Server, *faulty) {
-	f := &faulty{Gateway: mustStartGateway(tb), cancelled: make(chan string, 4)}
+	f := &faulty{Gateway: gatewaytest.Start(tb, nil, gateway.Options{Timeout: 10 * time.Second}), cancelled: make(chan string, 4)}
 	return New(f, &Options{Version: "test", Instructions: gateway.Instructions}), f
 }
 

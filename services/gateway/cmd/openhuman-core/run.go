@@ -172,8 +172,7 @@ func (m *Main) runMCP(ctx context.Context, g globalFlags) int {
 		return exitFailure
 	}
 	defer sys.Close()
-	srv := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log,
-		ToolsOnly: gw.Profile() == contract.ProfileV1})
+	srv := newMCPServer(gw, log)
 	log.Info("serving MCP on stdio", "version", telemetry.Version, "embedded", sys.Embedded, "profile", gw.Profile())
 	if err := srv.ServeStdio(ctx, m.Stdin, m.Stdout); err != nil {
 		log.Error("reading stdin failed", "err", err)
@@ -199,8 +198,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (pass --addr or set OPENHUMAN_HTTP_ADDR)\n", addr, err)
 		return exitFailure
 	}
-	mcp := mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log,
-		ToolsOnly: gw.Profile() == contract.ProfileV1})
+	mcp := newMCPServer(gw, log)
 	api := httpapi.New(gw, mcp, httpapi.Options{
 		ListenAddr:   ln.Addr().String(),
 		AllowedHosts: m.cfg.HTTP.AllowedHosts,
@@ -269,4 +267,10 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(out)
 	return exitOK
+}
+
+// newMCPServer serves gw's profile over MCP, stdio or HTTP alike.
+func newMCPServer(gw *gateway.Gateway, log *slog.Logger) *mcpserver.Server {
+	return mcpserver.New(gw, &mcpserver.Options{Version: telemetry.Version, Instructions: gateway.Instructions, Logger: log,
+		ToolsOnly: gw.Profile() == contract.ProfileV1})
 }
