@@ -147,7 +147,7 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []vectorHit {
 	return hits
 }
 
-func prepassKeep(k int) int { return max(16*k, 1024) }
+func prepassKeep(k int) int { return max(4*k, 1024) }
 
 // prepass keeps the keep slots (of candidates, or of all when nil) whose
 // binary codes are nearest q's, by counting Hamming distances.

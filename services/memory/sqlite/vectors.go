@@ -13,12 +13,25 @@ import (
 // the vector_deletions log, filled by a trigger when items are deleted,
 // does the same for removals.
 
-// PutVectors stores vectors; an item deleted meanwhile gets none.
+// PutVectors stores vectors; an item deleted meanwhile gets none. Vectors
+// can always be computed again (a missing one is found by Unembedded), so
+// their commit skips the fsync that items get: the connection is pinned,
+// switched to synchronous=NORMAL for this one transaction, and switched
+// back before anything else can use it.
 func (s *Store) PutVectors(ctx context.Context, model string, vs []memory.Embedded) error {
 	if len(vs) == 0 {
 		return nil
 	}
-	tx, err := s.write.BeginTx(ctx, nil)
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return storeErr("storing vectors", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+		return storeErr("storing vectors", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return storeErr("storing vectors", err)
 	}

@@ -65,3 +65,16 @@ func TestVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Items stay fully durable after vectors were stored on the same connection.
+func TestVectorsLeaveItemsDurable(t *testing.T) {
+	s := mustOpenStore(t, "")
+	ctx := context.Background()
+	put(t, s, item("durable", nil))
+	if err := s.PutVectors(ctx, "m", []memory.Embedded{{Seq: 1, Vector: []float32{1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Synchronous(); got != 2 {
+		t.Fatalf("synchronous = %d after storing vectors, want 2 (FULL)", got)
+	}
+}
