@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -190,37 +189,12 @@ func (s *Service) writeAnswer(ctx context.Context, question string, out *RecallR
 		out.Model = s.writer.Model()
 		return
 	}
-	checked, valid := CheckCitations(written, len(out.Citations))
+	checked, valid := contract.CheckCitations(written, len(out.Citations))
 	if valid == 0 {
 		out.Warnings = append(out.Warnings, "the language model's answer cited no note, so the answer quotes memory instead")
 		return
 	}
 	out.Answer, out.Model = checked, s.writer.Model()
-}
-
-var extraSpaces = regexp.MustCompile(`[ \t]{2,}`)
-
-var markerGroup = regexp.MustCompile(`\[(\s*\d+\s*(?:[,;]\s*\d+\s*)*)\]`)
-
-// CheckCitations keeps the [n] markers of answer that point at one of n
-// sources, splits grouped ones ([1, 3] becomes [1][3]) and removes the rest.
-// It returns the cleaned answer and how many markers remain.
-func CheckCitations(answer string, n int) (string, int) {
-	valid := 0
-	out := markerGroup.ReplaceAllStringFunc(answer, func(m string) string {
-		var keep strings.Builder
-		for _, part := range strings.FieldsFunc(m[1:len(m)-1], func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
-			k, err := strconv.Atoi(part)
-			if err == nil && k >= 1 && k <= n {
-				fmt.Fprintf(&keep, "[%d]", k)
-				valid++
-			}
-		}
-		return keep.String()
-	})
-	out = extraSpaces.ReplaceAllString(out, " ")
-	out = strings.ReplaceAll(out, " .", ".")
-	return strings.TrimSpace(out), valid
 }
 
 var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
