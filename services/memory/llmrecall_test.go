@@ -12,7 +12,6 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/chat"
 )
 
 // fakeChat is an OpenAI-compatible chat server whose reply the test sets;
@@ -47,7 +46,7 @@ func TestRecallWithLanguageModel(t *testing.T) {
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	st := mustOpenStoreAt(t, t.TempDir()+"/m.db")
-	writer := chat.New(llm.New(srv.URL+"/v1", "tiny-model", "", 5*time.Second))
+	writer := llm.NewWriter(llm.New(srv.URL+"/v1", "tiny-model", "", 5*time.Second), memory.AnswerInstructions)
 	svc := memory.NewService(st, &memory.Options{Writer: writer})
 	ctx := context.Background()
 	for _, text := range []string{"Deploys to production happen on Tuesdays after the standup.", "Production deploys need two approvals."} {
@@ -93,7 +92,7 @@ func TestRecallWithLanguageModel(t *testing.T) {
 		}
 	})
 	t.Run("model down: extractive answer and a warning", func(t *testing.T) {
-		down := memory.NewService(st, &memory.Options{Writer: chat.New(llm.New("http://127.0.0.1:1/v1", "tiny-model", "", time.Second))})
+		down := memory.NewService(st, &memory.Options{Writer: llm.NewWriter(llm.New("http://127.0.0.1:1/v1", "tiny-model", "", time.Second), memory.AnswerInstructions)})
 		res, err := down.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"})
 		if err != nil || res.Model != "extractive" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "cannot be reached") {
 			t.Fatalf("%+v %v", res, err)

@@ -39,6 +39,12 @@ type RecallResult struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// AnswerInstructions tell a language model how to answer from memory.
+const AnswerInstructions = `You answer questions about the user using only the numbered sources, which are notes from their memory.
+Cite every statement with the numbers of the sources it comes from, in square brackets: [1] or [2][3].
+If the sources do not contain the answer, reply exactly: I don't know.
+Do not add anything the sources do not say. Be brief.`
+
 // AnswerWriter writes an answer to a question from numbered sources,
 // citing them as [n]. It returns *contract.Error values.
 type AnswerWriter interface {

@@ -16,7 +16,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/chat"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/memory/ollama"
 	"github.com/openhuman-go/openhuman-go/services/memory/openai"
@@ -51,7 +50,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			emb := embedder(cfg.Memory.Embeddings)
 			opts := &memory.Options{Logger: log, Embedder: emb}
 			if cfg.LLM.Configured() {
-				opts.Writer = chat.New(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()))
+				opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
 			}
 			domain = memory.NewService(s.store, opts)
 			log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", emb.Model())
