@@ -45,6 +45,10 @@ type Error struct {
 	Status    int // 0 when no HTTP answer came
 	Message   string
 	Retryable bool
+	// Header holds the answer's headers (Retry-After, X-RateLimit-Reset, ...).
+	Header http.Header
+	// Malformed means the answer came but could not be read.
+	Malformed bool
 }
 
 func (e *Error) Error() string {
@@ -54,12 +58,21 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s at %s answered %d: %s", e.Service, e.URL, e.Status, e.Message)
 }
 
+// Get fetches url with headers and decodes the JSON answer into out.
+func (c *Client) Get(ctx context.Context, url string, headers map[string]string, out any) error {
+	return c.do(ctx, http.MethodGet, url, headers, nil, out)
+}
+
 // Post sends body as JSON to url with headers and decodes the answer into out.
 func (c *Client) Post(ctx context.Context, url string, headers map[string]string, body, out any) error {
 	payload, err := json.Marshal(body)
 	if err != nil {
 		return &Error{Service: c.Service, URL: url, Message: "encoding the request: " + err.Error()}
 	}
+	return c.do(ctx, http.MethodPost, url, headers, payload, out)
+}
+
+func (c *Client) do(ctx context.Context, method, url string, headers map[string]string, payload []byte, out any) error {
 	attempts := c.Attempts
 	if attempts <= 0 {
 		attempts = 3
@@ -84,7 +97,7 @@ func (c *Client) Post(ctx context.Context, url string, headers map[string]string
 			}
 			wait *= 2
 		}
-		e := c.once(ctx, url, headers, payload, out)
+		e := c.once(ctx, method, url, headers, payload, out)
 		if e == nil {
 			return nil
 		}
@@ -102,15 +115,21 @@ type attemptError struct {
 	retryAfter time.Duration
 }
 
-func (c *Client) once(ctx context.Context, url string, headers map[string]string, payload []byte, out any) *attemptError {
+func (c *Client) once(ctx context.Context, method, url string, headers map[string]string, payload []byte, out any) *attemptError {
 	fail := func(status int, retry bool, format string, args ...any) *attemptError {
 		return &attemptError{Error: &Error{Service: c.Service, URL: url, Status: status, Message: fmt.Sprintf(format, args...), Retryable: retry}}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {
 		return fail(0, false, "bad URL: %v", err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", UserAgent)
 	for k, v := range headers {
@@ -141,10 +160,13 @@ func (c *Client) once(ctx context.Context, url string, headers map[string]string
 		return fail(resp.StatusCode, true, "reading the answer failed: %v", err)
 	}
 	if int64(len(raw)) > max {
-		return fail(resp.StatusCode, false, "the answer is over %d bytes; refusing to read it", max)
+		e := fail(resp.StatusCode, false, "the answer is over %d bytes; refusing to read it", max)
+		e.Malformed = true
+		return e
 	}
 	if resp.StatusCode >= 300 {
 		e := fail(resp.StatusCode, resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500, "%s", errorMessage(raw))
+		e.Header = resp.Header
 		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
 			e.retryAfter = time.Duration(s) * time.Second
 		}
@@ -152,7 +174,9 @@ func (c *Client) once(ctx context.Context, url string, headers map[string]string
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
-			return fail(resp.StatusCode, false, "the answer is not the JSON expected: %v (it starts %q)", err, clip(string(raw), 120))
+			e := fail(resp.StatusCode, false, "the answer is not the JSON expected: %v (it starts %q)", err, clip(string(raw), 120))
+			e.Malformed = true
+			return e
 		}
 	}
 	return nil
