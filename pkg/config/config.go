@@ -34,6 +34,9 @@ type Config struct {
 	Metrics Metrics `toml:"metrics"`
 	LLM     LLM     `toml:"llm"`
 	MCP     MCP     `toml:"mcp"`
+	Search  Search  `toml:"search"`
+	SearXNG SearXNG `toml:"searxng"`
+	Redis   Redis   `toml:"redis"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
@@ -120,6 +123,64 @@ func (l LLM) Timeout() time.Duration { return time.Duration(l.TimeoutSeconds) * 
 // On reports whether memory is enabled (the default).
 func (m Memory) On() bool { return m.Enabled == nil || *m.Enabled }
 
+// Search configures the web tools.
+type Search struct {
+	// Enabled false turns the search service off (OPENHUMAN_SEARCH_ENABLED).
+	Enabled *bool `toml:"enabled"`
+	// CacheTTLMinutes keeps results this long (default 10).
+	CacheTTLMinutes int         `toml:"cache_ttl_minutes"`
+	Roles           SearchRoles `toml:"roles"`
+	// Providers are searxng, brave, tavily, exa and gemini.
+	Providers map[string]SearchProvider `toml:"providers"`
+}
+
+// On reports whether search is enabled (the default).
+func (s Search) On() bool { return s.Enabled == nil || *s.Enabled }
+
+// SearchRoles order the providers tried for each role.
+type SearchRoles struct {
+	Search []string `toml:"search"` // default searxng, brave, tavily, exa
+	Answer []string `toml:"answer"` // default gemini, tavily
+}
+
+// SearchProvider configures one provider. A provider is used when it is not
+// disabled and has what it needs: an API key, or for SearXNG [searxng].
+type SearchProvider struct {
+	Enabled *bool `toml:"enabled"`
+	// Route is how calls reach it; only "direct" exists.
+	Route   string `toml:"route"`
+	APIKey  string `toml:"api_key"`  // OPENHUMAN_<PROVIDER>_API_KEY
+	BaseURL string `toml:"base_url"` // OPENHUMAN_<PROVIDER>_BASE_URL, for a proxy or a self-hosted gateway
+	Model   string `toml:"model"`    // gemini: the model answering (default gemini-2.5-flash)
+	// TimeoutSeconds bounds one call (default 10).
+	TimeoutSeconds int `toml:"timeout_seconds"`
+	// RatePerMinute and Burst limit our calls (0: no limit of ours).
+	RatePerMinute int `toml:"rate_per_minute"`
+	Burst         int `toml:"burst"`
+}
+
+// On reports whether the provider is not disabled.
+func (p SearchProvider) On() bool { return p.Enabled == nil || *p.Enabled }
+
+// SearXNG is the self-hosted SearXNG instance, as the original documents it.
+type SearXNG struct {
+	Enabled         bool   `toml:"enabled"`          // OPENHUMAN_SEARXNG_ENABLED
+	BaseURL         string `toml:"base_url"`         // OPENHUMAN_SEARXNG_BASE_URL
+	MaxResults      int    `toml:"max_results"`      // OPENHUMAN_SEARXNG_MAX_RESULTS (default 10)
+	DefaultLanguage string `toml:"default_language"` // OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE (default en)
+	TimeoutSeconds  int    `toml:"timeout_seconds"`  // OPENHUMAN_SEARXNG_TIMEOUT_SECONDS (default 10)
+}
+
+// Redis is shared state for replicas: the search cache and rate limits.
+// Without a URL they are kept in each process.
+type Redis struct {
+	URL    string `toml:"url"`    // OPENHUMAN_REDIS_URL, e.g. redis://127.0.0.1:6379/0
+	Prefix string `toml:"prefix"` // key prefix (default "openhuman:")
+}
+
+// SearchProviders are the provider names search knows.
+var SearchProviders = []string{"searxng", "brave", "tavily", "exa", "gemini"}
+
 // MCP configures `openhuman-core mcp`.
 type MCP struct {
 	// Profile is the tool surface: v2 (the default) or v1, the older
@@ -200,6 +261,43 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("OPENHUMAN_MEMORY_PATH", &c.Memory.Path)
 	str("OPENHUMAN_HTTP_ADDR", &c.HTTP.Addr)
 	str("OPENHUMAN_MCP_PROFILE", &c.MCP.Profile)
+	str("OPENHUMAN_REDIS_URL", &c.Redis.URL)
+	str("OPENHUMAN_SEARXNG_BASE_URL", &c.SearXNG.BaseURL)
+	str("OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE", &c.SearXNG.DefaultLanguage)
+	for _, name := range SearchProviders {
+		up := strings.ToUpper(name)
+		key, base := getenv("OPENHUMAN_"+up+"_API_KEY"), getenv("OPENHUMAN_"+up+"_BASE_URL")
+		if key == "" && base == "" {
+			continue
+		}
+		if c.Search.Providers == nil {
+			c.Search.Providers = map[string]SearchProvider{}
+		}
+		p := c.Search.Providers[name]
+		if key != "" {
+			p.APIKey = key
+		}
+		if base != "" {
+			p.BaseURL = base
+		}
+		c.Search.Providers[name] = p
+	}
+	for key, dst := range map[string]*bool{"OPENHUMAN_SEARXNG_ENABLED": &c.SearXNG.Enabled} {
+		if v := getenv(key); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q: use true or false", key, v)
+			}
+			*dst = b
+		}
+	}
+	if v := getenv("OPENHUMAN_SEARCH_ENABLED"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("OPENHUMAN_SEARCH_ENABLED=%q: use true or false", v)
+		}
+		c.Search.Enabled = &b
+	}
 	str("OPENHUMAN_EMBEDDINGS_PROVIDER", &c.Memory.Embeddings.Provider)
 	str("OPENHUMAN_EMBEDDINGS_BASE_URL", &c.Memory.Embeddings.BaseURL)
 	str("OPENHUMAN_EMBEDDINGS_MODEL", &c.Memory.Embeddings.Model)
@@ -227,6 +325,8 @@ func (c *Config) readEnv(getenv func(string) string) error {
 		"OPENHUMAN_TOOL_TIMEOUT_SECONDS":      &c.Tools.TimeoutSeconds,
 		"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES": &c.HTTP.SessionIdleMinutes,
 		"OPENHUMAN_LLM_TIMEOUT_SECONDS":       &c.LLM.TimeoutSeconds,
+		"OPENHUMAN_SEARXNG_MAX_RESULTS":       &c.SearXNG.MaxResults,
+		"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS":   &c.SearXNG.TimeoutSeconds,
 	} {
 		if v := getenv(key); v != "" {
 			n, err := strconv.Atoi(v)
@@ -278,6 +378,36 @@ func (c *Config) applyDefaults() {
 	if c.MCP.Profile == "" {
 		c.MCP.Profile = "v2"
 	}
+	if c.Search.CacheTTLMinutes == 0 {
+		c.Search.CacheTTLMinutes = 10
+	}
+	if c.Search.Roles.Search == nil {
+		c.Search.Roles.Search = []string{"searxng", "brave", "tavily", "exa"}
+	}
+	if c.Search.Roles.Answer == nil {
+		c.Search.Roles.Answer = []string{"gemini", "tavily"}
+	}
+	for name, p := range c.Search.Providers {
+		if p.Route == "" {
+			p.Route = "direct"
+		}
+		if p.TimeoutSeconds == 0 {
+			p.TimeoutSeconds = 10
+		}
+		c.Search.Providers[name] = p
+	}
+	if c.SearXNG.MaxResults == 0 {
+		c.SearXNG.MaxResults = 10
+	}
+	if c.SearXNG.DefaultLanguage == "" {
+		c.SearXNG.DefaultLanguage = "en"
+	}
+	if c.SearXNG.TimeoutSeconds == 0 {
+		c.SearXNG.TimeoutSeconds = 10
+	}
+	if c.Redis.Prefix == "" {
+		c.Redis.Prefix = "openhuman:"
+	}
 	if c.HTTP.SessionIdleMinutes == 0 {
 		c.HTTP.SessionIdleMinutes = 30
 	}
@@ -300,6 +430,37 @@ func (c *Config) validate() error {
 	}
 	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
 		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+	}
+	known := map[string]bool{}
+	for _, n := range SearchProviders {
+		known[n] = true
+	}
+	for name, p := range c.Search.Providers {
+		if !known[name] {
+			return fmt.Errorf("search.providers.%s: unknown provider; use %s", name, strings.Join(SearchProviders, ", "))
+		}
+		if p.Route != "direct" {
+			return fmt.Errorf("search.providers.%s.route %q: only \"direct\" is supported", name, p.Route)
+		}
+		if p.RatePerMinute < 0 || p.Burst < 0 {
+			return fmt.Errorf("search.providers.%s: rate_per_minute and burst must not be negative", name)
+		}
+	}
+	for role, names := range map[string][]string{"search": c.Search.Roles.Search, "answer": c.Search.Roles.Answer} {
+		for _, n := range names {
+			if !known[n] {
+				return fmt.Errorf("search.roles.%s: unknown provider %q; use %s", role, n, strings.Join(SearchProviders, ", "))
+			}
+		}
+	}
+	if c.SearXNG.Enabled && !strings.HasPrefix(c.SearXNG.BaseURL, "http://") && !strings.HasPrefix(c.SearXNG.BaseURL, "https://") {
+		return fmt.Errorf("searxng.base_url %q: SearXNG is enabled, so set its URL, such as http://localhost:8080", c.SearXNG.BaseURL)
+	}
+	if c.SearXNG.MaxResults < 1 || c.SearXNG.MaxResults > 20 {
+		return fmt.Errorf("searxng.max_results %d: use 1 to 20", c.SearXNG.MaxResults)
+	}
+	if u := c.Redis.URL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
+		return fmt.Errorf("redis.url %q: use redis://host:6379/0", u)
 	}
 	if c.MCP.Profile != "v2" && c.MCP.Profile != "v1" {
 		return fmt.Errorf("mcp.profile %q: use v2 or v1", c.MCP.Profile)
