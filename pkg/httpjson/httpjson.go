@@ -189,22 +189,32 @@ func errorMessage(raw []byte) string {
 	var shapes struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
-		Detail  any             `json:"detail"`
+		Detail  json.RawMessage `json:"detail"`
 	}
 	if json.Unmarshal(raw, &shapes) == nil {
+		// {"error":{"message"|"detail":...}} (OpenAI, Gemini, Brave),
+		// {"error":"..."}, {"message":"..."}, {"detail":"..."} and
+		// {"detail":{"error":"..."}} (Tavily).
 		var nested struct {
 			Message string `json:"message"`
+			Detail  string `json:"detail"`
+			Error   string `json:"error"`
 		}
 		var flat string
-		switch {
-		case json.Unmarshal(shapes.Error, &nested) == nil && nested.Message != "":
-			return nested.Message
-		case json.Unmarshal(shapes.Error, &flat) == nil && flat != "":
-			return flat
-		case shapes.Message != "":
+		for _, field := range []json.RawMessage{shapes.Error, shapes.Detail} {
+			switch {
+			case json.Unmarshal(field, &nested) == nil && nested.Message != "":
+				return nested.Message
+			case json.Unmarshal(field, &nested) == nil && nested.Detail != "":
+				return nested.Detail
+			case json.Unmarshal(field, &nested) == nil && nested.Error != "":
+				return nested.Error
+			case json.Unmarshal(field, &flat) == nil && flat != "":
+				return flat
+			}
+		}
+		if shapes.Message != "" {
 			return shapes.Message
-		case shapes.Detail != nil:
-			return fmt.Sprint(shapes.Detail)
 		}
 	}
 	if s := strings.TrimSpace(string(raw)); s != "" {

@@ -80,3 +80,38 @@ func TestPost(t *testing.T) {
 		t.Errorf("refused: %v", err)
 	}
 }
+
+func TestErrorMessageShapes(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"error":{"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`:                                        "API key not valid. Please pass a valid API key.",
+		`{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid.","status":422}}`: "The provided subscription token is invalid.",
+		`{"detail":{"error":"This request exceeds your plan's set usage limit."}}`:                                                                   "This request exceeds your plan's set usage limit.",
+		`{"detail":"Not authenticated"}`:        "Not authenticated",
+		`{"error":"model not found"}`:           "model not found",
+		`{"message":"Too many requests"}`:       "Too many requests",
+		`<html><body>Bad gateway</body></html>`: "<html><body>Bad gateway</body></html>",
+		``:                                      "no message",
+	} {
+		if got := errorMessage([]byte(body)); got != want {
+			t.Errorf("errorMessage(%s) = %q, want %q", body, got, want)
+		}
+	}
+}
+
+func TestGetAndHeadersOnFailure(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.Header.Get("Content-Type") != "" || r.URL.Query().Get("q") != "x" {
+			w.WriteHeader(400)
+			return
+		}
+		w.Header().Set("X-RateLimit-Reset", "7, 3600")
+		w.WriteHeader(429)
+	}))
+	defer srv.Close()
+	c := &Client{Service: "test server", Attempts: 1}
+	err := c.Get(context.Background(), srv.URL+"/search?q=x", nil, nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Status != 429 || e.Header.Get("X-RateLimit-Reset") != "7, 3600" {
+		t.Fatalf("GET answered 429: %v", err)
+	}
+}

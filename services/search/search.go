@@ -1,0 +1,155 @@
+// Package search is the search service's domain: web search through
+// configured providers in order, with fallback, circuit breakers, a cache,
+// rate limits and merged results, and grounded answers. Providers, caches
+// and limiters are behind interfaces; their adapters live in their own
+// packages. It imports only the standard library and pkg/contract.
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Query is a search request.
+type Query struct {
+	Text       string
+	MaxResults int
+	Language   string
+	Deep       bool // web_answer depth=deep: providers may search harder
+}
+
+// Result is one web page found.
+type Result struct {
+	Title     string  `json:"title"`
+	URL       string  `json:"url"`
+	Snippet   string  `json:"snippet"`
+	Provider  string  `json:"provider"`
+	Published string  `json:"published,omitempty"`
+	Score     float64 `json:"score"`
+}
+
+// Citation is a source an answer cites as [n].
+type Citation struct {
+	URL   string `json:"url"`
+	Title string `json:"title,omitempty"`
+}
+
+// Skip says why a provider was passed over.
+type Skip struct {
+	Provider string `json:"provider"`
+	Reason   string `json:"reason"`
+}
+
+// Page is what the web tools return.
+type Page struct {
+	Results      []Result   `json:"results"`
+	Provider     string     `json:"provider"`
+	Answer       string     `json:"answer,omitempty"`
+	Citations    []Citation `json:"citations"`
+	FallbackFrom []Skip     `json:"fallback_from"`
+	// Model says how an answer was written: a provider's grounded model,
+	// a language model's name, or "extractive" (quoted snippets).
+	Model  string `json:"model,omitempty"`
+	Cached bool   `json:"cached,omitempty"`
+}
+
+// Provider searches the web. Failures are *ProviderError.
+type Provider interface {
+	Name() string
+	Search(ctx context.Context, q Query) ([]Result, error)
+}
+
+// Answer is a grounded answer: Text cites Citations as [n].
+type Answer struct {
+	Text      string
+	Citations []Citation
+	Results   []Result
+	Model     string
+}
+
+// Answerer writes grounded answers (Gemini with Google Search, Tavily).
+type Answerer interface {
+	Name() string
+	Answer(ctx context.Context, q Query) (*Answer, error)
+}
+
+// Writer writes an answer from numbered snippets, citing them as [n]: a
+// language model. It returns *contract.Error values.
+type Writer interface {
+	Model() string
+	Write(ctx context.Context, question string, sources []string) (string, error)
+}
+
+// Kind classifies a provider failure, which decides what happens next.
+type Kind int
+
+const (
+	// Transient failures (timeouts, 5xx, 429, network, an answer of only
+	// unresponsive engines) count toward the provider's circuit breaker.
+	Transient Kind = iota + 1
+	// Auth failures (a rejected key, SearXNG with JSON disabled, a wrong
+	// base URL or model) disable the provider until the service restarts:
+	// retrying cannot help.
+	Auth
+	// Quota failures (402, Tavily's 432/433) disable the provider too.
+	Quota
+	// Malformed answers count like transient ones.
+	Malformed
+)
+
+// ProviderError is a provider's failure, with a message a person can act on.
+type ProviderError struct {
+	Provider string
+	Kind     Kind
+	Status   int
+	Message  string
+}
+
+func (e *ProviderError) Error() string { return e.Provider + ": " + e.Message }
+
+// Errf builds a ProviderError.
+func Errf(provider string, kind Kind, status int, format string, args ...any) *ProviderError {
+	return &ProviderError{Provider: provider, Kind: kind, Status: status, Message: fmt.Sprintf(format, args...)}
+}
+
+// toContract turns a failure into a contract error for callers.
+func toContract(err error) *contract.Error {
+	pe, ok := err.(*ProviderError)
+	if !ok {
+		return contract.AsError(err)
+	}
+	switch pe.Kind {
+	case Auth, Quota:
+		return contract.Errorf(contract.CodeDenied, "%s", pe.Error()).With("provider", pe.Provider)
+	}
+	if pe.Status == 429 {
+		return contract.Errorf(contract.CodeRateLimited, "%s", pe.Error()).With("provider", pe.Provider)
+	}
+	return contract.Errorf(contract.CodeUnavailable, "%s", pe.Error()).With("provider", pe.Provider)
+}
+
+// Limits of the web tools.
+const (
+	DefaultMaxResults = 5
+	MaxResults        = 20
+)
+
+func clampMax(n int) int {
+	switch {
+	case n <= 0:
+		return DefaultMaxResults
+	case n > MaxResults:
+		return MaxResults
+	}
+	return n
+}
+
+// normalizeQuery makes equivalent queries one cache key.
+func normalizeQuery(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
+
+// now is replaceable in tests of breaker timing.
+type clock func() time.Time

@@ -1,0 +1,347 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Limit is a provider's rate limit.
+type Limit struct {
+	PerMinute, Burst int
+}
+
+// Observer is told what happens, for metrics. Every field may be nil.
+type Observer struct {
+	ProviderCall func(provider, outcome string) // outcome: ok, transient, auth, quota, malformed
+	Fallback     func(provider, reason string)  // reason: disabled, open, half_open, rate_limited, failed
+	Cache        func(result string)            // hit, miss, error
+}
+
+// Options configure a Service. Providers and Answerers hold what is
+// configured; the orders name them by preference.
+type Options struct {
+	Providers   map[string]Provider
+	Answerers   map[string]Answerer
+	SearchOrder []string
+	AnswerOrder []string
+	// SearXNG names the provider searxng_search uses ("" when SearXNG is
+	// not enabled).
+	SearXNG string
+	// SearXNGMaxResults is searxng_search's default max_results.
+	SearXNGMaxResults int
+	// Writer writes answers from search results when no answerer is
+	// configured (or all failed); without one, answers are extractive.
+	Writer   Writer
+	Cache    Cache
+	Limiter  Limiter
+	CacheTTL time.Duration
+	Limits   map[string]Limit
+	// BreakerThreshold failures in a row open a provider's circuit for
+	// BreakerCooldown (defaults 3 and 30 s).
+	BreakerThreshold int
+	BreakerCooldown  time.Duration
+	Now              func() time.Time
+	Logger           *slog.Logger
+	Observer         Observer
+}
+
+// Service runs the web tools.
+type Service struct {
+	opts   Options
+	health *health
+	flight flight
+	log    *slog.Logger
+}
+
+// NewService applies defaults to opts.
+func NewService(opts Options) *Service {
+	if opts.Cache == nil {
+		opts.Cache = NewMemoryCache(1000)
+	}
+	if opts.Limiter == nil {
+		opts.Limiter = NewMemoryLimiter()
+	}
+	if opts.CacheTTL <= 0 {
+		opts.CacheTTL = 10 * time.Minute
+	}
+	if opts.BreakerThreshold <= 0 {
+		opts.BreakerThreshold = 3
+	}
+	if opts.BreakerCooldown <= 0 {
+		opts.BreakerCooldown = 30 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{opts: opts, health: newHealth(opts.BreakerThreshold, opts.BreakerCooldown, opts.Now), log: opts.Logger}
+}
+
+// Tools names the tools this configuration can serve: a tool is offered
+// only when a provider for its role is configured.
+func (s *Service) Tools() []string {
+	var out []string
+	searchable := len(s.searchOrder()) > 0
+	if searchable {
+		out = append(out, "web_search")
+	}
+	if searchable || len(s.answerOrder()) > 0 {
+		out = append(out, "web_answer")
+	}
+	if s.opts.SearXNG != "" {
+		out = append(out, "searxng_search")
+	}
+	return out
+}
+
+// States reports each configured provider's health state.
+func (s *Service) States() map[string]string {
+	out := map[string]string{}
+	for name := range s.opts.Providers {
+		out[name] = s.health.state(name)
+	}
+	for name := range s.opts.Answerers {
+		out[name] = s.health.state(name)
+	}
+	return out
+}
+
+func (s *Service) searchOrder() []string {
+	var out []string
+	for _, n := range s.opts.SearchOrder {
+		if _, ok := s.opts.Providers[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (s *Service) answerOrder() []string {
+	var out []string
+	for _, n := range s.opts.AnswerOrder {
+		if _, ok := s.opts.Answerers[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// SearchParams are web_search's (and searxng_search's) arguments.
+type SearchParams struct {
+	Query      string `json:"query"`
+	MaxResults int    `json:"max_results,omitempty"`
+	Provider   string `json:"provider,omitempty"`
+}
+
+// WebSearch searches with the configured providers in order; a pinned
+// provider is the only one tried, and its own failure is returned.
+func (s *Service) WebSearch(ctx context.Context, p SearchParams) (*Page, error) {
+	order := s.searchOrder()
+	if p.Provider != "" {
+		if _, ok := s.opts.Providers[p.Provider]; !ok {
+			return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `provider`: %q is not configured here; configured: %s",
+				p.Provider, strings.Join(order, ", ")).With("field", "provider")
+		}
+		order = []string{p.Provider}
+	}
+	if len(order) == 0 {
+		return nil, contract.Errorf(contract.CodeUnavailable, "no search provider is configured: enable SearXNG or set an API key (see the README's search section)")
+	}
+	max := clampMax(p.MaxResults)
+	return s.cached(ctx, "search", order, p.Query, max, func(ctx context.Context) (*Page, error) {
+		return s.search(ctx, Query{Text: p.Query, MaxResults: max}, order, p.Provider != "")
+	})
+}
+
+// SearXNGSearch searches the configured SearXNG instance only.
+func (s *Service) SearXNGSearch(ctx context.Context, p SearchParams) (*Page, error) {
+	if s.opts.SearXNG == "" {
+		return nil, contract.Errorf(contract.CodeUnavailable, "SearXNG is not enabled: set [searxng] enabled = true and base_url")
+	}
+	p.Provider = s.opts.SearXNG
+	if p.MaxResults == 0 {
+		p.MaxResults = s.opts.SearXNGMaxResults
+	}
+	return s.WebSearch(ctx, p)
+}
+
+// cached serves a page from the cache, or computes it once for all
+// concurrent identical requests and caches it. Failures are not cached.
+func (s *Service) cached(ctx context.Context, kind string, order []string, query string, max int, compute func(context.Context) (*Page, error)) (*Page, error) {
+	key := kind + "\x00" + strings.Join(order, ",") + "\x00" + normalizeQuery(query) + "\x00" + strconv.Itoa(max)
+	if raw, ok, err := s.opts.Cache.Get(ctx, key); err != nil {
+		s.observeCache("error")
+		s.log.Warn("search cache unavailable; searching without it", "err", err)
+	} else if ok {
+		var page Page
+		if json.Unmarshal(raw, &page) == nil {
+			s.observeCache("hit")
+			page.Cached = true
+			return &page, nil
+		}
+	} else {
+		s.observeCache("miss")
+	}
+	return s.flight.do(ctx, key, func(ctx context.Context) (*Page, error) {
+		page, err := compute(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if raw, err := json.Marshal(page); err == nil {
+			if err := s.opts.Cache.Set(ctx, key, raw, s.opts.CacheTTL); err != nil {
+				s.observeCache("error")
+				s.log.Warn("search cache unavailable; result not cached", "err", err)
+			}
+		}
+		return page, nil
+	})
+}
+
+// search tries providers in order until one answers.
+func (s *Service) search(ctx context.Context, q Query, order []string, pinned bool) (*Page, error) {
+	var skips []Skip
+	for _, name := range order {
+		if reason := s.admit(ctx, name); reason != "" {
+			if pinned {
+				return nil, s.refusal(name, reason)
+			}
+			skips = append(skips, Skip{Provider: name, Reason: reason})
+			continue
+		}
+		results, err := s.opts.Providers[name].Search(ctx, q)
+		if err != nil {
+			s.failed(name, err)
+			if pinned {
+				return nil, toContract(err)
+			}
+			skips = append(skips, Skip{Provider: name, Reason: errMessage(err)})
+			continue
+		}
+		s.succeeded(name)
+		results = dedupe(results)
+		if len(results) > q.MaxResults {
+			results = results[:q.MaxResults]
+		}
+		return &Page{Results: results, Provider: name, Citations: citationsOf(results), FallbackFrom: nonNil(skips)}, nil
+	}
+	return nil, allFailed(skips)
+}
+
+// admit checks health and the rate limit; it returns why name is skipped,
+// or "" when it may be called.
+func (s *Service) admit(ctx context.Context, name string) string {
+	if ok, state, why := s.health.allow(name); !ok {
+		s.observeFallback(name, state)
+		return why
+	}
+	if l, ok := s.opts.Limits[name]; ok {
+		allowed, err := s.opts.Limiter.Take(ctx, name, l.PerMinute, max(l.Burst, 1))
+		if err != nil {
+			s.log.Warn("rate limiter unavailable; letting the call through", "provider", name, "err", err)
+		} else if !allowed {
+			s.health.release(name)
+			s.observeFallback(name, "rate_limited")
+			return fmt.Sprintf("over its rate limit of %d requests a minute", l.PerMinute)
+		}
+	}
+	return ""
+}
+
+func (s *Service) refusal(name, reason string) error {
+	code := contract.CodeUnavailable
+	if strings.HasPrefix(reason, "over its rate limit") {
+		code = contract.CodeRateLimited
+	} else if strings.HasPrefix(reason, "disabled") {
+		code = contract.CodeDenied
+	}
+	return contract.Errorf(code, "%s is skipped: %s", name, reason).With("provider", name)
+}
+
+func (s *Service) failed(name string, err error) {
+	pe, ok := err.(*ProviderError)
+	if !ok {
+		pe = Errf(name, Transient, 0, "%v", err)
+	}
+	s.observeCall(name, kindName(pe.Kind))
+	s.observeFallback(name, "failed")
+	if s.health.failure(name, pe) {
+		s.log.Error("search provider disabled until restart: fix its configuration", "provider", name, "reason", pe.Message)
+		return
+	}
+	s.log.Warn("search provider failed", "provider", name, "err", pe.Message)
+}
+
+func (s *Service) succeeded(name string) {
+	s.observeCall(name, "ok")
+	s.health.success(name)
+}
+
+func allFailed(skips []Skip) error {
+	var parts []string
+	for _, sk := range skips {
+		parts = append(parts, sk.Provider+": "+sk.Reason)
+	}
+	e := contract.Errorf(contract.CodeUnavailable, "every search provider failed: %s", strings.Join(parts, "; "))
+	return e.With("fallback_from", skips)
+}
+
+func errMessage(err error) string {
+	if pe, ok := err.(*ProviderError); ok {
+		return pe.Message
+	}
+	return err.Error()
+}
+
+func kindName(k Kind) string {
+	switch k {
+	case Auth:
+		return "auth"
+	case Quota:
+		return "quota"
+	case Malformed:
+		return "malformed"
+	}
+	return "transient"
+}
+
+func citationsOf(results []Result) []Citation {
+	out := make([]Citation, len(results))
+	for i, r := range results {
+		out[i] = Citation{URL: r.URL, Title: r.Title}
+	}
+	return out
+}
+
+func nonNil(s []Skip) []Skip {
+	if s == nil {
+		return []Skip{}
+	}
+	return s
+}
+
+func (s *Service) observeCall(p, outcome string) {
+	if f := s.opts.Observer.ProviderCall; f != nil {
+		f(p, outcome)
+	}
+}
+
+func (s *Service) observeFallback(p, reason string) {
+	if f := s.opts.Observer.Fallback; f != nil {
+		f(p, reason)
+	}
+}
+
+func (s *Service) observeCache(result string) {
+	if f := s.opts.Observer.Cache; f != nil {
+		f(result)
+	}
+}
