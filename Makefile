@@ -2,7 +2,7 @@
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-MODULES := pkg services/memory services/agents services/gateway
+MODULES := pkg services/memory services/agents services/search services/gateway
 PKGS    := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 BIN     := $(CURDIR)/bin
 
@@ -10,6 +10,7 @@ BINARIES := \
 	openhuman-core=./services/gateway/cmd/openhuman-core \
 	openhuman-memory=./services/memory/cmd/openhuman-memory \
 	openhuman-agents=./services/agents/cmd/openhuman-agents \
+	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
 .PHONY: build run smoke test test-race bench bench-memory bench-load conformance lint fmt tidy clean
@@ -23,7 +24,7 @@ build:
 	@echo "built: $$(ls $(BIN) | tr '\n' ' ')"
 
 # The main job on the embedded default: the HTTP server (MCP at /mcp, JSON-RPC
-# at /rpc, /metrics) with NATS, memory and agents in the same process. It says
+# at /rpc, /metrics) with NATS, memory, search and agents in the same process. It says
 # where it listens; Ctrl-C stops it. Memory lives in $$OPENHUMAN_HOME
 # (default ~/.openhuman).
 run: build

@@ -178,6 +178,32 @@ type Redis struct {
 	Prefix string `toml:"prefix"` // key prefix (default "openhuman:")
 }
 
+// UsableSearchProviders names the providers that are not disabled and
+// have what they need: an API key, or for SearXNG [searxng] enabled with a
+// base URL. Search uses exactly these; the others are ignored.
+func (c Config) UsableSearchProviders() []string {
+	if !c.Search.On() {
+		return nil
+	}
+	var out []string
+	for _, name := range SearchProviders {
+		p, listed := c.Search.Providers[name]
+		if listed && !p.On() {
+			continue
+		}
+		if name == "searxng" {
+			if c.SearXNG.Enabled && c.SearXNG.BaseURL != "" {
+				out = append(out, name)
+			}
+			continue
+		}
+		if p.APIKey != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // SearchProviders are the provider names search knows.
 var SearchProviders = []string{"searxng", "brave", "tavily", "exa", "gemini"}
 

@@ -111,3 +111,95 @@ enabled = true
 		})
 	}
 }
+
+func TestSearchConfig(t *testing.T) {
+	t.Run("the documented SearXNG sections", func(t *testing.T) {
+		home := t.TempDir()
+		write(t, home, `
+[search.providers.searxng]
+enabled = true
+route = "direct"
+
+[searxng]
+enabled = true
+base_url = "http://localhost:8080"
+max_results = 10
+default_language = "en"
+timeout_seconds = 10
+`)
+		c, err := Load(home, env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(c.UsableSearchProviders(), ","); got != "searxng" {
+			t.Fatalf("usable %q", got)
+		}
+		if c.SearXNG.BaseURL != "http://localhost:8080" || c.SearXNG.MaxResults != 10 || c.SearXNG.TimeoutSeconds != 10 {
+			t.Fatalf("searxng %+v", c.SearXNG)
+		}
+	})
+	t.Run("the documented environment variables", func(t *testing.T) {
+		c, err := Load(t.TempDir(), env(map[string]string{
+			"OPENHUMAN_SEARXNG_ENABLED":          "true",
+			"OPENHUMAN_SEARXNG_BASE_URL":         "http://localhost:8080",
+			"OPENHUMAN_SEARXNG_MAX_RESULTS":      "7",
+			"OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE": "de",
+			"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS":  "4",
+			"OPENHUMAN_BRAVE_API_KEY":            "b",
+			"OPENHUMAN_GEMINI_API_KEY":           "g",
+			"OPENHUMAN_EXA_BASE_URL":             "http://proxy:1",
+			"OPENHUMAN_REDIS_URL":                "redis://127.0.0.1:6379/2",
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(c.UsableSearchProviders(), ","); got != "searxng,brave,gemini" {
+			t.Fatalf("usable %q (exa has a base URL but no key)", got)
+		}
+		if c.SearXNG.MaxResults != 7 || c.SearXNG.DefaultLanguage != "de" || c.SearXNG.TimeoutSeconds != 4 || c.Redis.URL != "redis://127.0.0.1:6379/2" || c.Redis.Prefix != "openhuman:" {
+			t.Fatalf("got %+v %+v", c.SearXNG, c.Redis)
+		}
+		if c.Search.Providers["brave"].TimeoutSeconds != 10 || strings.Join(c.Search.Roles.Search, ",") != "searxng,brave,tavily,exa" {
+			t.Fatalf("defaults %+v", c.Search)
+		}
+	})
+	t.Run("disabled", func(t *testing.T) {
+		home := t.TempDir()
+		write(t, home, "[search.providers.brave]\nenabled = false\napi_key = \"b\"\n[search.providers.tavily]\napi_key = \"t\"\n[search.roles]\nsearch = [\"tavily\"]\n")
+		c, err := Load(home, env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(c.UsableSearchProviders(), ","); got != "tavily" {
+			t.Fatalf("usable %q", got)
+		}
+		c, _ = Load(home, env(map[string]string{"OPENHUMAN_SEARCH_ENABLED": "false"}))
+		if len(c.UsableSearchProviders()) != 0 {
+			t.Fatal("search disabled, yet providers are usable")
+		}
+	})
+	for name, tc := range map[string]struct {
+		file string
+		env  map[string]string
+		want string
+	}{
+		"unknown provider":    {file: "[search.providers.bing]\napi_key = \"x\"\n", want: "search.providers.bing: unknown provider; use searxng, brave, tavily, exa, gemini"},
+		"unknown in a role":   {file: "[search.roles]\nsearch = [\"google\"]\n", want: `search.roles.search: unknown provider "google"`},
+		"route":               {file: "[search.providers.searxng]\nroute = \"proxy\"\n", want: `search.providers.searxng.route "proxy": only "direct"`},
+		"searxng without url": {env: map[string]string{"OPENHUMAN_SEARXNG_ENABLED": "true"}, want: "searxng.base_url"},
+		"searxng max":         {file: "[searxng]\nmax_results = 50\n", want: "searxng.max_results 50: use 1 to 20"},
+		"redis url":           {env: map[string]string{"OPENHUMAN_REDIS_URL": "127.0.0.1:6379"}, want: "redis.url"},
+		"search bool":         {env: map[string]string{"OPENHUMAN_SEARCH_ENABLED": "yes please"}, want: "OPENHUMAN_SEARCH_ENABLED"},
+		"negative rate":       {file: "[search.providers.brave]\nrate_per_minute = -1\n", want: "rate_per_minute"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			if tc.file != "" {
+				write(t, home, tc.file)
+			}
+			if _, err := Load(home, env(tc.env)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

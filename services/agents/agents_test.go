@@ -46,9 +46,9 @@ func TestCatalogMirrorsBuiltins(t *testing.T) {
 	}
 }
 
-// Tools a sub-agent may name: today's catalog, plus the web and run tools
-// that their own services add when they are configured.
-var laterTools = map[string]bool{"web_search": true, "web_answer": true, "searxng_search": true, "agent.run_subagent": true}
+// Tools a sub-agent may name besides the catalog's: the run tool its own
+// service adds.
+var laterTools = map[string]bool{"agent.run_subagent": true}
 
 func TestDefinitionsAreValid(t *testing.T) {
 	idPattern := regexp.MustCompile(`^[a-z][a-z_]*$`)

@@ -9,6 +9,7 @@ require (
 	github.com/openhuman-go/openhuman-go/pkg v0.0.0
 	github.com/openhuman-go/openhuman-go/services/agents v0.0.0
 	github.com/openhuman-go/openhuman-go/services/memory v0.0.0
+	github.com/openhuman-go/openhuman-go/services/search v0.0.0
 )
 
 require (
@@ -33,10 +34,12 @@ require (
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
@@ -53,4 +56,5 @@ replace (
 	github.com/openhuman-go/openhuman-go/pkg => ../../pkg
 	github.com/openhuman-go/openhuman-go/services/agents => ../agents
 	github.com/openhuman-go/openhuman-go/services/memory => ../memory
+	github.com/openhuman-go/openhuman-go/services/search => ../search
 )

@@ -155,6 +155,7 @@ func (g *Gateway) Registry(ctx context.Context) []Entry {
 		answers[svc] = g.bus.Ping(ctx, svc) == nil
 	}
 	agents := g.allowedAgents(ctx)
+	served := g.bus.Served(ctx, contract.Services()...)
 	var out []Entry
 	listed := map[string]bool{}
 	for _, profile := range []string{contract.ProfileV2, contract.ProfileV1} {
@@ -163,16 +164,16 @@ func (g *Gateway) Registry(ctx context.Context) []Entry {
 				continue // the same name in the older profile: its JSON-RPC entry describes it
 			}
 			listed[t.Name] = true
-			out = append(out, g.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service, answers, agents))
+			out = append(out, g.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service, answers, served, agents))
 		}
 	}
 	for _, t := range contract.Tools() {
 		if t.RPC != "" {
-			out = append(out, g.entry(t, rpcToolID(t.RPC), TransportRPC, "POST /rpc "+t.RPC, t.Service, answers, agents))
+			out = append(out, g.entry(t, rpcToolID(t.RPC), TransportRPC, "POST /rpc "+t.RPC, t.Service, answers, served, agents))
 		}
 	}
 	for _, m := range gatewayMethods {
-		out = append(out, g.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway", answers, agents))
+		out = append(out, g.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway", answers, nil, agents))
 	}
 	return out
 }
@@ -200,11 +201,15 @@ func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) 
 	return nil, contract.Errorf(contract.CodeNotFound, "tool not found in registry: %s", clipName(id)).With("tool_id", clipName(id))
 }
 
-func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, answers map[string]bool, agents map[string][]string) Entry {
+// entry describes t. served is nil for the gateway's own methods; for a
+// tool, a service that answers but serves no endpoint for it has it
+// disabled by configuration (a web tool without a provider).
+func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, answers, served map[string]bool, agents map[string][]string) Entry {
 	calls, failures := g.recent.counts(t.Name)
+	enabled := served == nil || !answers[service] || served[t.Subject()]
 	health := HealthAvailable
 	switch {
-	case !answers[service]:
+	case !answers[service] || !enabled:
 		health = HealthUnavailable
 	case calls >= degradedMinCalls && float64(failures) > degradedAbove*float64(calls):
 		health = HealthDegraded
@@ -222,7 +227,7 @@ func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, a
 	return Entry{
 		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: g.opts.Version,
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
-		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Writes, Enabled: true, Health: health,
+		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Writes, Enabled: enabled, Health: health,
 		HealthDetail: HealthDetail{Service: service, ServiceAnswers: answers[service], RecentCalls: calls,
 			RecentFailures: failures, Window: recentWindow.String()},
 	}

@@ -32,11 +32,17 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("duplicate tool_id %s", e.ToolID)
 		}
 		ids[e.ToolID] = true
-		if e.Version != "9.9.9" || e.InputSchema == nil || e.OutputSchema == nil || !e.Enabled || e.Route == "" {
+		if e.Version != "9.9.9" || e.InputSchema == nil || e.OutputSchema == nil || e.Route == "" {
 			t.Errorf("incomplete entry %+v", e)
 		}
-		if e.Health != gateway.HealthAvailable {
-			t.Errorf("%s: health %s with every service up", e.ToolID, e.Health)
+		// With no search provider configured the web tools are disabled:
+		// the search service answers but serves none of them.
+		web := e.HealthDetail.Service == contract.ServiceSearch
+		if e.Enabled == web {
+			t.Errorf("%s: enabled %v", e.ToolID, e.Enabled)
+		}
+		if want := map[bool]string{false: gateway.HealthAvailable, true: gateway.HealthUnavailable}[web]; e.Health != want || !e.HealthDetail.ServiceAnswers {
+			t.Errorf("%s: health %s, want %s with every service up", e.ToolID, e.Health, want)
 		}
 	}
 	mcpNames, rpcs := map[string]bool{}, 3 // the registry's own three methods
@@ -61,12 +67,16 @@ func TestRegistry(t *testing.T) {
 	if e, err := gw.RegistryEntry(ctx, "tool_registry.list"); err != nil || e.ToolID != "rpc.tool_registry_list" {
 		t.Errorf("dotted alias: %+v %v", e, err)
 	}
-	if _, err := gw.RegistryEntry(ctx, "tools.web_search"); err == nil || err.Error() != "tool not found in registry: tools.web_search" {
+	// The documented example id: the JSON-RPC method's dotted form.
+	if e, err := gw.RegistryEntry(ctx, "tools.web_search"); err != nil || e.ToolID != "rpc.tools_web_search" || e.Enabled {
+		t.Errorf("tools.web_search: %+v %v", e, err)
+	}
+	if _, err := gw.RegistryEntry(ctx, "tools.web_browse"); err == nil || err.Error() != "tool not found in registry: tools.web_browse" {
 		t.Errorf("unknown id: %v", err)
 	}
 
 	d := gw.Diagnostics(ctx)
-	if d.Counts.TotalTools != len(entries) || d.Counts.MCPStdioTools != len(mcpNames) || d.Counts.JSONRPCTools != rpcs || d.Counts.EnabledTools != len(entries) {
+	if d.Counts.TotalTools != len(entries) || d.Counts.MCPStdioTools != len(mcpNames) || d.Counts.JSONRPCTools != rpcs || d.Counts.EnabledTools != len(entries)-6 {
 		t.Errorf("counts %+v", d.Counts)
 	}
 	if len(d.WriteSurfaces) != 4 {
@@ -121,15 +131,67 @@ func TestRegistryHealth(t *testing.T) {
 		gw := gateway.New(bus.NewClient(nc), gateway.Options{})
 		for _, e := range gw.Registry(ctx) {
 			want := gateway.HealthAvailable
-			if e.HealthDetail.Service == contract.ServiceMemory {
+			if e.HealthDetail.Service == contract.ServiceMemory || e.HealthDetail.Service == contract.ServiceSearch {
 				want = gateway.HealthUnavailable
 			}
-			if e.Health != want {
-				t.Errorf("%s (%s): %s, want %s", e.ToolID, e.HealthDetail.Service, e.Health, want)
+			// Whether a silent service's tools are configured is unknown:
+			// they are not reported disabled.
+			if e.Health != want || !e.Enabled {
+				t.Errorf("%s (%s): %s enabled=%v, want %s", e.ToolID, e.HealthDetail.Service, e.Health, e.Enabled, want)
 			}
 		}
 		if d := gw.Diagnostics(ctx); d.Services["memory"] != gateway.HealthUnavailable || d.Services["agents"] != gateway.HealthAvailable {
 			t.Errorf("services %v", d.Services)
 		}
 	})
+}
+
+func TestRegistryWebToolsFollowConfiguration(t *testing.T) {
+	ctx := context.Background()
+	for name, tc := range map[string]struct {
+		env     map[string]string
+		enabled string
+	}{
+		"searxng": {map[string]string{"OPENHUMAN_SEARXNG_ENABLED": "true", "OPENHUMAN_SEARXNG_BASE_URL": "http://127.0.0.1:1"},
+			"rpc.tools_searxng_search,rpc.tools_web_answer,rpc.tools_web_search,searxng_search,web_answer,web_search"},
+		"gemini only": {map[string]string{"OPENHUMAN_GEMINI_API_KEY": "g"}, "rpc.tools_web_answer,web_answer"},
+		"brave":       {map[string]string{"OPENHUMAN_BRAVE_API_KEY": "b"}, "rpc.tools_web_answer,rpc.tools_web_search,web_answer,web_search"},
+		"search off":  {map[string]string{"OPENHUMAN_BRAVE_API_KEY": "b", "OPENHUMAN_SEARCH_ENABLED": "false"}, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			gw := gatewaytest.Start(t, tc.env, gateway.Options{})
+			var enabled []string
+			for _, e := range gw.Registry(ctx) {
+				if e.HealthDetail.Service != contract.ServiceSearch {
+					continue
+				}
+				if e.Enabled {
+					enabled = append(enabled, e.ToolID)
+					if e.Health != gateway.HealthAvailable {
+						t.Errorf("%s: enabled but %s", e.ToolID, e.Health)
+					}
+				}
+			}
+			slices.Sort(enabled)
+			if got := strings.Join(enabled, ","); got != tc.enabled {
+				t.Errorf("enabled web entries %q, want %q", got, tc.enabled)
+			}
+			var listed []string
+			for _, tl := range gw.Tools(ctx) {
+				if tl.Service == contract.ServiceSearch {
+					listed = append(listed, tl.Name)
+				}
+			}
+			var want []string
+			for _, id := range strings.Split(tc.enabled, ",") {
+				if id != "" && !strings.HasPrefix(id, "rpc.") {
+					want = append(want, id)
+				}
+			}
+			slices.Sort(listed)
+			if strings.Join(listed, ",") != strings.Join(want, ",") {
+				t.Errorf("tools/list offers %v, want %v", listed, want)
+			}
+		})
+	}
 }

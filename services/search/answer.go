@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -14,6 +15,12 @@ type AnswerParams struct {
 	Depth string `json:"depth,omitempty"` // quick (default) or deep
 }
 
+// AnswerInstructions tell a language model how to answer from web results.
+const AnswerInstructions = `You answer the question using only the numbered web search results.
+Cite every statement with the numbers of the results it comes from, in square brackets: [1] or [2][3].
+If the results do not answer the question, say so in one sentence.
+Do not add anything the results do not say. Be brief.`
+
 // answerSources is how many results a written or extractive answer uses.
 const answerSources = 5
 
@@ -22,7 +29,11 @@ const answerSources = 5
 // search results written up by the language model, or else quoted. Model
 // and Provider say which.
 func (s *Service) WebAnswer(ctx context.Context, p AnswerParams) (*Page, error) {
-	deep := p.Depth == "deep"
+	deep := p.Depth == contract.WebAnswerDeep
+	depth := contract.WebAnswerQuick
+	if deep {
+		depth = contract.WebAnswerDeep
+	}
 	order := append(s.answerOrder(), s.searchOrder()...)
 	if len(order) == 0 {
 		return nil, contract.Errorf(contract.CodeUnavailable, "no answer or search provider is configured: set OPENHUMAN_GEMINI_API_KEY, a search provider's key, or enable SearXNG")
@@ -31,7 +42,7 @@ func (s *Service) WebAnswer(ctx context.Context, p AnswerParams) (*Page, error) 
 	if deep {
 		max = 2 * answerSources
 	}
-	return s.cached(ctx, "answer:"+p.Depth, order, p.Query, max, func(ctx context.Context) (*Page, error) {
+	return s.cached(ctx, "answer:"+depth, order, p.Query, max, func(ctx context.Context) (*Page, error) {
 		page, err := s.answer(ctx, Query{Text: p.Query, MaxResults: max, Deep: deep})
 		if err != nil {
 			return nil, err
@@ -48,13 +59,14 @@ func (s *Service) answer(ctx context.Context, q Query) (*Page, error) {
 			skips = append(skips, Skip{Provider: name, Reason: reason})
 			continue
 		}
+		start := time.Now()
 		a, err := s.opts.Answerers[name].Answer(ctx, q)
 		if err != nil {
-			s.failed(name, err)
+			s.failed(name, err, time.Since(start))
 			skips = append(skips, Skip{Provider: name, Reason: errMessage(err)})
 			continue
 		}
-		s.succeeded(name)
+		s.succeeded(name, time.Since(start))
 		results := dedupe(a.Results)
 		if len(results) > q.MaxResults {
 			results = results[:q.MaxResults]

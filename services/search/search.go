@@ -132,18 +132,12 @@ func toContract(err error) *contract.Error {
 	return contract.Errorf(contract.CodeUnavailable, "%s", pe.Error()).With("provider", pe.Provider)
 }
 
-// Limits of the web tools.
-const (
-	DefaultMaxResults = 5
-	MaxResults        = 20
-)
-
 func clampMax(n int) int {
 	switch {
 	case n <= 0:
-		return DefaultMaxResults
-	case n > MaxResults:
-		return MaxResults
+		return contract.DefaultSearchResults
+	case n > contract.MaxSearchResults:
+		return contract.MaxSearchResults
 	}
 	return n
 }

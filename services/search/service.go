@@ -19,9 +19,9 @@ type Limit struct {
 
 // Observer is told what happens, for metrics. Every field may be nil.
 type Observer struct {
-	ProviderCall func(provider, outcome string) // outcome: ok, transient, auth, quota, malformed
-	Fallback     func(provider, reason string)  // reason: disabled, open, half_open, rate_limited, failed
-	Cache        func(result string)            // hit, miss, error
+	ProviderCall func(provider, outcome string, took time.Duration) // outcome: ok, transient, auth, quota, malformed
+	Fallback     func(provider, reason string)                      // reason: disabled, open, half_open, rate_limited, failed
+	Cache        func(result string)                                // hit, miss, error
 }
 
 // Options configure a Service. Providers and Answerers hold what is
@@ -217,16 +217,17 @@ func (s *Service) search(ctx context.Context, q Query, order []string, pinned bo
 			skips = append(skips, Skip{Provider: name, Reason: reason})
 			continue
 		}
+		start := time.Now()
 		results, err := s.opts.Providers[name].Search(ctx, q)
 		if err != nil {
-			s.failed(name, err)
+			s.failed(name, err, time.Since(start))
 			if pinned {
 				return nil, toContract(err)
 			}
 			skips = append(skips, Skip{Provider: name, Reason: errMessage(err)})
 			continue
 		}
-		s.succeeded(name)
+		s.succeeded(name, time.Since(start))
 		results = dedupe(results)
 		if len(results) > q.MaxResults {
 			results = results[:q.MaxResults]
@@ -266,12 +267,12 @@ func (s *Service) refusal(name, reason string) error {
 	return contract.Errorf(code, "%s is skipped: %s", name, reason).With("provider", name)
 }
 
-func (s *Service) failed(name string, err error) {
+func (s *Service) failed(name string, err error, took time.Duration) {
 	pe, ok := err.(*ProviderError)
 	if !ok {
 		pe = Errf(name, Transient, 0, "%v", err)
 	}
-	s.observeCall(name, kindName(pe.Kind))
+	s.observeCall(name, kindName(pe.Kind), took)
 	s.observeFallback(name, "failed")
 	if s.health.failure(name, pe) {
 		s.log.Error("search provider disabled until restart: fix its configuration", "provider", name, "reason", pe.Message)
@@ -280,8 +281,8 @@ func (s *Service) failed(name string, err error) {
 	s.log.Warn("search provider failed", "provider", name, "err", pe.Message)
 }
 
-func (s *Service) succeeded(name string) {
-	s.observeCall(name, "ok")
+func (s *Service) succeeded(name string, took time.Duration) {
+	s.observeCall(name, "ok", took)
 	s.health.success(name)
 }
 
@@ -328,9 +329,9 @@ func nonNil(s []Skip) []Skip {
 	return s
 }
 
-func (s *Service) observeCall(p, outcome string) {
+func (s *Service) observeCall(p, outcome string, took time.Duration) {
 	if f := s.opts.Observer.ProviderCall; f != nil {
-		f(p, outcome)
+		f(p, outcome, took)
 	}
 }
 

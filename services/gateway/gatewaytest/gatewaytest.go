@@ -1,5 +1,5 @@
 // Package gatewaytest starts the real system for tests: an embedded NATS
-// server with the memory and agents services in a temporary home, and a
+// server with the memory, search and agents services in a temporary home, and a
 // gateway over it. Nothing is faked.
 package gatewaytest
 
@@ -32,5 +32,8 @@ func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Opt
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { sys.Close() })
+	if opts.Expect == nil {
+		opts.Expect = system.Expect(cfg)
+	}
 	return gateway.New(bus.NewClient(sys.NC), opts)
 }

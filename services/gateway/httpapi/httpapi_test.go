@@ -19,7 +19,12 @@ import (
 func mustServe(tb testing.TB, opts gateway.Options) *httptest.Server {
 	tb.Helper()
 	opts.Observe = telemetry.ToolCall
-	gw := gatewaytest.Start(tb, nil, opts)
+	return serveGateway(tb, gatewaytest.Start(tb, nil, opts))
+}
+
+// serveGateway runs gw behind a real HTTP listener.
+func serveGateway(tb testing.TB, gw *gateway.Gateway) *httptest.Server {
+	tb.Helper()
 	mcp := mcpserver.New(gw, &mcpserver.Options{Version: "test", Instructions: gateway.Instructions})
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()

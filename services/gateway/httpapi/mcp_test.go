@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
 )
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"HTTP Client","version":"1"}}}`
@@ -154,7 +159,7 @@ func TestHealthAndReadiness(t *testing.T) {
 		t.Errorf("readyz %d %v", code, m)
 	}
 	// A gateway that expects a service nobody runs is not ready, and says which.
-	notReady := mustServe(t, gateway.Options{Expect: []string{contract.ServiceMemory, contract.ServiceSearch}})
+	notReady := serveGateway(t, gatewayWithOnlyMemory(t, gateway.Options{Expect: []string{contract.ServiceMemory, contract.ServiceSearch}}))
 	code, m := get(t, notReady.URL+"/readyz")
 	services, _ := m["services"].(map[string]any)
 	if code != 503 || services["memory"] != "ok" || !strings.Contains(services["search"].(string), "openhuman-search") {
@@ -169,4 +174,35 @@ func TestHealthAndReadiness(t *testing.T) {
 	if !strings.Contains(string(b), "openhuman_memory_items") {
 		t.Errorf("metrics lack memory size")
 	}
+}
+
+// gatewayWithOnlyMemory runs a gateway on an embedded NATS server where only
+// the memory service runs.
+func gatewayWithOnlyMemory(t *testing.T, opts gateway.Options) *gateway.Gateway {
+	t.Helper()
+	ns, err := embedded.Start(embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	log := slog.New(slog.DiscardHandler)
+	svcConn, err := ns.Connect("memory", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(t.TempDir(), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	closer, err := memory.Start(svcConn, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closer.Close() })
+	nc, err := ns.Connect("gateway", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return gateway.New(bus.NewClient(nc), opts)
 }

@@ -1,7 +1,7 @@
 // Package system brings up what the gateway talks to. Without a NATS URL it
-// starts an in-process NATS server and the memory and agents services on it
-// (the embedded default); with one, it only connects, and the services run
-// as their own processes. Either way the gateway gets a bus connection and
+// starts an in-process NATS server and the memory, search and agents
+// services on it (the embedded default); with one, it only connects, and the
+// services run as their own processes. Either way the gateway gets a bus connection and
 // uses it the same way.
 package system
 
@@ -17,8 +17,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
 	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
+	search "github.com/openhuman-go/openhuman-go/services/search/server"
 )
 
 // starter starts one service on a connection.
@@ -30,7 +32,18 @@ var embeddedServices = []struct {
 	start starter
 }{
 	{"memory", memory.Start},
+	{"search", search.Start},
 	{"agents", agents.Start},
+}
+
+// Expect names the services that must answer for the gateway to be ready:
+// memory and agents always, search when a provider is configured for it.
+func Expect(cfg config.Config) []string {
+	out := []string{contract.ServiceMemory, contract.ServiceAgents}
+	if len(cfg.UsableSearchProviders()) > 0 {
+		out = append(out, contract.ServiceSearch)
+	}
+	return out
 }
 
 // System is the gateway's connection to the services, and whatever it had

@@ -34,8 +34,10 @@ func classify(name string, err error, keyHint string) *search.ProviderError {
 	switch {
 	case e.Malformed:
 		return search.Errf(name, search.Malformed, e.Status, "%s", msg)
-	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden || e.Status == http.StatusUnprocessableEntity,
-		e.Status == http.StatusBadRequest && strings.Contains(strings.ToLower(e.Message), "key"):
+	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden,
+		// Brave answers 422 to a bad token and to a bad request alike,
+		// Gemini 400 to a bad key and to a bad request alike.
+		(e.Status == http.StatusUnprocessableEntity || e.Status == http.StatusBadRequest) && aboutKey(e.Message):
 		return search.Errf(name, search.Auth, e.Status, "%s", hint(msg, keyHint))
 	case e.Status == http.StatusPaymentRequired || e.Status == 432 || e.Status == 433:
 		return search.Errf(name, search.Quota, e.Status, "%s; the plan's quota is used up", msg)
@@ -44,7 +46,7 @@ func classify(name string, err error, keyHint string) *search.ProviderError {
 			msg += " (rate limit resets in " + strings.TrimSpace(strings.Split(reset, ",")[0]) + " s)"
 		}
 		return search.Errf(name, search.Transient, e.Status, "%s", msg)
-	case e.Status == http.StatusBadRequest:
+	case e.Status == http.StatusBadRequest || e.Status == http.StatusUnprocessableEntity:
 		// This request was refused; the next one may not be.
 		return search.Errf(name, search.Transient, e.Status, "%s", msg)
 	case e.Status >= 400 && e.Status < 500:
@@ -52,6 +54,11 @@ func classify(name string, err error, keyHint string) *search.ProviderError {
 		return search.Errf(name, search.Auth, e.Status, "%s; check search.providers.%s.base_url and model", msg, name)
 	}
 	return search.Errf(name, search.Transient, e.Status, "%s", msg)
+}
+
+func aboutKey(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "key") || strings.Contains(m, "token") || strings.Contains(m, "subscription")
 }
 
 func hint(msg, h string) string {

@@ -198,6 +198,8 @@ func TestBrave(t *testing.T) {
 				{"title":"Go (game)","url":"https://en.wikipedia.org/wiki/Go_(game)","description":"A board game."}]}}`
 		case "limited":
 			return 429, http.Header{"X-Ratelimit-Reset": {"1, 1419704"}}, `{"type":"ErrorResponse","error":{"code":"RATE_LIMITED","detail":"Request rate limit exceeded for plan.","status":429}}`
+		case "long":
+			return 422, nil, `{"type":"ErrorResponse","error":{"id":"y","status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s).","meta":{"errors":[{"loc":["query","q"],"msg":"ensure this value has at most 400 characters"}]}}}`
 		case "quota":
 			return 402, nil, `{"type":"ErrorResponse","error":{"code":"QUOTA_LIMITED","detail":"Monthly quota exceeded.","status":402}}`
 		}
@@ -211,6 +213,9 @@ func TestBrave(t *testing.T) {
 	expectErr(t, err, search.Auth, 422, "The provided subscription token is invalid.", "check OPENHUMAN_BRAVE_API_KEY")
 	_, err = NewBrave(srv.URL, "limited", time.Second).Search(context.Background(), q("go"))
 	expectErr(t, err, search.Transient, 429, "rate limit resets in 1 s")
+	// The same 422 for a bad request is about this request only.
+	_, err = NewBrave(srv.URL, "long", time.Second).Search(context.Background(), q("go"))
+	expectErr(t, err, search.Transient, 422, "Unable to validate request")
 	_, err = NewBrave(srv.URL, "quota", time.Second).Search(context.Background(), q("go"))
 	expectErr(t, err, search.Quota, 402, "Monthly quota exceeded.", "quota is used up")
 }

@@ -161,6 +161,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 		Observe:   telemetry.ToolCall,
 		Version:   telemetry.Version,
 		Providers: cfg.CapabilityProviders,
+		Expect:    system.Expect(cfg),
 	})
 	return gw, sys, log, nil
 }

@@ -1,0 +1,145 @@
+// Package server starts the search service from configuration on a NATS
+// connection: providers in their configured order, the cache and rate
+// limits (in Redis when configured, else in-process), the language model
+// that writes answers, and the metrics. openhuman-search and the gateway's
+// embedded mode both call it.
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/llm"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/services/search"
+	"github.com/openhuman-go/openhuman-go/services/search/natsbus"
+	"github.com/openhuman-go/openhuman-go/services/search/providers"
+	"github.com/openhuman-go/openhuman-go/services/search/redis"
+)
+
+type server struct {
+	svc    *bus.Service
+	domain *search.Service
+	redis  *redis.Store
+}
+
+// Start serves search on nc. With nothing configured the service still
+// registers (so health checks see it) but offers no tool.
+func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
+	opts := Options(cfg, log)
+	s := &server{}
+	if cfg.Redis.URL != "" {
+		store, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		if err != nil {
+			return nil, err
+		}
+		s.redis = store
+		opts.Cache, opts.Limiter = store, store
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		if err := store.Ping(ctx); err != nil {
+			log.Warn("Redis does not answer; searching without a shared cache until it does", "url", redactURL(cfg.Redis.URL), "err", err)
+		}
+		cancel()
+	}
+	opts.Observer = observer()
+	s.domain = search.NewService(opts)
+	tools := s.domain.Tools()
+	if len(tools) == 0 {
+		log.Info("no search provider is configured: web tools are not offered (enable SearXNG or set a provider's API key)")
+	} else {
+		log.Info("web tools", "tools", strings.Join(tools, ","), "search", strings.Join(opts.SearchOrder, ","), "answer", strings.Join(opts.AnswerOrder, ","))
+	}
+	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, log)
+	if err != nil {
+		s.closeRedis()
+		return nil, err
+	}
+	s.svc = svc
+	watch(s.domain)
+	return s, nil
+}
+
+// Close stops taking requests and waits for those in flight.
+func (s *server) Close() error {
+	err := s.svc.Stop()
+	unwatch(s.domain)
+	if cerr := s.closeRedis(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (s *server) closeRedis() error {
+	if s.redis == nil {
+		return nil
+	}
+	return s.redis.Close()
+}
+
+// Options builds the domain's options from cfg: the usable providers in
+// their role order, rate limits, and the answer writer.
+func Options(cfg config.Config, log *slog.Logger) search.Options {
+	opts := search.Options{
+		Providers:   map[string]search.Provider{},
+		Answerers:   map[string]search.Answerer{},
+		SearchOrder: cfg.Search.Roles.Search,
+		AnswerOrder: cfg.Search.Roles.Answer,
+		CacheTTL:    time.Duration(cfg.Search.CacheTTLMinutes) * time.Minute,
+		Limits:      map[string]search.Limit{},
+		Logger:      log,
+	}
+	for _, name := range cfg.UsableSearchProviders() {
+		p := cfg.Search.Providers[name]
+		timeout := time.Duration(p.TimeoutSeconds) * time.Second
+		switch name {
+		case "searxng":
+			opts.Providers[name] = providers.NewSearXNG(cfg.SearXNG.BaseURL, cfg.SearXNG.DefaultLanguage, time.Duration(cfg.SearXNG.TimeoutSeconds)*time.Second)
+			opts.SearXNG, opts.SearXNGMaxResults = name, cfg.SearXNG.MaxResults
+		case "brave":
+			opts.Providers[name] = providers.NewBrave(p.BaseURL, p.APIKey, timeout)
+		case "exa":
+			opts.Providers[name] = providers.NewExa(p.BaseURL, p.APIKey, timeout)
+		case "tavily":
+			t := providers.NewTavily(p.BaseURL, p.APIKey, timeout)
+			opts.Providers[name], opts.Answerers[name] = t, t
+		case "gemini":
+			opts.Answerers[name] = providers.NewGemini(p.BaseURL, p.APIKey, p.Model, timeout)
+		}
+		if p.RatePerMinute > 0 {
+			opts.Limits[name] = search.Limit{PerMinute: p.RatePerMinute, Burst: max(p.Burst, 1)}
+		}
+		if !inOrder(name, opts.SearchOrder) && !inOrder(name, opts.AnswerOrder) {
+			log.Warn("search provider is configured but in no role: add it to [search.roles]", "provider", name)
+		}
+	}
+	if cfg.LLM.Configured() {
+		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), search.AnswerInstructions)
+	}
+	return opts
+}
+
+func inOrder(name string, order []string) bool {
+	for _, n := range order {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// redactURL hides a password in a Redis URL.
+func redactURL(u string) string {
+	at := strings.LastIndex(u, "@")
+	scheme := strings.Index(u, "://")
+	if at < 0 || scheme < 0 {
+		return u
+	}
+	return u[:scheme+3] + "***" + u[at:]
+}
