@@ -82,7 +82,7 @@ func transportError(service, subject string, waited time.Duration, err error) er
 	case errors.Is(err, nats.ErrNoResponders):
 		return contract.Errorf(contract.CodeUnavailable,
 			"the %s service is not running (nothing answers %s): start openhuman-%s or check OPENHUMAN_NATS_URL",
-			service, subject, service).With("subject", subject)
+			service, subject, service).With("subject", subject).With("reason", contract.ReasonNoResponders)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
 		return contract.Errorf(contract.CodeUnavailable, "the %s service did not answer %s within %s",
 			service, subject, waited.Round(time.Millisecond)).With("subject", subject)

@@ -175,7 +175,7 @@ type SearXNG struct {
 // Without a URL they are kept in each process.
 type Redis struct {
 	URL    string `toml:"url"`    // OPENHUMAN_REDIS_URL, e.g. redis://127.0.0.1:6379/0
-	Prefix string `toml:"prefix"` // key prefix (default "openhuman:")
+	Prefix string `toml:"prefix"` // OPENHUMAN_REDIS_PREFIX: key prefix (default "openhuman:")
 }
 
 // UsableSearchProviders names the providers that are not disabled and
@@ -288,6 +288,7 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("OPENHUMAN_HTTP_ADDR", &c.HTTP.Addr)
 	str("OPENHUMAN_MCP_PROFILE", &c.MCP.Profile)
 	str("OPENHUMAN_REDIS_URL", &c.Redis.URL)
+	str("OPENHUMAN_REDIS_PREFIX", &c.Redis.Prefix)
 	str("OPENHUMAN_SEARXNG_BASE_URL", &c.SearXNG.BaseURL)
 	str("OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE", &c.SearXNG.DefaultLanguage)
 	for _, name := range SearchProviders {

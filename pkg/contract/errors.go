@@ -24,6 +24,10 @@ const (
 	CodeInternal       Code = "INTERNAL"        // a bug; details are logged, not shown
 )
 
+// ReasonNoResponders marks (as data.reason) an UNAVAILABLE call nothing
+// answered: the service is down, or it runs without that endpoint.
+const ReasonNoResponders = "no_responders"
+
 // Codes lists every code, so transports can prove in a test that each one maps.
 func Codes() []Code {
 	return []Code{CodeInvalidRequest, CodeNotFound, CodeMemoryOff, CodeUnsupported, CodeUnavailable,

@@ -34,6 +34,9 @@ type Tool struct {
 	Use string
 	// Profiles are the MCP surfaces that list the tool (default: v2).
 	Profiles []string
+	// Needs says what configuration makes the tool available, for tools
+	// a service offers only when configured ("" for the others).
+	Needs string
 }
 
 // MCP surfaces. v2 is the current one; v1 is the older read-only memory tree.
@@ -200,6 +203,9 @@ func webPage(answer bool) *Schema {
 	return outObject("", required, props)
 }
 
+// webNeeds is what the web tools need to be offered.
+const webNeeds = "configure a search provider: enable SearXNG ([searxng] enabled = true and base_url, or OPENHUMAN_SEARXNG_ENABLED and OPENHUMAN_SEARXNG_BASE_URL) or set an API key such as OPENHUMAN_BRAVE_API_KEY"
+
 func webAnnotations(title string) Annotations {
 	return Annotations{Title: title, ReadOnlyHint: yes, OpenWorldHint: yes}
 }
@@ -218,7 +224,7 @@ var catalog = []Tool{
 		Output:      webPage(false),
 		Annotations: webAnnotations("Web search"),
 		Service:     ServiceSearch, Method: "web_search", RPC: "openhuman.tools_web_search",
-		Use: "web_search to find current pages on the web",
+		Use: "web_search to find current pages on the web", Needs: webNeeds,
 	},
 	{
 		Name:  "web_answer",
@@ -233,7 +239,7 @@ var catalog = []Tool{
 		Output:      webPage(true),
 		Annotations: webAnnotations("Web answer"),
 		Service:     ServiceSearch, Method: "web_answer", RPC: "openhuman.tools_web_answer",
-		Use: "web_answer to answer a question from the web with cited sources",
+		Use: "web_answer to answer a question from the web with cited sources", Needs: webNeeds + " (or OPENHUMAN_GEMINI_API_KEY)",
 	},
 	{
 		Name:        "searxng_search",
@@ -246,7 +252,8 @@ var catalog = []Tool{
 		Output:      webPage(false),
 		Annotations: webAnnotations("SearXNG search"),
 		Service:     ServiceSearch, Method: "searxng_search", RPC: "openhuman.tools_searxng_search",
-		Use: "searxng_search to search the user's own SearXNG instance",
+		Use:   "searxng_search to search the user's own SearXNG instance",
+		Needs: "enable SearXNG: [searxng] enabled = true and base_url (or OPENHUMAN_SEARXNG_ENABLED=true and OPENHUMAN_SEARXNG_BASE_URL)",
 	},
 	{
 		Name:  "memory.recall",

@@ -119,7 +119,12 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.Call(ctx, tool.Service, tool.Method, json.RawMessage(params), cc)
+	raw, err := g.bus.Call(ctx, tool.Service, tool.Method, json.RawMessage(params), cc)
+	if err != nil && tool.Needs != "" && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders && g.bus.Ping(ctx, tool.Service) == nil {
+		// The service runs but its configuration leaves this tool out.
+		return nil, contract.Errorf(contract.CodeUnavailable, "%s is not enabled here: %s", name, tool.Needs).With("tool", name)
+	}
+	return raw, err
 }
 
 func unknownTool(profile, name string) error {

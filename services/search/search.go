@@ -122,11 +122,9 @@ func toContract(err error) *contract.Error {
 	if !ok {
 		return contract.AsError(err)
 	}
-	switch pe.Kind {
-	case Auth, Quota:
-		return contract.Errorf(contract.CodeDenied, "%s", pe.Error()).With("provider", pe.Provider)
-	}
-	if pe.Status == 429 {
+	// DENIED is for our own policy; a provider refusing us is a failed
+	// dependency, reported as a tool failure with its reason.
+	if pe.Kind == Quota || pe.Status == 429 {
 		return contract.Errorf(contract.CodeRateLimited, "%s", pe.Error()).With("provider", pe.Provider)
 	}
 	return contract.Errorf(contract.CodeUnavailable, "%s", pe.Error()).With("provider", pe.Provider)

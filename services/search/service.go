@@ -261,8 +261,6 @@ func (s *Service) refusal(name, reason string) error {
 	code := contract.CodeUnavailable
 	if strings.HasPrefix(reason, "over its rate limit") {
 		code = contract.CodeRateLimited
-	} else if strings.HasPrefix(reason, "disabled") {
-		code = contract.CodeDenied
 	}
 	return contract.Errorf(code, "%s is skipped: %s", name, reason).With("provider", name)
 }

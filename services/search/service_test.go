@@ -174,7 +174,7 @@ func TestPinnedProviderNeverFallsBack(t *testing.T) {
 	s = newService(t, Options{}, q)
 	_, _ = s.WebSearch(context.Background(), SearchParams{Query: "one"})
 	_, err = s.WebSearch(context.Background(), SearchParams{Query: "two", Provider: "tavily"})
-	if e := contract.AsError(err); e.Code != contract.CodeDenied || !strings.Contains(e.Message, "disabled: Tavily answered 432") || q.calls.Load() != 1 {
+	if e := contract.AsError(err); e.Code != contract.CodeUnavailable || !strings.Contains(e.Message, "disabled: Tavily answered 432") || q.calls.Load() != 1 {
 		t.Fatalf("pinned disabled: %v (code %s), calls %d", err, e.Code, q.calls.Load())
 	}
 }

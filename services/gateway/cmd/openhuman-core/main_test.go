@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		".",
 		"github.com/openhuman-go/openhuman-go/services/memory/cmd/openhuman-memory",
 		"github.com/openhuman-go/openhuman-go/services/agents/cmd/openhuman-agents",
+		"github.com/openhuman-go/openhuman-go/services/search/cmd/openhuman-search",
 	} {
 		name := "openhuman-core"
 		if pkg != "." {
