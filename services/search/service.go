@@ -115,20 +115,14 @@ func (s *Service) States() map[string]string {
 	return out
 }
 
-func (s *Service) searchOrder() []string {
-	var out []string
-	for _, n := range s.opts.SearchOrder {
-		if _, ok := s.opts.Providers[n]; ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+func (s *Service) searchOrder() []string { return configured(s.opts.SearchOrder, s.opts.Providers) }
+func (s *Service) answerOrder() []string { return configured(s.opts.AnswerOrder, s.opts.Answerers) }
 
-func (s *Service) answerOrder() []string {
+// configured keeps the names of order that have an entry in m, in order.
+func configured[T any](order []string, m map[string]T) []string {
 	var out []string
-	for _, n := range s.opts.AnswerOrder {
-		if _, ok := s.opts.Answerers[n]; ok {
+	for _, n := range order {
+		if _, ok := m[n]; ok {
 			out = append(out, n)
 		}
 	}
