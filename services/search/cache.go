@@ -9,7 +9,8 @@ import (
 
 // Cache keeps search results for a while. Two backends exist: in-process
 // (NewMemoryCache) and Redis, shared by replicas. A failing cache is a miss,
-// never a failed search.
+// never a failed search; backends log their own outages, the service counts
+// the failures.
 type Cache interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error

@@ -174,7 +174,7 @@ func (s *Service) cached(ctx context.Context, kind string, order []string, query
 	key := kind + "\x00" + strings.Join(order, ",") + "\x00" + normalizeQuery(query) + "\x00" + strconv.Itoa(max)
 	if raw, ok, err := s.opts.Cache.Get(ctx, key); err != nil {
 		s.observeCache("error")
-		s.log.Warn("search cache unavailable; searching without it", "err", err)
+		s.log.Debug("search cache unavailable; searching without it", "err", err)
 	} else if ok {
 		var page Page
 		if json.Unmarshal(raw, &page) == nil {
@@ -193,7 +193,7 @@ func (s *Service) cached(ctx context.Context, kind string, order []string, query
 		if raw, err := json.Marshal(page); err == nil {
 			if err := s.opts.Cache.Set(ctx, key, raw, s.opts.CacheTTL); err != nil {
 				s.observeCache("error")
-				s.log.Warn("search cache unavailable; result not cached", "err", err)
+				s.log.Debug("search cache unavailable; result not cached", "err", err)
 			}
 		}
 		return page, nil
@@ -241,7 +241,7 @@ func (s *Service) admit(ctx context.Context, name string) string {
 	if l, ok := s.opts.Limits[name]; ok {
 		allowed, err := s.opts.Limiter.Take(ctx, name, l.PerMinute, max(l.Burst, 1))
 		if err != nil {
-			s.log.Warn("rate limiter unavailable; letting the call through", "provider", name, "err", err)
+			s.log.Debug("rate limiter unavailable; letting the call through", "provider", name, "err", err)
 		} else if !allowed {
 			s.health.release(name)
 			s.observeFallback(name, "rate_limited")

@@ -33,6 +33,7 @@ const pause = time.Second
 type Store struct {
 	client *goredis.Client
 	prefix string
+	log    *slog.Logger
 	// downUntil (unix nanoseconds) and lastErr remember a failure.
 	downUntil atomic.Int64
 	lastErr   atomic.Value
@@ -56,8 +57,11 @@ func New(url, prefix string, log *slog.Logger) (*Store, error) {
 	opts.MaxRetries = -1 // fail fast: a miss is cheaper than a wait
 	opts.DisableIdentity = true
 	opts.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	setLogger.Do(func() { goredis.SetLogger(slogLogger{log}) })
-	return &Store{client: goredis.NewClient(opts), prefix: prefix}, nil
+	return &Store{client: goredis.NewClient(opts), prefix: prefix, log: log.With("redis", opts.Addr)}, nil
 }
 
 // Close closes the connections.
@@ -141,10 +145,14 @@ func (s *Store) do(ctx context.Context, fn func(context.Context) error) error {
 			return parent.Err() // the caller gave up; Redis is not to blame
 		}
 		s.lastErr.Store(err.Error())
-		s.downUntil.Store(time.Now().Add(pause).UnixNano())
+		if s.downUntil.Swap(time.Now().Add(pause).UnixNano()) == 0 {
+			s.log.Warn("Redis failed: searching without the shared cache and rate limits until it answers", "err", err)
+		}
 		return fmt.Errorf("redis: %w", err)
 	}
-	s.downUntil.Store(0)
+	if s.downUntil.Swap(0) != 0 {
+		s.log.Info("Redis answers again: the shared cache and rate limits are back")
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -129,7 +130,12 @@ func TestRateLimitIsSharedBetweenReplicas(t *testing.T) {
 }
 
 func TestRedisDownIsAFastMissAndTheServiceKeepsAnswering(t *testing.T) {
-	s := newStore(t, "redis://127.0.0.1:1/0", "openhuman-test:")
+	var logged strings.Builder
+	s, err := New("redis://127.0.0.1:1/0", "openhuman-test:", slog.New(slog.NewTextHandler(&logged, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
 	ctx := context.Background()
 	start := time.Now()
 	if _, ok, err := s.Get(ctx, "k"); ok || err == nil {
@@ -143,6 +149,10 @@ func TestRedisDownIsAFastMissAndTheServiceKeepsAnswering(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("101 calls on a down Redis took %s", d)
+	}
+	// An outage is logged once, not once per call.
+	if n := strings.Count(logged.String(), "Redis failed"); n != 1 {
+		t.Fatalf("logged %d times:\n%s", n, logged.String())
 	}
 
 	var errs int

@@ -43,8 +43,8 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.redis = store
 		opts.Cache, opts.Limiter = store, store
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		if err := store.Ping(ctx); err != nil {
-			log.Warn("Redis does not answer; searching without a shared cache until it does", "url", redactURL(cfg.Redis.URL), "err", err)
+		if store.Ping(ctx) == nil { // a failure is logged by the store
+			log.Info("search cache and rate limits are shared in Redis", "url", redactURL(cfg.Redis.URL))
 		}
 		cancel()
 	}
