@@ -10,7 +10,6 @@ require (
 	github.com/openhuman-go/openhuman-go/services/agents v0.0.0
 	github.com/openhuman-go/openhuman-go/services/memory v0.0.0
 	github.com/openhuman-go/openhuman-go/services/search v0.0.0
-	github.com/redis/go-redis/v9 v9.23.0
 )
 
 require (
@@ -35,6 +34,7 @@ require (
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect

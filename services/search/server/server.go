@@ -17,17 +17,18 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
+	"github.com/openhuman-go/openhuman-go/pkg/redis"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/search"
 	"github.com/openhuman-go/openhuman-go/services/search/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/search/providers"
-	"github.com/openhuman-go/openhuman-go/services/search/redis"
+	searchredis "github.com/openhuman-go/openhuman-go/services/search/redis"
 )
 
 type server struct {
 	svc    *bus.Service
 	domain *search.Service
-	redis  *redis.Store
+	redis  *redis.Client
 }
 
 // Start serves search on nc. With nothing configured the service still
@@ -36,14 +37,15 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	opts := Options(cfg, log)
 	s := &server{}
 	if cfg.Redis.URL != "" {
-		store, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
 			return nil, err
 		}
-		s.redis = store
+		s.redis = client
+		store := searchredis.New(client)
 		opts.Cache, opts.Limiter = store, store
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		if store.Ping(ctx) == nil { // a failure is logged by the store
+		if client.Ping(ctx) == nil { // a failure is logged by the client
 			log.Info("search cache and rate limits are shared in Redis", "url", redactURL(cfg.Redis.URL))
 		}
 		cancel()

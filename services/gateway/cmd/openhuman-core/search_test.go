@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/redis/redistest"
 )
 
 // webFakes are local stand-ins for SearXNG, Brave and Gemini, answering as
@@ -214,21 +209,7 @@ func TestWebToolsAreAbsentWithoutAProvider(t *testing.T) {
 // Redis behind a gateway on a real NATS server, as compose does: whichever
 // replica answers, an identical search hits the provider once.
 func TestSearchReplicasShareRedis(t *testing.T) {
-	redisURL := os.Getenv("OPENHUMAN_TEST_REDIS_URL")
-	if redisURL == "" {
-		redisURL = "redis://127.0.0.1:6379/0"
-	}
-	if err := pingRedis(redisURL); err != nil {
-		if os.Getenv("OPENHUMAN_TEST_REDIS") == "" {
-			t.Skipf("no Redis at %s (%v); set OPENHUMAN_TEST_REDIS=1 to make this a failure", redisURL, err)
-		}
-		t.Fatalf("OPENHUMAN_TEST_REDIS is set but Redis at %s does not answer: %v", redisURL, err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	prefix := "openhuman-test:" + hex.EncodeToString(b) + ":"
-	t.Cleanup(func() { deleteRedisPrefix(redisURL, prefix) })
-
+	redisURL, prefix := redistest.URL(), redistest.Prefix(t)
 	ns, err := embedded.Start(embedded.Options{Port: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -271,26 +252,6 @@ func TestSearchReplicasShareRedis(t *testing.T) {
 	}
 	if hits != float64(calls-1) || oks != 1 {
 		t.Errorf("cache hits %v, provider calls %v across replicas; want %d and 1", hits, oks, calls-1)
-	}
-}
-
-func pingRedis(url string) error {
-	opts, err := goredis.ParseURL(url)
-	if err != nil {
-		return err
-	}
-	c := goredis.NewClient(opts)
-	defer c.Close()
-	return c.Ping(context.Background()).Err()
-}
-
-func deleteRedisPrefix(url, prefix string) {
-	opts, _ := goredis.ParseURL(url)
-	c := goredis.NewClient(opts)
-	defer c.Close()
-	ctx := context.Background()
-	if keys, _ := c.Keys(ctx, prefix+"*").Result(); len(keys) > 0 {
-		c.Del(ctx, keys...)
 	}
 }
 
