@@ -1,0 +1,117 @@
+// Package audit keeps the trail of write-capable calls: every memory.learn
+// and memory.forget made over MCP or HTTP, and every side-effecting call a
+// sub-agent makes, whether it succeeded or was refused. A row says who
+// called what, a summary of the arguments that never holds their content,
+// the id it produced, and how it ended.
+//
+// Two backends: a SQLite table (the embedded default, <home>/audit.db) and
+// a Redis stream capped by length (when Redis is configured, so replicas
+// share one trail). A Redis that fails sends rows to the SQLite file
+// instead: an audit row is never dropped silently.
+package audit
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// Row is one audited call.
+type Row struct {
+	TimestampMS int64          `json:"timestamp_ms"`
+	Client      string         `json:"client"` // provenance: mcp:cursor, agent:note_taker, ...
+	ToolName    string         `json:"tool_name"`
+	ArgsSummary map[string]any `json:"args_summary"`
+	ResultingID string         `json:"resulting_id,omitempty"`
+	Success     bool           `json:"success"`
+	// ErrorMessage says why the call failed or was refused.
+	ErrorMessage string `json:"error_message,omitempty"`
+}
+
+// Log stores rows. Recent returns the newest first; with failures only
+// the unsuccessful ones (refusals and errors).
+type Log interface {
+	Record(ctx context.Context, r Row) error
+	Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, error)
+	// Backend names where rows go, for diagnostics.
+	Backend() string
+	Close() error
+}
+
+// Summarize describes a call's arguments without their content: lengths,
+// counts and kinds.
+func Summarize(tool string, args map[string]any) map[string]any {
+	switch tool {
+	case "memory.learn":
+		text, _ := args["text"].(string)
+		kind, _ := args["kind"].(string)
+		if kind == "" {
+			kind = "fact"
+		}
+		return map[string]any{"text_length": len([]rune(text)), "kind": kind}
+	case "memory.forget":
+		ids, _ := args["ids"].([]any)
+		return map[string]any{"id_count": len(ids)}
+	case "agent.run_subagent":
+		agent, _ := args["agent_id"].(string)
+		prompt, _ := args["prompt"].(string)
+		return map[string]any{"agent_id": agent, "prompt_length": len([]rune(prompt))}
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	return map[string]any{"arguments": keys}
+}
+
+var (
+	rowsTotal = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "openhuman_audit_rows_total",
+		Help: "Audit rows written, by outcome: success or failure (refused or failed calls).",
+	}, []string{"outcome"})
+	errorsTotal = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "openhuman_audit_errors_total",
+		Help: "Audit rows a backend could not take, by what became of them: fallback (Redis failed; the row went to the SQLite file) or lost (written to the error log only).",
+	}, []string{"result"})
+)
+
+// Recorder stamps rows, counts them and writes them to a Log; a row the log
+// cannot take is logged with its summary so that it survives in the logs.
+type Recorder struct {
+	log  Log
+	slog *slog.Logger
+	now  func() time.Time
+}
+
+// NewRecorder records into l.
+func NewRecorder(l Log, log *slog.Logger) *Recorder {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Recorder{log: l, slog: log, now: time.Now}
+}
+
+// Record writes r, stamping it now when it has no time.
+func (rec *Recorder) Record(ctx context.Context, r Row) {
+	if r.TimestampMS == 0 {
+		r.TimestampMS = rec.now().UnixMilli()
+	}
+	if r.ArgsSummary == nil {
+		r.ArgsSummary = map[string]any{}
+	}
+	outcome := "success"
+	if !r.Success {
+		outcome = "failure"
+	}
+	rowsTotal.WithLabelValues(outcome).Inc()
+	if err := rec.log.Record(context.WithoutCancel(ctx), r); err != nil {
+		errorsTotal.WithLabelValues("lost").Inc()
+		rec.slog.Error("audit row not stored", "err", err, "tool", r.ToolName, "client", r.Client, "success", r.Success, "resulting_id", r.ResultingID, "error_message", r.ErrorMessage)
+	}
+}
+
+// Log is the log rows go to.
+func (rec *Recorder) Log() Log { return rec.log }

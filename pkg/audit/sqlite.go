@@ -1,0 +1,104 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// SQLite keeps rows in a table of their own file. Several processes may
+// write one file (WAL, busy timeout). It keeps the newest maxRows.
+type SQLite struct {
+	db      *sql.DB
+	path    string
+	maxRows int64
+	inserts atomic.Int64
+}
+
+// OpenSQLite opens (creating) the audit file at path.
+func OpenSQLite(path string, maxRows int) (*SQLite, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("creating the audit directory: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(30000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		timestamp_ms INTEGER NOT NULL,
+		client TEXT NOT NULL,
+		tool_name TEXT NOT NULL,
+		args_summary TEXT NOT NULL,
+		resulting_id TEXT NOT NULL DEFAULT '',
+		success INTEGER NOT NULL,
+		error_message TEXT NOT NULL DEFAULT ''
+	)`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening the audit log %s: %w", path, err)
+	}
+	if maxRows <= 0 {
+		maxRows = 100000
+	}
+	return &SQLite{db: db, path: path, maxRows: int64(maxRows)}, nil
+}
+
+// Record inserts r.
+func (s *SQLite) Record(ctx context.Context, r Row) error {
+	summary, _ := json.Marshal(r.ArgsSummary)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO audit (timestamp_ms, client, tool_name, args_summary, resulting_id, success, error_message) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		r.TimestampMS, r.Client, r.ToolName, string(summary), r.ResultingID, r.Success, r.ErrorMessage)
+	if err != nil {
+		return fmt.Errorf("audit log %s: %w", s.path, err)
+	}
+	// Trim now and then, not on every row.
+	if s.inserts.Add(1)%1000 == 0 {
+		if id, err := res.LastInsertId(); err == nil {
+			_, _ = s.db.ExecContext(ctx, `DELETE FROM audit WHERE id <= ?`, id-s.maxRows)
+		}
+	}
+	return nil
+}
+
+// Recent returns the newest n rows.
+func (s *SQLite) Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, error) {
+	query := `SELECT timestamp_ms, client, tool_name, args_summary, resulting_id, success, error_message FROM audit`
+	if failuresOnly {
+		query += ` WHERE success = 0`
+	}
+	rows, err := s.db.QueryContext(ctx, query+` ORDER BY id DESC LIMIT ?`, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Row{}
+	for rows.Next() {
+		var r Row
+		var summary string
+		if err := rows.Scan(&r.TimestampMS, &r.Client, &r.ToolName, &summary, &r.ResultingID, &r.Success, &r.ErrorMessage); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal([]byte(summary), &r.ArgsSummary)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Backend is "sqlite:<path>".
+func (s *SQLite) Backend() string { return "sqlite:" + s.path }
+
+// Close closes the file.
+func (s *SQLite) Close() error { return s.db.Close() }
