@@ -77,6 +77,18 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 	return reply.Result, nil
 }
 
+// CallTool calls the service serving tool with params already checked
+// against its schema (contract.Tool.CheckArguments). A tool its service
+// runs without (a web tool with no provider configured) fails saying what
+// to configure.
+func (c *Client) CallTool(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	raw, err := c.Call(ctx, tool.Service, tool.Method, params, cc)
+	if err != nil && tool.Needs != "" && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders && c.Ping(ctx, tool.Service) == nil {
+		return nil, contract.Errorf(contract.CodeUnavailable, "%s is not enabled here: %s", tool.Name, tool.Needs).With("tool", tool.Name)
+	}
+	return raw, err
+}
+
 func transportError(service, subject string, waited time.Duration, err error) error {
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):

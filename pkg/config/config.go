@@ -26,17 +26,21 @@ type Config struct {
 	// File is the config.toml that was read, "" when none exists.
 	File string `toml:"-"`
 
-	NATS    NATS    `toml:"nats"`
-	Log     Log     `toml:"log"`
-	Memory  Memory  `toml:"memory"`
-	Tools   Tools   `toml:"tools"`
-	HTTP    HTTP    `toml:"http"`
-	Metrics Metrics `toml:"metrics"`
-	LLM     LLM     `toml:"llm"`
-	MCP     MCP     `toml:"mcp"`
-	Search  Search  `toml:"search"`
-	SearXNG SearXNG `toml:"searxng"`
-	Redis   Redis   `toml:"redis"`
+	NATS     NATS     `toml:"nats"`
+	Log      Log      `toml:"log"`
+	Memory   Memory   `toml:"memory"`
+	Tools    Tools    `toml:"tools"`
+	HTTP     HTTP     `toml:"http"`
+	Metrics  Metrics  `toml:"metrics"`
+	LLM      LLM      `toml:"llm"`
+	MCP      MCP      `toml:"mcp"`
+	Search   Search   `toml:"search"`
+	SearXNG  SearXNG  `toml:"searxng"`
+	Redis    Redis    `toml:"redis"`
+	Policy   Policy   `toml:"policy"`
+	Audit    Audit    `toml:"audit"`
+	Approval Approval `toml:"approval"`
+	Agents   Agents   `toml:"agents"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
@@ -204,6 +208,51 @@ func (c Config) UsableSearchProviders() []string {
 	return out
 }
 
+// Policy is the act gate of memory.learn, memory.forget and
+// agent.run_subagent.
+type Policy struct {
+	// Autonomy is full (the default) or readonly (OPENHUMAN_AUTONOMY).
+	Autonomy string `toml:"autonomy"`
+	// MaxActionsPerHour is the action budget (0: none;
+	// OPENHUMAN_MAX_ACTIONS_PER_HOUR).
+	MaxActionsPerHour int `toml:"max_actions_per_hour"`
+}
+
+// Audit is the trail of writes.
+type Audit struct {
+	Enabled *bool  `toml:"enabled"` // default true
+	Path    string `toml:"path"`    // default <home>/audit.db
+	MaxRows int    `toml:"max_rows"`
+}
+
+// On reports whether writes are audited (the default).
+func (a Audit) On() bool { return a.Enabled == nil || *a.Enabled }
+
+// Approval gates sub-agents' side effects.
+type Approval struct {
+	// Mode is auto (the default: allowed and audited), deny, or ask (parked
+	// until decided over openhuman.approval_decide). OPENHUMAN_APPROVAL_MODE.
+	Mode string `toml:"mode"`
+	// TimeoutSeconds denies a parked call nobody decided (default 300).
+	TimeoutSeconds int `toml:"timeout_seconds"`
+}
+
+// Timeout is how long a parked call waits.
+func (a Approval) Timeout() time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second }
+
+// Agents configures sub-agent runs.
+type Agents struct {
+	// TimeoutSeconds bounds one run, tools included (default 300).
+	TimeoutSeconds int `toml:"timeout_seconds"`
+	// MaxToolResultBytes caps a tool result fed back to the model (default 16384).
+	MaxToolResultBytes int `toml:"max_tool_result_bytes"`
+	// Models names a model per sub-agent id instead of [llm] model.
+	Models map[string]string `toml:"models"`
+}
+
+// Timeout bounds one run.
+func (a Agents) Timeout() time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second }
+
 // SearchProviders are the provider names search knows.
 var SearchProviders = []string{"searxng", "brave", "tavily", "exa", "gemini"}
 
@@ -288,6 +337,8 @@ func (c *Config) readEnv(getenv func(string) string) error {
 	str("OPENHUMAN_HTTP_ADDR", &c.HTTP.Addr)
 	str("OPENHUMAN_MCP_PROFILE", &c.MCP.Profile)
 	str("OPENHUMAN_REDIS_URL", &c.Redis.URL)
+	str("OPENHUMAN_AUTONOMY", &c.Policy.Autonomy)
+	str("OPENHUMAN_APPROVAL_MODE", &c.Approval.Mode)
 	str("OPENHUMAN_REDIS_PREFIX", &c.Redis.Prefix)
 	str("OPENHUMAN_SEARXNG_BASE_URL", &c.SearXNG.BaseURL)
 	str("OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE", &c.SearXNG.DefaultLanguage)
@@ -353,6 +404,9 @@ func (c *Config) readEnv(getenv func(string) string) error {
 		"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES": &c.HTTP.SessionIdleMinutes,
 		"OPENHUMAN_LLM_TIMEOUT_SECONDS":       &c.LLM.TimeoutSeconds,
 		"OPENHUMAN_SEARXNG_MAX_RESULTS":       &c.SearXNG.MaxResults,
+		"OPENHUMAN_MAX_ACTIONS_PER_HOUR":      &c.Policy.MaxActionsPerHour,
+		"OPENHUMAN_APPROVAL_TIMEOUT_SECONDS":  &c.Approval.TimeoutSeconds,
+		"OPENHUMAN_AGENT_TIMEOUT_SECONDS":     &c.Agents.TimeoutSeconds,
 		"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS":   &c.SearXNG.TimeoutSeconds,
 	} {
 		if v := getenv(key); v != "" {
@@ -432,6 +486,27 @@ func (c *Config) applyDefaults() {
 	if c.SearXNG.TimeoutSeconds == 0 {
 		c.SearXNG.TimeoutSeconds = 10
 	}
+	if c.Policy.Autonomy == "" {
+		c.Policy.Autonomy = "full"
+	}
+	if c.Audit.Path == "" {
+		c.Audit.Path = filepath.Join(c.Home, "audit.db")
+	}
+	if c.Audit.MaxRows == 0 {
+		c.Audit.MaxRows = 100000
+	}
+	if c.Approval.Mode == "" {
+		c.Approval.Mode = "auto"
+	}
+	if c.Approval.TimeoutSeconds == 0 {
+		c.Approval.TimeoutSeconds = 300
+	}
+	if c.Agents.TimeoutSeconds == 0 {
+		c.Agents.TimeoutSeconds = 300
+	}
+	if c.Agents.MaxToolResultBytes == 0 {
+		c.Agents.MaxToolResultBytes = 16384
+	}
 	if c.Redis.Prefix == "" {
 		c.Redis.Prefix = "openhuman:"
 	}
@@ -488,6 +563,20 @@ func (c *Config) validate() error {
 	}
 	if u := c.Redis.URL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
 		return fmt.Errorf("redis.url %q: use redis://host:6379/0", u)
+	}
+	if c.Policy.Autonomy != "full" && c.Policy.Autonomy != "readonly" {
+		return fmt.Errorf("policy.autonomy %q: use full or readonly", c.Policy.Autonomy)
+	}
+	if c.Policy.MaxActionsPerHour < 0 {
+		return fmt.Errorf("policy.max_actions_per_hour %d: use 0 (no budget) or more", c.Policy.MaxActionsPerHour)
+	}
+	switch c.Approval.Mode {
+	case "auto", "deny", "ask":
+	default:
+		return fmt.Errorf("approval.mode %q: use auto, deny or ask", c.Approval.Mode)
+	}
+	if c.Approval.TimeoutSeconds < 0 || c.Agents.TimeoutSeconds < 0 || c.Agents.MaxToolResultBytes < 0 || c.Audit.MaxRows < 0 {
+		return fmt.Errorf("approval.timeout_seconds, agents.timeout_seconds, agents.max_tool_result_bytes and audit.max_rows must not be negative")
 	}
 	if c.MCP.Profile != "v2" && c.MCP.Profile != "v1" {
 		return fmt.Errorf("mcp.profile %q: use v2 or v1", c.MCP.Profile)

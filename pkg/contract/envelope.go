@@ -26,6 +26,10 @@ type CallContext struct {
 	// TimeoutMS is the time the caller will still wait, measured when sent. It is
 	// relative so that clocks of different hosts need not agree.
 	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+	// Agent is the sub-agent making the call, and Depth how many sub-agent
+	// runs deep it is (0 for a client's own call).
+	Agent string `json:"agent,omitempty"`
+	Depth int    `json:"depth,omitempty"`
 }
 
 // Timeout returns the remaining time the caller allowed, or 0 when unbounded.

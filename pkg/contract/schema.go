@@ -72,6 +72,9 @@ func Integer(desc string) *Schema { return &Schema{Type: "integer", Description:
 // Number is a floating point schema.
 func Number(desc string) *Schema { return &Schema{Type: "number", Description: desc} }
 
+// Boolean is a true/false schema.
+func Boolean(desc string) *Schema { return &Schema{Type: "boolean", Description: desc} }
+
 // Enum is a string schema restricted to values.
 func Enum(desc string, values ...string) *Schema {
 	return &Schema{Type: "string", Description: desc, Enum: values}

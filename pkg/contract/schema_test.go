@@ -127,8 +127,13 @@ func TestCatalogIsConsistent(t *testing.T) {
 		if !strings.HasPrefix(tl.Use, tl.Name+" ") {
 			t.Errorf("%s: Use must start with the tool name, got %q", tl.Name, tl.Use)
 		}
-		if tl.Writes == (tl.Annotations.ReadOnlyHint != nil && *tl.Annotations.ReadOnlyHint) {
-			t.Errorf("%s: Writes and readOnlyHint disagree", tl.Name)
+		// MCP tools that are not read-only pass the act gate; JSON-RPC-only
+		// methods (deciding approvals) are the operator's, not a model's.
+		if !tl.In(ProfileRPC) && tl.Acts == (tl.Annotations.ReadOnlyHint != nil && *tl.Annotations.ReadOnlyHint) {
+			t.Errorf("%s: Acts and readOnlyHint disagree", tl.Name)
+		}
+		if tl.Writes && !tl.Acts {
+			t.Errorf("%s: a tool that writes must pass the act gate", tl.Name)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package contract
 
+import "encoding/json"
+
 // Annotations are MCP tool hints. Pointers, because "false" is a statement
 // and absence means "unknown" (and openWorldHint defaults to true in MCP).
 type Annotations struct {
@@ -28,8 +30,11 @@ type Tool struct {
 	RPC string
 	// Structured tools also return their result as structuredContent.
 	Structured bool
-	// Writes marks write-capable tools (act gate, audit).
+	// Writes marks tools that change memory: each call is audited.
 	Writes bool
+	// Acts marks tools that pass the act gate (autonomy, the hourly action
+	// budget): the writes, and running a sub-agent, which may write.
+	Acts bool
 	// Use completes "use <name> to ..." in the server instructions.
 	Use string
 	// Profiles are the MCP surfaces that list the tool (default: v2).
@@ -39,10 +44,12 @@ type Tool struct {
 	Needs string
 }
 
-// MCP surfaces. v2 is the current one; v1 is the older read-only memory tree.
+// MCP surfaces. v2 is the current one; v1 is the older read-only memory
+// tree. Tools of ProfileRPC are JSON-RPC methods only, never MCP tools.
 const (
-	ProfileV2 = "v2"
-	ProfileV1 = "v1"
+	ProfileV2  = "v2"
+	ProfileV1  = "v1"
+	ProfileRPC = "rpc"
 )
 
 // In reports whether the tool is listed in profile.
@@ -56,6 +63,24 @@ func (t Tool) In(profile string) bool {
 		}
 	}
 	return false
+}
+
+// CheckArguments decodes args (an object, or a JSON string holding one),
+// checks them against the tool's input schema, and returns them decoded
+// and re-encoded. Failures are INVALID_REQUEST naming the field.
+func (t Tool) CheckArguments(args json.RawMessage) (map[string]any, json.RawMessage, error) {
+	obj, err := DecodeArguments(args)
+	if err == nil {
+		err = t.Input.Validate(obj)
+	}
+	if err != nil {
+		return nil, nil, AsError(err).With("tool", t.Name)
+	}
+	params, err := json.Marshal(obj)
+	if err != nil {
+		return nil, nil, Errorf(CodeInvalidRequest, "arguments of %s cannot be re-encoded: %v", t.Name, err)
+	}
+	return obj, params, nil
 }
 
 // Subject is the NATS subject the tool's calls are sent to.
@@ -331,7 +356,7 @@ var catalog = []Tool{
 			"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
 		}),
 		Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
-		Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true,
+		Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true,
 		Use: "memory.learn to store a new preference, fact, procedure or correction",
 	},
 	{
@@ -346,7 +371,7 @@ var catalog = []Tool{
 			"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
 		}),
 		Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
-		Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true,
+		Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true,
 		Use: "memory.forget to delete items by id when the user asks",
 	},
 	{
@@ -480,7 +505,77 @@ var catalog = []Tool{
 		Service:     ServiceAgents, Method: "list_subagents", Structured: true,
 		Use: "agent.list_subagents to see the specialist sub-agents",
 	},
+	{
+		Name:  "agent.run_subagent",
+		Title: "Run a sub-agent",
+		Description: "Hand a task to one of the registered sub-agents (see agent.list_subagents) and get its final response. " +
+			"The sub-agent works with a language model and only the tools of its definition; its memory writes pass the " +
+			"approval gate and are audited.",
+		Input: Object("", []string{"agent_id", "prompt"}, map[string]*Schema{
+			"agent_id": String("Id of a registered sub-agent, as agent.list_subagents returns it (e.g. librarian, researcher).").MaxLen(64),
+			"prompt":   String("The task, in full: the sub-agent sees nothing else of this conversation.").MaxLen(MaxLearnText),
+		}),
+		Output: outObject("", []string{"agent_id", "response", "steps", "tool_calls"}, map[string]*Schema{
+			"agent_id": out("string", ""),
+			"response": out("string", "The sub-agent's final answer."),
+			"steps":    out("integer", "Language-model turns taken."),
+			"tool_calls": {Type: "array", Description: "Every tool the sub-agent called, in order.", Items: outObject("", []string{"tool", "ok", "ms"}, map[string]*Schema{
+				"tool": out("string", ""), "ok": out("boolean", ""), "ms": out("integer", "How long it took."),
+				"error": out("string", "Why it failed, when it did."),
+			})},
+			"model": out("string", "The language model that ran it."),
+		}),
+		Annotations: Annotations{Title: "Run a sub-agent", ReadOnlyHint: no, DestructiveHint: yes, OpenWorldHint: yes},
+		Service:     ServiceAgents, Method: "run_subagent", Structured: true, Acts: true,
+		Use: "agent.run_subagent to hand a task to a specialist sub-agent",
+	},
 }
+
+// approvalItem is a call waiting for a decision.
+func approvalItem() *Schema {
+	return outObject("", []string{"id", "agent_id", "tool", "arguments", "client", "requested_ms", "expires_ms"}, map[string]*Schema{
+		"id": out("string", "Pass to openhuman.approval_decide."), "agent_id": out("string", "The sub-agent asking."),
+		"tool": out("string", "The tool it wants to call."), "arguments": out("object", "What it would call it with."),
+		"client": out("string", "Who started the run."), "requested_ms": out("integer", ""),
+		"expires_ms": out("integer", "When the call is denied if nobody decides."),
+	})
+}
+
+func init() {
+	catalog = append(catalog,
+		Tool{
+			Name: "approval.list", Title: "List pending approvals",
+			Description: "Sub-agents' side-effecting calls waiting for a decision ([approval] mode = ask), oldest first.",
+			Input:       Object("", nil, nil),
+			Output: outObject("", []string{"mode", "pending"}, map[string]*Schema{
+				"mode":    out("string", "The approval mode: auto, deny or ask."),
+				"pending": {Type: "array", Items: approvalItem()},
+			}),
+			Annotations: readOnly("List pending approvals"),
+			Service:     ServiceAgents, Method: "approval_list", RPC: "openhuman.approval_list", Profiles: []string{ProfileRPC},
+			Use: "approval.list to see sub-agents' calls waiting for approval",
+		},
+		Tool{
+			Name: "approval.decide", Title: "Decide a pending approval",
+			Description: "Approve or deny one waiting call by id; the sub-agent goes on either way, told the outcome.",
+			Input: Object("", []string{"id", "approve"}, map[string]*Schema{
+				"id":      String("The id from openhuman.approval_list.").MaxLen(64),
+				"approve": Boolean("true to let the call run, false to refuse it."),
+				"reason":  String("Why, told to the sub-agent when denied.").MaxLen(500),
+			}),
+			Output: outObject("", []string{"id", "approved"}, map[string]*Schema{
+				"id": out("string", ""), "approved": out("boolean", ""),
+			}),
+			Annotations: Annotations{Title: "Decide a pending approval", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
+			Service:     ServiceAgents, Method: "approval_decide", RPC: "openhuman.approval_decide", Profiles: []string{ProfileRPC},
+			Use: "approval.decide to approve or deny a sub-agent's waiting call",
+		},
+	)
+}
+
+// MaxDelegationDepth bounds sub-agents running sub-agents: a run started
+// by a client is depth 0, one it starts depth 1, and so on.
+const MaxDelegationDepth = 2
 
 // Tools returns every tool definition of every profile, in listing order.
 // The values are shared: callers must not modify them.
@@ -507,12 +602,15 @@ func ToolFor(profile, name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// ToolByName finds a tool by name in the default profile, then in v1.
+// ToolByName finds a tool by name in the default profile, then in v1, then
+// among the JSON-RPC-only methods.
 func ToolByName(name string) (Tool, bool) {
-	if t, ok := ToolFor(ProfileV2, name); ok {
-		return t, true
+	for _, p := range []string{ProfileV2, ProfileV1, ProfileRPC} {
+		if t, ok := ToolFor(p, name); ok {
+			return t, true
+		}
 	}
-	return ToolFor(ProfileV1, name)
+	return Tool{}, false
 }
 
 // LiveTools returns the tools of profile whose endpoint subject is in

@@ -53,6 +53,7 @@ func New(url, prefix string, log *slog.Logger) (*Client, error) {
 	}
 	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = DefaultTimeout, DefaultTimeout, DefaultTimeout
 	opts.MaxRetries = -1 // fail fast: skipping Redis is cheaper than waiting for it
+	opts.ContextTimeoutEnabled = true
 	opts.DisableIdentity = true
 	opts.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	if log == nil {

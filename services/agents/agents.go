@@ -1,6 +1,9 @@
 // Package agents is the agents service's domain: the built-in sub-agent
-// definitions and their prompts, the prompt resources, and the core agent's
-// tool catalog. It imports only the standard library and pkg/contract.
+// definitions and their prompts, the prompt resources, the core agent's
+// tool catalog, and running a sub-agent: a language-model tool loop over
+// its own tools, with its writes passing an approval gate and audited.
+// Besides the standard library it uses only pkg (the contract, the model
+// client's message types, the audit trail).
 package agents
 
 import (

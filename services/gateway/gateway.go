@@ -11,12 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 // caller is the bus as the gateway uses it.
 type caller interface {
 	Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error)
+	CallTool(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error)
 	Served(ctx context.Context, services ...string) map[string]bool
 	Ping(ctx context.Context, service string) error
 }
@@ -38,6 +40,13 @@ type Options struct {
 	// Profile is the MCP surface served: contract.ProfileV2 (the default)
 	// or contract.ProfileV1, the older read-only memory tree.
 	Profile string
+	// ToolTimeouts bound the named tools instead of Timeout (running a
+	// sub-agent takes longer than a memory read).
+	ToolTimeouts map[string]time.Duration
+	// Policy is the act gate (default: full autonomy, no budget).
+	Policy *Policy
+	// Audit records every call of a tool that writes (nil: none).
+	Audit *audit.Recorder
 }
 
 // Gateway validates and dispatches tool calls.
@@ -57,6 +66,9 @@ func New(bus caller, opts Options) *Gateway {
 	}
 	if opts.Expect == nil {
 		opts.Expect = []string{contract.ServiceMemory, contract.ServiceAgents}
+	}
+	if opts.Policy == nil {
+		opts.Policy = NewPolicy(AutonomyFull, 0)
 	}
 	if opts.Observe == nil {
 		opts.Observe = func(string, string) func(error) { return func(error) {} }
@@ -103,28 +115,44 @@ func (g *Gateway) measure(label string, cc contract.CallContext, fn func() (json
 	return raw, err
 }
 
-// call validates args against tool's schema and sends the call.
-func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
-	name := tool.Name
-	obj, err := contract.DecodeArguments(args)
-	if err == nil {
-		err = tool.Input.Validate(obj)
+// call validates args against tool's schema, passes the act gate, sends
+// the call, and audits it when the tool writes.
+func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
+	obj, params, err := tool.CheckArguments(args)
+	if tool.Writes && g.opts.Audit != nil {
+		defer func() { g.audit(ctx, tool, obj, cc, raw, err) }()
 	}
 	if err != nil {
-		return nil, contract.AsError(err).With("tool", name)
+		return nil, err
 	}
-	params, err := json.Marshal(obj)
-	if err != nil {
-		return nil, contract.Errorf(contract.CodeInvalidRequest, "arguments of %s cannot be re-encoded: %v", name, err)
+	if tool.Acts {
+		if err := g.opts.Policy.Allow(tool.Name, cc.Source); err != nil {
+			return nil, err
+		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
+	timeout := g.opts.Timeout
+	if d, ok := g.opts.ToolTimeouts[tool.Name]; ok {
+		timeout = d
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	raw, err := g.bus.Call(ctx, tool.Service, tool.Method, json.RawMessage(params), cc)
-	if err != nil && tool.Needs != "" && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders && g.bus.Ping(ctx, tool.Service) == nil {
-		// The service runs but its configuration leaves this tool out.
-		return nil, contract.Errorf(contract.CodeUnavailable, "%s is not enabled here: %s", name, tool.Needs).With("tool", name)
+	return g.bus.CallTool(ctx, tool, params, cc)
+}
+
+// audit records one call of a tool that writes.
+func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, raw json.RawMessage, err error) {
+	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: audit.Summarize(tool.Name, args), Success: err == nil}
+	if err != nil {
+		row.ErrorMessage = contract.ErrorMessage(err)
+	} else {
+		var res struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(raw, &res) == nil {
+			row.ResultingID = res.ID
+		}
 	}
-	return raw, err
+	g.opts.Audit.Record(ctx, row)
 }
 
 func unknownTool(profile, name string) error {

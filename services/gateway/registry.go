@@ -215,7 +215,7 @@ func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, a
 		health = HealthDegraded
 	}
 	tags := []string{service}
-	if t.Writes {
+	if t.Acts {
 		tags = append(tags, "write")
 	} else {
 		tags = append(tags, "read")
@@ -227,7 +227,7 @@ func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, a
 	return Entry{
 		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: g.opts.Version,
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
-		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Writes, Enabled: enabled, Health: health,
+		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Acts, Enabled: enabled, Health: health,
 		HealthDetail: HealthDetail{Service: service, ServiceAnswers: answers[service], RecentCalls: calls,
 			RecentFailures: failures, Window: recentWindow.String()},
 	}
@@ -267,7 +267,7 @@ type Diagnostics struct {
 	WriteSurfaces       []WriteSurface    `json:"write_surfaces"`
 	Policy              map[string]any    `json:"policy"`
 	WriteAudit          map[string]any    `json:"write_audit"`
-	RecentDenials       []any             `json:"recent_denials"`
+	RecentDenials       []Denial          `json:"recent_denials"`
 	CapabilityProviders ProviderSummary   `json:"capability_providers"`
 	Services            map[string]string `json:"services"`
 }
@@ -302,19 +302,12 @@ type ProviderSummary struct {
 // Diagnostics reports what the registry holds and how it is governed.
 func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	entries := g.Registry(ctx)
+	policy, denials := g.opts.Policy.posture()
 	d := Diagnostics{
 		WriteSurfaces: []WriteSurface{},
-		// No act gate exists yet: say so rather than imply a protection.
-		Policy: map[string]any{
-			"read_gate": "open",
-			"act_gate":  "open: write-capable tools are not gated",
-			"autonomy":  "full",
-		},
-		WriteAudit: map[string]any{
-			"enabled": false,
-			"detail":  "write calls are counted in openhuman_tool_calls_total but no audit trail is kept",
-		},
-		RecentDenials: []any{},
+		Policy:        policy,
+		WriteAudit:    g.auditStatus(ctx),
+		RecentDenials: denials,
 		Services:      map[string]string{},
 	}
 	for _, e := range entries {
@@ -350,6 +343,22 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	}
 	d.CapabilityProviders = p
 	return d
+}
+
+// auditStatus says whether and where writes are audited, and how the last
+// ones went.
+func (g *Gateway) auditStatus(ctx context.Context) map[string]any {
+	if g.opts.Audit == nil {
+		return map[string]any{"enabled": false, "detail": "no audit log is configured: writes are counted in openhuman_tool_calls_total only"}
+	}
+	l := g.opts.Audit.Log()
+	status := map[string]any{"enabled": true, "backend": l.Backend(), "audited_tools": []string{"memory.learn", "memory.forget", "sub-agents' writes"}}
+	if rows, err := l.Recent(ctx, 1, false); err != nil {
+		status["error"] = err.Error()
+	} else if len(rows) == 1 {
+		status["last_row_ms"] = rows[0].TimestampMS
+	}
+	return status
 }
 
 // dottedForm reports whether id is short with one of its underscores made a dot.

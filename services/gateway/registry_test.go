@@ -47,7 +47,9 @@ func TestRegistry(t *testing.T) {
 	}
 	mcpNames, rpcs := map[string]bool{}, 3 // the registry's own three methods
 	for _, tl := range contract.Tools() {
-		mcpNames[tl.Name] = true
+		if tl.In(contract.ProfileV2) || tl.In(contract.ProfileV1) {
+			mcpNames[tl.Name] = true
+		}
 		if tl.RPC != "" {
 			rpcs++
 		}
@@ -79,7 +81,8 @@ func TestRegistry(t *testing.T) {
 	if d.Counts.TotalTools != len(entries) || d.Counts.MCPStdioTools != len(mcpNames) || d.Counts.JSONRPCTools != rpcs || d.Counts.EnabledTools != len(entries)-6 {
 		t.Errorf("counts %+v", d.Counts)
 	}
-	if len(d.WriteSurfaces) != 4 {
+	// learn and forget over MCP and JSON-RPC, and running a sub-agent.
+	if len(d.WriteSurfaces) != 5 {
 		t.Errorf("write surfaces %+v", d.WriteSurfaces)
 	}
 	p := d.CapabilityProviders

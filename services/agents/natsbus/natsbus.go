@@ -1,9 +1,12 @@
 // Package natsbus serves the agents domain on the NATS bus: the sub-agent
-// catalog, the core tool catalog and the prompt resources.
+// catalog, running sub-agents, their approvals, the core tool catalog and
+// the prompt resources. It also gives running sub-agents the rest of the
+// system: the tools served on the bus, called the way the gateway calls them.
 package natsbus
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 
 	"github.com/nats-io/nats.go"
@@ -15,28 +18,41 @@ import (
 
 type none struct{}
 
-// Serve registers the agents service on nc.
-func Serve(nc *nats.Conn, version string, log *slog.Logger) (*bus.Service, error) {
-	client := bus.NewClient(nc)
-	// liveTools asks the bus what is being served now, so the catalog never
-	// offers a tool nobody can answer.
-	liveTools := func(ctx context.Context) []agents.CoreTool {
-		return agents.CoreTools(contract.LiveTools(contract.ProfileV2, client.Served(ctx, contract.Services()...)))
-	}
+// Serve registers the agents service on nc; runner runs sub-agents and
+// gate holds their approvals.
+func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version string, log *slog.Logger) (*bus.Service, error) {
+	tools := Tools(bus.NewClient(nc))
+	coreTools := func(ctx context.Context) []agents.CoreTool { return agents.CoreTools(tools.Live(ctx)) }
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceAgents,
 		Version:     version,
-		Description: "OpenHuman agents: sub-agent definitions, prompts and the core tool catalog",
+		Description: "OpenHuman agents: sub-agent definitions and runs, approvals, prompts and the core tool catalog",
 		Logger:      log,
 		Endpoints: map[string]bus.Endpoint{
 			"list_subagents": bus.ForTool("agent.list_subagents", func(context.Context, none, contract.CallContext) (any, error) {
 				return map[string]any{"definitions": agents.Builtins()}, nil
 			}),
+			"run_subagent": bus.ForTool("agent.run_subagent", func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
+				return runner.Run(ctx, p, cc)
+			}),
+			"approval_list": bus.ForTool("approval.list", func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
+				pending, err := gate.List(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"mode": gate.Mode(), "pending": pending}, nil
+			}),
+			"approval_decide": bus.ForTool("approval.decide", func(ctx context.Context, p decideParams, _ contract.CallContext) (any, error) {
+				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason}); err != nil {
+					return nil, err
+				}
+				return map[string]any{"id": p.ID, "approved": p.Approve}, nil
+			}),
 			"list_tools": bus.ForTool("core.list_tools", func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
-				return map[string]any{"tools": liveTools(ctx)}, nil
+				return map[string]any{"tools": coreTools(ctx)}, nil
 			}),
 			"tool_instructions": bus.ForTool("core.tool_instructions", func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
-				return map[string]any{"instructions": agents.ToolInstructions(liveTools(ctx))}, nil
+				return map[string]any{"instructions": agents.ToolInstructions(coreTools(ctx))}, nil
 			}),
 			contract.MethodResourcesList: bus.Typed(contract.Object("", nil, nil), func(context.Context, none, contract.CallContext) (any, error) {
 				return contract.ResourceList{Resources: agents.Resources()}, nil
@@ -48,4 +64,25 @@ func Serve(nc *nats.Conn, version string, log *slog.Logger) (*bus.Service, error
 				}),
 		},
 	})
+}
+
+type decideParams struct {
+	ID      string `json:"id"`
+	Approve bool   `json:"approve"`
+	Reason  string `json:"reason"`
+}
+
+// busTools are the tools served on the bus right now.
+type busTools struct{ client *bus.Client }
+
+// Tools gives sub-agents the tools served on the bus; the live set comes
+// from discovery, so an agent is never offered a tool nobody answers.
+func Tools(client *bus.Client) agents.Tools { return busTools{client} }
+
+func (t busTools) Live(ctx context.Context) []contract.Tool {
+	return contract.LiveTools(contract.ProfileV2, t.client.Served(ctx, contract.Services()...))
+}
+
+func (t busTools) Call(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	return t.client.CallTool(ctx, tool, params, cc)
 }

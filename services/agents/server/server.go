@@ -1,27 +1,82 @@
-// Package server starts the agents service on a NATS connection; the
+// Package server starts the agents service from configuration on a NATS
+// connection: the language model, the approval gate (parked calls in Redis
+// when configured, else in the process) and the audit trail. The
 // openhuman-agents binary and the gateway's embedded mode both call it.
 package server
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/llm"
+	"github.com/openhuman-go/openhuman-go/pkg/redis"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/services/agents"
 	"github.com/openhuman-go/openhuman-go/services/agents/natsbus"
+	agentsredis "github.com/openhuman-go/openhuman-go/services/agents/redis"
 )
 
+type server struct {
+	svc     *bus.Service
+	closers []io.Closer
+}
+
 // Start serves the agents service on nc.
-func Start(nc *nats.Conn, _ config.Config, log *slog.Logger) (io.Closer, error) {
-	svc, err := natsbus.Serve(nc, telemetry.Version, log)
+func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
+	s := &server{}
+	rec, err := audit.Open(cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	return closer(svc.Stop), nil
+	if rec != nil {
+		s.closers = append(s.closers, rec)
+	}
+	var store agents.Approvals = agents.NewMemoryApprovals()
+	if cfg.Redis.URL != "" {
+		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.closers = append(s.closers, client)
+		store = agentsredis.NewApprovals(client)
+	}
+	gate := agents.NewGate(cfg.Approval.Mode, store, cfg.Approval.Timeout()).WithLogger(log)
+	opts := agents.RunnerOptions{
+		ModelName: cfg.LLM.Model, Models: cfg.Agents.Models,
+		Timeout: cfg.Agents.Timeout(), MaxToolResult: cfg.Agents.MaxToolResultBytes,
+		Approval: gate, Audit: rec, Logger: log,
+	}
+	if cfg.LLM.Configured() {
+		opts.Model = llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout())
+	} else {
+		log.Info("no language model is configured: agent.run_subagent answers NO_MODEL until [llm] model is set")
+	}
+	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc)), opts)
+	svc, err := natsbus.Serve(nc, runner, gate, telemetry.Version, log)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.svc = svc
+	return s, nil
 }
 
-type closer func() error
-
-func (c closer) Close() error { return c() }
+// Close stops taking requests, waits for those in flight, then closes the
+// audit log and Redis.
+func (s *server) Close() error {
+	var errs []error
+	if s.svc != nil {
+		errs = append(errs, s.svc.Stop())
+	}
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.closers[i].Close())
+	}
+	return errors.Join(errs...)
+}

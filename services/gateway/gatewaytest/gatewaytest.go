@@ -32,8 +32,19 @@ func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Opt
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { sys.Close() })
+	// What the test sets wins over what the configuration says.
+	def := sys.GatewayOptions(cfg)
 	if opts.Expect == nil {
-		opts.Expect = system.Expect(cfg)
+		opts.Expect = def.Expect
+	}
+	if opts.Policy == nil {
+		opts.Policy = def.Policy
+	}
+	if opts.Audit == nil {
+		opts.Audit = def.Audit
+	}
+	if opts.ToolTimeouts == nil {
+		opts.ToolTimeouts = def.ToolTimeouts
 	}
 	return gateway.New(bus.NewClient(sys.NC), opts)
 }

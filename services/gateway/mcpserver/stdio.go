@@ -107,7 +107,7 @@ func writes(data []byte) bool {
 		return true
 	}
 	t, ok := contract.ToolByName(p.Params.Name)
-	return p.Method == "tools/call" && ok && t.Writes
+	return p.Method == "tools/call" && ok && t.Acts
 }
 
 type line struct {

@@ -11,14 +11,17 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
 	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
 	search "github.com/openhuman-go/openhuman-go/services/search/server"
 )
@@ -51,6 +54,8 @@ func Expect(cfg config.Config) []string {
 type System struct {
 	NC       *nats.Conn
 	Embedded bool
+	// Audit records the gateway's writes (nil when auditing is off).
+	Audit    *audit.Recorder
 	server   *embedded.Server
 	conns    []*nats.Conn
 	services []io.Closer
@@ -61,21 +66,27 @@ const maxPayload = 8 << 20
 
 // Start connects to cfg's NATS, or starts the embedded system when none is set.
 func Start(cfg config.Config, log *slog.Logger) (*System, error) {
-	if cfg.NATS.URL != "" {
-		nc, err := bus.Connect(cfg.NATS.URL, "openhuman-core", log)
-		if err != nil {
-			return nil, fmt.Errorf("connecting to NATS at %s: %w (unset OPENHUMAN_NATS_URL to run everything in this process)", cfg.NATS.URL, err)
-		}
-		return &System{NC: nc}, nil
-	}
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", cfg.Home, err)
 	}
+	rec, err := audit.Open(cfg, log)
+	if err != nil {
+		return nil, fmt.Errorf("opening the audit log: %w", err)
+	}
+	if cfg.NATS.URL != "" {
+		nc, err := bus.Connect(cfg.NATS.URL, "openhuman-core", log)
+		if err != nil {
+			closeAudit(rec)
+			return nil, fmt.Errorf("connecting to NATS at %s: %w (unset OPENHUMAN_NATS_URL to run everything in this process)", cfg.NATS.URL, err)
+		}
+		return &System{NC: nc, Audit: rec}, nil
+	}
 	srv, err := embedded.Start(embedded.Options{MaxPayload: maxPayload})
 	if err != nil {
+		closeAudit(rec)
 		return nil, err
 	}
-	s := &System{Embedded: true, server: srv}
+	s := &System{Embedded: true, server: srv, Audit: rec}
 	for _, svc := range embeddedServices {
 		// Each service gets its own connection, exactly as if it ran in its
 		// own process.
@@ -115,5 +126,30 @@ func (s *System) Close() error {
 	if s.server != nil {
 		s.server.Shutdown()
 	}
+	errs = append(errs, closeAudit(s.Audit))
 	return errors.Join(errs...)
+}
+
+func closeAudit(rec *audit.Recorder) error {
+	if rec == nil {
+		return nil
+	}
+	return rec.Close()
+}
+
+// GatewayOptions are the gateway's options from cfg: timeouts, the act
+// gate, the audit log, and the services readiness waits for. Callers add
+// the profile, the metrics hook and the version.
+func (s *System) GatewayOptions(cfg config.Config) gateway.Options {
+	policy := gateway.NewPolicy(cfg.Policy.Autonomy, cfg.Policy.MaxActionsPerHour)
+	policy.ApprovalMode = cfg.Approval.Mode
+	return gateway.Options{
+		Timeout: cfg.Tools.Timeout(),
+		// A run's own deadline ends it first, with what it has done so far.
+		ToolTimeouts: map[string]time.Duration{"agent.run_subagent": cfg.Agents.Timeout() + 5*time.Second},
+		Policy:       policy,
+		Audit:        s.Audit,
+		Providers:    cfg.CapabilityProviders,
+		Expect:       Expect(cfg),
+	}
 }

@@ -155,14 +155,9 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	if g.profile != "" {
 		profile = g.profile
 	}
-	gw := gateway.New(bus.NewClient(sys.NC), gateway.Options{
-		Profile:   profile,
-		Timeout:   cfg.Tools.Timeout(),
-		Observe:   telemetry.ToolCall,
-		Version:   telemetry.Version,
-		Providers: cfg.CapabilityProviders,
-		Expect:    system.Expect(cfg),
-	})
+	opts := sys.GatewayOptions(cfg)
+	opts.Profile, opts.Observe, opts.Version = profile, telemetry.ToolCall, telemetry.Version
+	gw := gateway.New(bus.NewClient(sys.NC), opts)
 	return gw, sys, log, nil
 }
 

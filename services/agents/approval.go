@@ -1,0 +1,226 @@
+package agents
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Approval modes: what happens to a sub-agent's side-effecting call.
+const (
+	ApprovalAuto = "auto" // it runs (and is audited)
+	ApprovalDeny = "deny" // it is refused (and audited)
+	ApprovalAsk  = "ask"  // it waits for a person's decision, or a timeout denies it
+)
+
+// Pending is a call waiting for a decision. Arguments are shown in full so
+// the approver knows what would be written; they are kept only while the
+// call waits.
+type Pending struct {
+	ID          string         `json:"id"`
+	AgentID     string         `json:"agent_id"`
+	Tool        string         `json:"tool"`
+	Arguments   map[string]any `json:"arguments"`
+	Client      string         `json:"client"`
+	RequestedMS int64          `json:"requested_ms"`
+	ExpiresMS   int64          `json:"expires_ms"`
+}
+
+// Decision is an approver's answer.
+type Decision struct {
+	Approve bool   `json:"approve"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Approvals holds parked calls until they are decided. Two backends: in
+// the process (NewMemoryApprovals) and Redis, so that any replica of the
+// agents service can take the decision for a call another one parked.
+type Approvals interface {
+	Park(ctx context.Context, p Pending) error
+	// Wait returns the decision, or false when none came within timeout.
+	Wait(ctx context.Context, id string, timeout time.Duration) (Decision, bool, error)
+	Remove(ctx context.Context, id string) error
+	List(ctx context.Context) ([]Pending, error)
+	// Decide answers a parked call; NOT_FOUND when none is waiting.
+	Decide(ctx context.Context, id string, d Decision) error
+}
+
+// Gate is the approval gate of sub-agents' side effects.
+type Gate struct {
+	mode    string
+	store   Approvals
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// NewGate returns a gate in mode; store and timeout matter in ask mode.
+func NewGate(mode string, store Approvals, timeout time.Duration) *Gate {
+	if store == nil {
+		store = NewMemoryApprovals()
+	}
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	return &Gate{mode: mode, store: store, timeout: timeout, log: slog.New(slog.DiscardHandler)}
+}
+
+// WithLogger makes the gate say in the log when a call waits.
+func (g *Gate) WithLogger(l *slog.Logger) *Gate { g.log = l; return g }
+
+// Mode is the gate's mode.
+func (g *Gate) Mode() string { return g.mode }
+
+// Check admits p, or refuses it with DENIED saying why.
+func (g *Gate) Check(ctx context.Context, p Pending) error {
+	switch g.mode {
+	case ApprovalAuto:
+		return nil
+	case ApprovalDeny:
+		return contract.Errorf(contract.CodeDenied, "%s may not call %s: approval.mode is deny (set it to ask or auto to let sub-agents write)", p.AgentID, p.Tool)
+	}
+	now := time.Now()
+	p.ID = newID()
+	p.RequestedMS, p.ExpiresMS = now.UnixMilli(), now.Add(g.timeout).UnixMilli()
+	if err := g.store.Park(ctx, p); err != nil {
+		return contract.Errorf(contract.CodeDenied, "%s's %s call was refused: approvals cannot be kept right now (%v)", p.AgentID, p.Tool, err)
+	}
+	defer g.store.Remove(context.WithoutCancel(ctx), p.ID)
+	g.log.Info("a sub-agent's call waits for approval: decide with openhuman.approval_decide", "id", p.ID, "agent", p.AgentID, "tool", p.Tool, "client", p.Client, "timeout", g.timeout)
+	d, ok, err := g.store.Wait(ctx, p.ID, g.timeout)
+	switch {
+	case err != nil:
+		return contract.Errorf(contract.CodeDenied, "%s's %s call was refused: its approval could not be awaited (%v)", p.AgentID, p.Tool, err)
+	case !ok:
+		return contract.Errorf(contract.CodeDenied, "%s's %s call was refused: nobody approved it within %s (approval %s)", p.AgentID, p.Tool, g.timeout, p.ID)
+	case !d.Approve:
+		reason := d.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return contract.Errorf(contract.CodeDenied, "%s's %s call was denied by the approver: %s", p.AgentID, p.Tool, reason)
+	}
+	return nil
+}
+
+// List returns the calls waiting, oldest first.
+func (g *Gate) List(ctx context.Context) ([]Pending, error) {
+	ps, err := g.store.List(ctx)
+	if err != nil {
+		return nil, contract.Errorf(contract.CodeUnavailable, "approvals cannot be read right now: %v", err)
+	}
+	now := time.Now().UnixMilli()
+	out := []Pending{}
+	for _, p := range ps {
+		if p.ExpiresMS > now {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].RequestedMS < out[j].RequestedMS })
+	return out, nil
+}
+
+// Decide answers the call id.
+func (g *Gate) Decide(ctx context.Context, id string, d Decision) error {
+	err := g.store.Decide(ctx, id, d)
+	var ce *contract.Error
+	if err != nil && !errors.As(err, &ce) {
+		return contract.Errorf(contract.CodeUnavailable, "approvals cannot be reached right now: %v", err)
+	}
+	return err
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// NotPending is the error for a decision nobody waits for.
+func NotPending(id string) error {
+	return contract.Errorf(contract.CodeNotFound, "no call waits for approval %q (decided, timed out, or never asked); openhuman.approval_list names those waiting", id).With("field", "id")
+}
+
+// MemoryApprovals keeps parked calls in this process.
+type MemoryApprovals struct {
+	mu      sync.Mutex
+	pending map[string]*parked
+}
+
+type parked struct {
+	p        Pending
+	decision chan Decision
+}
+
+var _ Approvals = (*MemoryApprovals)(nil)
+
+// NewMemoryApprovals returns an empty in-process store.
+func NewMemoryApprovals() *MemoryApprovals {
+	return &MemoryApprovals{pending: map[string]*parked{}}
+}
+
+// Park adds p.
+func (m *MemoryApprovals) Park(_ context.Context, p Pending) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending[p.ID] = &parked{p: p, decision: make(chan Decision, 1)}
+	return nil
+}
+
+// Wait blocks until id is decided, timeout passes or ctx ends.
+func (m *MemoryApprovals) Wait(ctx context.Context, id string, timeout time.Duration) (Decision, bool, error) {
+	m.mu.Lock()
+	pk, ok := m.pending[id]
+	m.mu.Unlock()
+	if !ok {
+		return Decision{}, false, NotPending(id)
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case d := <-pk.decision:
+		return d, true, nil
+	case <-t.C:
+		return Decision{}, false, nil
+	case <-ctx.Done():
+		return Decision{}, false, ctx.Err()
+	}
+}
+
+// Remove forgets id.
+func (m *MemoryApprovals) Remove(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.pending, id)
+	return nil
+}
+
+// List returns what waits.
+func (m *MemoryApprovals) List(context.Context) ([]Pending, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Pending, 0, len(m.pending))
+	for _, pk := range m.pending {
+		out = append(out, pk.p)
+	}
+	return out, nil
+}
+
+// Decide hands d to the waiting call; a call is decided once.
+func (m *MemoryApprovals) Decide(_ context.Context, id string, d Decision) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	pk, ok := m.pending[id]
+	if !ok {
+		return NotPending(id)
+	}
+	delete(m.pending, id)
+	pk.decision <- d
+	return nil
+}
