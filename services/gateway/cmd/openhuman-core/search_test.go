@@ -165,6 +165,11 @@ func TestWebToolsOverMCP(t *testing.T) {
 	if p.tool(13, "web_search", map[string]any{"query": "still serving", "provider": "brave"})["provider"] != "brave" {
 		t.Error("pinned brave")
 	}
+	// The core agent's catalog and instructions offer the web tools now.
+	md := p.tool(14, "core.tool_instructions", map[string]any{})["instructions"].(string)
+	for _, name := range []string{"web_search", "web_answer", "searxng_search"} {
+		mustContain(t, md, "### `"+name+"`")
+	}
 }
 
 func TestWebToolsWhenEveryProviderFails(t *testing.T) {
@@ -203,6 +208,12 @@ func TestWebToolsAreAbsentWithoutAProvider(t *testing.T) {
 	// Called anyway, it says what to configure.
 	text := p.toolError(2, "web_search", map[string]any{"query": "x"})
 	mustContain(t, text, "web_search is not enabled here: configure a search provider: enable SearXNG")
+	// The core agent's catalog does not offer them either.
+	for _, tl := range p.tool(3, "core.list_tools", map[string]any{})["tools"].([]any) {
+		if name := tl.(map[string]any)["name"].(string); strings.HasPrefix(name, "web_") || name == "searxng_search" {
+			t.Errorf("core.list_tools offers %s with no provider configured", name)
+		}
+	}
 }
 
 // TestSearchReplicasShareRedis runs two openhuman-search processes with one
