@@ -133,3 +133,22 @@ func TestHashEmbedder(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVectorIndexSearch is the vector leg of a fetch at 10k items: the
+// binary pre-pass over every code, then the int8 rescore of the survivors.
+func BenchmarkVectorIndexSearch(b *testing.B) {
+	r := rand.New(rand.NewSource(3))
+	const dim = 256
+	idx := newVectorIndex(dim)
+	for i := 1; i <= 10000; i++ {
+		idx.put(int64(i), randomUnit(r, dim))
+	}
+	qs := make([][]float32, 64)
+	for i := range qs {
+		qs[i] = randomUnit(r, dim)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		idx.search(qs[i%len(qs)], maxDepth+16, nil)
+	}
+}

@@ -164,17 +164,16 @@ func (s *Store) Matching(ctx context.Context, f *memory.Filter, asOf int64) ([]i
 	return out, storeErr("filtering", rows.Err())
 }
 
-// Items reads items by seq.
+// Items reads items by seq. The seqs travel as one JSON array so that a
+// single prepared statement serves every page size: preparing the SQL
+// afresh would cost more than reading the rows.
 func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item, error) {
 	out := make(map[int64]memory.Item, len(seqs))
 	if len(seqs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(seqs))
-	for i, seq := range seqs {
-		args[i] = seq
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.seq IN (`+placeholders(len(seqs))+`)`, args...)
+	list, _ := json.Marshal(seqs)
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.seq IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, storeErr("reading items", err)
 	}

@@ -61,6 +61,16 @@ func (s *Store) Unembedded(ctx context.Context, model string, after int64, limit
 // VectorChanges reads vectors and deletions newer than the marks.
 func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMark int64,
 	add func(seq int64, v []float32), remove func(seq int64)) (int64, int64, error) {
+	// Most searches find nothing new: one cheap look at both tables' newest
+	// rows settles that.
+	var lastAdd, lastDel int64
+	if err := s.scalars(ctx, `SELECT (SELECT coalesce(max(vid), 0) FROM item_vectors), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
+		[]any{&lastAdd, &lastDel}); err != nil {
+		return addMark, delMark, err
+	}
+	if lastAdd <= addMark && lastDel <= delMark {
+		return addMark, delMark, nil
+	}
 	rows, err := s.query(ctx, `SELECT vid, seq, vec FROM item_vectors WHERE vid > ? AND model = ? ORDER BY vid`, addMark, model)
 	if err != nil {
 		return addMark, delMark, storeErr("reading vectors", err)
@@ -113,13 +123,18 @@ func (s *Store) DropVectorsExcept(ctx context.Context, model string) (int64, err
 }
 
 func (s *Store) scalar(ctx context.Context, query string, dst any, args ...any) error {
+	return s.scalars(ctx, query, []any{dst}, args...)
+}
+
+// scalars reads the first row of query into dsts.
+func (s *Store) scalars(ctx context.Context, query string, dsts []any, args ...any) error {
 	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		return storeErr("reading", err)
 	}
 	defer rows.Close()
 	if rows.Next() {
-		if err := rows.Scan(dst); err != nil {
+		if err := rows.Scan(dsts...); err != nil {
 			return storeErr("reading", err)
 		}
 	}
