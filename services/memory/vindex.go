@@ -135,10 +135,9 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []vectorHit {
 	return top.sorted()
 }
 
-// dot8 is the dot product of two int8 codes of the same length. Four
-// accumulators let the CPU overlap the multiplies; this loop is most of a
-// vector search's time.
-func dot8(a, b []int8) int32 {
+// dot8Go is the dot product of two int8 codes in portable Go; four
+// accumulators let the CPU overlap the multiplies.
+func dot8Go(a, b []int8) int32 {
 	var s0, s1, s2, s3 int32
 	for len(a) >= 8 && len(b) >= 8 {
 		x, y := a[:8:8], b[:8:8]
@@ -221,6 +220,20 @@ func (t topHits) sorted() []vectorHit {
 	return out
 }
 
+// hamming4 writes into ds the distance of each 4-word code in codes to q.
+func hamming4(codes, q []uint64, ds []uint16) {
+	q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
+	for s := range ds {
+		if len(codes) < 4 {
+			return
+		}
+		c := codes[:4:4]
+		ds[s] = uint16(bits.OnesCount64(c[0]^q0) + bits.OnesCount64(c[1]^q1) +
+			bits.OnesCount64(c[2]^q2) + bits.OnesCount64(c[3]^q3))
+		codes = codes[4:]
+	}
+}
+
 func prepassKeep(k int) int { return max(4*k, 1024) }
 
 // prepass keeps the keep slots (of candidates, or of all when nil) whose
@@ -244,14 +257,19 @@ func (x *vectorIndex) prepass(q []float32, candidates []int, keep int) []int {
 	var ds []uint16
 	if candidates == nil {
 		ds = make([]uint16, len(x.seqs))
+		if x.words == 4 {
+			hamming4(x.code, qcode, ds) // 256 dimensions: the common case, unrolled
+		} else {
+			for s := range x.seqs {
+				ds[s] = uint16(min(dist(s), 1024))
+			}
+		}
 		for s, seq := range x.seqs {
 			if seq == 0 {
 				ds[s] = math.MaxUint16
 				continue
 			}
-			d := min(dist(s), 1024)
-			ds[s] = uint16(d)
-			hist[d]++
+			hist[ds[s]]++
 		}
 	} else {
 		ds = make([]uint16, len(candidates))

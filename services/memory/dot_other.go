@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package memory
+
+func dot8(a, b []int8) int32 { return dot8Go(a, b) }
