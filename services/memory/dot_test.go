@@ -1,7 +1,10 @@
 package memory
 
 import (
+	"bytes"
 	"math/rand"
+	"os"
+	"runtime"
 	"testing"
 )
 
@@ -48,4 +51,16 @@ func BenchmarkDot8(b *testing.B) {
 			dot8Go(x, y)
 		}
 	})
+}
+
+// This project's CI machines have AVX2: the vectorized path must be the
+// one measured there, and its detection must agree with /proc/cpuinfo.
+func TestAVX2Detection(t *testing.T) {
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil || runtime.GOARCH != "amd64" {
+		t.Skip("no /proc/cpuinfo on amd64 here")
+	}
+	if want := bytes.Contains(info, []byte(" avx2")); useAVX2 != want {
+		t.Errorf("useAVX2 = %v, /proc/cpuinfo says avx2 %v", useAVX2, want)
+	}
 }

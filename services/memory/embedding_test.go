@@ -151,3 +151,53 @@ func TestVectorIndexFollowsOtherWriters(t *testing.T) {
 		t.Fatalf("a does not see b's vector: %+v", res)
 	}
 }
+
+// The keyword index follows another process's writes and forgets too, and
+// ranks with filters applied.
+func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	a := memory.NewService(mustOpenStoreAt(t, path), nil)
+	b := memory.NewService(mustOpenStoreAt(t, path), nil)
+	ctx := context.Background()
+	keyword := func(svc *memory.Service, q string, f *memory.Filter) []string {
+		t.Helper()
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q, Mode: "keyword", Filter: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	if got := keyword(b, "anything", nil); len(got) != 0 {
+		t.Fatalf("empty memory found %v", got)
+	}
+	first := learn(t, a, "The billing export runs nightly.")
+	if got := keyword(b, "billing exports", nil); len(got) != 1 || got[0] != first {
+		t.Fatalf("b does not see a's item: %v", got)
+	}
+	second := learn(t, b, "Billing owners are Ana and Raj.")
+	if got := keyword(a, "billing", nil); len(got) != 2 {
+		t.Fatalf("a does not see b's item: %v", got)
+	}
+	if got := keyword(b, "billing", nil); len(got) != 2 {
+		t.Fatalf("b does not see its own item: %v", got)
+	}
+	if got := keyword(a, "billing", &memory.Filter{Kinds: []string{"conversation"}}); len(got) != 0 {
+		t.Fatalf("a filter that passes nothing still ranked %v", got)
+	}
+	if _, err := a.Forget(ctx, memory.ForgetParams{IDs: []string{second}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := keyword(b, "owners billing", nil); len(got) != 1 || got[0] != first {
+		t.Fatalf("b still ranks what a forgot: %v", got)
+	}
+	// The index itself lets go, not just the read that follows a ranking
+	// (a newer item keeps the forgotten one below the newest seq).
+	learn(t, a, "Lunch is at noon.")
+	if res, err := b.TreeSearch(ctx, memory.TreeQuery{Query: "owners"}); err != nil || res.Total != 0 {
+		t.Fatalf("b's index still counts the forgotten item: %+v, %v", res, err)
+	}
+}

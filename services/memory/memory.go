@@ -88,18 +88,17 @@ type Store interface {
 	// List returns up to limit items passing f with seq < before (no bound
 	// when 0), newest first.
 	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
-	// Keyword ranks items with seq <= asOf that pass f and contain any of
-	// terms, best first (BM25, higher is better).
-	Keyword(ctx context.Context, terms []string, f *Filter, asOf int64, limit int) ([]Ranked, error)
-	// Matching returns the seqs (<= asOf) of the items passing f.
+	// Matching returns the seqs (<= asOf) of the items passing f, ascending.
 	Matching(ctx context.Context, f *Filter, asOf int64) ([]int64, error)
 	// Items returns the items with the given seqs; missing ones are absent.
 	Items(ctx context.Context, seqs []int64) (map[int64]Item, error)
 	// MaxSeq is the newest item's seq (0 when empty).
 	MaxSeq(ctx context.Context) (int64, error)
-	// TermDocs counts, for each term, the items containing it (matched as
-	// the keyword index matches), counting up to limit.
-	TermDocs(ctx context.Context, terms []string, limit int) (map[string]int, error)
+	// ItemChanges reports what changed since the marks: add is called for
+	// each item stored after addMark (with seq above it, ascending), remove
+	// for each item deleted after delMark. It returns the new marks.
+	ItemChanges(ctx context.Context, addMark, delMark int64,
+		add func(seq int64, text string), remove func(seq int64)) (newAdd, newDel int64, err error)
 
 	// PutVectors stores vectors of model; vectors of items deleted
 	// meanwhile are dropped.
@@ -143,7 +142,7 @@ type BrowseQuery struct {
 	EntityIDs   []string
 	SinceMS     int64
 	UntilMS     int64
-	Terms       []string // keyword match, any term
+	Seqs        []int64 // when not nil, only these items (those matching a keyword query)
 	K, Offset   int
 }
 
@@ -169,6 +168,7 @@ type Service struct {
 	now      func() time.Time
 	embedder Embedder
 	vectors  *vectorState
+	keywords *keywordState
 	writer   AnswerWriter
 	log      *slog.Logger
 }
@@ -202,7 +202,7 @@ func NewService(store Store, opts *Options) *Service {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		vectors: newVectorState(o.InlineTimeout)}
+		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}}
 }
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so

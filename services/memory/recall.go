@@ -66,9 +66,15 @@ const recallMinShare = 0.6
 // with a question about something memory never heard of ("blood type")
 // does not answer it.
 func (s *Service) termWeights(ctx context.Context, terms []string, items int64) (map[string]float64, error) {
-	df, err := s.store.TermDocs(ctx, terms, 1000)
+	idx, err := s.syncKeywords(ctx)
 	if err != nil {
 		return nil, err
+	}
+	df := make(map[string]int, len(terms))
+	for _, t := range terms {
+		for _, key := range termKeys([]string{t}) {
+			df[t] = min(idx.docFreq(key), 1000)
+		}
 	}
 	// A small memory makes every word look rare; counting it as at least
 	// minCollection items keeps the weights near equal until there is

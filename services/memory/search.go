@@ -115,20 +115,31 @@ func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, er
 // down, or nothing is embedded yet) leaves hybrid with the keyword leg and
 // a warning that says so; vector mode fails instead.
 func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf int64, depth int) ([]fused, string, error) {
-	var kw []Ranked
-	if mode != ModeVector {
-		if terms := Terms(query); len(terms) > 0 {
-			var err error
-			if kw, err = s.store.Keyword(ctx, terms, f, asOf, depth); err != nil {
-				return nil, "", err
-			}
+	var allowed []int64
+	if f != nil {
+		var err error
+		if allowed, err = s.store.Matching(ctx, f, asOf); err != nil {
+			return nil, "", err
+		}
+		if allowed == nil {
+			allowed = []int64{} // nothing passes: not "no filter"
 		}
 	}
-	var vec []vectorHit
+	var kw []Ranked
+	if mode != ModeVector {
+		if keys := termKeys(Terms(query)); len(keys) > 0 {
+			idx, err := s.syncKeywords(ctx)
+			if err != nil {
+				return nil, "", err
+			}
+			kw = idx.search(keys, depth, asOf, allowed)
+		}
+	}
+	var vec []Ranked
 	warning := ""
 	if mode != ModeKeyword {
 		var err error
-		vec, err = s.vectorLeg(ctx, query, f, asOf, depth)
+		vec, err = s.vectorLeg(ctx, query, allowed, asOf, depth)
 		if err != nil {
 			if mode == ModeVector {
 				return nil, "", err
@@ -151,8 +162,8 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 		x.score += legWeights.keyword / float64(rrfK+i+1)
 	}
 	for i, v := range vec {
-		x := get(v.seq)
-		x.vector, x.inVec = float64(v.score), true
+		x := get(v.Seq)
+		x.vector, x.inVec = v.Score, true
 		x.score += legWeights.vector / float64(rrfK+i+1)
 	}
 	out := make([]fused, 0, len(byseq))
@@ -180,8 +191,9 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 }
 
 // vectorLeg ranks by cosine similarity to the query's embedding. With a
-// filter the search is exact over the items that pass it.
-func (s *Service) vectorLeg(ctx context.Context, query string, f *Filter, asOf int64, depth int) ([]vectorHit, error) {
+// filter (allowed not nil: the seqs passing it) the search is exact over
+// those.
+func (s *Service) vectorLeg(ctx context.Context, query string, allowed []int64, asOf int64, depth int) ([]Ranked, error) {
 	idx, err := s.syncIndex(ctx)
 	if err != nil {
 		return nil, err
@@ -193,16 +205,10 @@ func (s *Service) vectorLeg(ctx context.Context, query string, f *Filter, asOf i
 	if err != nil {
 		return nil, err
 	}
-	var allowed []int64
-	if f != nil {
-		if allowed, err = s.store.Matching(ctx, f, asOf); err != nil {
-			return nil, err
-		}
-	}
 	hits := idx.search(qv[0], depth+16, allowed)
 	out := hits[:0]
 	for _, h := range hits {
-		if h.seq <= asOf && h.score > 0 {
+		if h.Seq <= asOf && h.Score > 0 {
 			out = append(out, h)
 		}
 	}

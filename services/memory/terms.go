@@ -43,8 +43,9 @@ func isDigits(s string) bool {
 }
 
 // stem strips common English suffixes so "deploys", "deployed" and "deploying"
-// compare equal. It only has to agree with the FTS porter stemmer closely
-// enough to count which query words a hit contains.
+// compare equal. It is looser than the keyword index's Porter stemmer on
+// purpose: it decides which query words a hit contains (recall's relevance
+// cut) and feeds the hash embedder, whose stored vectors depend on it.
 func stem(w string) string {
 	// Twice, for stacked suffixes: deployments → deployment → deploy.
 	return stripSuffix(stripSuffix(w))

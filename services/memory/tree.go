@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 
@@ -78,21 +79,20 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 		return nil, err
 	}
 	out := &ChunkList{Chunks: []ChunkRow{}}
-	terms := Terms(q.Query)
-	if len(terms) == 0 {
+	keys := termKeys(Terms(q.Query))
+	if len(keys) == 0 {
 		return out, nil
 	}
 	asOf, err := s.store.MaxSeq(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ranked, err := s.store.Keyword(ctx, terms, nil, asOf, treeK(q.K, 50))
+	idx, err := s.syncKeywords(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, out.Total, err = s.store.Browse(ctx, BrowseQuery{Terms: terms}); err != nil {
-		return nil, err
-	}
+	ranked := idx.search(keys, treeK(q.K, 50), asOf, nil)
+	out.Total = len(idx.matching(keys, asOf))
 	seqs := make([]int64, len(ranked))
 	for i, r := range ranked {
 		seqs[i] = r.Seq
@@ -179,7 +179,15 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error
 	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs),
 		SinceMS: p.SinceMS, UntilMS: p.UntilMS, K: treeK(p.K, 100), Offset: max(p.Offset, 0)}
 	if strings.TrimSpace(p.Query) != "" {
-		if q.Terms = Terms(p.Query); len(q.Terms) == 0 {
+		keys := termKeys(Terms(p.Query))
+		if len(keys) == 0 {
+			return &ChunkList{Chunks: []ChunkRow{}}, nil
+		}
+		idx, err := s.syncKeywords(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if q.Seqs = idx.matching(keys, math.MaxInt64); len(q.Seqs) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
 	}

@@ -91,14 +91,9 @@ func (x *vectorIndex) remove(seq int64) {
 	}
 }
 
-type vectorHit struct {
-	seq   int64
-	score float32 // cosine similarity
-}
-
 // search returns the k vectors closest to q (unit length), best first.
 // allowed, when not nil, restricts the search to those seqs.
-func (x *vectorIndex) search(q []float32, k int, allowed []int64) []vectorHit {
+func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 	if len(q) != x.dim || k <= 0 {
 		return nil
 	}
@@ -130,7 +125,7 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []vectorHit {
 	top := make(topHits, 0, k+1)
 	for _, s := range slots {
 		score := float32(dot8(x.q8[s*x.dim:(s+1)*x.dim], qq)) * x.scale[s] * qscale
-		top.offer(vectorHit{seq: x.seqs[s], score: score}, k)
+		top.offer(Ranked{Seq: x.seqs[s], Score: float64(score)}, k)
 	}
 	return top.sorted()
 }
@@ -151,73 +146,6 @@ func dot8Go(a, b []int8) int32 {
 		s0 += int32(a[i]) * int32(b[i])
 	}
 	return s0 + s1 + s2 + s3
-}
-
-// better orders hits best first; ties go to the newest item.
-func better(a, b vectorHit) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return a.seq > b.seq
-}
-
-// topHits keeps the k best hits seen as a min-heap whose root is the worst
-// kept: selecting k of n costs n log k, where sorting all would cost n log n.
-type topHits []vectorHit
-
-func (t *topHits) offer(h vectorHit, k int) {
-	if k <= 0 {
-		return
-	}
-	if len(*t) < k {
-		*t = append(*t, h)
-		t.up(len(*t) - 1)
-		return
-	}
-	if better(h, (*t)[0]) {
-		(*t)[0] = h
-		t.down(0)
-	}
-}
-
-func (t topHits) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !better(t[p], t[i]) {
-			break
-		}
-		t[p], t[i] = t[i], t[p]
-		i = p
-	}
-}
-
-func (t topHits) down(i int) {
-	for {
-		w, l, r := i, 2*i+1, 2*i+2
-		if l < len(t) && better(t[w], t[l]) {
-			w = l
-		}
-		if r < len(t) && better(t[w], t[r]) {
-			w = r
-		}
-		if w == i {
-			return
-		}
-		t[i], t[w] = t[w], t[i]
-		i = w
-	}
-}
-
-// sorted empties the heap into a slice, best first.
-func (t topHits) sorted() []vectorHit {
-	out := make([]vectorHit, len(t))
-	for n := len(t) - 1; n >= 0; n-- {
-		out[n] = t[0]
-		t[0] = t[n]
-		t = t[:n]
-		t.down(0)
-	}
-	return out
 }
 
 // hamming4 writes into ds the distance of each 4-word code in codes to q.

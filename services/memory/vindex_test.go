@@ -35,14 +35,14 @@ func exactTop(vs map[int64][]float32, q []float32, k int, allowed map[int64]bool
 	return out
 }
 
-func recallAt(got []vectorHit, want []int64) float64 {
+func recallAt(got []Ranked, want []int64) float64 {
 	w := map[int64]bool{}
 	for _, s := range want {
 		w[s] = true
 	}
 	n := 0
 	for _, h := range got {
-		if w[h.seq] {
+		if w[h.Seq] {
 			n++
 		}
 	}
@@ -89,8 +89,8 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 		q := randomUnit(r, dim)
 		got := idx.search(q, 10, list)
 		for _, h := range got {
-			if !allowed[h.seq] {
-				t.Fatalf("filtered search returned %d, which the filter excludes", h.seq)
+			if !allowed[h.Seq] {
+				t.Fatalf("filtered search returned %d, which the filter excludes", h.Seq)
 			}
 		}
 		if rec := recallAt(got, exactTop(vs, q, 10, allowed)); size <= exactBelow*7 && rec < 0.9 {
@@ -106,11 +106,11 @@ func TestVectorIndexRemoveAndReuse(t *testing.T) {
 	idx.remove(1)
 	idx.put(3, []float32{0.9, 0.1, 0, 0})
 	got := idx.search([]float32{1, 0, 0, 0}, 5, nil)
-	if len(got) != 2 || got[0].seq != 3 || idx.len() != 2 {
+	if len(got) != 2 || got[0].Seq != 3 || idx.len() != 2 {
 		t.Fatalf("%+v", got)
 	}
 	idx.put(3, []float32{0, 0, 1, 0}) // replace
-	if got := idx.search([]float32{1, 0, 0, 0}, 1, nil); got[0].seq == 3 && got[0].score > 0.5 {
+	if got := idx.search([]float32{1, 0, 0, 0}, 1, nil); got[0].Seq == 3 && got[0].Score > 0.5 {
 		t.Fatalf("replaced vector still scored as before: %+v", got)
 	}
 }

@@ -108,47 +108,10 @@ func (s *Store) List(ctx context.Context, f *memory.Filter, before int64, limit 
 	return items, storeErr("listing items", err)
 }
 
-// Keyword ranks by BM25 over the FTS5 index.
-func (s *Store) Keyword(ctx context.Context, terms []string, f *memory.Filter, asOf int64, limit int) ([]memory.Ranked, error) {
-	quoted := make([]string, len(terms))
-	for i, t := range terms {
-		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
-	}
-	match := strings.Join(quoted, " OR ")
-	where, args := filterSQL(f)
-	var query string
-	if where == "" {
-		// No filter: rank inside the index, without touching items.
-		query = `SELECT rowid, bm25(items_fts) AS rank FROM items_fts
-			WHERE items_fts MATCH ? AND rowid <= ? ORDER BY rank, rowid DESC LIMIT ?`
-		args = []any{match, asOf, limit}
-	} else {
-		query = `SELECT i.seq, bm25(items_fts) AS rank FROM items_fts JOIN items i ON i.seq = items_fts.rowid
-			WHERE items_fts MATCH ? AND i.seq <= ?` + where + ` ORDER BY rank, i.seq DESC LIMIT ?`
-		args = append(append([]any{match, asOf}, args...), limit)
-	}
-	rows, err := s.query(ctx, query, args...)
-	if err != nil {
-		return nil, storeErr("searching", err)
-	}
-	defer rows.Close()
-	var out []memory.Ranked
-	for rows.Next() {
-		var r memory.Ranked
-		if err := rows.Scan(&r.Seq, &r.Score); err != nil {
-			return nil, storeErr("searching", err)
-		}
-		// bm25() is lower-is-better and negative; flip it so higher is better.
-		r.Score = -r.Score
-		out = append(out, r)
-	}
-	return out, storeErr("searching", rows.Err())
-}
-
-// Matching returns the seqs of items passing f.
+// Matching returns the seqs of items passing f, ascending.
 func (s *Store) Matching(ctx context.Context, f *memory.Filter, asOf int64) ([]int64, error) {
 	where, args := filterSQL(f)
-	rows, err := s.query(ctx, `SELECT i.seq FROM items i WHERE i.seq <= ?`+where, append([]any{asOf}, args...)...)
+	rows, err := s.query(ctx, `SELECT i.seq FROM items i WHERE i.seq <= ?`+where+` ORDER BY i.seq`, append([]any{asOf}, args...)...)
 	if err != nil {
 		return nil, storeErr("filtering", err)
 	}
@@ -187,22 +150,6 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	return out, nil
 }
 
-// TermDocs counts matching items per term through the FTS index, so the
-// count agrees with how keyword search matches (stemming included).
-func (s *Store) TermDocs(ctx context.Context, terms []string, limit int) (map[string]int, error) {
-	out := make(map[string]int, len(terms))
-	for _, t := range terms {
-		var n int
-		err := s.scalar(ctx, `SELECT count(*) FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)`, &n,
-			`"`+strings.ReplaceAll(t, `"`, `""`)+`"`, limit)
-		if err != nil {
-			return nil, err
-		}
-		out[t] = n
-	}
-	return out, nil
-}
-
 // MaxSeq is the newest item's seq.
 func (s *Store) MaxSeq(ctx context.Context) (int64, error) {
 	rows, err := s.query(ctx, `SELECT coalesce(max(seq), 0) FROM items`)
@@ -217,8 +164,8 @@ func (s *Store) MaxSeq(ctx context.Context) (int64, error) {
 	return n, storeErr("reading", err)
 }
 
-// Delete removes items; the FTS trigger removes their index entries and
-// secure_delete zeroes the freed pages. The WAL is then checkpointed so no
+// Delete removes items; a trigger logs each deletion for the in-memory
+// indexes to follow, and secure_delete zeroes the freed pages. The WAL is then checkpointed so no
 // old copy of the text lingers there either.
 func (s *Store) Delete(ctx context.Context, ids []string) ([]string, error) {
 	tx, err := s.write.BeginTx(ctx, nil)

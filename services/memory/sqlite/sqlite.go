@@ -1,5 +1,6 @@
 // Package sqlite stores memory items in one SQLite file (modernc.org/sqlite,
-// pure Go) with an FTS5 index kept in sync by triggers.
+// pure Go), with a log of deletions that the service's in-memory indexes
+// follow.
 //
 // Several processes may open the same file at once (Claude Desktop and Cursor
 // each launch one): WAL lets readers run beside the writer, every write
@@ -214,6 +215,14 @@ CREATE TABLE entities (
 	PRIMARY KEY (seq, entity_id)
 ) WITHOUT ROWID;
 CREATE INDEX entities_entity ON entities(entity_id, seq);
+`, `
+-- Keyword search ranks in memory (built from items and the deletion log),
+-- so the FTS5 copy of every text goes: writes get cheaper and a forgotten
+-- text has one place less to linger in.
+DROP TRIGGER items_ai;
+DROP TRIGGER items_ad;
+DROP TRIGGER items_au;
+DROP TABLE items_fts;
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -83,66 +83,36 @@ func TestListNewestFirstBefore(t *testing.T) {
 	}
 }
 
-func texts(t *testing.T, s *sqlite.Store, ranked []memory.Ranked) []string {
-	t.Helper()
-	seqs := make([]int64, len(ranked))
-	for i, r := range ranked {
-		seqs[i] = r.Seq
-	}
-	items, err := s.Items(context.Background(), seqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]string, len(ranked))
-	for i, r := range ranked {
-		out[i] = items[r.Seq].Text
-	}
-	return out
-}
-
-func TestKeyword(t *testing.T) {
+// TestItemChanges follows the store the way the service's in-memory
+// indexes do: everything once, then only what changed.
+func TestItemChanges(t *testing.T) {
 	s := mustOpenStore(t, "")
 	ctx := context.Background()
-	put(t, s,
-		item("We retained the old billing service for one more quarter.", nil),
-		item("Deploys go out on Tuesdays after the standup.", nil),
-		item("The billing service billing export runs nightly; billing owners are Ana and Raj.", nil),
-		item("Lunch is at noon.", nil), item("The office plant needs water.", nil), item("Use UTC in logs.", nil),
-	)
-	asOf, _ := s.MaxSeq(ctx)
-	t.Run("stemming", func(t *testing.T) {
-		got, err := s.Keyword(ctx, []string{"retaining"}, nil, asOf, 10)
-		if err != nil || len(got) != 1 || texts(t, s, got)[0][:11] != "We retained" {
-			t.Fatalf("got %v, %v", got, err)
-		}
-	})
-	t.Run("bm25 order and positive scores", func(t *testing.T) {
-		got, err := s.Keyword(ctx, []string{"billing"}, nil, asOf, 10)
-		if err != nil || len(got) != 2 {
-			t.Fatalf("got %d hits, %v", len(got), err)
-		}
-		if texts(t, s, got)[0][:11] != "The billing" || got[0].Score <= got[1].Score || got[1].Score <= 0 {
-			t.Errorf("order/scores: %v %v", texts(t, s, got), got)
-		}
-	})
-	t.Run("asOf hides newer items", func(t *testing.T) {
-		put(t, s, item("billing billing billing billing", nil))
-		got, _ := s.Keyword(ctx, []string{"billing"}, nil, asOf, 10)
-		if len(got) != 2 {
-			t.Errorf("an item newer than asOf was ranked: %v", texts(t, s, got))
-		}
-		got, _ = s.Keyword(ctx, []string{"billing"}, &memory.Filter{Kinds: []string{"learning"}}, asOf, 10)
-		if len(got) != 2 {
-			t.Errorf("filtered path: an item newer than asOf was ranked: %v", texts(t, s, got))
-		}
-	})
-	t.Run("fts syntax in terms is literal", func(t *testing.T) {
-		for _, term := range []string{`"`, `billing"`, `NEAR(`, `*`, `OR`, `-x`} {
-			if _, err := s.Keyword(ctx, []string{term}, nil, asOf, 10); err != nil {
-				t.Errorf("term %q: %v", term, err)
-			}
-		}
-	})
+	a, b, c := item("first note", nil), item("second note", nil), item("third note", nil)
+	put(t, s, a, b)
+	var added []string
+	var removed []int64
+	add := func(seq int64, text string) { added = append(added, fmt.Sprintf("%d:%s", seq, text)) }
+	remove := func(seq int64) { removed = append(removed, seq) }
+	addMark, delMark, err := s.ItemChanges(ctx, 0, 0, add, remove)
+	if err != nil || fmt.Sprint(added) != "[1:first note 2:second note]" || len(removed) != 0 {
+		t.Fatalf("from the start: added %v removed %v, %v", added, removed, err)
+	}
+	added = nil
+	if addMark2, delMark2, err := s.ItemChanges(ctx, addMark, delMark, add, remove); err != nil || added != nil || addMark2 != addMark || delMark2 != delMark {
+		t.Fatalf("nothing changed, yet added %v (marks %d,%d → %d,%d), %v", added, addMark, delMark, addMark2, delMark2, err)
+	}
+	// Deleting the newest item lowers max(seq); the deletion log still moves.
+	if _, err := s.Delete(ctx, []string{b.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if addMark, delMark, err = s.ItemChanges(ctx, addMark, delMark, add, remove); err != nil || fmt.Sprint(removed) != "[2]" || added != nil {
+		t.Fatalf("after a delete: added %v removed %v, %v", added, removed, err)
+	}
+	put(t, s, c)
+	if _, _, err = s.ItemChanges(ctx, addMark, delMark, add, remove); err != nil || fmt.Sprint(added) != "[3:third note]" || len(removed) != 1 {
+		t.Fatalf("after a put: added %v removed %v, %v", added, removed, err)
+	}
 }
 
 func TestFilters(t *testing.T) {
@@ -192,10 +162,6 @@ func TestFilters(t *testing.T) {
 				t.Fatal(err)
 			}
 			asOf, _ := s.MaxSeq(ctx)
-			hits, err := s.Keyword(ctx, []string{"alpha"}, &tc.f, asOf, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
 			matching, err := s.Matching(ctx, &tc.f, asOf)
 			if err != nil {
 				t.Fatal(err)
@@ -204,15 +170,16 @@ func TestFilters(t *testing.T) {
 			for _, it := range items {
 				got = append(got, it.Text)
 			}
-			gotSearch := texts(t, s, hits)
 			if len(matching) != len(tc.want) {
 				t.Errorf("matching: %d seqs, want %d", len(matching), len(tc.want))
 			}
+			for i := 1; i < len(matching); i++ {
+				if matching[i] <= matching[i-1] {
+					t.Errorf("matching not ascending: %v", matching)
+				}
+			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("list: got %q, want %q", got, tc.want)
-			}
-			if len(gotSearch) != len(tc.want) {
-				t.Errorf("search: got %q, want %q", gotSearch, tc.want)
 			}
 		})
 	}
@@ -232,12 +199,12 @@ func TestDeleteIsForGood(t *testing.T) {
 	if len(missing) != 1 || missing[0] != "0000000000000000" {
 		t.Errorf("missing = %v", missing)
 	}
-	asOf, _ := s.MaxSeq(ctx)
-	if hits, _ := s.Keyword(ctx, []string{"zebracorn"}, nil, asOf, 10); len(hits) != 0 {
-		t.Errorf("forgotten item still found: %v", hits)
+	var texts []string
+	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text string) { texts = append(texts, text) }, func(int64) {}); err != nil {
+		t.Fatal(err)
 	}
-	if hits, _ := s.Keyword(ctx, []string{"weather"}, nil, asOf, 10); len(hits) != 1 {
-		t.Errorf("kept item lost")
+	if fmt.Sprint(texts) != "[the weather was fine]" {
+		t.Errorf("items after forgetting: %q", texts)
 	}
 	s.Close()
 	for _, f := range []string{path, path + "-wal"} {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -100,13 +101,10 @@ func (s *Store) Browse(ctx context.Context, q memory.BrowseQuery) ([]memory.Item
 		where.WriteString(" AND i.observed_at < ?")
 		args = append(args, q.UntilMS)
 	}
-	if len(q.Terms) > 0 {
-		quoted := make([]string, len(q.Terms))
-		for i, t := range q.Terms {
-			quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
-		}
-		where.WriteString(" AND i.seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)")
-		args = append(args, strings.Join(quoted, " OR "))
+	if q.Seqs != nil {
+		list, _ := json.Marshal(q.Seqs)
+		where.WriteString(" AND i.seq IN (SELECT value FROM json_each(?))")
+		args = append(args, string(list))
 	}
 	var total int
 	if err := s.scalar(ctx, `SELECT count(*) FROM items i WHERE 1=1`+where.String(), &total, args...); err != nil {

@@ -1,0 +1,258 @@
+package memory
+
+import (
+	"context"
+	"math"
+	"sort"
+	"sync"
+)
+
+// keywordIndex is an inverted index over item texts, held in memory for
+// BM25 ranking: a query reads only the postings of its terms, with no
+// storage round trip. SQLite holds the texts and is the truth this is
+// rebuilt from; the index follows the store's changes before every search,
+// as the vector index does, so writes by other processes are seen too.
+//
+// Items get slots in seq order and never change (a changed source is
+// deleted and stored anew), so postings are appended in order and a removal
+// only marks its slot dead. A term's postings are compacted when more than
+// half of them are dead, and a term is dropped with its last item: nothing of
+// a forgotten item's words stays behind.
+type keywordIndex struct {
+	mu    sync.RWMutex
+	ids   map[string]uint32 // term → id
+	terms []postings        // by id
+	free  []uint32          // ids of dropped terms, for reuse
+	seqs  []int64           // by slot, ascending; negated when removed
+	lens  []uint32          // tokens by slot
+	// A slot's distinct term ids are docTerms[termAt[slot]:termAt[slot+1]].
+	termAt   []uint32
+	docTerms []uint32
+	live     int
+	totalLen int64
+	tok      tokenizer // used under mu's write lock only
+	seen     map[uint32]uint16
+}
+
+type postings struct {
+	key   string
+	slots []uint32
+	tfs   []uint16 // term frequency, saturating
+	df    int      // live items holding the term
+}
+
+// BM25 parameters, as in SQLite's FTS5 bm25() and most search engines.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+func newKeywordIndex() *keywordIndex {
+	return &keywordIndex{ids: map[string]uint32{}, termAt: []uint32{0}, seen: map[uint32]uint16{}}
+}
+
+// add indexes an item. Seqs must arrive in ascending order; an item at or
+// below the newest indexed seq is ignored.
+func (x *keywordIndex) add(seq int64, text string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if n := len(x.seqs); n > 0 && abs64(x.seqs[n-1]) >= seq {
+		return
+	}
+	clear(x.seen)
+	var length uint32
+	x.tok.each(text, func(key []byte) {
+		length++
+		id, ok := x.ids[string(key)]
+		if !ok {
+			id = x.newTerm(string(key))
+		}
+		if tf := x.seen[id]; tf < math.MaxUint16 {
+			x.seen[id] = tf + 1
+		}
+	})
+	slot := uint32(len(x.seqs))
+	x.seqs = append(x.seqs, seq)
+	x.lens = append(x.lens, length)
+	ids := make([]uint32, 0, len(x.seen))
+	for id := range x.seen {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		p := &x.terms[id]
+		p.slots = append(p.slots, slot)
+		p.tfs = append(p.tfs, x.seen[id])
+		p.df++
+	}
+	x.docTerms = append(x.docTerms, ids...)
+	x.termAt = append(x.termAt, uint32(len(x.docTerms)))
+	x.live++
+	x.totalLen += int64(length)
+}
+
+func (x *keywordIndex) newTerm(key string) uint32 {
+	var id uint32
+	if n := len(x.free); n > 0 {
+		id, x.free = x.free[n-1], x.free[:n-1]
+		x.terms[id] = postings{key: key}
+	} else {
+		id = uint32(len(x.terms))
+		x.terms = append(x.terms, postings{key: key})
+	}
+	x.ids[key] = id
+	return id
+}
+
+// remove drops an item from the index.
+func (x *keywordIndex) remove(seq int64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	slot, ok := x.slotOf(seq)
+	if !ok || x.seqs[slot] < 0 {
+		return
+	}
+	x.seqs[slot] = -seq
+	x.live--
+	x.totalLen -= int64(x.lens[slot])
+	for _, id := range x.docTerms[x.termAt[slot]:x.termAt[slot+1]] {
+		p := &x.terms[id]
+		p.df--
+		switch {
+		case p.df == 0:
+			x.dropTerm(id)
+		case len(p.slots) > 2*p.df:
+			x.compact(p)
+		}
+	}
+}
+
+// dropTerm forgets a term no live item holds any more.
+func (x *keywordIndex) dropTerm(id uint32) {
+	delete(x.ids, x.terms[id].key)
+	x.terms[id] = postings{}
+	x.free = append(x.free, id)
+}
+
+func (x *keywordIndex) compact(p *postings) {
+	n := 0
+	for i, s := range p.slots {
+		if x.seqs[s] > 0 {
+			p.slots[n], p.tfs[n] = s, p.tfs[i]
+			n++
+		}
+	}
+	p.slots, p.tfs = p.slots[:n:n], p.tfs[:n:n]
+}
+
+func (x *keywordIndex) slotOf(seq int64) (int, bool) {
+	i := sort.Search(len(x.seqs), func(i int) bool { return abs64(x.seqs[i]) >= seq })
+	return i, i < len(x.seqs) && abs64(x.seqs[i]) == seq
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// search ranks the live items with seq <= asOf holding any of keys by
+// BM25, best first, and returns up to k of them. allowed, when not nil,
+// restricts the ranking to those seqs (ascending).
+func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64) []Ranked {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.live == 0 || k <= 0 {
+		return nil
+	}
+	n := float64(x.live)
+	avgLen := float64(x.totalLen) / n
+	scores := map[uint32]float64{}
+	for _, key := range keys {
+		id, ok := x.ids[key]
+		if !ok {
+			continue
+		}
+		p := &x.terms[id]
+		idf := math.Log((n - float64(p.df) + 0.5) / (float64(p.df) + 0.5))
+		if idf <= 0 {
+			idf = 1e-6 // as FTS5 does: a term in most items still counts a little
+		}
+		for i, s := range p.slots {
+			seq := x.seqs[s]
+			if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
+				continue
+			}
+			tf := float64(p.tfs[i])
+			norm := 1 - bm25B + bm25B*float64(x.lens[s])/avgLen
+			scores[s] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+		}
+	}
+	top := make(topHits, 0, min(k, len(scores))+1)
+	for s, score := range scores {
+		top.offer(Ranked{Seq: x.seqs[s], Score: score}, k)
+	}
+	return top.sorted()
+}
+
+// matching returns the seqs (<= asOf) of the live items holding any of keys.
+func (x *keywordIndex) matching(keys []string, asOf int64) []int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	set := map[int64]bool{}
+	for _, key := range keys {
+		if id, ok := x.ids[key]; ok {
+			for _, s := range x.terms[id].slots {
+				if seq := x.seqs[s]; seq > 0 && seq <= asOf {
+					set[seq] = true
+				}
+			}
+		}
+	}
+	out := make([]int64, 0, len(set))
+	for seq := range set {
+		out = append(out, seq)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// docFreq is how many live items hold key.
+func (x *keywordIndex) docFreq(key string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if id, ok := x.ids[key]; ok {
+		return x.terms[id].df
+	}
+	return 0
+}
+
+func containsSorted(list []int64, v int64) bool {
+	i := sort.Search(len(list), func(i int) bool { return list[i] >= v })
+	return i < len(list) && list[i] == v
+}
+
+// keywordState is the keyword index and how far it has read the store.
+type keywordState struct {
+	mu               sync.Mutex
+	index            *keywordIndex
+	addMark, delMark int64
+}
+
+// syncKeywords brings the keyword index up to date with the store and
+// returns it. The first call reads every item.
+func (s *Service) syncKeywords(ctx context.Context) (*keywordIndex, error) {
+	st := s.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.index == nil {
+		st.index = newKeywordIndex()
+	}
+	a, d, err := s.store.ItemChanges(ctx, st.addMark, st.delMark, st.index.add, st.index.remove)
+	if err != nil {
+		return nil, err
+	}
+	st.addMark, st.delMark = a, d
+	return st.index, nil
+}

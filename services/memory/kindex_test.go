@@ -1,0 +1,151 @@
+package memory
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// Pairs from Porter's published vocabulary and its stemmed output.
+func TestPorterStem(t *testing.T) {
+	for w, want := range map[string]string{
+		"caresses": "caress", "ponies": "poni", "ties": "ti", "caress": "caress", "cats": "cat",
+		"feed": "feed", "agreed": "agre", "plastered": "plaster", "bled": "bled", "motoring": "motor",
+		"sing": "sing", "conflated": "conflat", "troubled": "troubl", "sized": "size", "hopping": "hop",
+		"tanned": "tan", "falling": "fall", "hissing": "hiss", "fizzed": "fizz", "failing": "fail",
+		"filing": "file", "happy": "happi", "sky": "sky", "relational": "relat", "conditional": "condit",
+		"rational": "ration", "generalizations": "gener", "oscillators": "oscil", "retrieval": "retriev",
+		"controlling": "control", "rolls": "roll", "adjustment": "adjust", "adoption": "adopt",
+		"effective": "effect", "hopeful": "hope", "goodness": "good", "electrical": "electr",
+		"retaining": "retain", "retained": "retain", "deployments": "deploy", "deploys": "deploi",
+		"deploying": "deploi", "billing": "bill", "is": "is", "a": "a",
+	} {
+		if got := string(porterStem([]byte(w))); got != want {
+			t.Errorf("porterStem(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+func TestTokenizer(t *testing.T) {
+	var tok tokenizer
+	var got []string
+	tok.each("Café DÉPLOYMENTS, naïve_x2 Straße 42 日本語 e\u0301te", func(k []byte) { got = append(got, string(k)) })
+	want := "[cafe deploy naiv x2 straße 42 日本語 et]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("tokens %v, want %s", got, want)
+	}
+	if keys := termKeys([]string{"Deploying", "deploys", "CAFÉ"}); fmt.Sprint(keys) != "[deploi cafe]" {
+		t.Errorf("termKeys = %v", keys)
+	}
+}
+
+func mustIndex(texts ...string) *keywordIndex {
+	x := newKeywordIndex()
+	for i, text := range texts {
+		x.add(int64(i+1), text)
+	}
+	return x
+}
+
+func TestKeywordIndexRanking(t *testing.T) {
+	x := mustIndex(
+		"We retained the old billing service for one more quarter.",
+		"Deploys go out on Tuesdays after the standup.",
+		"The billing service billing export runs nightly; billing owners are Ana and Raj.",
+		"Lunch is at noon.", "The office plant needs water.", "Use UTC in logs.",
+	)
+	t.Run("stemming", func(t *testing.T) {
+		if got := x.search(termKeys([]string{"retaining"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 1 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("bm25 order and positive scores", func(t *testing.T) {
+		got := x.search(termKeys([]string{"billing"}), 10, 100, nil)
+		if len(got) != 2 || got[0].Seq != 3 || got[0].Score <= got[1].Score || got[1].Score <= 0 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("any term matches, both rank higher", func(t *testing.T) {
+		got := x.search(termKeys([]string{"billing", "quarter"}), 10, 100, nil)
+		if len(got) != 2 || got[0].Seq != 1 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("asOf hides newer items", func(t *testing.T) {
+		x.add(7, "billing billing billing billing")
+		if got := x.search(termKeys([]string{"billing"}), 10, 6, nil); len(got) != 2 {
+			t.Errorf("an item newer than asOf was ranked: %v", got)
+		}
+		if got := x.search(termKeys([]string{"billing"}), 10, 7, nil); len(got) != 3 || got[0].Seq != 7 {
+			t.Errorf("with it: %v", got)
+		}
+	})
+	t.Run("allowed restricts", func(t *testing.T) {
+		if got := x.search(termKeys([]string{"billing"}), 10, 100, []int64{1, 5}); len(got) != 1 || got[0].Seq != 1 {
+			t.Errorf("got %v", got)
+		}
+		if got := x.search(termKeys([]string{"billing"}), 10, 100, []int64{}); len(got) != 0 {
+			t.Errorf("nothing allowed, got %v", got)
+		}
+	})
+	t.Run("k bounds the ranking", func(t *testing.T) {
+		if got := x.search(termKeys([]string{"billing"}), 1, 100, nil); len(got) != 1 || got[0].Seq != 7 {
+			t.Errorf("got %v", got)
+		}
+	})
+	t.Run("an older seq is ignored", func(t *testing.T) {
+		x.add(2, "zzzunique")
+		if x.docFreq("zzzunique") != 0 {
+			t.Error("an item below the newest seq was indexed")
+		}
+	})
+}
+
+func TestKeywordIndexRemove(t *testing.T) {
+	x := mustIndex("the zebracorn launch code", "the weather was fine", "fine weather again", "weather report")
+	x.remove(1)
+	x.remove(1) // twice is once
+	x.remove(99)
+	if got := x.search(termKeys([]string{"zebracorn"}), 10, 100, nil); len(got) != 0 {
+		t.Errorf("forgotten item still found: %v", got)
+	}
+	if _, ok := x.ids["zebracorn"]; ok {
+		t.Error("a term only the forgotten item held is still in the index")
+	}
+	if x.docFreq("the") != 1 || x.docFreq("weather") != 3 || x.live != 3 {
+		t.Errorf("df(the)=%d df(weather)=%d live=%d", x.docFreq("the"), x.docFreq("weather"), x.live)
+	}
+	if got := x.matching(termKeys([]string{"weather", "code"}), 100); fmt.Sprint(got) != "[2 3 4]" {
+		t.Errorf("matching = %v", got)
+	}
+	// Removing most holders of a term compacts its postings; a reused
+	// term id starts clean.
+	x.remove(2)
+	x.remove(3)
+	if p := x.terms[x.ids["weather"]]; len(p.slots) != 1 || p.df != 1 {
+		t.Errorf("weather postings %v df %d after compaction", p.slots, p.df)
+	}
+	x.add(10, "brandnew words")
+	if got := x.search(termKeys([]string{"brandnew"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 10 {
+		t.Errorf("got %v", got)
+	}
+}
+
+// BenchmarkKeywordIndexSearch is the keyword leg of a fetch at 10k items of
+// 18 words over a 3,000-word vocabulary, two-word queries.
+func BenchmarkKeywordIndexSearch(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	x := newKeywordIndex()
+	word := func() string { return fmt.Sprintf("w%dx", r.Intn(3000)) }
+	for i := 1; i <= 10000; i++ {
+		text := ""
+		for range 18 {
+			text += word() + " "
+		}
+		x.add(int64(i), text)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.search(termKeys([]string{word(), word()}), maxDepth, 1<<40, nil)
+	}
+}
