@@ -136,7 +136,7 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 		return out, nil
 	}
 	list, _ := json.Marshal(seqs)
-	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.seq IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := s.lookup(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.seq IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, storeErr("reading items", err)
 	}
@@ -152,16 +152,9 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 
 // MaxSeq is the newest item's seq.
 func (s *Store) MaxSeq(ctx context.Context) (int64, error) {
-	rows, err := s.query(ctx, `SELECT coalesce(max(seq), 0) FROM items`)
-	if err != nil {
-		return 0, storeErr("reading", err)
-	}
-	defer rows.Close()
 	var n int64
-	if rows.Next() {
-		err = rows.Scan(&n)
-	}
-	return n, storeErr("reading", err)
+	err := s.lookups(ctx, `SELECT coalesce(max(seq), 0) FROM items`, []any{&n})
+	return n, err
 }
 
 // Delete removes items; a trigger logs each deletion for the in-memory
@@ -198,6 +191,17 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 		return nil, err
 	}
 	return st.QueryContext(ctx, args...)
+}
+
+// lookup runs a read that touches a handful of rows by key. The driver
+// watches a cancellable context with a goroutine per query, which costs
+// more than such a query itself; a lookup cannot run long, so it is only
+// refused when ctx is already done.
+func (s *Store) lookup(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.query(context.WithoutCancel(ctx), query, args...)
 }
 
 // filterSQL turns a filter into " AND ..." clauses over alias i.

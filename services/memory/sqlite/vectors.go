@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"math"
 
@@ -64,7 +65,7 @@ func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMar
 	// Most searches find nothing new: one cheap look at both tables' newest
 	// rows settles that.
 	var lastAdd, lastDel int64
-	if err := s.scalars(ctx, `SELECT (SELECT coalesce(max(vid), 0) FROM item_vectors), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
+	if err := s.lookups(ctx, `SELECT (SELECT coalesce(max(vid), 0) FROM item_vectors), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
 		[]any{&lastAdd, &lastDel}); err != nil {
 		return addMark, delMark, err
 	}
@@ -104,7 +105,7 @@ func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMar
 func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
 	add func(seq int64, text string), remove func(seq int64)) (int64, int64, error) {
 	var lastAdd, lastDel int64
-	if err := s.scalars(ctx, `SELECT (SELECT coalesce(max(seq), 0) FROM items), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
+	if err := s.lookups(ctx, `SELECT (SELECT coalesce(max(seq), 0) FROM items), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
 		[]any{&lastAdd, &lastDel}); err != nil {
 		return addMark, delMark, err
 	}
@@ -172,12 +173,17 @@ func (s *Store) DropVectorsExcept(ctx context.Context, model string) (int64, err
 }
 
 func (s *Store) scalar(ctx context.Context, query string, dst any, args ...any) error {
-	return s.scalars(ctx, query, []any{dst}, args...)
+	rows, err := s.query(ctx, query, args...)
+	return firstRow(rows, err, dst)
 }
 
-// scalars reads the first row of query into dsts.
-func (s *Store) scalars(ctx context.Context, query string, dsts []any, args ...any) error {
-	rows, err := s.query(ctx, query, args...)
+// lookups reads the first row of a lookup (see lookup) into dsts.
+func (s *Store) lookups(ctx context.Context, query string, dsts []any, args ...any) error {
+	rows, err := s.lookup(ctx, query, args...)
+	return firstRow(rows, err, dsts...)
+}
+
+func firstRow(rows *sql.Rows, err error, dsts ...any) error {
 	if err != nil {
 		return storeErr("reading", err)
 	}
