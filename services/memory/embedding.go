@@ -30,12 +30,15 @@ func newVectorState(inline time.Duration) *vectorState {
 	return &vectorState{inlineTimeout: inline, wake: make(chan struct{}, 1)}
 }
 
-// syncIndex brings the index up to date with the store and returns it (nil
-// while no vector exists).
-func (s *Service) syncIndex(ctx context.Context) (*vectorIndex, error) {
+// syncIndex brings the index up to date with the store as of m and returns
+// it (nil while no vector exists).
+func (s *Service) syncIndex(ctx context.Context, m Marks) (*vectorIndex, error) {
 	st := s.vectors
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if m.Vectors <= st.addMark && m.Deletions <= st.delMark {
+		return st.index, nil
+	}
 	add := func(seq int64, v []float32) {
 		if st.index == nil {
 			st.index = newVectorIndex(len(v))
@@ -46,6 +49,7 @@ func (s *Service) syncIndex(ctx context.Context) (*vectorIndex, error) {
 		if st.index != nil {
 			st.index.remove(seq)
 		}
+		s.cache.drop(seq)
 	}
 	a, d, err := s.store.VectorChanges(ctx, s.embedder.Model(), st.addMark, st.delMark, add, remove)
 	if err != nil {

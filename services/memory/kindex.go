@@ -189,11 +189,11 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 			scores[s] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
 		}
 	}
-	top := make(topHits, 0, min(k, len(scores))+1)
+	hits := make([]Ranked, 0, len(scores))
 	for s, score := range scores {
-		top.offer(Ranked{Seq: x.seqs[s], Score: score}, k)
+		hits = append(hits, Ranked{Seq: x.seqs[s], Score: score})
 	}
-	return top.sorted()
+	return topK(hits, k)
 }
 
 // matching returns the seqs (<= asOf) of the live items holding any of keys.
@@ -240,16 +240,23 @@ type keywordState struct {
 	addMark, delMark int64
 }
 
-// syncKeywords brings the keyword index up to date with the store and
-// returns it. The first call reads every item.
-func (s *Service) syncKeywords(ctx context.Context) (*keywordIndex, error) {
+// syncKeywords brings the keyword index up to date with the store as of m
+// and returns it. The first call reads every item.
+func (s *Service) syncKeywords(ctx context.Context, m Marks) (*keywordIndex, error) {
 	st := s.keywords
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.index == nil {
 		st.index = newKeywordIndex()
 	}
-	a, d, err := s.store.ItemChanges(ctx, st.addMark, st.delMark, st.index.add, st.index.remove)
+	if m.Items <= st.addMark && m.Deletions <= st.delMark {
+		return st.index, nil
+	}
+	remove := func(seq int64) {
+		st.index.remove(seq)
+		s.cache.drop(seq)
+	}
+	a, d, err := s.store.ItemChanges(ctx, st.addMark, st.delMark, st.index.add, remove)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -147,5 +148,44 @@ func BenchmarkKeywordIndexSearch(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		x.search(termKeys([]string{word(), word()}), maxDepth, 1<<40, nil)
+	}
+}
+
+// topK agrees with a full sort on random scores with many ties.
+func TestTopK(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for n := 0; n < 300; n += 7 {
+		for _, k := range []int{0, 1, 5, n / 2, n, n + 3} {
+			hits := make([]Ranked, n)
+			for i := range hits {
+				hits[i] = Ranked{Seq: int64(i + 1), Score: float64(r.Intn(20))}
+			}
+			want := append([]Ranked(nil), hits...)
+			slices.SortFunc(want, compareRanked)
+			want = want[:min(k, n)]
+			if got := topK(hits, k); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, want)
+			}
+		}
+	}
+}
+
+func TestItemCacheBound(t *testing.T) {
+	c := newItemCache(10 * itemSize(Item{Text: "x"}))
+	for i := 1; i <= 25; i++ {
+		c.put(Item{Seq: int64(i), Text: "x"})
+	}
+	if len(c.items) != 10 || c.bytes != 10*itemSize(Item{Text: "x"}) {
+		t.Errorf("%d items, %d bytes; want 10 items within the bound", len(c.items), c.bytes)
+	}
+	c.put(Item{Seq: 99, Text: string(make([]byte, 20*itemSize(Item{})))})
+	if _, ok := c.items[99]; ok {
+		t.Error("an item larger than the whole cache was kept")
+	}
+	for seq := range c.items {
+		c.drop(seq)
+	}
+	if len(c.items) != 0 || c.bytes != 0 {
+		t.Errorf("after dropping all: %d items, %d bytes", len(c.items), c.bytes)
 	}
 }

@@ -69,6 +69,14 @@ type Ranked struct {
 	Score float64
 }
 
+// Marks are the store's high-water marks. Each only grows, except Items,
+// which falls back when the newest item is deleted (Deletions grows then).
+type Marks struct {
+	Items     int64 // newest item's seq (0 when empty)
+	Vectors   int64 // newest vector's id, of any model
+	Deletions int64 // newest entry of the deletion log
+}
+
 // Embedded is a vector computed for an item.
 type Embedded struct {
 	Seq    int64
@@ -92,8 +100,10 @@ type Store interface {
 	Matching(ctx context.Context, f *Filter, asOf int64) ([]int64, error)
 	// Items returns the items with the given seqs; missing ones are absent.
 	Items(ctx context.Context, seqs []int64) (map[int64]Item, error)
-	// MaxSeq is the newest item's seq (0 when empty).
-	MaxSeq(ctx context.Context) (int64, error)
+	// Marks reads how far the store has come: newest item, newest vector,
+	// newest deletion. One cheap read tells a search whether its in-memory
+	// indexes have anything to catch up on.
+	Marks(ctx context.Context) (Marks, error)
 	// ItemChanges reports what changed since the marks: add is called for
 	// each item stored after addMark (with seq above it, ascending), remove
 	// for each item deleted after delMark. It returns the new marks.
@@ -169,6 +179,7 @@ type Service struct {
 	embedder Embedder
 	vectors  *vectorState
 	keywords *keywordState
+	cache    *itemCache
 	writer   AnswerWriter
 	log      *slog.Logger
 }
@@ -202,7 +213,7 @@ func NewService(store Store, opts *Options) *Service {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}}
+		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes)}
 }
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so

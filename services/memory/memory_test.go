@@ -271,6 +271,20 @@ func TestForget(t *testing.T) {
 	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "offsite"}); len(got.Hits) != 0 {
 		t.Error("forgotten item still found")
 	}
+	// An item read by a search is cached; forgetting it empties the cache
+	// of it at the next search.
+	text := "The offsite moved to Porto."
+	id = learn(t, svc, text)
+	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "porto"}); len(got.Hits) != 1 || !memory.CachedText(svc, text) {
+		t.Fatalf("after a search the item is not cached: %+v", got)
+	}
+	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id}}); err != nil {
+		t.Fatal(err)
+	}
+	svc.Fetch(ctx, memory.FetchParams{Query: "anything"})
+	if memory.CachedText(svc, text) {
+		t.Error("the forgotten item's text is still in the item cache")
+	}
 }
 
 func TestOff(t *testing.T) {

@@ -65,8 +65,9 @@ const recallMinShare = 0.6
 // document frequency): a hit that shares only the common words ("Maya")
 // with a question about something memory never heard of ("blood type")
 // does not answer it.
-func (s *Service) termWeights(ctx context.Context, terms []string, items int64) (map[string]float64, error) {
-	idx, err := s.syncKeywords(ctx)
+func (s *Service) termWeights(ctx context.Context, m Marks, terms []string) (map[string]float64, error) {
+	items := m.Items
+	idx, err := s.syncKeywords(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -133,12 +134,12 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 		return out, nil
 	}
 	want := limit(p.Limit)
-	asOf, err := s.store.MaxSeq(ctx)
+	m, err := s.store.Marks(ctx)
 	if err != nil {
 		return nil, err
 	}
 	// Ask for more than we keep so the relevance cut still leaves enough.
-	ranked, _, err := s.rank(ctx, ModeHybrid, p.Question, p.Filter, asOf, min(3*want, contract.MaxLimit))
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, p.Filter, m.Items, min(3*want, contract.MaxLimit))
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 	if err != nil {
 		return nil, err
 	}
-	weights, err := s.termWeights(ctx, terms, asOf)
+	weights, err := s.termWeights(ctx, m, terms)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,7 @@ package memory
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -63,14 +63,16 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error
 	if err != nil {
 		return nil, err
 	}
+	m, err := s.store.Marks(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if c.AsOf == 0 {
-		if c.AsOf, err = s.store.MaxSeq(ctx); err != nil {
-			return nil, err
-		}
+		c.AsOf = m.Items
 	}
 	n := limit(p.Limit)
 	out := &FetchResult{Hits: []Hit{}, Mode: mode}
-	ranked, warning, err := s.rank(ctx, mode, query, p.Filter, c.AsOf, maxDepth)
+	ranked, warning, err := s.rank(ctx, m, mode, query, p.Filter, c.AsOf, maxDepth)
 	if err != nil {
 		return nil, err
 	}
@@ -107,14 +109,14 @@ func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, er
 	for i, f := range list {
 		seqs[i] = f.seq
 	}
-	return s.store.Items(ctx, seqs)
+	return s.items(ctx, seqs)
 }
 
 // rank returns up to depth candidates for query among items with seq <=
-// asOf passing f, best first. A vector leg that cannot run (the embedder is
+// asOf passing f, best first, with the indexes caught up to m. A vector leg that cannot run (the embedder is
 // down, or nothing is embedded yet) leaves hybrid with the keyword leg and
 // a warning that says so; vector mode fails instead.
-func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf int64, depth int) ([]fused, string, error) {
+func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filter, asOf int64, depth int) ([]fused, string, error) {
 	var allowed []int64
 	if f != nil {
 		var err error
@@ -128,7 +130,7 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 	var kw []Ranked
 	if mode != ModeVector {
 		if keys := termKeys(Terms(query)); len(keys) > 0 {
-			idx, err := s.syncKeywords(ctx)
+			idx, err := s.syncKeywords(ctx, m)
 			if err != nil {
 				return nil, "", err
 			}
@@ -139,7 +141,7 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 	warning := ""
 	if mode != ModeKeyword {
 		var err error
-		vec, err = s.vectorLeg(ctx, query, allowed, asOf, depth)
+		vec, err = s.vectorLeg(ctx, m, query, allowed, asOf, depth)
 		if err != nil {
 			if mode == ModeVector {
 				return nil, "", err
@@ -147,14 +149,16 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 			warning = "vector leg skipped, results are keyword only: " + contract.ErrorMessage(err)
 		}
 	}
-	byseq := map[int64]*fused{}
+	out := make([]fused, 0, len(kw)+len(vec))
+	at := make(map[int64]int, len(kw)+len(vec)) // seq → index in out
 	get := func(seq int64) *fused {
-		if x, ok := byseq[seq]; ok {
-			return x
+		i, ok := at[seq]
+		if !ok {
+			i = len(out)
+			at[seq] = i
+			out = append(out, fused{seq: seq})
 		}
-		x := &fused{seq: seq}
-		byseq[seq] = x
-		return x
+		return &out[i]
 	}
 	for i, r := range kw {
 		x := get(r.Seq)
@@ -166,23 +170,18 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 		x.vector, x.inVec = v.Score, true
 		x.score += legWeights.vector / float64(rrfK+i+1)
 	}
-	out := make([]fused, 0, len(byseq))
-	for _, x := range byseq {
+	for i := range out {
 		switch mode {
 		case ModeKeyword:
-			x.score = x.keyword
+			out[i].score = out[i].keyword
 		case ModeVector:
-			x.score = x.vector
+			out[i].score = out[i].vector
 		}
-		out = append(out, *x)
 	}
 	// Ties go to the newest item: its seq is higher. Seqs are unique, so
 	// the order is total and pages never overlap.
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].seq > out[j].seq
+	slices.SortFunc(out, func(a, b fused) int {
+		return compareRanked(Ranked{Seq: a.seq, Score: a.score}, Ranked{Seq: b.seq, Score: b.score})
 	})
 	if len(out) > depth {
 		out = out[:depth]
@@ -193,8 +192,8 @@ func (s *Service) rank(ctx context.Context, mode, query string, f *Filter, asOf 
 // vectorLeg ranks by cosine similarity to the query's embedding. With a
 // filter (allowed not nil: the seqs passing it) the search is exact over
 // those.
-func (s *Service) vectorLeg(ctx context.Context, query string, allowed []int64, asOf int64, depth int) ([]Ranked, error) {
-	idx, err := s.syncIndex(ctx)
+func (s *Service) vectorLeg(ctx context.Context, m Marks, query string, allowed []int64, asOf int64, depth int) ([]Ranked, error) {
+	idx, err := s.syncIndex(ctx, m)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package memory
 
+import "slices"
+
 // better orders hits best first; ties go to the newest item.
 func better(a, b Ranked) bool {
 	if a.Score != b.Score {
@@ -8,61 +10,69 @@ func better(a, b Ranked) bool {
 	return a.Seq > b.Seq
 }
 
-// topHits keeps the k best hits seen as a min-heap whose root is the worst
-// kept: selecting k of n costs n log k, where sorting all would cost n log n.
-type topHits []Ranked
+func compareRanked(a, b Ranked) int {
+	switch {
+	case better(a, b):
+		return -1
+	case better(b, a):
+		return 1
+	}
+	return 0
+}
 
-func (t *topHits) offer(h Ranked, k int) {
+// topK reorders hits so that its first k are the best, best first, and
+// returns them. Selecting first (quickselect, linear on average) and sorting
+// only the k kept costs far less than sorting every candidate.
+func topK(hits []Ranked, k int) []Ranked {
 	if k <= 0 {
-		return
+		return hits[:0]
 	}
-	if len(*t) < k {
-		*t = append(*t, h)
-		t.up(len(*t) - 1)
-		return
+	if len(hits) > k {
+		selectBest(hits, k)
+		hits = hits[:k]
 	}
-	if better(h, (*t)[0]) {
-		(*t)[0] = h
-		t.down(0)
-	}
+	slices.SortFunc(hits, compareRanked)
+	return hits
 }
 
-func (t topHits) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !better(t[p], t[i]) {
-			break
+// selectBest partitions hits so that the k best come first, in any order.
+func selectBest(hits []Ranked, k int) {
+	lo, hi := 0, len(hits)-1
+	for lo < hi {
+		// Median of three as the pivot keeps sorted input linear too.
+		mid := lo + (hi-lo)/2
+		if better(hits[mid], hits[lo]) {
+			hits[mid], hits[lo] = hits[lo], hits[mid]
 		}
-		t[p], t[i] = t[i], t[p]
-		i = p
-	}
-}
-
-func (t topHits) down(i int) {
-	for {
-		w, l, r := i, 2*i+1, 2*i+2
-		if l < len(t) && better(t[w], t[l]) {
-			w = l
+		if better(hits[hi], hits[lo]) {
+			hits[hi], hits[lo] = hits[lo], hits[hi]
 		}
-		if r < len(t) && better(t[w], t[r]) {
-			w = r
+		if better(hits[hi], hits[mid]) {
+			hits[hi], hits[mid] = hits[mid], hits[hi]
 		}
-		if w == i {
+		pivot := hits[mid]
+		i, j := lo, hi
+		for i <= j {
+			for better(hits[i], pivot) {
+				i++
+			}
+			for better(pivot, hits[j]) {
+				j--
+			}
+			if i <= j {
+				hits[i], hits[j] = hits[j], hits[i]
+				i++
+				j--
+			}
+		}
+		// hits[lo..j] are no worse than the pivot, hits[i..hi] no better.
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
 			return
 		}
-		t[i], t[w] = t[w], t[i]
-		i = w
 	}
-}
-
-// sorted empties the heap into a slice, best first.
-func (t topHits) sorted() []Ranked {
-	out := make([]Ranked, len(t))
-	for n := len(t) - 1; n >= 0; n-- {
-		out[n] = t[0]
-		t[0] = t[n]
-		t = t[:n]
-		t.down(0)
-	}
-	return out
 }

@@ -83,21 +83,21 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 	if len(keys) == 0 {
 		return out, nil
 	}
-	asOf, err := s.store.MaxSeq(ctx)
+	m, err := s.store.Marks(ctx)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := s.syncKeywords(ctx)
+	idx, err := s.syncKeywords(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	ranked := idx.search(keys, treeK(q.K, 50), asOf, nil)
-	out.Total = len(idx.matching(keys, asOf))
+	ranked := idx.search(keys, treeK(q.K, 50), m.Items, nil)
+	out.Total = len(idx.matching(keys, m.Items))
 	seqs := make([]int64, len(ranked))
 	for i, r := range ranked {
 		seqs[i] = r.Seq
 	}
-	items, err := s.store.Items(ctx, seqs)
+	items, err := s.items(ctx, seqs)
 	if err != nil {
 		return nil, err
 	}
@@ -114,11 +114,11 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery) (*ScoredChunks, e
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	asOf, err := s.store.MaxSeq(ctx)
+	m, err := s.store.Marks(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ranked, _, err := s.rank(ctx, ModeHybrid, q.Query, nil, asOf, treeK(q.K, 50))
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, q.Query, nil, m.Items, treeK(q.K, 50))
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,11 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error
 		if len(keys) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
-		idx, err := s.syncKeywords(ctx)
+		m, err := s.store.Marks(ctx)
+		if err != nil {
+			return nil, err
+		}
+		idx, err := s.syncKeywords(ctx, m)
 		if err != nil {
 			return nil, err
 		}

@@ -122,12 +122,12 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 		slots = x.prepass(q, nil, prepassKeep(k))
 	}
 	qq, qscale := quantize(q)
-	top := make(topHits, 0, k+1)
-	for _, s := range slots {
+	hits := make([]Ranked, len(slots))
+	for i, s := range slots {
 		score := float32(dot8(x.q8[s*x.dim:(s+1)*x.dim], qq)) * x.scale[s] * qscale
-		top.offer(Ranked{Seq: x.seqs[s], Score: float64(score)}, k)
+		hits[i] = Ranked{Seq: x.seqs[s], Score: float64(score)}
 	}
-	return top.sorted()
+	return topK(hits, k)
 }
 
 // dot8Go is the dot product of two int8 codes in portable Go; four

@@ -150,11 +150,12 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	return out, nil
 }
 
-// MaxSeq is the newest item's seq.
-func (s *Store) MaxSeq(ctx context.Context) (int64, error) {
-	var n int64
-	err := s.lookups(ctx, `SELECT coalesce(max(seq), 0) FROM items`, []any{&n})
-	return n, err
+// Marks reads the newest item, vector and deletion in one lookup.
+func (s *Store) Marks(ctx context.Context) (memory.Marks, error) {
+	var m memory.Marks
+	err := s.lookups(ctx, `SELECT (SELECT coalesce(max(seq), 0) FROM items), (SELECT coalesce(max(vid), 0) FROM item_vectors),
+		(SELECT coalesce(max(id), 0) FROM vector_deletions)`, []any{&m.Items, &m.Vectors, &m.Deletions})
+	return m, err
 }
 
 // Delete removes items; a trigger logs each deletion for the in-memory

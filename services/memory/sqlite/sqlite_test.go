@@ -78,8 +78,8 @@ func TestListNewestFirstBefore(t *testing.T) {
 	if err != nil || len(older) != 3 || older[0].Text != "note 2" {
 		t.Fatalf("before %d: %v %v", all[1].Seq, older, err)
 	}
-	if max, _ := s.MaxSeq(ctx); max != all[0].Seq {
-		t.Errorf("MaxSeq %d, newest %d", max, all[0].Seq)
+	if m, _ := s.Marks(ctx); m.Items != all[0].Seq {
+		t.Errorf("Marks().Items %d, newest %d", m.Items, all[0].Seq)
 	}
 }
 
@@ -103,8 +103,12 @@ func TestItemChanges(t *testing.T) {
 		t.Fatalf("nothing changed, yet added %v (marks %d,%d → %d,%d), %v", added, addMark, delMark, addMark2, delMark2, err)
 	}
 	// Deleting the newest item lowers max(seq); the deletion log still moves.
+	before, _ := s.Marks(ctx)
 	if _, err := s.Delete(ctx, []string{b.ID}); err != nil {
 		t.Fatal(err)
+	}
+	if after, err := s.Marks(ctx); err != nil || after.Items != before.Items-1 || after.Deletions != before.Deletions+1 {
+		t.Fatalf("marks %+v → %+v, %v", before, after, err)
 	}
 	if addMark, delMark, err = s.ItemChanges(ctx, addMark, delMark, add, remove); err != nil || fmt.Sprint(removed) != "[2]" || added != nil {
 		t.Fatalf("after a delete: added %v removed %v, %v", added, removed, err)
@@ -161,8 +165,8 @@ func TestFilters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			asOf, _ := s.MaxSeq(ctx)
-			matching, err := s.Matching(ctx, &tc.f, asOf)
+			m, _ := s.Marks(ctx)
+			matching, err := s.Matching(ctx, &tc.f, m.Items)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -62,16 +62,6 @@ func (s *Store) Unembedded(ctx context.Context, model string, after int64, limit
 // VectorChanges reads vectors and deletions newer than the marks.
 func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMark int64,
 	add func(seq int64, v []float32), remove func(seq int64)) (int64, int64, error) {
-	// Most searches find nothing new: one cheap look at both tables' newest
-	// rows settles that.
-	var lastAdd, lastDel int64
-	if err := s.lookups(ctx, `SELECT (SELECT coalesce(max(vid), 0) FROM item_vectors), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
-		[]any{&lastAdd, &lastDel}); err != nil {
-		return addMark, delMark, err
-	}
-	if lastAdd <= addMark && lastDel <= delMark {
-		return addMark, delMark, nil
-	}
 	rows, err := s.query(ctx, `SELECT vid, seq, vec FROM item_vectors WHERE vid > ? AND model = ? ORDER BY vid`, addMark, model)
 	if err != nil {
 		return addMark, delMark, storeErr("reading vectors", err)
@@ -104,14 +94,6 @@ func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMar
 // deleted after delMark.
 func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
 	add func(seq int64, text string), remove func(seq int64)) (int64, int64, error) {
-	var lastAdd, lastDel int64
-	if err := s.lookups(ctx, `SELECT (SELECT coalesce(max(seq), 0) FROM items), (SELECT coalesce(max(id), 0) FROM vector_deletions)`,
-		[]any{&lastAdd, &lastDel}); err != nil {
-		return addMark, delMark, err
-	}
-	if lastAdd <= addMark && lastDel <= delMark {
-		return addMark, delMark, nil
-	}
 	// Deletions first: an item deleted since is then not added at all, and
 	// one deleted and not yet read is not yet indexed.
 	newDel, err := s.deletions(ctx, delMark, remove)
