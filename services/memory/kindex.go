@@ -168,7 +168,13 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 	}
 	n := float64(x.live)
 	avgLen := float64(x.totalLen) / n
-	scores := map[uint32]float64{}
+	total := 0
+	for _, key := range keys {
+		if id, ok := x.ids[key]; ok {
+			total += len(x.terms[id].slots)
+		}
+	}
+	scores := make(map[uint32]float64, min(total, 4096))
 	for _, key := range keys {
 		id, ok := x.ids[key]
 		if !ok {

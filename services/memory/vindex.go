@@ -3,6 +3,7 @@ package memory
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -122,13 +123,23 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 		slots = x.prepass(q, nil, prepassKeep(k))
 	}
 	qq, qscale := quantize(q)
-	hits := make([]Ranked, len(slots))
-	for i, s := range slots {
+	scratch := rankedPool.Get().(*[]Ranked)
+	defer rankedPool.Put(scratch)
+	hits := (*scratch)[:0]
+	for _, s := range slots {
 		score := float32(dot8(x.q8[s*x.dim:(s+1)*x.dim], qq)) * x.scale[s] * qscale
-		hits[i] = Ranked{Seq: x.seqs[s], Score: float64(score)}
+		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
-	return topK(hits, k)
+	*scratch = hits
+	return slices.Clone(topK(hits, k))
 }
+
+// Scratch space of a search, reused: a search at 10k items would otherwise
+// leave some 50 KB of garbage behind each time.
+var (
+	rankedPool = sync.Pool{New: func() any { return new([]Ranked) }}
+	distPool   = sync.Pool{New: func() any { return new([]uint16) }}
+)
 
 // dot8Go is the dot product of two int8 codes in portable Go; four
 // accumulators let the CPU overlap the multiplies.
@@ -146,6 +157,14 @@ func dot8Go(a, b []int8) int32 {
 		s0 += int32(a[i]) * int32(b[i])
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// grow returns b resized to n, reallocated only when too small.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
 }
 
 // hamming4 writes into ds the distance of each 4-word code in codes to q.
@@ -182,9 +201,12 @@ func (x *vectorIndex) prepass(q []float32, candidates []int, keep int) []int {
 		return d
 	}
 	var hist [1025]int // distances up to 1024 bits
+	scratch := distPool.Get().(*[]uint16)
+	defer distPool.Put(scratch)
 	var ds []uint16
 	if candidates == nil {
-		ds = make([]uint16, len(x.seqs))
+		ds = grow(*scratch, len(x.seqs))
+		*scratch = ds
 		if x.words == 4 {
 			hamming4(x.code, qcode, ds) // 256 dimensions: the common case, unrolled
 		} else {
@@ -200,7 +222,8 @@ func (x *vectorIndex) prepass(q []float32, candidates []int, keep int) []int {
 			hist[ds[s]]++
 		}
 	} else {
-		ds = make([]uint16, len(candidates))
+		ds = grow(*scratch, len(candidates))
+		*scratch = ds
 		for i, s := range candidates {
 			d := min(dist(s), 1024)
 			ds[i] = uint16(d)
