@@ -269,3 +269,14 @@ func (s *Service) syncKeywords(ctx context.Context, m Marks) (*keywordIndex, err
 	st.addMark, st.delMark = a, d
 	return st.index, nil
 }
+
+// keywordsNow reads the store's marks and returns the keyword index caught
+// up to them, for a search that needs nothing else.
+func (s *Service) keywordsNow(ctx context.Context) (*keywordIndex, Marks, error) {
+	m, err := s.store.Marks(ctx)
+	if err != nil {
+		return nil, m, err
+	}
+	idx, err := s.syncKeywords(ctx, m)
+	return idx, m, err
+}

@@ -83,11 +83,7 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 	if len(keys) == 0 {
 		return out, nil
 	}
-	m, err := s.store.Marks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := s.syncKeywords(ctx, m)
+	idx, m, err := s.keywordsNow(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -183,11 +179,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error
 		if len(keys) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
-		m, err := s.store.Marks(ctx)
-		if err != nil {
-			return nil, err
-		}
-		idx, err := s.syncKeywords(ctx, m)
+		idx, _, err := s.keywordsNow(ctx)
 		if err != nil {
 			return nil, err
 		}

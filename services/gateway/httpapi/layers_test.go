@@ -80,15 +80,8 @@ func BenchmarkFetchLayers(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			r := rand.New(rand.NewSource(rand.Int63()))
 			for pb.Next() {
-				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"%s %s","limit":10}}`, vocab[r.Intn(3000)], vocab[r.Intn(3000)])
-				resp, err := http.Post(ts.URL+"/rpc", "application/json", strings.NewReader(body))
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if !strings.Contains(string(out), `"result"`) {
-					b.Errorf("%.200s", out)
+				if err := rpcFetch(ts.URL, vocab[r.Intn(3000)]+" "+vocab[r.Intn(3000)]); err != nil {
+					b.Error(err)
 					return
 				}
 			}
@@ -96,16 +89,24 @@ func BenchmarkFetchLayers(b *testing.B) {
 	})
 	b.Run("rpc", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"%s","limit":10}}`, q())
-			resp, err := http.Post(ts.URL+"/rpc", "application/json", strings.NewReader(body))
-			if err != nil {
+			if err := rpcFetch(ts.URL, q()); err != nil {
 				b.Fatal(err)
-			}
-			out, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if !strings.Contains(string(out), `"result"`) {
-				b.Fatalf("%.200s", out)
 			}
 		}
 	})
+}
+
+// rpcFetch makes one memory.fetch call over HTTP JSON-RPC.
+func rpcFetch(base, query string) error {
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":%q,"limit":10}}`, query)
+	resp, err := http.Post(base+"/rpc", "application/json", strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(out), `"result"`) {
+		return fmt.Errorf("%.200s", out)
+	}
+	return nil
 }
