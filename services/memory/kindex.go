@@ -29,6 +29,7 @@ type keywordIndex struct {
 	termAt   []uint32
 	docTerms []uint32
 	live     int
+	dead     int // removed slots not yet compacted away
 	totalLen int64
 	tok      tokenizer // used under mu's write lock only
 	seen     map[uint32]uint16
@@ -114,6 +115,7 @@ func (x *keywordIndex) remove(seq int64) {
 	}
 	x.seqs[slot] = -seq
 	x.live--
+	x.dead++
 	x.totalLen -= int64(x.lens[slot])
 	for _, id := range x.docTerms[x.termAt[slot]:x.termAt[slot+1]] {
 		p := &x.terms[id]
@@ -125,6 +127,38 @@ func (x *keywordIndex) remove(seq int64) {
 			x.compact(p)
 		}
 	}
+	if x.dead > max(x.live, 1024) {
+		x.compactSlots()
+	}
+}
+
+// compactSlots renumbers the live items' slots from 0, dropping the removed
+// ones: a long-running process that keeps re-ingesting changed files would
+// otherwise keep a slot for every item it ever indexed.
+func (x *keywordIndex) compactSlots() {
+	renum := make([]uint32, len(x.seqs)) // old slot → new slot
+	seqs := make([]int64, 0, x.live)
+	lens := make([]uint32, 0, x.live)
+	termAt := make([]uint32, 1, x.live+1)
+	var docTerms []uint32
+	for s, seq := range x.seqs {
+		if seq <= 0 {
+			continue
+		}
+		renum[s] = uint32(len(seqs))
+		seqs = append(seqs, seq)
+		lens = append(lens, x.lens[s])
+		docTerms = append(docTerms, x.docTerms[x.termAt[s]:x.termAt[s+1]]...)
+		termAt = append(termAt, uint32(len(docTerms)))
+	}
+	for id := range x.terms {
+		p := &x.terms[id]
+		x.compact(p)
+		for i, s := range p.slots {
+			p.slots[i] = renum[s]
+		}
+	}
+	x.seqs, x.lens, x.termAt, x.docTerms, x.dead = seqs, lens, termAt, docTerms, 0
 }
 
 // dropTerm forgets a term no live item holds any more.

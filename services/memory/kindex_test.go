@@ -189,3 +189,29 @@ func TestItemCacheBound(t *testing.T) {
 		t.Errorf("after dropping all: %d items, %d bytes", len(c.items), c.bytes)
 	}
 }
+
+// Removing most items renumbers the slots of the rest; their ranking and
+// removal still work afterwards.
+func TestKeywordIndexCompactsSlots(t *testing.T) {
+	x := newKeywordIndex()
+	for i := 1; i <= 3000; i++ {
+		x.add(int64(i), fmt.Sprintf("note%d common", i))
+	}
+	for i := 1; i <= 2990; i++ {
+		x.remove(int64(i))
+	}
+	if len(x.seqs) > 1100 || x.dead > 1024 {
+		t.Fatalf("%d slots, %d dead after removing 2,990 of 3,000", len(x.seqs), x.dead)
+	}
+	if got := x.search(termKeys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3000 {
+		t.Fatalf("after compaction: %v", got)
+	}
+	if got := x.search(termKeys([]string{"note2995"}), 10, 1<<40, nil); len(got) != 1 || got[0].Seq != 2995 {
+		t.Fatalf("a survivor's own word: %v", got)
+	}
+	x.remove(2995)
+	x.add(3001, "note3001 common")
+	if got := x.search(termKeys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3001 || x.docFreq("common") != 10 {
+		t.Fatalf("after more changes: %v, df %d", got, x.docFreq("common"))
+	}
+}
