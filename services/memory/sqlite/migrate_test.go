@@ -1,0 +1,74 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// A file written before keyword search moved into memory holds an FTS5
+// copy of every text; opening it drops that copy and keeps the items, and a
+// text forgotten afterwards leaves no trace in the file.
+func TestUpgradeDropsTheFTSCopy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "memory.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range migrations[:3] {
+		if _, err := old.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, stmt := range []string{
+		`PRAGMA user_version = 3`,
+		`INSERT INTO items (id, kind, text, source, provenance, observed_at, created_at)
+			VALUES ('a1', 'learning', 'the quokka migration plan', 'agent', 'mcp', 1, 1)`,
+		`INSERT INTO items (id, kind, text, source, provenance, observed_at, created_at)
+			VALUES ('a2', 'learning', 'the zebracorn launch code', 'agent', 'mcp', 1, 1)`,
+	} {
+		if _, err := old.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var indexed int
+	if err := old.QueryRow(`SELECT count(*) FROM items_fts WHERE items_fts MATCH 'quokka'`).Scan(&indexed); err != nil || indexed != 1 {
+		t.Fatalf("the old schema did not index: %d, %v", indexed, err)
+	}
+	old.Close()
+
+	s := New(path)
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var tables int
+	if err := s.read.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'items_fts%' OR name IN ('items_ai', 'items_ad', 'items_au')`).Scan(&tables); err != nil || tables != 0 {
+		t.Fatalf("%d FTS tables or triggers left, %v", tables, err)
+	}
+	var texts []string
+	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text string) { texts = append(texts, text) }, func(int64) {}); err != nil || len(texts) != 2 {
+		t.Fatalf("items after the upgrade: %q, %v", texts, err)
+	}
+	if _, err := s.Delete(ctx, []string{"a2"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, []memory.Item{{ID: "a3", Kind: "learning", Text: "a new note", Source: "agent", Provenance: "mcp"}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, f := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(f)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte("zebracorn")) {
+			t.Errorf("%s still holds the forgotten text", filepath.Base(f))
+		}
+	}
+}
