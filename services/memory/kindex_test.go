@@ -163,7 +163,7 @@ func TestTopK(t *testing.T) {
 			want := append([]Ranked(nil), hits...)
 			slices.SortFunc(want, compareRanked)
 			want = want[:min(k, n)]
-			if got := topK(hits, k); fmt.Sprint(got) != fmt.Sprint(want) {
+			if got := topK(hits, k, better); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, want)
 			}
 		}

@@ -139,7 +139,8 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 		return nil, err
 	}
 	// Ask for more than we keep so the relevance cut still leaves enough.
-	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, p.Filter, m.Items, min(3*want, contract.MaxLimit))
+	depth := min(3*want, contract.MaxLimit)
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, p.Filter, m.Items, depth, depth)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -72,7 +71,8 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error
 	}
 	n := limit(p.Limit)
 	out := &FetchResult{Hits: []Hit{}, Mode: mode}
-	ranked, warning, err := s.rank(ctx, m, mode, query, p.Filter, c.AsOf, maxDepth)
+	// One past the page tells whether another page follows.
+	ranked, warning, err := s.rank(ctx, m, mode, query, p.Filter, c.AsOf, maxDepth, c.Offset+n+1)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +112,12 @@ func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, er
 	return s.items(ctx, seqs)
 }
 
-// rank returns up to depth candidates for query among items with seq <=
-// asOf passing f, best first, with the indexes caught up to m. A vector leg that cannot run (the embedder is
+// rank ranks the candidates for query among items with seq <= asOf passing
+// f, each leg read to depth, with the indexes caught up to m, and returns the
+// best min(need, depth) of them, best first. A vector leg that cannot run (the embedder is
 // down, or nothing is embedded yet) leaves hybrid with the keyword leg and
 // a warning that says so; vector mode fails instead.
-func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filter, asOf int64, depth int) ([]fused, string, error) {
+func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filter, asOf int64, depth, need int) ([]fused, string, error) {
 	var allowed []int64
 	if f != nil {
 		var err error
@@ -179,14 +180,16 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 		}
 	}
 	// Ties go to the newest item: its seq is higher. Seqs are unique, so
-	// the order is total and pages never overlap.
-	slices.SortFunc(out, func(a, b fused) int {
-		return compareRanked(Ranked{Seq: a.seq, Score: a.score}, Ranked{Seq: b.seq, Score: b.score})
-	})
-	if len(out) > depth {
-		out = out[:depth]
+	// the order is total and pages never overlap; only the first need of
+	// the best depth are put in order.
+	return topK(out, min(need, depth), betterFused), warning, nil
+}
+
+func betterFused(a, b fused) bool {
+	if a.score != b.score {
+		return a.score > b.score
 	}
-	return out, warning, nil
+	return a.seq > b.seq
 }
 
 // vectorLeg ranks by cosine similarity to the query's embedding. With a

@@ -10,33 +10,38 @@ func better(a, b Ranked) bool {
 	return a.Seq > b.Seq
 }
 
-func compareRanked(a, b Ranked) int {
-	switch {
-	case better(a, b):
-		return -1
-	case better(b, a):
-		return 1
+func compareRanked(a, b Ranked) int { return compareBy(better)(a, b) }
+
+// compareBy turns a "better" order into a comparison for slices.SortFunc.
+func compareBy[T any](better func(a, b T) bool) func(a, b T) int {
+	return func(a, b T) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
 	}
-	return 0
 }
 
 // topK reorders hits so that its first k are the best, best first, and
 // returns them. Selecting first (quickselect, linear on average) and sorting
 // only the k kept costs far less than sorting every candidate.
-func topK(hits []Ranked, k int) []Ranked {
+func topK[T any](hits []T, k int, better func(a, b T) bool) []T {
 	if k <= 0 {
 		return hits[:0]
 	}
 	if len(hits) > k {
-		selectBest(hits, k)
+		selectBest(hits, k, better)
 		hits = hits[:k]
 	}
-	slices.SortFunc(hits, compareRanked)
+	slices.SortFunc(hits, compareBy(better))
 	return hits
 }
 
 // selectBest partitions hits so that the k best come first, in any order.
-func selectBest(hits []Ranked, k int) {
+func selectBest[T any](hits []T, k int, better func(a, b T) bool) {
 	lo, hi := 0, len(hits)-1
 	for lo < hi {
 		// Median of three as the pivot keeps sorted input linear too.

@@ -114,7 +114,8 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery) (*ScoredChunks, e
 	if err != nil {
 		return nil, err
 	}
-	ranked, _, err := s.rank(ctx, m, ModeHybrid, q.Query, nil, m.Items, treeK(q.K, 50))
+	k := treeK(q.K, 50)
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, q.Query, nil, m.Items, k, k)
 	if err != nil {
 		return nil, err
 	}

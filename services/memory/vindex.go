@@ -131,7 +131,7 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
 	*scratch = hits
-	return slices.Clone(topK(hits, k))
+	return slices.Clone(topK(hits, k, better))
 }
 
 // Scratch space of a search, reused: a search at 10k items would otherwise
