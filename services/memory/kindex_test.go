@@ -161,7 +161,7 @@ func TestTopK(t *testing.T) {
 				hits[i] = Ranked{Seq: int64(i + 1), Score: float64(r.Intn(20))}
 			}
 			want := append([]Ranked(nil), hits...)
-			slices.SortFunc(want, compareRanked)
+			slices.SortFunc(want, compareBy(better))
 			want = want[:min(k, n)]
 			if got := topK(hits, k, better); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, want)

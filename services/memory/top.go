@@ -10,8 +10,6 @@ func better(a, b Ranked) bool {
 	return a.Seq > b.Seq
 }
 
-func compareRanked(a, b Ranked) int { return compareBy(better)(a, b) }
-
 // compareBy turns a "better" order into a comparison for slices.SortFunc.
 func compareBy[T any](better func(a, b T) bool) func(a, b T) int {
 	return func(a, b T) int {

@@ -150,6 +150,60 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	return out, nil
 }
 
+// ItemChanges reads the texts of items stored after addMark and the items
+// deleted after delMark.
+func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
+	add func(seq int64, text string), remove func(seq int64)) (int64, int64, error) {
+	// Deletions first: an item deleted since is then not added at all, and
+	// one deleted and not yet read is not yet indexed.
+	newDel, err := s.deletions(ctx, delMark, remove)
+	if err != nil {
+		return addMark, delMark, err
+	}
+	rows, err := s.query(ctx, `SELECT seq, text FROM items WHERE seq > ? ORDER BY seq`, addMark)
+	if err != nil {
+		return addMark, delMark, storeErr("reading items", err)
+	}
+	defer rows.Close()
+	newAdd := addMark
+	for rows.Next() {
+		var seq int64
+		var text string
+		if err := rows.Scan(&seq, &text); err != nil {
+			return addMark, delMark, storeErr("reading items", err)
+		}
+		add(seq, text)
+		newAdd = seq
+	}
+	if err := rows.Err(); err != nil {
+		return addMark, delMark, storeErr("reading items", err)
+	}
+	return max(newAdd, addMark), newDel, nil
+}
+
+// deletions calls remove for each item deleted after mark (the log a
+// trigger on items keeps) and returns the new mark.
+func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64)) (int64, error) {
+	rows, err := s.query(ctx, `SELECT id, seq FROM vector_deletions WHERE id > ? ORDER BY id`, mark)
+	if err != nil {
+		return mark, storeErr("reading deletions", err)
+	}
+	defer rows.Close()
+	newMark := mark
+	for rows.Next() {
+		var id, seq int64
+		if err := rows.Scan(&id, &seq); err != nil {
+			return mark, storeErr("reading deletions", err)
+		}
+		remove(seq)
+		newMark = id
+	}
+	if err := rows.Err(); err != nil {
+		return mark, storeErr("reading deletions", err)
+	}
+	return newMark, nil
+}
+
 // Marks reads the newest item, vector and deletion in one lookup.
 func (s *Store) Marks(ctx context.Context) (memory.Marks, error) {
 	var m memory.Marks
