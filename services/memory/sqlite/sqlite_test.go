@@ -274,3 +274,21 @@ func TestOpenRejectsNewerSchema(t *testing.T) {
 		t.Fatal("opened a database from the future")
 	}
 }
+
+// Lookups skip the driver's cancellation watcher, but a caller that has
+// already given up is still refused.
+func TestLookupRefusesADoneContext(t *testing.T) {
+	s := mustOpenStore(t, "")
+	put(t, s, item("a note", nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Marks(ctx); err == nil {
+		t.Error("Marks answered for a cancelled context")
+	}
+	if _, err := s.Items(ctx, []int64{1}); err == nil {
+		t.Error("Items answered for a cancelled context")
+	}
+	if m, err := s.Marks(context.Background()); err != nil || m.Items != 1 {
+		t.Errorf("marks %+v, %v", m, err)
+	}
+}
