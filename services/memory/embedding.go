@@ -121,6 +121,7 @@ func (s *Service) Run(ctx context.Context) {
 	if s.off != "" {
 		return
 	}
+	s.warm(ctx)
 	const batch = 64
 	backoff := time.Second
 	tick := time.NewTicker(30 * time.Second)
@@ -165,6 +166,26 @@ func (s *Service) Run(ctx context.Context) {
 		case <-tick.C:
 		}
 	}
+}
+
+// warm builds the in-memory indexes now, so that the first search does not
+// wait for them (they take seconds at a million items).
+func (s *Service) warm(ctx context.Context) {
+	start := time.Now()
+	m, err := s.store.Marks(ctx)
+	if err == nil {
+		_, err = s.syncKeywords(ctx, m)
+	}
+	if err == nil {
+		_, err = s.syncIndex(ctx, m)
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("building the search indexes; the first search will retry", "err", contract.ErrorMessage(err))
+		}
+		return
+	}
+	s.log.Debug("search indexes built", "items", m.Items, "took", time.Since(start))
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {

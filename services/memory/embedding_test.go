@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -199,5 +200,27 @@ func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
 	learn(t, a, "Lunch is at noon.")
 	if res, err := b.TreeSearch(ctx, memory.TreeQuery{Query: "owners"}); err != nil || res.Total != 0 {
 		t.Fatalf("b's index still counts the forgotten item: %+v, %v", res, err)
+	}
+}
+
+// A process that starts on a memory file builds its indexes in the
+// background, before anyone searches.
+func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	writer := memory.NewService(mustOpenStoreAt(t, path), nil)
+	for i := 0; i < 20; i++ {
+		learn(t, writer, fmt.Sprintf("Note %d about the quarterly offsite.", i))
+	}
+	svc := memory.NewService(mustOpenStoreAt(t, path), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); svc.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for !memory.IndexesBuilt(svc, 20) {
+		if time.Now().After(deadline) {
+			t.Fatal("the indexes were not built without a search")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

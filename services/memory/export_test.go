@@ -12,3 +12,20 @@ func CachedText(s *Service, text string) bool {
 	}
 	return false
 }
+
+// IndexesBuilt reports whether the keyword and vector indexes hold n items
+// each (tests: Run builds them before any search).
+func IndexesBuilt(s *Service, n int) bool {
+	s.keywords.mu.Lock()
+	kw := s.keywords.index
+	s.keywords.mu.Unlock()
+	s.vectors.mu.Lock()
+	vec := s.vectors.index
+	s.vectors.mu.Unlock()
+	if kw == nil || vec == nil {
+		return false
+	}
+	kw.mu.RLock()
+	defer kw.mu.RUnlock()
+	return kw.live == n && vec.len() == n
+}
