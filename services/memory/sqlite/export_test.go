@@ -1,6 +1,12 @@
 package sqlite
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // SetUserVersion lets tests fake a database written by a newer binary.
 func (s *Store) SetUserVersion(v int) error {
@@ -13,4 +19,19 @@ func (s *Store) Synchronous() int {
 	var n int
 	_ = s.write.QueryRow(`PRAGMA synchronous`).Scan(&n)
 	return n
+}
+
+// AssertGone fails t when the database file at path, or its WAL, still
+// holds text: forgetting must leave no copy behind.
+func AssertGone(t *testing.T, path, text string) {
+	t.Helper()
+	for _, f := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(f)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(text)) {
+			t.Errorf("%s still holds the forgotten text %q", filepath.Base(f), text)
+		}
+	}
 }

@@ -259,6 +259,31 @@ func (s *Store) lookup(ctx context.Context, query string, args ...any) (*sql.Row
 	return s.query(context.WithoutCancel(ctx), query, args...)
 }
 
+// scalar reads the first row of a read into dst.
+func (s *Store) scalar(ctx context.Context, query string, dst any, args ...any) error {
+	rows, err := s.query(ctx, query, args...)
+	return firstRow(rows, err, dst)
+}
+
+// lookups reads the first row of a lookup (see lookup) into dsts.
+func (s *Store) lookups(ctx context.Context, query string, dsts []any, args ...any) error {
+	rows, err := s.lookup(ctx, query, args...)
+	return firstRow(rows, err, dsts...)
+}
+
+func firstRow(rows *sql.Rows, err error, dsts ...any) error {
+	if err != nil {
+		return storeErr("reading", err)
+	}
+	defer rows.Close()
+	if rows.Next() {
+		if err := rows.Scan(dsts...); err != nil {
+			return storeErr("reading", err)
+		}
+	}
+	return storeErr("reading", rows.Err())
+}
+
 // filterSQL turns a filter into " AND ..." clauses over alias i.
 func filterSQL(f *memory.Filter) (string, []any) {
 	if f == nil {

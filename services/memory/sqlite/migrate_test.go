@@ -1,10 +1,8 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -62,13 +60,5 @@ func TestUpgradeDropsTheFTSCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	for _, f := range []string{path, path + "-wal"} {
-		b, err := os.ReadFile(f)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte("zebracorn")) {
-			t.Errorf("%s still holds the forgotten text", filepath.Base(f))
-		}
-	}
+	AssertGone(t, path, "zebracorn")
 }

@@ -1,10 +1,8 @@
 package sqlite_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -211,15 +209,7 @@ func TestDeleteIsForGood(t *testing.T) {
 		t.Errorf("items after forgetting: %q", texts)
 	}
 	s.Close()
-	for _, f := range []string{path, path + "-wal"} {
-		b, err := os.ReadFile(f)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte("zebracorn")) {
-			t.Errorf("%s still holds the forgotten text", filepath.Base(f))
-		}
-	}
+	sqlite.AssertGone(t, path, "zebracorn")
 }
 
 // Two stores on one file stand in for two processes here; the gateway's

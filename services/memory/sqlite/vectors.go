@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"math"
 
@@ -98,30 +97,6 @@ func (s *Store) DropVectorsExcept(ctx context.Context, model string) (int64, err
 	}
 	n, _ := res.RowsAffected()
 	return n, nil
-}
-
-func (s *Store) scalar(ctx context.Context, query string, dst any, args ...any) error {
-	rows, err := s.query(ctx, query, args...)
-	return firstRow(rows, err, dst)
-}
-
-// lookups reads the first row of a lookup (see lookup) into dsts.
-func (s *Store) lookups(ctx context.Context, query string, dsts []any, args ...any) error {
-	rows, err := s.lookup(ctx, query, args...)
-	return firstRow(rows, err, dsts...)
-}
-
-func firstRow(rows *sql.Rows, err error, dsts ...any) error {
-	if err != nil {
-		return storeErr("reading", err)
-	}
-	defer rows.Close()
-	if rows.Next() {
-		if err := rows.Scan(dsts...); err != nil {
-			return storeErr("reading", err)
-		}
-	}
-	return storeErr("reading", rows.Err())
 }
 
 func encodeVector(v []float32) []byte {
