@@ -17,17 +17,7 @@ func startService(t *testing.T, name, home, natsURL string, extraEnv ...string) 
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, name))
 	cmd.Env = testEnv(home, append([]string{"OPENHUMAN_NATS_URL=" + natsURL}, extraEnv...)...)
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		if _, exited := waitExit(cmd, 10*time.Second); !exited {
-			t.Errorf("%s did not stop on SIGINT\n%s", name, stderr.String())
-		}
-	})
+	startProcess(t, cmd, name)
 	return cmd
 }
 

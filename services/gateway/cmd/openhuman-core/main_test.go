@@ -121,6 +121,29 @@ func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {
 	return p
 }
 
+// startProcess starts cmd with its stderr (and its stdout, unless the
+// caller took that) captured, and stops it with SIGINT when the test ends,
+// failing the test if it does not exit within 15 s. The capture is returned
+// for failure messages.
+func startProcess(t *testing.T, cmd *exec.Cmd, what string) *syncBuffer {
+	t.Helper()
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if cmd.Stdout == nil {
+		cmd.Stdout = stderr
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		if _, exited := waitExit(cmd, 15*time.Second); !exited {
+			t.Errorf("%s did not stop on SIGINT\n%s", what, stderr.String())
+		}
+	})
+	return stderr
+}
+
 // waitExit waits up to d for cmd to exit and returns its exit code; past d
 // it kills the process and reports false.
 func waitExit(cmd *exec.Cmd, d time.Duration) (int, bool) {

@@ -25,17 +25,7 @@ func startServe(t *testing.T, home string, extraEnv ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		if _, ok := waitExit(cmd, 15*time.Second); !ok {
-			t.Errorf("serve did not stop on SIGINT\n%s", stderr.String())
-		}
-	})
+	stderr := startProcess(t, cmd, "serve")
 	line := make([]byte, 512)
 	n, err := stdout.Read(line)
 	if err != nil {
@@ -84,12 +74,7 @@ func TestPrometheusScrapesPerToolSeries(t *testing.T) {
 	promAddr := freePort(t)
 	prom := exec.Command(promBin, "--config.file="+filepath.Join(dir, "prometheus.yml"), "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+promAddr, "--log.level=warn")
-	var promLog syncBuffer
-	prom.Stdout, prom.Stderr = &promLog, &promLog
-	if err := prom.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = prom.Process.Signal(os.Interrupt); waitExit(prom, 15*time.Second) })
+	promLog := startProcess(t, prom, "prometheus")
 	waitFor(t, 30*time.Second, func() bool {
 		resp, err := http.Get("http://" + promAddr + "/-/ready")
 		if err != nil {
