@@ -5,10 +5,29 @@ package memory
 //go:noescape
 func dot8AVX2(a, b *int8, n int) int32
 
+// hamming256 is hammingHist for 4-word (256-bit) codes, n of them.
+//
+//go:noescape
+func hamming256(codes, q *uint64, ds *uint16, hist *uint32, n int)
+
+// dot8SlotsAVX2 is dotSlots for n slots, dim a positive multiple of 32,
+// with qabs holding |q|.
+//
+//go:noescape
+func dot8SlotsAVX2(base *int8, dim int, slots *int32, n int, q, qabs *int8, out *int32)
+
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
-var useAVX2 = hasAVX2()
+var (
+	useAVX2   = hasAVX2()
+	usePOPCNT = hasPOPCNT()
+)
+
+func hasPOPCNT() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	return ecx1&(1<<23) != 0
+}
 
 // hasAVX2 asks the CPU, and the OS through XGETBV whether it saves the YMM
 // registers on a context switch: both must hold for AVX2 to be usable.
@@ -38,4 +57,39 @@ func dot8(a, b []int8) int32 {
 	}
 	bulk := n &^ 31
 	return dot8AVX2(&a[0], &b[0], bulk) + dot8Go(a[bulk:n], b[bulk:n])
+}
+
+// hammingHist writes into ds the Hamming distance of each code (words
+// uint64 each) to q, capped at 1024, and counts each distance in hist.
+func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
+	if words != 4 || !usePOPCNT || len(ds) == 0 || len(q) < 4 {
+		hammingHistGo(codes, q, words, ds, hist)
+		return
+	}
+	hamming256(&codes[0], &q[0], &ds[0], &hist[0], min(len(ds), len(codes)/4))
+}
+
+// dotSlots writes into out the dot product of q with the code of each slot
+// of base (dim components a slot). Components must lie in [-127, 127], as
+// quantize makes them.
+func dotSlots(base []int8, dim int, slots []int32, q []int8, out []int32) {
+	if !useAVX2 || dim <= 0 || dim%32 != 0 || len(slots) == 0 || len(q) < dim || len(out) < len(slots) {
+		dotSlotsGo(base, dim, slots, q, out)
+		return
+	}
+	n := int32(len(base) / dim)
+	for _, s := range slots {
+		if s < 0 || s >= n {
+			panic("memory: vector slot out of range")
+		}
+	}
+	var buf [4096]int8
+	qabs := buf[:0]
+	if dim > len(buf) {
+		qabs = make([]int8, dim)
+	}
+	for _, c := range q[:dim] {
+		qabs = append(qabs, max(c, -c))
+	}
+	dot8SlotsAVX2(&base[0], dim, &slots[0], len(slots), &q[0], &qabs[0], &out[0])
 }

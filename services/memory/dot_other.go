@@ -5,3 +5,11 @@ package memory
 const useAVX2 = false
 
 func dot8(a, b []int8) int32 { return dot8Go(a, b) }
+
+func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
+	hammingHistGo(codes, q, words, ds, hist)
+}
+
+func dotSlots(base []int8, dim int, slots []int32, q []int8, out []int32) {
+	dotSlotsGo(base, dim, slots, q, out)
+}

@@ -2,9 +2,11 @@ package memory
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand"
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -62,5 +64,83 @@ func TestAVX2Detection(t *testing.T) {
 	}
 	if want := bytes.Contains(info, []byte(" avx2")); useAVX2 != want {
 		t.Errorf("useAVX2 = %v, /proc/cpuinfo says avx2 %v", useAVX2, want)
+	}
+}
+
+// TestBatchKernelsMatchPortable checks the batched Hamming and dot product
+// kernels against plain loops, over counts and lengths that exercise their
+// edges, with components at the extremes quantize produces.
+func TestBatchKernelsMatchPortable(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	for n := 0; n <= 40; n++ {
+		codes := make([]uint64, 4*n)
+		for i := range codes {
+			codes[i] = r.Uint64()
+		}
+		if n%5 == 0 && n > 0 {
+			codes[0], codes[1], codes[2], codes[3] = ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)
+		}
+		q := []uint64{r.Uint64(), r.Uint64(), 0, ^uint64(0)}
+		var hist, wantHist [1025]uint32
+		ds := make([]uint16, n)
+		hammingHist(codes, q, 4, ds, &hist)
+		for i := 0; i < n; i++ {
+			d := 0
+			for w := 0; w < 4; w++ {
+				d += bits.OnesCount64(codes[4*i+w] ^ q[w])
+			}
+			if int(ds[i]) != d {
+				t.Fatalf("n=%d: distance %d = %d, want %d", n, i, ds[i], d)
+			}
+			wantHist[d]++
+		}
+		if hist != wantHist {
+			t.Fatalf("n=%d: histogram differs", n)
+		}
+		var goHist [1025]uint32
+		goDs := make([]uint16, n)
+		hammingHistGo(codes, q, 4, goDs, &goHist)
+		if !slices.Equal(goDs, ds) || goHist != wantHist {
+			t.Fatalf("n=%d: portable Hamming kernel differs", n)
+		}
+	}
+	for _, dim := range []int{32, 64, 96, 256, 768, 100} {
+		const items = 50
+		base := make([]int8, items*dim)
+		for i := range base {
+			base[i] = int8(r.Intn(255) - 127)
+		}
+		for i := 0; i < dim; i++ {
+			base[i] = 127 // slot 0 at the extreme
+		}
+		q := make([]int8, dim)
+		for i := range q {
+			q[i] = int8(r.Intn(255) - 127)
+		}
+		q[0], q[1] = 127, -127
+		slots := []int32{0, 49, 3, 3, 17, 0}
+		out := make([]int32, len(slots))
+		dotSlots(base, dim, slots, q, out)
+		for i, s := range slots {
+			var want int32
+			for j := 0; j < dim; j++ {
+				want += int32(base[int(s)*dim+j]) * int32(q[j])
+			}
+			if out[i] != want {
+				t.Fatalf("dim=%d slot %d: %d, want %d", dim, s, out[i], want)
+			}
+		}
+		goOut := make([]int32, len(slots))
+		dotSlotsGo(base, dim, slots, q, goOut)
+		if !slices.Equal(goOut, out) {
+			t.Fatalf("dim=%d: portable dot kernel gives %v, want %v", dim, goOut, out)
+		}
+		for i := range q {
+			q[i] = 127
+		}
+		dotSlots(base, dim, slots[:1], q, out)
+		if want := int32(127 * 127 * dim); out[0] != want {
+			t.Fatalf("dim=%d, all components 127: %d, want %d", dim, out[0], want)
+		}
 	}
 }

@@ -100,46 +100,53 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	var slots []int
+	sc := searchPool.Get().(*searchScratch)
+	defer searchPool.Put(sc)
+	slots := sc.slots[:0]
 	switch {
 	case allowed != nil:
-		slots = make([]int, 0, len(allowed))
 		for _, seq := range allowed {
 			if s, ok := x.slot[seq]; ok {
-				slots = append(slots, s)
+				slots = append(slots, int32(s))
 			}
 		}
+		sc.slots = slots
 		if len(slots) > exactBelow {
-			slots = x.prepass(q, slots, prepassKeep(k))
+			slots = x.prepass(q, slots, prepassKeep(k), sc)
 		}
 	case len(x.slot) <= exactBelow:
-		slots = make([]int, 0, len(x.slot))
 		for s, seq := range x.seqs {
 			if seq != 0 {
-				slots = append(slots, s)
+				slots = append(slots, int32(s))
 			}
 		}
+		sc.slots = slots
 	default:
-		slots = x.prepass(q, nil, prepassKeep(k))
+		slots = x.prepass(q, nil, prepassKeep(k), sc)
 	}
 	qq, qscale := quantize(q)
-	scratch := rankedPool.Get().(*[]Ranked)
-	defer rankedPool.Put(scratch)
-	hits := (*scratch)[:0]
-	for _, s := range slots {
-		score := float32(dot8(x.q8[s*x.dim:(s+1)*x.dim], qq)) * x.scale[s] * qscale
+	dots := grow(sc.dots, len(slots))
+	sc.dots = dots
+	dotSlots(x.q8, x.dim, slots, qq, dots)
+	hits := sc.hits[:0]
+	for i, s := range slots {
+		score := float32(dots[i]) * x.scale[s] * qscale
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
-	*scratch = hits
+	sc.hits = hits
 	return slices.Clone(topK(hits, k, better))
 }
 
-// Scratch space of a search, reused: a search at 10k items would otherwise
-// leave some 50 KB of garbage behind each time.
-var (
-	rankedPool = sync.Pool{New: func() any { return new([]Ranked) }}
-	distPool   = sync.Pool{New: func() any { return new([]uint16) }}
-)
+// searchScratch is a search's working space, reused: a search at 10k items
+// would otherwise leave some 50 KB of garbage behind each time.
+type searchScratch struct {
+	slots, kept []int32
+	dots        []int32
+	dist        []uint16
+	hits        []Ranked
+}
+
+var searchPool = sync.Pool{New: func() any { return new(searchScratch) }}
 
 // dot8Go is the dot product of two int8 codes in portable Go; four
 // accumulators let the CPU overlap the multiplies.
@@ -167,17 +174,26 @@ func grow[T any](b []T, n int) []T {
 	return b[:n]
 }
 
-// hamming4 writes into ds the distance of each 4-word code in codes to q.
-func hamming4(codes, q []uint64, ds []uint16) {
-	q0, q1, q2, q3 := q[0], q[1], q[2], q[3]
+// hammingHistGo is hammingHist in portable Go.
+func hammingHistGo(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
 	for s := range ds {
-		if len(codes) < 4 {
+		if len(codes) < (s+1)*words {
 			return
 		}
-		c := codes[:4:4]
-		ds[s] = uint16(bits.OnesCount64(c[0]^q0) + bits.OnesCount64(c[1]^q1) +
-			bits.OnesCount64(c[2]^q2) + bits.OnesCount64(c[3]^q3))
-		codes = codes[4:]
+		d := 0
+		for i, w := range codes[s*words : (s+1)*words] {
+			d += bits.OnesCount64(w ^ q[i])
+		}
+		d = min(d, 1024)
+		ds[s] = uint16(d)
+		hist[d]++
+	}
+}
+
+// dotSlotsGo is dotSlots without the batched vector code.
+func dotSlotsGo(base []int8, dim int, slots []int32, q []int8, out []int32) {
+	for i, s := range slots {
+		out[i] = dot8(base[int(s)*dim:(int(s)+1)*dim], q)
 	}
 }
 
@@ -185,67 +201,47 @@ func prepassKeep(k int) int { return max(4*k, 1024) }
 
 // prepass keeps the keep slots (of candidates, or of all when nil) whose
 // binary codes are nearest q's, by counting Hamming distances.
-func (x *vectorIndex) prepass(q []float32, candidates []int, keep int) []int {
+func (x *vectorIndex) prepass(q []float32, candidates []int32, keep int, sc *searchScratch) []int32 {
 	qcode := make([]uint64, x.words)
 	for i, f := range q {
 		if f > 0 {
 			qcode[i/64] |= 1 << (i % 64)
 		}
 	}
-	dist := func(s int) int {
-		d := 0
-		c := x.code[s*x.words : (s+1)*x.words]
-		for i, w := range c {
-			d += bits.OnesCount64(w ^ qcode[i])
-		}
-		return d
-	}
-	var hist [1025]int // distances up to 1024 bits
-	scratch := distPool.Get().(*[]uint16)
-	defer distPool.Put(scratch)
+	var hist [1025]uint32 // distances up to 1024 bits
 	var ds []uint16
 	if candidates == nil {
-		ds = grow(*scratch, len(x.seqs))
-		*scratch = ds
-		if x.words == 4 {
-			hamming4(x.code, qcode, ds) // 256 dimensions: the common case, unrolled
-		} else {
-			for s := range x.seqs {
-				ds[s] = uint16(min(dist(s), 1024))
-			}
-		}
-		for s, seq := range x.seqs {
-			if seq == 0 {
-				ds[s] = math.MaxUint16
-				continue
-			}
-			hist[ds[s]]++
+		ds = grow(sc.dist, len(x.seqs))
+		hammingHist(x.code, qcode, x.words, ds, &hist)
+		for _, s := range x.free { // removed: not candidates
+			hist[ds[s]]--
+			ds[s] = math.MaxUint16
 		}
 	} else {
-		ds = grow(*scratch, len(candidates))
-		*scratch = ds
+		ds = grow(sc.dist, len(candidates))
 		for i, s := range candidates {
-			d := min(dist(s), 1024)
-			ds[i] = uint16(d)
-			hist[d]++
+			code := x.code[int(s)*x.words : (int(s)+1)*x.words]
+			hammingHist(code, qcode, x.words, ds[i:i+1], &hist)
 		}
 	}
+	sc.dist = ds
 	limit, n := 0, 0
 	for limit = 0; limit < len(hist); limit++ {
-		if n += hist[limit]; n >= keep {
+		if n += int(hist[limit]); n >= keep {
 			break
 		}
 	}
-	out := make([]int, 0, keep+64)
+	out := sc.kept[:0]
 	for i, d := range ds {
 		if int(d) <= limit {
 			if candidates == nil {
-				out = append(out, i)
+				out = append(out, int32(i))
 			} else {
 				out = append(out, candidates[i])
 			}
 		}
 	}
+	sc.kept = out
 	return out
 }
 

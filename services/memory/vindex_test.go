@@ -99,6 +99,67 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 	}
 }
 
+// TestVectorIndexLargeFilterAndRemovals covers the pre-pass paths: a filter
+// passing more than exactBelow items, and removed slots that must not come
+// back from a search over everything.
+func TestVectorIndexLargeFilterAndRemovals(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	const dim, size = 256, 15000
+	idx := newVectorIndex(dim)
+	vs := map[int64][]float32{}
+	for i := int64(1); i <= size; i++ {
+		vs[i] = randomUnit(r, dim)
+		idx.put(i, vs[i])
+	}
+	removed := map[int64][]float32{}
+	for i := int64(1); i <= size; i += 3 {
+		idx.remove(i)
+		removed[i] = vs[i]
+		delete(vs, i)
+	}
+	allowed := map[int64]bool{}
+	var list []int64
+	for seq := range vs {
+		if seq%2 == 0 {
+			allowed[seq] = true
+			list = append(list, seq)
+		}
+	}
+	if len(list) <= exactBelow {
+		t.Fatalf("filter passes %d items; the test needs more than %d", len(list), exactBelow)
+	}
+	var unfiltered, filtered float64
+	const queries = 20
+	for n := 0; n < queries; n++ {
+		// A removed item's own vector: the nearest thing to it is itself,
+		// which must not be found.
+		q := randomUnit(r, dim)
+		if n%2 == 0 {
+			q = removed[int64(1+3*r.Intn(size/3))]
+		}
+		got := idx.search(q, 10, nil)
+		for _, h := range got {
+			if removed[h.Seq] != nil {
+				t.Fatalf("search returned removed item %d", h.Seq)
+			}
+		}
+		unfiltered += recallAt(got, exactTop(vs, q, 10, nil))
+		got = idx.search(q, 10, list)
+		for _, h := range got {
+			if !allowed[h.Seq] {
+				t.Fatalf("filtered search returned %d, which the filter excludes", h.Seq)
+			}
+		}
+		filtered += recallAt(got, exactTop(vs, q, 10, allowed))
+	}
+	// Random vectors have no near neighbours, the pre-pass's hardest case
+	// (the clustered test above holds quality to 0.9); a wrong slot or
+	// distance would bring this near 0.
+	if unfiltered/queries < 0.8 || filtered/queries < 0.8 {
+		t.Errorf("recall@10 %.2f unfiltered, %.2f filtered; want >= 0.8", unfiltered/queries, filtered/queries)
+	}
+}
+
 func TestVectorIndexRemoveAndReuse(t *testing.T) {
 	idx := newVectorIndex(4)
 	idx.put(1, []float32{1, 0, 0, 0})
