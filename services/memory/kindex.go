@@ -233,7 +233,7 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 	for s, score := range scores {
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: score})
 	}
-	return topK(hits, k, better)
+	return topK(hits, k)
 }
 
 // matching returns the seqs (<= asOf) of the live items holding any of keys.

@@ -182,14 +182,16 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 	// Ties go to the newest item: its seq is higher. Seqs are unique, so
 	// the order is total and pages never overlap; only the first need of
 	// the best depth are put in order.
-	return topK(out, min(need, depth), betterFused), warning, nil
-}
-
-func betterFused(a, b fused) bool {
-	if a.score != b.score {
-		return a.score > b.score
+	order := make([]Ranked, len(out))
+	for i, x := range out {
+		order[i] = Ranked{Seq: x.seq, Score: x.score}
 	}
-	return a.seq > b.seq
+	order = topK(order, min(need, depth))
+	best := make([]fused, len(order))
+	for i, r := range order {
+		best[i] = out[at[r.Seq]]
+	}
+	return best, warning, nil
 }
 
 // vectorLeg ranks by cosine similarity to the query's embedding. With a

@@ -134,7 +134,7 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
 	sc.hits = hits
-	return slices.Clone(topK(hits, k, better))
+	return slices.Clone(topK(hits, k))
 }
 
 // searchScratch is a search's working space, reused: a search at 10k items
