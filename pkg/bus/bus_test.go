@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,6 +64,10 @@ func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}) *bus.Servi
 			"stall": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
 				<-ctx.Done()
 				return nil, contract.Errorf(contract.CodeUnavailable, "gave up")
+			}},
+			"goroutine": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+				buf := make([]byte, 64)
+				return strings.Fields(string(buf[:runtime.Stack(buf, false)]))[1], nil // "goroutine N [running]:"
 			}},
 			"slow": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
 				select {
@@ -187,7 +192,7 @@ func TestCall(t *testing.T) {
 	})
 	t.Run("discovery lists served subjects", func(t *testing.T) {
 		served := c.Served(ctx, "echo", "nosuch")
-		if !served["openhuman.echo.echo"] || !served["openhuman.echo.slow"] || len(served) != 7 {
+		if !served["openhuman.echo.echo"] || !served["openhuman.echo.slow"] || len(served) != 8 {
 			t.Errorf("served = %v", served)
 		}
 	})
@@ -215,6 +220,37 @@ func TestStopWaitsForInFlight(t *testing.T) {
 	<-stopped
 	if err := <-done; err != nil {
 		t.Fatalf("in-flight request lost on Stop: %v", err)
+	}
+}
+
+// TestWorkersAreReused: requests one after another run on the same
+// goroutine (its stack already grown), and the workers end when the
+// service stops.
+func TestWorkersAreReused(t *testing.T) {
+	s := mustStartServer(t)
+	svc := echoService(t, mustConnect(t, s), nil)
+	c := bus.NewClient(mustConnect(t, s))
+	before := runtime.NumGoroutine()
+	seen := map[string]int{}
+	for i := 0; i < 50; i++ {
+		res, err := c.Call(context.Background(), "echo", "goroutine", nil, contract.CallContext{})
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		seen[string(res)]++
+	}
+	if len(seen) > 5 {
+		t.Errorf("50 calls one after another ran on %d goroutines, want a reused few: %v", len(seen), seen)
+	}
+	if err := svc.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Stop, %d before the calls: workers left running", n, before)
 	}
 }
 

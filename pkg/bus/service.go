@@ -78,7 +78,8 @@ type Service struct {
 	nc      *nats.Conn
 	cfg     ServiceConfig
 	sem     chan struct{}
-	mu      sync.Mutex // guards stopped and wg.Add against Stop's wg.Wait
+	work    chan func() // idle workers take requests from here
+	mu      sync.Mutex  // guards stopped and wg.Add against Stop's wg.Wait
 	stopped bool
 	wg      sync.WaitGroup
 	ctx     context.Context
@@ -108,7 +109,7 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Service{micro: ms, nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent), ctx: ctx, stop: stop}
+	s := &Service{micro: ms, nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent), work: make(chan func()), ctx: ctx, stop: stop}
 	group := ms.AddGroup(contract.SubjectPrefix + "." + cfg.Name)
 	for method, ep := range cfg.Endpoints {
 		ep, method := ep, method
@@ -145,9 +146,10 @@ func (s *Service) Stop() error {
 	return err
 }
 
-// dispatch runs each request on its own goroutine: micro delivers a
-// subscription's messages one at a time, and one slow call (an agent run, a
-// web search) must not hold up the others. Replies are published directly
+// dispatch runs each request on a goroutine of its own (an idle worker's,
+// or a new one): micro delivers a subscription's messages one at a time,
+// and one slow call (an agent run, a web search) must not hold up the
+// others. Replies are published directly
 // rather than through r.Respond, which micro's own bookkeeping reads without
 // a lock after the handler returns.
 func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
@@ -164,7 +166,7 @@ func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.sem <- struct{}{}
-	go func() {
+	job := func() {
 		defer func() { <-s.sem; s.wg.Done() }()
 		start := time.Now()
 		inFlight := serviceInFlight.WithLabelValues(s.cfg.Name)
@@ -178,8 +180,35 @@ func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
 		}
 		serviceDuration.WithLabelValues(s.cfg.Name, method).Observe(time.Since(start).Seconds())
 		serviceRequests.WithLabelValues(s.cfg.Name, method, telemetry.Outcome(err)).Inc()
-	}()
+	}
+	select {
+	case s.work <- job:
+	default:
+		go s.worker(job)
+	}
 }
+
+// worker runs job, then further requests as they come, until none has come
+// for a while. A goroutine's stack grows to what a call needs (SQLite's
+// interpreter alone needs tens of KB) and a new one starts small, so
+// reusing them saves growing a stack for every request.
+func (s *Service) worker(job func()) {
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		job()
+		idle.Reset(workerIdle)
+		select {
+		case job = <-s.work:
+		case <-idle.C:
+			return
+		case <-s.ctx.Done(): // stopped
+			return
+		}
+	}
+}
+
+const workerIdle = 10 * time.Second
 
 func (s *Service) handle(method string, ep Endpoint, data []byte) (reply contract.Reply) {
 	start := time.Now()
