@@ -178,6 +178,30 @@ func TestTopK(t *testing.T) {
 	}
 }
 
+// largestFirst puts the k largest keys first, duplicates included.
+func TestLargestFirst(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for n := 0; n < 300; n += 7 {
+		for _, k := range []int{1, 5, n / 2, n, n + 3} {
+			keys := make([]uint64, n)
+			for i := range keys {
+				keys[i] = uint64(r.Intn(20))
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			slices.Reverse(want)
+			want = want[:min(k, n)]
+			largestFirst(keys, k)
+			got := slices.Clone(keys[:min(k, n)])
+			slices.Sort(got)
+			slices.Reverse(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, want)
+			}
+		}
+	}
+}
+
 func TestItemCacheBound(t *testing.T) {
 	c := newItemCache(10 * itemSize(Item{Text: "x"}))
 	for i := 1; i <= 25; i++ {
