@@ -151,28 +151,29 @@ func BenchmarkKeywordIndexSearch(b *testing.B) {
 	}
 }
 
-// topK agrees with a full sort on random scores with many ties.
+// topK agrees with a full sort: on scores with many ties, on scores that
+// differ by less than float32 can tell apart, and when all scores tie.
 func TestTopK(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
-	for n := 0; n < 300; n += 7 {
-		for _, k := range []int{0, 1, 5, n / 2, n, n + 3} {
-			hits := make([]Ranked, n)
-			for i := range hits {
-				hits[i] = Ranked{Seq: int64(i + 1), Score: float64(r.Intn(20))}
-			}
-			want := append([]Ranked(nil), hits...)
-			slices.SortFunc(want, func(a, b Ranked) int {
-				if better(a, b) {
-					return -1
+	scores := map[string]func(i int) float64{
+		"ties":  func(int) float64 { return float64(r.Intn(20)) },
+		"close": func(int) float64 { return 1 + float64(r.Intn(1000))*1e-12 },
+		"equal": func(int) float64 { return 0.5 },
+		"signs": func(int) float64 { return r.NormFloat64() },
+	}
+	for name, score := range scores {
+		for n := 0; n < 300; n += 7 {
+			for _, k := range []int{0, 1, 5, n / 2, n, n + 3} {
+				hits := make([]Ranked, n)
+				for i := range hits {
+					hits[i] = Ranked{Seq: int64(r.Intn(1000) + 1), Score: score(i)}
 				}
-				if better(b, a) {
-					return 1
+				want := append([]Ranked(nil), hits...)
+				slices.SortFunc(want, compareRanked)
+				want = want[:min(k, n)]
+				if got := topK(hits, k); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%s n=%d k=%d: got %v, want %v", name, n, k, got, want)
 				}
-				return 0
-			})
-			want = want[:min(k, n)]
-			if got := topK(hits, k); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, want)
 			}
 		}
 	}

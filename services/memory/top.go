@@ -1,5 +1,11 @@
 package memory
 
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
 // better orders hits best first; ties go to the newest item.
 func better(a, b Ranked) bool {
 	if a.Score != b.Score {
@@ -8,48 +14,96 @@ func better(a, b Ranked) bool {
 	return a.Seq > b.Seq
 }
 
-// topK reorders hits so that its first k are the best, best first, and
-// returns them. A heap of the k best so far, with the worst at its root,
-// sees each other hit with one comparison unless the hit belongs in it;
-// the heap is then sorted in place. better is called directly, not through
-// a function value: an indirect call per comparison was most of the cost.
+// topK returns the k best of hits, best first. Comparing Ranked values
+// one by one (through better, or worse through a function value) was most
+// of a search's ranking time, so each hit is packed into a uint64: its
+// score rounded to float32, in bits that order as floats do, above its
+// position in hits. Selection and sorting then compare plain integers.
+// Rounding keeps the order between different rounded scores (a > b implies
+// float32(a) >= float32(b)), so only runs of equal rounded scores need
+// better's exact order afterwards; runs are short unless many scores tie.
 func topK(hits []Ranked, k int) []Ranked {
-	if k <= 0 {
-		return hits[:0]
+	if k <= 0 || len(hits) == 0 {
+		return nil
 	}
-	h := hits[:min(k, len(hits))]
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		siftDown(h, i)
+	kp := keysPool.Get().(*[]uint64)
+	defer keysPool.Put(kp)
+	keys := (*kp)[:0]
+	for i, h := range hits {
+		keys = append(keys, uint64(orderedBits(float32(h.Score)))<<32|uint64(i))
 	}
-	for _, x := range hits[len(h):] {
-		if better(x, h[0]) {
-			h[0] = x
-			siftDown(h, 0)
+	*kp = keys
+	if len(keys) > k {
+		largestFirst(keys, k)
+		// Hits past the k-th whose rounded score equals its may still be
+		// better than it: keep them for the exact order to decide.
+		kth := slices.Min(keys[:k]) >> 32
+		m := k
+		for i := k; i < len(keys); i++ {
+			if keys[i]>>32 == kth {
+				keys[m], keys[i] = keys[i], keys[m]
+				m++
+			}
 		}
+		keys = keys[:m]
 	}
-	for n := len(h) - 1; n > 0; n-- {
-		h[0], h[n] = h[n], h[0]
-		siftDown(h[:n], 0)
+	slices.Sort(keys)
+	out := make([]Ranked, len(keys))
+	for i := range out {
+		out[i] = hits[uint32(keys[len(keys)-1-i])]
 	}
-	return h
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && keys[len(keys)-1-j]>>32 == keys[len(keys)-1-i]>>32 {
+			j++
+		}
+		if j-i > 1 {
+			orderRun(out[i:j])
+		}
+		i = j
+	}
+	return out[:min(k, len(out))]
 }
 
-// siftDown moves h[i] down until no child of it is worse.
-func siftDown(h []Ranked, i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
+// orderRun puts hits whose rounded scores are equal in better's order. Most
+// such runs are true ties (notes of one length matching one query word
+// score the same), ordered by seq alone: those sort as integers.
+func orderRun(run []Ranked) {
+	for _, h := range run[1:] {
+		if h.Score != run[0].Score {
+			slices.SortFunc(run, compareRanked)
 			return
 		}
-		if c+1 < len(h) && better(h[c], h[c+1]) {
-			c++ // the worse child
-		}
-		if !better(h[i], h[c]) {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
 	}
+	seqs := make([]int64, len(run))
+	for i, h := range run {
+		seqs[i] = h.Seq
+	}
+	slices.Sort(seqs)
+	for i, seq := range seqs {
+		run[len(run)-1-i].Seq = seq
+	}
+}
+
+var keysPool = sync.Pool{New: func() any { return new([]uint64) }}
+
+func compareRanked(a, b Ranked) int {
+	switch {
+	case better(a, b):
+		return -1
+	case better(b, a):
+		return 1
+	}
+	return 0
+}
+
+// orderedBits maps a float32 to a uint32 whose order is the floats' order.
+func orderedBits(f float32) uint32 {
+	b := math.Float32bits(f)
+	if b&(1<<31) != 0 {
+		return ^b // negative: a larger magnitude is smaller
+	}
+	return b | 1<<31
 }
 
 // largestFirst partitions keys so that the k largest come first, in any

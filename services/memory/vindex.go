@@ -3,7 +3,6 @@ package memory
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"sync"
 )
 
@@ -23,9 +22,6 @@ type vectorIndex struct {
 	scale []float32 // per vector: float ≈ int8 × scale
 	slot  map[int64]int
 	free  []int
-	// maxSeq is the highest seq ever put: while it fits in 32 bits a hit
-	// packs into one sortable uint64.
-	maxSeq int64
 }
 
 // exactBelow is the number of candidates up to which search is exact.
@@ -62,7 +58,6 @@ func (x *vectorIndex) put(seq int64, v []float32) {
 		x.slot[seq] = s
 	}
 	x.seqs[s] = seq
-	x.maxSeq = max(x.maxSeq, seq)
 	code := x.code[s*x.words : (s+1)*x.words]
 	for i := range code {
 		code[i] = 0
@@ -132,51 +127,13 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 	dots := grow(sc.dots, len(slots))
 	sc.dots = dots
 	dotSlots(x.q8, x.dim, slots, qq, dots)
-	if x.maxSeq > math.MaxUint32 {
-		hits := sc.hits[:0]
-		for i, s := range slots {
-			score := float32(dots[i]) * x.scale[s] * qscale
-			hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
-		}
-		sc.hits = hits
-		return slices.Clone(topK(hits, k))
-	}
-	// Scores are float32 and seqs fit in 32 bits, so each hit packs into a
-	// uint64 that orders as better does (score, then seq): sorting those
-	// costs a fraction of comparing Ranked values.
-	keys := sc.keys[:0]
+	hits := sc.hits[:0]
 	for i, s := range slots {
 		score := float32(dots[i]) * x.scale[s] * qscale
-		keys = append(keys, uint64(orderedBits(score))<<32|uint64(x.seqs[s]))
+		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
-	sc.keys = keys
-	if len(keys) > k {
-		largestFirst(keys, k)
-		keys = keys[:k]
-	}
-	slices.Sort(keys)
-	out := make([]Ranked, len(keys))
-	for i := range out {
-		key := keys[len(keys)-1-i]
-		out[i] = Ranked{Seq: int64(uint32(key)), Score: float64(fromOrderedBits(uint32(key >> 32)))}
-	}
-	return out
-}
-
-// orderedBits maps a float32 to a uint32 whose order is the floats' order.
-func orderedBits(f float32) uint32 {
-	if b := math.Float32bits(f); b&(1<<31) != 0 {
-		return ^b // negative: larger magnitude is smaller
-	} else {
-		return b | 1<<31
-	}
-}
-
-func fromOrderedBits(u uint32) float32 {
-	if u&(1<<31) != 0 {
-		return math.Float32frombits(u &^ (1 << 31))
-	}
-	return math.Float32frombits(^u)
+	sc.hits = hits
+	return topK(hits, k)
 }
 
 // searchScratch is a search's working space, reused: a search at 10k items
@@ -184,7 +141,6 @@ func fromOrderedBits(u uint32) float32 {
 type searchScratch struct {
 	slots, kept []int32
 	dots        []int32
-	keys        []uint64
 	dist        []uint16
 	hits        []Ranked
 }

@@ -2,9 +2,7 @@ package memory
 
 import (
 	"context"
-	"math"
 	"math/rand"
-	"slices"
 	"sort"
 	"testing"
 )
@@ -159,43 +157,6 @@ func TestVectorIndexLargeFilterAndRemovals(t *testing.T) {
 	// distance would bring this near 0.
 	if unfiltered/queries < 0.8 || filtered/queries < 0.8 {
 		t.Errorf("recall@10 %.2f unfiltered, %.2f filtered; want >= 0.8", unfiltered/queries, filtered/queries)
-	}
-}
-
-// The packed-key ranking agrees with ranking Ranked values, score by score
-// and in the order of ties (duplicate vectors score the same; the newest
-// comes first).
-func TestVectorIndexKeyRankingAgrees(t *testing.T) {
-	r := rand.New(rand.NewSource(9))
-	const dim = 256
-	idx := newVectorIndex(dim)
-	var prev []float32
-	for i := int64(1); i <= 6000; i++ {
-		v := randomUnit(r, dim)
-		if i%4 == 0 {
-			v = prev // a duplicate
-		}
-		idx.put(i, v)
-		prev = v
-	}
-	for n := 0; n < 10; n++ {
-		q := randomUnit(r, dim)
-		got := idx.search(q, 216, nil)
-		idx.maxSeq = math.MaxUint32 + 1 // as if a seq did not fit: the other path
-		want := idx.search(q, 216, nil)
-		idx.maxSeq = 6000
-		if len(got) != 216 || !slices.Equal(got, want) {
-			t.Fatalf("query %d: packed keys gave %v,\nRanked gave %v", n, got, want)
-		}
-		ties := 0
-		for i := 1; i < len(got); i++ {
-			if got[i].Score == got[i-1].Score {
-				ties++
-			}
-		}
-		if n == 0 && ties == 0 {
-			t.Fatal("no tied scores among the results: the test does not cover ties")
-		}
 	}
 }
 
