@@ -202,13 +202,10 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 	}
 	n := float64(x.live)
 	avgLen := float64(x.totalLen) / n
-	total := 0
-	for _, key := range keys {
-		if id, ok := x.ids[key]; ok {
-			total += len(x.terms[id].slots)
-		}
-	}
-	scores := make(map[uint32]float64, min(total, 4096))
+	sc := keywordPool.Get().(*keywordScratch)
+	defer keywordPool.Put(sc)
+	clear(sc.scores)
+	scores := sc.scores
 	for _, key := range keys {
 		id, ok := x.ids[key]
 		if !ok {
@@ -229,12 +226,21 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 			scores[s] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
 		}
 	}
-	hits := make([]Ranked, 0, len(scores))
+	hits := sc.hits[:0]
 	for s, score := range scores {
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: score})
 	}
+	sc.hits = hits
 	return topK(hits, k)
 }
+
+// keywordScratch is a keyword search's working space, reused.
+type keywordScratch struct {
+	scores map[uint32]float64 // slot → BM25 so far
+	hits   []Ranked
+}
+
+var keywordPool = sync.Pool{New: func() any { return &keywordScratch{scores: map[uint32]float64{}} }}
 
 // matching returns the seqs (<= asOf) of the live items holding any of keys.
 func (x *keywordIndex) matching(keys []string, asOf int64) []int64 {

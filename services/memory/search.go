@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -93,6 +94,7 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error
 	if err != nil {
 		return nil, err
 	}
+	out.Hits = make([]Hit, 0, len(page))
 	for _, f := range page {
 		it, ok := items[f.seq]
 		if !ok {
@@ -150,8 +152,10 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 			warning = "vector leg skipped, results are keyword only: " + contract.ErrorMessage(err)
 		}
 	}
-	out := make([]fused, 0, len(kw)+len(vec))
-	at := make(map[int64]int, len(kw)+len(vec)) // seq → index in out
+	sc := fusePool.Get().(*fuseScratch)
+	defer fusePool.Put(sc)
+	clear(sc.at)
+	out, at := sc.out[:0], sc.at // at: seq → index in out
 	get := func(seq int64) *fused {
 		i, ok := at[seq]
 		if !ok {
@@ -182,10 +186,12 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 	// Ties go to the newest item: its seq is higher. Seqs are unique, so
 	// the order is total and pages never overlap; only the first need of
 	// the best depth are put in order.
-	order := make([]Ranked, len(out))
-	for i, x := range out {
-		order[i] = Ranked{Seq: x.seq, Score: x.score}
+	sc.out = out
+	order := sc.order[:0]
+	for _, x := range out {
+		order = append(order, Ranked{Seq: x.seq, Score: x.score})
 	}
+	sc.order = order
 	order = topK(order, min(need, depth))
 	best := make([]fused, len(order))
 	for i, r := range order {
@@ -193,6 +199,15 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 	}
 	return best, warning, nil
 }
+
+// fuseScratch is rank's working space, reused across searches.
+type fuseScratch struct {
+	out   []fused
+	at    map[int64]int
+	order []Ranked
+}
+
+var fusePool = sync.Pool{New: func() any { return &fuseScratch{at: map[int64]int{}} }}
 
 // vectorLeg ranks by cosine similarity to the query's embedding. With a
 // filter (allowed not nil: the seqs passing it) the search is exact over
