@@ -1,20 +1,15 @@
 package memory
 
-// dot8AVX2 is dot8 over the first n components, n a positive multiple of 32.
-//
-//go:noescape
-func dot8AVX2(a, b *int8, n int) int32
-
 // hamming256 is hammingHist for 4-word (256-bit) codes, n of them.
 //
 //go:noescape
 func hamming256(codes, q *uint64, ds *uint16, hist *uint32, n int)
 
-// dot8SlotsAVX2 is dotSlots for n slots, dim a positive multiple of 32,
-// with qabs holding |q|.
+// dot8SlotsAVX2 is dotSlots over the first length components of each slot
+// (stride apart), length a positive multiple of 32, with qabs holding |q|.
 //
 //go:noescape
-func dot8SlotsAVX2(base *int8, dim int, slots *int32, n int, q, qabs *int8, out *int32)
+func dot8SlotsAVX2(base *int8, stride int, slots *int32, n int, q, qabs *int8, out *int32, length int)
 
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
@@ -47,18 +42,6 @@ func hasAVX2() bool {
 	return ebx7&(1<<5) != 0
 }
 
-// dot8 is the dot product of two int8 codes of the same length; this loop
-// is most of a vector search's time, so on CPUs with AVX2 the bulk of it
-// runs 32 components a step.
-func dot8(a, b []int8) int32 {
-	n := min(len(a), len(b))
-	if !useAVX2 || n < 32 {
-		return dot8Go(a[:n], b[:n])
-	}
-	bulk := n &^ 31
-	return dot8AVX2(&a[0], &b[0], bulk) + dot8Go(a[bulk:n], b[bulk:n])
-}
-
 // hammingHist writes into ds the Hamming distance of each code (words
 // uint64 each) to q, capped at 1024, and counts each distance in hist.
 func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
@@ -71,9 +54,11 @@ func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) 
 
 // dotSlots writes into out the dot product of q with the code of each slot
 // of base (dim components a slot). Components must lie in [-127, 127], as
-// quantize makes them.
+// quantize makes them. This loop is most of a vector search's time, so on
+// CPUs with AVX2 it runs 32 components a step.
 func dotSlots(base []int8, dim int, slots []int32, q []int8, out []int32) {
-	if !useAVX2 || dim <= 0 || dim%32 != 0 || len(slots) == 0 || len(q) < dim || len(out) < len(slots) {
+	bulk := dim &^ 31
+	if !useAVX2 || bulk == 0 || len(slots) == 0 || len(q) < dim || len(out) < len(slots) {
 		dotSlotsGo(base, dim, slots, q, out)
 		return
 	}
@@ -85,11 +70,16 @@ func dotSlots(base []int8, dim int, slots []int32, q []int8, out []int32) {
 	}
 	var buf [4096]int8
 	qabs := buf[:0]
-	if dim > len(buf) {
-		qabs = make([]int8, dim)
+	if bulk > len(buf) {
+		qabs = make([]int8, 0, bulk)
 	}
-	for _, c := range q[:dim] {
+	for _, c := range q[:bulk] {
 		qabs = append(qabs, max(c, -c))
 	}
-	dot8SlotsAVX2(&base[0], dim, &slots[0], len(slots), &q[0], &qabs[0], &out[0])
+	dot8SlotsAVX2(&base[0], dim, &slots[0], len(slots), &q[0], &qabs[0], &out[0], bulk)
+	if bulk < dim { // a dimension that is not a multiple of 32: the rest in Go
+		for i, s := range slots {
+			out[i] += dot8Go(base[int(s)*dim+bulk:(int(s)+1)*dim], q[bulk:dim])
+		}
+	}
 }

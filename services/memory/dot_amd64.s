@@ -1,42 +1,5 @@
 #include "textflag.h"
 
-// func dot8AVX2(a, b *int8, n int) int32
-// n is a positive multiple of 32. Each step widens 16 int8 of each side to
-// int16, multiplies them and adds adjacent products into int32 lanes
-// (VPMADDWD); two accumulators keep two steps in flight.
-TEXT ·dot8AVX2(SB), NOSPLIT, $0-28
-	MOVQ a+0(FP), SI
-	MOVQ b+8(FP), DI
-	MOVQ n+16(FP), CX
-	VPXOR Y0, Y0, Y0
-	VPXOR Y4, Y4, Y4
-
-loop:
-	VPMOVSXBW (SI), Y1
-	VPMOVSXBW (DI), Y2
-	VPMADDWD Y1, Y2, Y3
-	VPADDD Y3, Y0, Y0
-	VPMOVSXBW 16(SI), Y5
-	VPMOVSXBW 16(DI), Y6
-	VPMADDWD Y5, Y6, Y7
-	VPADDD Y7, Y4, Y4
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $32, CX
-	JNZ  loop
-
-	VPADDD Y4, Y0, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD X1, X0, X0
-	VPSHUFD $0x4E, X0, X1
-	VPADDD X1, X0, X0
-	VPSHUFD $0xB1, X0, X1
-	VPADDD X1, X0, X0
-	VMOVD X0, AX
-	VZEROUPPER
-	MOVL AX, ret+24(FP)
-	RET
-
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL leaf+0(FP), AX
@@ -99,16 +62,18 @@ hloop:
 hdone:
 	RET
 
-// func dot8SlotsAVX2(base *int8, dim int, slots *int32, n int, q, qabs *int8, out *int32)
-// out[i] = dot(base[slots[i]*dim:][:dim], q) for each of n slots; dim is a
-// positive multiple of 32 and every component lies in [-127, 127]. Per 32
+// func dot8SlotsAVX2(base *int8, stride int, slots *int32, n int, q, qabs *int8, out *int32, length int)
+// out[i] = dot(base[slots[i]*stride:][:length], q) for each of n slots;
+// length is a positive multiple of 32 and every component lies in
+// [-127, 127]. Per 32
 // components: a·q = |q| · (a with q's sign), which VPMADDUBSW multiplies
 // (unsigned × signed) and adds in pairs without saturating (2·127·127 <
 // 2^15), then VPMADDWD widens to int32. The next slot's first lines are
 // prefetched while this one is scored: slots are scattered over the index.
-TEXT ·dot8SlotsAVX2(SB), NOSPLIT, $0-56
+TEXT ·dot8SlotsAVX2(SB), NOSPLIT, $0-64
 	MOVQ base+0(FP), SI
-	MOVQ dim+8(FP), R11
+	MOVQ stride+8(FP), R11
+	MOVQ length+56(FP), CX
 	MOVQ slots+16(FP), BX
 	MOVQ n+24(FP), R8
 	MOVQ q+32(FP), R9
@@ -146,7 +111,7 @@ sloop:
 	VPMADDWD Y7, Y3, Y3
 	VPADDD Y3, Y0, Y0
 	ADDQ $32, R13
-	CMPQ R13, R11
+	CMPQ R13, CX
 	JLT  sloop
 
 	VEXTRACTI128 $1, Y0, X1

@@ -4,8 +4,6 @@ package memory
 
 const useAVX2 = false
 
-func dot8(a, b []int8) int32 { return dot8Go(a, b) }
-
 func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
 	hammingHistGo(codes, q, words, ds, hist)
 }

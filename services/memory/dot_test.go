@@ -10,10 +10,9 @@ import (
 	"testing"
 )
 
-// TestDot8MatchesPortable checks the vectorized dot product against the
-// portable loop on random codes of every length up to 300, including the
-// extremes of int8.
-func TestDot8MatchesPortable(t *testing.T) {
+// TestDot8Go checks the portable dot product against a plain loop on
+// codes of every length up to 300, including the extremes of int8.
+func TestDot8Go(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	for n := 0; n <= 300; n++ {
 		a, b := make([]int8, n), make([]int8, n)
@@ -29,28 +28,34 @@ func TestDot8MatchesPortable(t *testing.T) {
 		for i := range a {
 			want += int32(a[i]) * int32(b[i])
 		}
-		if got := dot8(a, b); got != want {
-			t.Fatalf("n=%d: dot8 = %d, want %d", n, got, want)
-		}
 		if got := dot8Go(a, b); got != want {
 			t.Fatalf("n=%d: dot8Go = %d, want %d", n, got, want)
 		}
 	}
 }
 
-func BenchmarkDot8(b *testing.B) {
-	x, y := make([]int8, 256), make([]int8, 256)
-	for i := range x {
-		x[i], y[i] = int8(i), int8(i*7)
+// BenchmarkDotSlots is the rescore of a search at 10k items: 1,024
+// scattered 256-component codes.
+func BenchmarkDotSlots(b *testing.B) {
+	r := rand.New(rand.NewSource(13))
+	const dim, items = 256, 10000
+	base := make([]int8, dim*items)
+	for i := range base {
+		base[i] = int8(r.Intn(255) - 127)
 	}
-	b.Run("dot8", func(b *testing.B) {
+	slots := make([]int32, 1024)
+	for i := range slots {
+		slots[i] = int32(r.Intn(items))
+	}
+	q, out := base[:dim], make([]int32, len(slots))
+	b.Run("batched", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			dot8(x, y)
+			dotSlots(base, dim, slots, q, out)
 		}
 	})
 	b.Run("portable", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			dot8Go(x, y)
+			dotSlotsGo(base, dim, slots, q, out)
 		}
 	})
 }
@@ -104,7 +109,7 @@ func TestBatchKernelsMatchPortable(t *testing.T) {
 			t.Fatalf("n=%d: portable Hamming kernel differs", n)
 		}
 	}
-	for _, dim := range []int{32, 64, 96, 256, 768, 100} {
+	for _, dim := range []int{31, 32, 33, 64, 96, 100, 256, 768} {
 		const items = 50
 		base := make([]int8, items*dim)
 		for i := range base {

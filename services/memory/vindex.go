@@ -192,7 +192,7 @@ func hammingHistGo(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32
 // dotSlotsGo is dotSlots without the batched vector code.
 func dotSlotsGo(base []int8, dim int, slots []int32, q []int8, out []int32) {
 	for i, s := range slots {
-		out[i] = dot8(base[int(s)*dim:(int(s)+1)*dim], q)
+		out[i] = dot8Go(base[int(s)*dim:(int(s)+1)*dim], q)
 	}
 }
 
