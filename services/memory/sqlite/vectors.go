@@ -36,10 +36,16 @@ func (s *Store) PutVectors(ctx context.Context, model string, vs []memory.Embedd
 		return storeErr("storing vectors", err)
 	}
 	defer tx.Rollback()
+	// Prepared once for the batch: parsing the statement for every row
+	// took a quarter of the batch's time.
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO item_vectors (seq, model, dim, vec)
+		SELECT seq, ?, ?, ? FROM items WHERE seq = ? ON CONFLICT(seq, model) DO NOTHING`)
+	if err != nil {
+		return storeErr("storing vectors", err)
+	}
+	defer ins.Close()
 	for _, v := range vs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO item_vectors (seq, model, dim, vec)
-			SELECT seq, ?, ?, ? FROM items WHERE seq = ? ON CONFLICT(seq, model) DO NOTHING`,
-			model, len(v.Vector), encodeVector(v.Vector), v.Seq); err != nil {
+		if _, err := ins.ExecContext(ctx, model, len(v.Vector), encodeVector(v.Vector), v.Seq); err != nil {
 			return storeErr("storing vectors", err)
 		}
 	}
