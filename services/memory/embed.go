@@ -2,9 +2,9 @@ package memory
 
 import (
 	"context"
-	"hash/fnv"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Embedder turns texts into vectors. Implementations return one unit-length
@@ -47,29 +47,55 @@ func (h *HashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 
 func (h *HashEmbedder) embed(text string) []float32 {
 	v := make([]float32, h.Dim)
-	add := func(feature string, weight float32) {
-		f := fnv.New64a()
-		f.Write([]byte(feature))
-		sum := f.Sum64()
+	add := func(sum uint64, weight float32) {
 		idx := int(sum % uint64(h.Dim))
 		if sum>>63 == 1 {
 			weight = -weight
 		}
 		v[idx] += weight
 	}
+	var runes [64]rune
 	for _, w := range words(text) {
 		if stopwords[w] {
 			continue
 		}
 		s := stem(w)
-		add("w:"+s, 1)
-		padded := []rune("^" + s + "$")
+		add(fnv1a(fnv1a(fnvOffset, "w:"), s), 1)
+		// Trigrams of the word between ^ and $, over its runes (an invalid
+		// byte counts as U+FFFD, as converting to []rune makes it).
+		padded := append(runes[:0], '^')
+		for _, r := range s {
+			padded = append(padded, r)
+		}
+		padded = append(padded, '$')
 		for i := 0; i+3 <= len(padded); i++ {
-			add("t:"+string(padded[i:i+3]), 0.5)
+			sum := fnv1a(fnvOffset, "t:")
+			for _, r := range padded[i : i+3] {
+				var b [utf8.UTFMax]byte
+				n := utf8.EncodeRune(b[:], r)
+				for _, c := range b[:n] {
+					sum = (sum ^ uint64(c)) * fnvPrime
+				}
+			}
+			add(sum, 0.5)
 		}
 	}
 	normalize(v)
 	return v
+}
+
+// FNV-1a, 64 bits, as hash/fnv computes it, but over strings without
+// copying them: embedding is a large part of storing an item.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnv1a(sum uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		sum = (sum ^ uint64(s[i])) * fnvPrime
+	}
+	return sum
 }
 
 // Normalize scales v to unit length in place (a zero vector stays zero) and

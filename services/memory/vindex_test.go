@@ -2,8 +2,11 @@ package memory
 
 import (
 	"context"
+	"hash/fnv"
 	"math/rand"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -191,6 +194,58 @@ func TestHashEmbedder(t *testing.T) {
 	for _, x := range vs[4] {
 		if x != 0 {
 			t.Fatal("empty text must embed to the zero vector")
+		}
+	}
+}
+
+// The hash embedder's vectors are stored: a change to how they are computed
+// must not change a single component. referenceEmbed is the embedder as
+// first written, with hash/fnv and string building.
+func TestHashEmbedderUnchanged(t *testing.T) {
+	referenceEmbed := func(dim int, text string) []float32 {
+		v := make([]float32, dim)
+		add := func(feature string, weight float32) {
+			f := fnv.New64a()
+			f.Write([]byte(feature))
+			sum := f.Sum64()
+			idx := int(sum % uint64(dim))
+			if sum>>63 == 1 {
+				weight = -weight
+			}
+			v[idx] += weight
+		}
+		for _, w := range words(text) {
+			if stopwords[w] {
+				continue
+			}
+			s := stem(w)
+			add("w:"+s, 1)
+			padded := []rune("^" + s + "$")
+			for i := 0; i+3 <= len(padded); i++ {
+				add("t:"+string(padded[i:i+3]), 0.5)
+			}
+		}
+		normalize(v)
+		return v
+	}
+	r := rand.New(rand.NewSource(14))
+	texts := []string{"", "PostgreSQL database migrations", "Zürich café naïve résumé", "日本語のテキスト and ASCII",
+		"emoji 🎉 party", "invalid \xff\xfe bytes", strings.Repeat("supercalifragilistic", 5) + " long word"}
+	alphabet := []rune("abcdeéü日🎉 .,-_'x\xff")
+	for range 300 {
+		n := r.Intn(80)
+		var b strings.Builder
+		for range n {
+			b.WriteRune(alphabet[r.Intn(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, dim := range []int{256, 100} {
+		e := NewHashEmbedder(dim)
+		for _, text := range texts {
+			if got, want := e.embed(text), referenceEmbed(dim, text); !slices.Equal(got, want) {
+				t.Fatalf("dim %d, text %q: the vector changed", dim, text)
+			}
 		}
 	}
 }
