@@ -115,6 +115,7 @@ type Store interface {
 	PutVectors(ctx context.Context, model string, vs []Embedded) error
 	// Unembedded returns up to limit items with seq > after that have no
 	// vector of model, oldest first.
+	// Only their Seq and Text are read: that is all embedding needs.
 	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Item, error)
 	// VectorChanges reports what changed since the marks: add is called for
 	// each vector of model stored after addMark, remove for each item

@@ -52,16 +52,25 @@ func (s *Store) PutVectors(ctx context.Context, model string, vs []memory.Embedd
 	return storeErr("storing vectors", tx.Commit())
 }
 
-// Unembedded lists items without a vector of model, oldest first.
+// Unembedded lists items without a vector of model, oldest first, with
+// their seq and text only.
 func (s *Store) Unembedded(ctx context.Context, model string, after int64, limit int) ([]memory.Item, error) {
-	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i
+	rows, err := s.query(ctx, `SELECT i.seq, i.text FROM items i
 		WHERE i.seq > ? AND NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.seq = i.seq AND v.model = ?)
 		ORDER BY i.seq LIMIT ?`, after, model, limit)
 	if err != nil {
 		return nil, storeErr("finding items to embed", err)
 	}
-	items, err := scanItems(rows)
-	return items, storeErr("finding items to embed", err)
+	defer rows.Close()
+	var items []memory.Item
+	for rows.Next() {
+		var it memory.Item
+		if err := rows.Scan(&it.Seq, &it.Text); err != nil {
+			return nil, storeErr("finding items to embed", err)
+		}
+		items = append(items, it)
+	}
+	return items, storeErr("finding items to embed", rows.Err())
 }
 
 // VectorChanges reads vectors and deletions newer than the marks.
