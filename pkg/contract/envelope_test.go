@@ -19,6 +19,7 @@ func TestReplyEnvelope(t *testing.T) {
 		{data: `{"result":{"a":1},"error":{"code":"ENGINE","message":"x"}}`, errCode: CodeEngine, result: `{"a":1}`},
 		{data: `{}`, decodeFail: true},
 		{data: `not json`, decodeFail: true},
+		{data: `{"result":{"a":}}`, decodeFail: true}, // the envelope's shape around a broken result
 	} {
 		r, err := DecodeReply([]byte(tc.data))
 		if tc.decodeFail {

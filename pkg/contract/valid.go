@@ -1,0 +1,185 @@
+package contract
+
+// validJSON reports whether b is one JSON value, as json.Valid does (the
+// same grammar, strings not checked for UTF-8, nesting up to 10,000 deep),
+// in one pass without a call per byte: every result that crosses the bus
+// is checked, and json.Valid took as long as encoding the result.
+func validJSON(b []byte) bool {
+	const maxDepth = 10000 // encoding/json's limit
+	const (
+		value = iota // a value must come next
+		after        // a value ended
+		key          // an object's key must come next
+	)
+	var stack []byte // '{' or '[' for each open container
+	state := value
+	i := skipSpace(b, 0)
+	for {
+		switch state {
+		case value:
+			if i >= len(b) {
+				return false
+			}
+			switch c := b[i]; {
+			case c == '{' || c == '[':
+				if len(stack) >= maxDepth {
+					return false
+				}
+				end := byte('}')
+				if c == '[' {
+					end = ']'
+				}
+				i = skipSpace(b, i+1)
+				if i < len(b) && b[i] == end {
+					i++
+					state = after
+					continue
+				}
+				stack = append(stack, c)
+				if c == '{' {
+					state = key
+				}
+				continue
+			case c == '"':
+				i = scanString(b, i)
+			case c == '-' || c >= '0' && c <= '9':
+				i = scanNumber(b, i)
+			case c == 't':
+				i = scanLiteral(b, i, "true")
+			case c == 'f':
+				i = scanLiteral(b, i, "false")
+			case c == 'n':
+				i = scanLiteral(b, i, "null")
+			default:
+				return false
+			}
+			if i < 0 {
+				return false
+			}
+			state = after
+		case after:
+			i = skipSpace(b, i)
+			if len(stack) == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			switch c := b[i]; {
+			case c == ',':
+				i = skipSpace(b, i+1)
+				state = value
+				if top == '{' {
+					state = key
+				}
+			case c == '}' && top == '{' || c == ']' && top == '[':
+				stack = stack[:len(stack)-1]
+				i++
+			default:
+				return false
+			}
+		case key:
+			if i >= len(b) || b[i] != '"' {
+				return false
+			}
+			if i = scanString(b, i); i < 0 {
+				return false
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return false
+			}
+			i = skipSpace(b, i+1)
+			state = value
+		}
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// scanString returns the index just past the string opening at b[i], or -1.
+func scanString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) {
+					return -1
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// scanNumber returns the index just past the number starting at b[i], or -1.
+func scanNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		if j := digits(b, i+1); j > i+1 {
+			i = j
+		} else {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if j := digits(b, i); j > i {
+			i = j
+		} else {
+			return -1
+		}
+	}
+	return i
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func scanLiteral(b []byte, i int, lit string) int {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}

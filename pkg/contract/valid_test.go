@@ -1,0 +1,53 @@
+package contract
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var jsonSamples = []string{
+	``, ` `, `null`, `true`, `false`, `nul`, `truex`, `0`, `-0`, `01`, `-`, `1.`, `1.5`, `1e`, `1e+`, `1E-7`,
+	`-12.5e+3`, `.5`, `+1`, `""`, `"a\"b"`, `"\u00e9"`, `"\u00g9"`, `"\x"`, "\"tab\there\"", `"\/"`,
+	"\"\xff\xfe\"", `"unterminated`, `[]`, `[ ]`, `[1,]`, `[,1]`, `[1 2]`, `[[[]]]`, `{}`, `{ }`,
+	`{"a":1}`, `{"a":1,}`, `{"a" 1}`, `{a:1}`, `{"a":}`, `{"a":1 "b":2}`, `{"a":[1,{"b":null}],"c":"d"}`,
+	` {"hits":[],"mode":"hybrid"} `, `{"a":1}}`, `[1]]`, `{"a":1]`, `[1}`, `1 2`, "\n[\r\n1\t]\n",
+	strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000),
+}
+
+func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range jsonSamples {
+		if got, want := validJSON([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("validJSON(%.60q) = %v, json.Valid says %v", s, got, want)
+		}
+	}
+}
+
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range jsonSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := validJSON(b), json.Valid(b); got != want {
+			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", b, got, want)
+		}
+	})
+}
+
+func BenchmarkValidJSON(b *testing.B) {
+	hit := `{"id":"db445975cd665f03758cd94e70fffc9f","kind":"learning","text":"Note 1706: kalo anqutin fedorfe sarensa todortin qulo quvel tinberfe issavel quanmi oxis satoox.","meta":{"source":"agent","provenance":"rpc","learning_kind":"fact","observed_at":"2026-11-30T09:19:10.408Z","created_at":"2026-11-30T09:19:10.408Z"},"score":0.031754032258064516,"confidence":0.8}`
+	doc := []byte(`{"hits":[` + strings.Repeat(hit+",", 9) + hit + `],"mode":"hybrid"}`)
+	b.SetBytes(int64(len(doc)))
+	b.Run("validJSON", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			validJSON(doc)
+		}
+	})
+	b.Run("json.Valid", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			json.Valid(doc)
+		}
+	})
+}
