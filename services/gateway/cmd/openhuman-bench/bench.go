@@ -26,6 +26,7 @@ import (
 )
 
 type options struct {
+	serverPID   int // the server this run started, whose CPU time it reports
 	url         string
 	home        string
 	items       int
@@ -43,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.items, "items", 10000, "items to store before measuring (only when starting its own server)")
 	conc := fs.String("concurrency", "1,8,64", "concurrent clients, comma-separated")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time per transport and concurrency")
-	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp")
+	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,7 +55,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		o.concurrency = append(o.concurrency, n)
 	}
-	o.transports = strings.Split(*tr, ",")
+	for _, t := range strings.Split(*tr, ",") {
+		t = strings.TrimSpace(t)
+		if paths[t] == "" {
+			return fmt.Errorf("--transports: unknown transport %q: use rpc, mcp, rpc-nothing or healthz", t)
+		}
+		o.transports = append(o.transports, t)
+	}
 
 	if o.url == "" {
 		home, err := os.MkdirTemp("", "openhuman-bench-")
@@ -63,10 +70,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer os.RemoveAll(home)
 		o.home = home
-		url, stop, err := startServe(home, stderr)
+		url, pid, stop, err := startServe(home, stderr)
 		if err != nil {
 			return err
 		}
+		o.serverPID = pid
 		defer stop()
 		o.url = url
 		fmt.Fprintf(stderr, "storing %d items through %s/rpc ...\n", o.items, url)
@@ -76,8 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}}
 	fmt.Fprintf(stdout, "memory.fetch, %d items, %s per row\n\n", o.items, o.duration)
-	fmt.Fprintln(stdout, "| path | clients | calls/s | p50 | p99 | errors |")
-	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(stdout, "| path | clients | calls/s | p50 | p99 | errors | server CPU/call | bench CPU/call |")
+	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	if o.home != "" {
 		r, err := direct(ctx, filepath.Join(o.home, "memory.db"), o.duration)
 		if err != nil {
@@ -87,18 +95,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, t := range o.transports {
 		for _, c := range o.concurrency {
-			r, err := load(ctx, client, o.url, strings.TrimSpace(t), c, o.duration)
+			r, err := load(ctx, client, o.url, t, c, o.duration, o.serverPID)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(stdout, r.row(map[string]string{"rpc": "POST /rpc", "mcp": "POST /mcp"}[t], c))
+			fmt.Fprintln(stdout, r.row(paths[t], c))
 		}
 	}
 	return nil
 }
 
 // startServe runs the openhuman-core next to this binary (or on PATH).
-func startServe(home string, stderr io.Writer) (string, func(), error) {
+func startServe(home string, stderr io.Writer) (string, int, func(), error) {
 	bin := "openhuman-core"
 	if self, err := os.Executable(); err == nil {
 		if p := filepath.Join(filepath.Dir(self), "openhuman-core"); fileExists(p) {
@@ -110,20 +118,20 @@ func startServe(home string, stderr io.Writer) (string, func(), error) {
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("starting %s serve: %w (build it with make build)", bin, err)
+		return "", 0, nil, fmt.Errorf("starting %s serve: %w (build it with make build)", bin, err)
 	}
 	stop := func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }
 	line, err := bufio.NewReader(out).ReadString('\n')
 	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
 	if err != nil || url == "" {
 		stop()
-		return "", nil, fmt.Errorf("%s serve did not say where it listens: %q", bin, line)
+		return "", 0, nil, fmt.Errorf("%s serve did not say where it listens: %q", bin, line)
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
-	return url, stop, nil
+	return url, cmd.Process.Pid, stop, nil
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -191,6 +199,9 @@ type result struct {
 	calls, errors int
 	elapsed       time.Duration
 	latencies     []time.Duration
+	// CPU time spent while measuring, by the server process and by this
+	// one (the load generator shares the machine); 0 when unknown.
+	serverCPU, benchCPU time.Duration
 }
 
 func (r result) row(path string, clients int) string {
@@ -201,8 +212,14 @@ func (r result) row(path string, clients int) string {
 		}
 		return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
 	}
-	return fmt.Sprintf("| %s | %d | %.0f | %s | %s | %d |", path, clients, float64(r.calls)/r.elapsed.Seconds(),
-		round(pct(0.50)), round(pct(0.99)), r.errors)
+	perCall := func(d time.Duration) string {
+		if d <= 0 || r.calls == 0 {
+			return "–"
+		}
+		return round(d / time.Duration(r.calls))
+	}
+	return fmt.Sprintf("| %s | %d | %.0f | %s | %s | %d | %s | %s |", path, clients, float64(r.calls)/r.elapsed.Seconds(),
+		round(pct(0.50)), round(pct(0.99)), r.errors, perCall(r.serverCPU), perCall(r.benchCPU))
 }
 
 func round(d time.Duration) string {
@@ -223,6 +240,7 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 	svc := memory.NewService(st, nil)
 	qs := queries()
 	var res result
+	cpu0 := selfCPU()
 	start := time.Now()
 	for i := 0; time.Since(start) < d; i++ {
 		t := time.Now()
@@ -233,10 +251,11 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 		res.calls++
 	}
 	res.elapsed = time.Since(start)
+	res.benchCPU = selfCPU() - cpu0
 	return res, nil
 }
 
-func load(ctx context.Context, client *http.Client, base, transport string, clients int, d time.Duration) (result, error) {
+func load(ctx context.Context, client *http.Client, base, transport string, clients int, d time.Duration, serverPID int) (result, error) {
 	qs := queries()
 	var (
 		mu  sync.Mutex
@@ -244,6 +263,7 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 		wg  sync.WaitGroup
 	)
 	deadline := time.Now().Add(d)
+	server0, bench0 := processCPU(serverPID), selfCPU()
 	start := time.Now()
 	errc := make(chan error, clients)
 	for w := 0; w < clients; w++ {
@@ -274,6 +294,10 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 	}
 	wg.Wait()
 	res.elapsed = time.Since(start)
+	if server0 > 0 {
+		res.serverCPU = processCPU(serverPID) - server0
+	}
+	res.benchCPU = selfCPU() - bench0
 	select {
 	case err := <-errc:
 		return res, err
@@ -282,8 +306,17 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 	return res, nil
 }
 
+var paths = map[string]string{
+	"rpc":         "POST /rpc",
+	"mcp":         "POST /mcp",
+	"rpc-nothing": "POST /rpc, matching nothing",
+	"healthz":     "GET /healthz",
+}
+
 // caller returns a func making one memory.fetch call over transport; for MCP
-// each client opens its own session first.
+// each client opens its own session first. rpc-nothing asks for a word no
+// item holds, in keyword mode: everything but the search itself; healthz
+// is the HTTP server alone.
 func caller(ctx context.Context, client *http.Client, base, transport string) (func(q string) error, error) {
 	switch transport {
 	case "rpc":
@@ -294,6 +327,32 @@ func caller(ctx context.Context, client *http.Client, base, transport string) (f
 				err = fmt.Errorf("%.200s", resp)
 			}
 			return err
+		}, nil
+	case "rpc-nothing":
+		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"zqxjvbnothing","mode":"keyword","limit":10}}`)
+		return func(string) error {
+			resp, err := post(ctx, client, base+"/rpc", body, nil)
+			if err == nil && !bytes.Contains(resp, []byte(`"hits":[]`)) {
+				err = fmt.Errorf("expected no hits: %.200s", resp)
+			}
+			return err
+		}, nil
+	case "healthz":
+		return func(string) error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
+			if err != nil {
+				return err
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("GET /healthz: HTTP %d", resp.StatusCode)
+			}
+			return nil
 		}, nil
 	case "mcp":
 		headers := http.Header{"Accept": {"application/json, text/event-stream"}}
@@ -314,7 +373,7 @@ func caller(ctx context.Context, client *http.Client, base, transport string) (f
 			return err
 		}, nil
 	}
-	return nil, fmt.Errorf("unknown transport %q: use rpc or mcp", transport)
+	return nil, fmt.Errorf("unknown transport %q: use rpc, mcp, rpc-nothing or healthz", transport)
 }
 
 // post sends body; headers carry request headers in and the session id out.

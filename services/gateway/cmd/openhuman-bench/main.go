@@ -1,7 +1,9 @@
 // Command openhuman-bench is a load generator for `openhuman-core serve`: it
 // drives memory.fetch over /rpc and /mcp with 1, 8 and 64 concurrent clients
-// and reports throughput and latency percentiles, next to the same query
-// made directly on the memory domain in process.
+// and reports throughput, latency percentiles and the CPU time each call
+// cost the server and the generator itself, next to the same query made
+// directly on the memory domain in process. The rpc-nothing and healthz
+// transports measure the floor: everything but the search, and HTTP alone.
 package main
 
 import (

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRun drives a real `openhuman-core serve` (built for the test) over
+// every transport and reads the table it prints.
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts openhuman-core")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "openhuman-core"), "github.com/openhuman-go/openhuman-go/services/gateway/cmd/openhuman-core")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var out, errs bytes.Buffer
+	err := run(context.Background(), []string{"--items", "120", "--duration", "500ms", "--concurrency", "2",
+		"--transports", "rpc,mcp,rpc-nothing,healthz"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs.String())
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if len(cells) == 8 && cells[1] != "clients" && !strings.HasPrefix(cells[1], "-") {
+			rows[cells[0]] = cells
+		}
+	}
+	for _, path := range []string{"direct (memory domain, in process)", "POST /rpc", "POST /mcp", "POST /rpc, matching nothing", "GET /healthz"} {
+		r := rows[path]
+		if r == nil {
+			t.Fatalf("no row for %s in\n%s", path, out.String())
+		}
+		if rate, _ := strconv.ParseFloat(r[2], 64); rate <= 0 || r[5] != "0" {
+			t.Errorf("%s: %s calls/s, %s errors", path, r[2], r[5])
+		}
+		if r[7] == "–" {
+			t.Errorf("%s: no CPU time for the load generator", path)
+		}
+	}
+	if rows["POST /rpc"][6] == "–" {
+		t.Error("POST /rpc: no CPU time for the server it started")
+	}
+}
+
+func TestUnknownTransportRefusedBeforeWork(t *testing.T) {
+	var out, errs bytes.Buffer
+	err := run(context.Background(), []string{"--transports", "rpc,grpc"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), `"grpc"`) || out.Len() > 0 {
+		t.Fatalf("err %v, output %q", err, out.String())
+	}
+}
+
+func TestStatCPU(t *testing.T) {
+	// utime 250 and stime 50 ticks, behind a command name with spaces and
+	// parentheses.
+	fields := strings.Fields("S 1 1 1 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 1 1 1")
+	line := "42 (my (odd) name) " + strings.Join(fields, " ")
+	if got := statCPU([]byte(line)); got != 3*time.Second {
+		t.Errorf("statCPU = %v, want 3s", got)
+	}
+	if got := statCPU([]byte("garbage")); got != 0 {
+		t.Errorf("statCPU(garbage) = %v", got)
+	}
+	before := selfCPU()
+	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); {
+	}
+	if after := selfCPU(); after-before < 50*time.Millisecond {
+		t.Errorf("100 ms of spinning counted as %v of CPU", after-before)
+	}
+	if processCPU(-1) != 0 || processCPU(1<<30) != 0 {
+		t.Error("CPU time of a process that does not exist")
+	}
+}
