@@ -56,9 +56,10 @@ bench:
 bench-memory:
 	OPENHUMAN_BENCH_1M=1 go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./services/memory/
 
-# Load through the HTTP endpoints: memory.fetch at 10k items, 1/8/64 clients.
+# Load through the HTTP endpoints: memory.fetch at 10k items, 1/8/64 clients,
+# and the floor under it (a fetch matching nothing; GET /healthz).
 bench-load: build
-	$(BIN)/openhuman-bench
+	$(BIN)/openhuman-bench --transports rpc,mcp,rpc-nothing,healthz
 
 conformance:
 	./scripts/conformance.sh
