@@ -92,6 +92,9 @@ func TestRPC(t *testing.T) {
 			if len(body) > 64<<10 {
 				t.Errorf("response is %d bytes", len(body))
 			}
+			if tc.status == 200 && resp.ContentLength != int64(len(body)) {
+				t.Errorf("Content-Length %d for a %d-byte response", resp.ContentLength, len(body))
+			}
 		})
 	}
 	t.Run("batch of 1000 is refused whole", func(t *testing.T) {
