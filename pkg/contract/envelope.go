@@ -64,7 +64,7 @@ func EncodeResult(result json.RawMessage) []byte {
 // are. data must not be modified afterwards.
 func DecodeReply(data []byte) (Reply, error) {
 	if bytes.HasPrefix(data, resultPrefix) && bytes.HasSuffix(data, resultSuffix) {
-		if result := data[len(resultPrefix) : len(data)-len(resultSuffix)]; validJSON(result) {
+		if result := data[len(resultPrefix) : len(data)-len(resultSuffix)]; ValidJSON(result) {
 			return Reply{Result: result}, nil
 		}
 	}

@@ -385,9 +385,8 @@ func orEmpty(params json.RawMessage) json.RawMessage {
 
 // pretty indents a tool result for the text content models read.
 func pretty(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return string(raw)
+	if b, ok := contract.IndentJSON(raw); ok {
+		return string(b)
 	}
-	return buf.String()
+	return string(raw)
 }

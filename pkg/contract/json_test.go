@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -23,8 +24,8 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 		strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000),
 	}
 	for _, s := range append(deep, jsonSamples...) {
-		if got, want := validJSON([]byte(s)), json.Valid([]byte(s)); got != want {
-			t.Errorf("validJSON(%.60q) = %v, json.Valid says %v", s, got, want)
+		if got, want := ValidJSON([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("ValidJSON(%.60q) = %v, json.Valid says %v", s, got, want)
 		}
 	}
 }
@@ -34,19 +35,19 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validJSON(b), json.Valid(b); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", b, got, want)
+		if got, want := ValidJSON(b), json.Valid(b); got != want {
+			t.Fatalf("ValidJSON(%q) = %v, json.Valid says %v", b, got, want)
 		}
 	})
 }
 
-func BenchmarkValidJSON(b *testing.B) {
+func BenchmarkJSON(b *testing.B) {
 	hit := `{"id":"db445975cd665f03758cd94e70fffc9f","kind":"learning","text":"Note 1706: kalo anqutin fedorfe sarensa todortin qulo quvel tinberfe issavel quanmi oxis satoox.","meta":{"source":"agent","provenance":"rpc","learning_kind":"fact","observed_at":"2026-11-30T09:19:10.408Z","created_at":"2026-11-30T09:19:10.408Z"},"score":0.031754032258064516,"confidence":0.8}`
 	doc := []byte(`{"hits":[` + strings.Repeat(hit+",", 9) + hit + `],"mode":"hybrid"}`)
 	b.SetBytes(int64(len(doc)))
-	b.Run("validJSON", func(b *testing.B) {
+	b.Run("ValidJSON", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			validJSON(doc)
+			ValidJSON(doc)
 		}
 	})
 	b.Run("json.Valid", func(b *testing.B) {
@@ -54,4 +55,44 @@ func BenchmarkValidJSON(b *testing.B) {
 			json.Valid(doc)
 		}
 	})
+	b.Run("IndentJSON", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			IndentJSON(doc)
+		}
+	})
+	b.Run("json.Indent", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var buf bytes.Buffer
+			_ = json.Indent(&buf, doc, "", "  ")
+		}
+	})
+}
+
+func TestIndentJSONAgreesWithEncodingJSON(t *testing.T) {
+	samples := append([]string{`{"hits":[{"id":"a","meta":{"tags":[]},"score":0.5}],"mode":"hybrid"}`,
+		`  [1, [ ], { }, {"a" : [true,false,null]}, "x\"y\\\\"]  ` + "\n", `"just a string"`, `-1.5e3`},
+		jsonSamples...)
+	for _, s := range samples {
+		checkIndent(t, []byte(s))
+	}
+}
+
+func checkIndent(t *testing.T, b []byte) {
+	t.Helper()
+	got, ok := IndentJSON(b)
+	var want bytes.Buffer
+	err := json.Indent(&want, b, "", "  ")
+	if ok != (err == nil) {
+		t.Fatalf("IndentJSON(%q) ok = %v, json.Indent error %v", b, ok, err)
+	}
+	if ok && !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("IndentJSON(%q) =\n%s\njson.Indent gives\n%s", b, got, want.Bytes())
+	}
+}
+
+func FuzzIndentJSON(f *testing.F) {
+	for _, s := range jsonSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkIndent(t, b) })
 }

@@ -1,10 +1,10 @@
 package contract
 
-// validJSON reports whether b is one JSON value, as json.Valid does (the
+// ValidJSON reports whether b is one JSON value, as json.Valid does (the
 // same grammar, strings not checked for UTF-8, nesting up to 10,000 deep),
 // in one pass without a call per byte: every result that crosses the bus
 // is checked, and json.Valid took as long as encoding the result.
-func validJSON(b []byte) bool {
+func ValidJSON(b []byte) bool {
 	const maxDepth = 10000 // encoding/json's limit
 	const (
 		value = iota // a value must come next
@@ -182,4 +182,63 @@ func scanLiteral(b []byte, i int, lit string) int {
 		return -1
 	}
 	return i + len(lit)
+}
+
+// IndentJSON returns b, a valid JSON value, laid out as json.Indent lays it
+// out with no prefix and two spaces per level: one element or member a
+// line, ": " after keys, empty containers kept as {} and [], strings and
+// numbers as they are, leading space dropped and trailing space kept. For
+// invalid JSON it returns false. Tool results are indented for every MCP
+// call, and json.Indent's scanner took as long as the rest of the call's
+// JSON work.
+func IndentJSON(b []byte) ([]byte, bool) {
+	if !ValidJSON(b) {
+		return nil, false
+	}
+	out := make([]byte, 0, len(b)+len(b)/2)
+	depth := 0
+	newline := func() {
+		out = append(out, '\n')
+		for range depth {
+			out = append(out, ' ', ' ')
+		}
+	}
+	i := skipSpace(b, 0)
+	for i < len(b) {
+		switch c := b[i]; c {
+		case ' ', '\t', '\n', '\r':
+			if depth == 0 { // after the value: kept, as json.Indent keeps it
+				return append(out, b[i:]...), true
+			}
+			i++
+			continue
+		case '"':
+			end := scanString(b, i)
+			out = append(out, b[i:end]...)
+			i = end
+			continue
+		case '{', '[':
+			out = append(out, c)
+			if j := skipSpace(b, i+1); b[j] == '}' || b[j] == ']' {
+				out = append(out, b[j])
+				i = j + 1
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			out = append(out, c)
+		case ',':
+			out = append(out, ',')
+			newline()
+		case ':':
+			out = append(out, ':', ' ')
+		default: // numbers and literals
+			out = append(out, c)
+		}
+		i++
+	}
+	return out, true
 }
