@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
@@ -338,11 +339,28 @@ func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMes
 		s.opts.Logger.Debug("tool failed", "tool", *p.Name, "code", e.Code, "err", e.Message)
 		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", *p.Name, e.Message)}}, IsError: true}, nil
 	}
-	res := toolResult{Content: []textContent{{Type: "text", Text: pretty(raw)}}}
+	var structured json.RawMessage
 	if t, ok := contract.ToolByName(*p.Name); ok && t.Structured && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
-		res.StructuredContent = raw
+		structured = raw
 	}
-	return res, nil
+	return successResult(pretty(raw), structured), nil
+}
+
+// successResult writes a tool result around text and structured rather than
+// encoding a toolResult: encoding/json would check and compact structured,
+// already checked when it came off the bus, once more. The bytes are those
+// toolResult encodes to when structured is compact.
+func successResult(text string, structured json.RawMessage) json.RawMessage {
+	quoted, _ := bus.Marshal(text) // a string always encodes
+	out := make([]byte, 0, len(quoted)+len(structured)+64)
+	out = append(out, `{"content":[{"type":"text","text":`...)
+	out = append(out, quoted...)
+	out = append(out, `}]`...)
+	if structured != nil {
+		out = append(out, `,"structuredContent":`...)
+		out = append(out, structured...)
+	}
+	return append(out, '}')
 }
 
 func (s *Server) listResources(ctx context.Context, sess *Session) (any, *jsonrpc.Error) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
@@ -248,6 +249,27 @@ func TestSessionReadsItsOwnWrites(t *testing.T) {
 		l := recv(t, lines)
 		if strings.Contains(l, `"id":"fetch-`) && !strings.Contains(l, `marker zq`) {
 			t.Errorf("a fetch did not see the learn sent before it: %.200s", l)
+		}
+	}
+}
+
+// successResult writes the bytes a toolResult encodes to, text escapes and
+// all.
+func TestSuccessResultEncodesAsToolResult(t *testing.T) {
+	for _, tc := range []struct {
+		text       string
+		structured json.RawMessage
+	}{
+		{`{"hits":[]}`, json.RawMessage(`{"hits":[]}`)},
+		{"line\n\"quoted\" <b>&amp; é 日本 \u2028 \x01", nil},
+		{"", json.RawMessage(`{"a":[1,2,{"b":null}]}`)},
+	} {
+		want, err := bus.Marshal(toolResult{Content: []textContent{{Type: "text", Text: tc.text}}, StructuredContent: tc.structured})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := successResult(tc.text, tc.structured); !bytes.Equal(got, want) {
+			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
 }
