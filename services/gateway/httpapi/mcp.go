@@ -74,8 +74,7 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted) // notifications and responses only
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(out)
+	writeEncoded(w, out)
 }
 
 // mcpGet would open a stream of server-initiated messages; this server sends

@@ -45,6 +45,11 @@ func TestMCPOverHTTP(t *testing.T) {
 	if !strings.Contains(body, `mcp:http-client`) {
 		t.Errorf("provenance of the HTTP session missing: %s", body)
 	}
+	// The tool list is past net/http's buffer: sent with its length all the same.
+	resp, body = post(t, url, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, withSession(sid)...)
+	if resp.ContentLength != int64(len(body)) || len(body) < 8<<10 {
+		t.Errorf("tools/list: Content-Length %d for a %d-byte answer", resp.ContentLength, len(body))
+	}
 
 	for _, tc := range []struct {
 		name    string
