@@ -203,8 +203,7 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 	n := float64(x.live)
 	avgLen := float64(x.totalLen) / n
 	sc := keywordPool.Get().(*keywordScratch)
-	defer keywordPool.Put(sc)
-	clear(sc.scores)
+	defer sc.release()
 	scores := sc.scores
 	for _, key := range keys {
 		id, ok := x.ids[key]
@@ -241,6 +240,18 @@ type keywordScratch struct {
 }
 
 var keywordPool = sync.Pool{New: func() any { return &keywordScratch{scores: map[uint32]float64{}} }}
+
+// release returns sc to the pool, emptied. A map keeps the room it grew
+// to, and clearing costs that much each time: one that a very common word
+// filled (hundreds of thousands of items) is dropped instead.
+func (sc *keywordScratch) release() {
+	if len(sc.scores) > 1<<14 {
+		sc.scores = map[uint32]float64{}
+	} else {
+		clear(sc.scores)
+	}
+	keywordPool.Put(sc)
+}
 
 // matching returns the seqs (<= asOf) of the live items holding any of keys.
 func (x *keywordIndex) matching(keys []string, asOf int64) []int64 {

@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"math/rand"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -175,6 +176,23 @@ func TestTopK(t *testing.T) {
 					t.Fatalf("%s n=%d k=%d: got %v, want %v", name, n, k, got, want)
 				}
 			}
+		}
+	}
+}
+
+// A keyword search's scratch map comes back empty, and a huge one is not
+// kept to be cleared at its full size on every later search.
+func TestKeywordScratchRelease(t *testing.T) {
+	for _, n := range []int{10, 20000} {
+		sc := &keywordScratch{scores: map[uint32]float64{}}
+		for i := range n {
+			sc.scores[uint32(i)] = 1
+		}
+		before := reflect.ValueOf(sc.scores).UnsafePointer()
+		sc.release()
+		kept := reflect.ValueOf(sc.scores).UnsafePointer() == before
+		if len(sc.scores) != 0 || kept != (n < 1<<14) {
+			t.Errorf("%d scores: %d left, map kept %v", n, len(sc.scores), kept)
 		}
 	}
 }
