@@ -58,27 +58,8 @@ func (x *vectorIndex) put(seq int64, v []float32) {
 		x.slot[seq] = s
 	}
 	x.seqs[s] = seq
-	code := x.code[s*x.words : (s+1)*x.words]
-	for i := range code {
-		code[i] = 0
-	}
-	var maxAbs float32
-	for i, f := range v {
-		if f > 0 {
-			code[i/64] |= 1 << (i % 64)
-		}
-		if a := float32(math.Abs(float64(f))); a > maxAbs {
-			maxAbs = a
-		}
-	}
-	q := x.q8[s*x.dim : (s+1)*x.dim]
-	if maxAbs == 0 {
-		maxAbs = 1
-	}
-	for i, f := range v {
-		q[i] = int8(math.Round(float64(f / maxAbs * 127)))
-	}
-	x.scale[s] = maxAbs / 127
+	signBits(x.code[s*x.words:(s+1)*x.words], v)
+	x.scale[s] = quantizeInto(x.q8[s*x.dim:(s+1)*x.dim], v)
 }
 
 func (x *vectorIndex) remove(seq int64) {
@@ -202,11 +183,7 @@ func prepassKeep(k int) int { return max(4*k, 1024) }
 // binary codes are nearest q's, by counting Hamming distances.
 func (x *vectorIndex) prepass(q []float32, candidates []int32, keep int, sc *searchScratch) []int32 {
 	qcode := make([]uint64, x.words)
-	for i, f := range q {
-		if f > 0 {
-			qcode[i/64] |= 1 << (i % 64)
-		}
-	}
+	signBits(qcode, q)
 	var hist [1025]uint32 // distances up to 1024 bits
 	var ds []uint16
 	if candidates == nil {
@@ -244,9 +221,17 @@ func (x *vectorIndex) prepass(q []float32, candidates []int32, keep int, sc *sea
 	return out
 }
 
+// quantize returns q's int8 code and its scale (float ≈ int8 × scale).
 func quantize(q []float32) ([]int8, float32) {
+	out := make([]int8, len(q))
+	return out, quantizeInto(out, q)
+}
+
+// quantizeInto writes v's int8 code into dst, components in [-127, 127]
+// scaled by the largest magnitude, and returns the scale.
+func quantizeInto(dst []int8, v []float32) float32 {
 	var maxAbs float32
-	for _, f := range q {
+	for _, f := range v {
 		if a := float32(math.Abs(float64(f))); a > maxAbs {
 			maxAbs = a
 		}
@@ -254,9 +239,19 @@ func quantize(q []float32) ([]int8, float32) {
 	if maxAbs == 0 {
 		maxAbs = 1
 	}
-	out := make([]int8, len(q))
-	for i, f := range q {
-		out[i] = int8(math.Round(float64(f / maxAbs * 127)))
+	for i, f := range v {
+		dst[i] = int8(math.Round(float64(f / maxAbs * 127)))
 	}
-	return out, maxAbs / 127
+	return maxAbs / 127
+}
+
+// signBits sets in dst (zeroed first) the bit of each positive component
+// of v: the binary code the pre-pass compares.
+func signBits(dst []uint64, v []float32) {
+	clear(dst)
+	for i, f := range v {
+		if f > 0 {
+			dst[i/64] |= 1 << (i % 64)
+		}
+	}
 }
