@@ -149,9 +149,9 @@ func (s *Service) Stop() error {
 // dispatch runs each request on a goroutine of its own (an idle worker's,
 // or a new one): micro delivers a subscription's messages one at a time,
 // and one slow call (an agent run, a web search) must not hold up the
-// others. Replies are published directly
-// rather than through r.Respond, which micro's own bookkeeping reads without
-// a lock after the handler returns.
+// others. Replies are published directly rather than through r.Respond,
+// which micro's own bookkeeping reads without a lock after the handler
+// returns.
 func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
 	reply := r.Reply()
 	data := r.Data()
