@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"math"
+	"math/bits"
 	"sort"
 	"sync"
 )
@@ -253,25 +254,33 @@ func (sc *keywordScratch) release() {
 	keywordPool.Put(sc)
 }
 
-// matching returns the seqs (<= asOf) of the live items holding any of keys.
+// matching returns the seqs (<= asOf) of the live items holding any of
+// keys, ascending. Slots are in seq order, so marking them in a bitset and
+// reading it back gives the seqs sorted and without duplicates, with no
+// map or sort: a word in most of a million items makes a million of them.
 func (x *keywordIndex) matching(keys []string, asOf int64) []int64 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	set := map[int64]bool{}
+	marked := make([]uint64, (len(x.seqs)+63)/64)
+	n := 0
 	for _, key := range keys {
-		if id, ok := x.ids[key]; ok {
-			for _, s := range x.terms[id].slots {
-				if seq := x.seqs[s]; seq > 0 && seq <= asOf {
-					set[seq] = true
-				}
+		id, ok := x.ids[key]
+		if !ok {
+			continue
+		}
+		for _, s := range x.terms[id].slots {
+			if seq := x.seqs[s]; seq > 0 && seq <= asOf && marked[s/64]&(1<<(s%64)) == 0 {
+				marked[s/64] |= 1 << (s % 64)
+				n++
 			}
 		}
 	}
-	out := make([]int64, 0, len(set))
-	for seq := range set {
-		out = append(out, seq)
+	out := make([]int64, 0, n)
+	for w, word := range marked {
+		for ; word != 0; word &= word - 1 {
+			out = append(out, x.seqs[w*64+bits.TrailingZeros64(word)])
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
 

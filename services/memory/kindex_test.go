@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -133,6 +134,41 @@ func TestKeywordIndexRemove(t *testing.T) {
 	}
 }
 
+// matching agrees with a plain reading of the texts: each item once,
+// ascending, none removed or newer than asOf, across slot renumbering.
+func TestKeywordIndexMatching(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	x := newKeywordIndex()
+	texts := map[int64]string{}
+	for seq := int64(1); seq <= 3000; seq++ {
+		texts[seq] = fmt.Sprintf("w%d w%d w%d", r.Intn(40), r.Intn(40), r.Intn(400))
+		x.add(seq, texts[seq])
+		if r.Intn(3) != 0 { // removals enough to renumber slots now and then
+			for victim := range texts { // any live item
+				x.remove(victim)
+				delete(texts, victim)
+				break
+			}
+		}
+	}
+	if len(x.seqs) == 3000 {
+		t.Fatal("slots were never renumbered")
+	}
+	for range 50 {
+		words := []string{fmt.Sprintf("w%d", r.Intn(40)), fmt.Sprintf("w%d", r.Intn(400)), "absent"}
+		asOf := int64(r.Intn(3200))
+		var want []int64
+		for seq := int64(1); seq <= asOf; seq++ {
+			if text, ok := texts[seq]; ok && slices.ContainsFunc(strings.Fields(text), func(w string) bool { return slices.Contains(words, w) }) {
+				want = append(want, seq)
+			}
+		}
+		if got := x.matching(termKeys(words), asOf); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("matching(%v, %d) = %v, want %v", words, asOf, got, want)
+		}
+	}
+}
+
 // BenchmarkKeywordIndexSearch is the keyword leg of a fetch at 10k items of
 // 18 words over a 3,000-word vocabulary, two-word queries.
 func BenchmarkKeywordIndexSearch(b *testing.B) {
@@ -149,6 +185,26 @@ func BenchmarkKeywordIndexSearch(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		x.search(termKeys([]string{word(), word()}), maxDepth, 1<<40, nil)
+	}
+}
+
+// BenchmarkKeywordIndexMatching is what a tree search counts and a browse
+// filters by: the items holding a common word (in about a third of 100k
+// items) or a rarer one.
+func BenchmarkKeywordIndexMatching(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	x := newKeywordIndex()
+	for i := 1; i <= 100000; i++ {
+		text := fmt.Sprintf("w%dx w%dx", r.Intn(3000), r.Intn(3000))
+		if i%3 == 0 {
+			text += " common"
+		}
+		x.add(int64(i), text)
+	}
+	keys := termKeys([]string{"common", "w7x"})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.matching(keys, 1<<40)
 	}
 }
 
