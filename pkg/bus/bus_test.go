@@ -38,45 +38,52 @@ func mustConnect(tb testing.TB, s *embedded.Server) *nats.Conn {
 	return nc
 }
 
+// echoEndpoint is an endpoint of the test service "echo"; a nil input
+// takes no arguments.
+func echoEndpoint(method string, input *contract.Schema, h func(context.Context, map[string]any, contract.CallContext) (any, error)) bus.Endpoint {
+	if input == nil {
+		input = contract.Object("", nil, nil)
+	}
+	return bus.Handle(contract.Endpoint{Service: "echo", Method: method, Input: input}, h)
+}
+
 func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}) *bus.Service {
 	tb.Helper()
+	type args = map[string]any
 	svc, err := bus.Serve(nc, bus.ServiceConfig{
 		Name: "echo", Version: "0.1.0",
-		Endpoints: map[string]bus.Endpoint{
-			"echo": {Handler: func(_ context.Context, p json.RawMessage, cc contract.CallContext) (any, error) {
-				return map[string]any{"params": p, "source": cc.Source, "timeout_ms": cc.TimeoutMS}, nil
-			}},
-			"checked": {
-				Input: contract.Object("", []string{"n"}, map[string]*contract.Schema{"n": contract.Integer("").Range(1, 5)}),
-				Handler: func(_ context.Context, p json.RawMessage, _ contract.CallContext) (any, error) {
-					return p, nil
-				},
-			},
-			"refuse": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+		Endpoints: []bus.Endpoint{
+			echoEndpoint("echo", contract.Object("", nil, map[string]*contract.Schema{"a": contract.Integer("")}),
+				func(_ context.Context, p args, cc contract.CallContext) (any, error) {
+					return map[string]any{"params": p, "source": cc.Source, "timeout_ms": cc.TimeoutMS}, nil
+				}),
+			echoEndpoint("checked", contract.Object("", []string{"n"}, map[string]*contract.Schema{"n": contract.Integer("").Range(1, 5)}),
+				func(_ context.Context, p args, _ contract.CallContext) (any, error) { return p, nil }),
+			echoEndpoint("refuse", nil, func(context.Context, args, contract.CallContext) (any, error) {
 				return nil, contract.Errorf(contract.CodeNotFound, "no such thing")
-			}},
-			"leak": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+			}),
+			echoEndpoint("leak", nil, func(context.Context, args, contract.CallContext) (any, error) {
 				return nil, errors.New("password=hunter2 at db.internal")
-			}},
-			"panic": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+			}),
+			echoEndpoint("panic", nil, func(context.Context, args, contract.CallContext) (any, error) {
 				panic("boom")
-			}},
-			"stall": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
+			}),
+			echoEndpoint("stall", nil, func(ctx context.Context, _ args, _ contract.CallContext) (any, error) {
 				<-ctx.Done()
 				return nil, contract.Errorf(contract.CodeUnavailable, "gave up")
-			}},
-			"goroutine": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) {
+			}),
+			echoEndpoint("goroutine", nil, func(context.Context, args, contract.CallContext) (any, error) {
 				buf := make([]byte, 64)
 				return strings.Fields(string(buf[:runtime.Stack(buf, false)]))[1], nil // "goroutine N [running]:"
-			}},
-			"slow": {Handler: func(ctx context.Context, _ json.RawMessage, _ contract.CallContext) (any, error) {
+			}),
+			echoEndpoint("slow", nil, func(ctx context.Context, _ args, _ contract.CallContext) (any, error) {
 				select {
 				case <-release:
 					return "released", nil
 				case <-ctx.Done():
 					return nil, contract.Errorf(contract.CodeUnavailable, "gave up")
 				}
-			}},
+			}),
 		},
 	})
 	if err != nil {
@@ -261,8 +268,10 @@ func TestReachableWhenServeReturns(t *testing.T) {
 	c := bus.NewClient(mustConnect(t, s))
 	for i := 0; i < 100; i++ {
 		nc := mustConnect(t, s)
-		svc, err := bus.Serve(nc, bus.ServiceConfig{Name: fmt.Sprintf("svc%d", i), Version: "0.1.0", Endpoints: map[string]bus.Endpoint{
-			"ping": {Handler: func(context.Context, json.RawMessage, contract.CallContext) (any, error) { return "pong", nil }},
+		name := fmt.Sprintf("svc%d", i)
+		svc, err := bus.Serve(nc, bus.ServiceConfig{Name: name, Version: "0.1.0", Endpoints: []bus.Endpoint{
+			bus.Handle(contract.Endpoint{Service: name, Method: "ping", Input: contract.Object("", nil, nil)},
+				func(context.Context, struct{}, contract.CallContext) (any, error) { return "pong", nil }),
 		}})
 		if err != nil {
 			t.Fatal(err)

@@ -32,9 +32,12 @@ func (c *Client) Conn() *nats.Conn { return c.nc }
 func (c *Client) Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error) {
 	subject := contract.Subject(service, method)
 	raw, ok := params.(json.RawMessage)
+	if ok && len(raw) > 0 && !contract.ValidJSON(raw) {
+		return nil, contract.Errorf(contract.CodeInvalidRequest, "tool arguments are not valid JSON")
+	}
 	if !ok {
 		var err error
-		if raw, err = json.Marshal(params); err != nil {
+		if raw, err = contract.Marshal(params); err != nil {
 			return nil, contract.Errorf(contract.CodeInternal, "encoding %s request: %v", subject, err)
 		}
 	}
@@ -48,7 +51,7 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 	if cc.TimeoutMS <= 0 {
 		return nil, contract.Errorf(contract.CodeUnavailable, "no time left to call %s", subject)
 	}
-	body, err := json.Marshal(contract.Request{Params: raw, Ctx: cc})
+	body, err := contract.EncodeRequest(raw, cc)
 	if err != nil {
 		return nil, contract.Errorf(contract.CodeInternal, "encoding %s request: %v", subject, err)
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -17,43 +19,35 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
-// Handler serves one method. params have passed the endpoint's Input schema
-// when it has one. A returned error that is not a *contract.Error is reported
-// as INTERNAL and its text only logged.
-type Handler func(ctx context.Context, params json.RawMessage, cc contract.CallContext) (any, error)
-
-// Endpoint is one method of a service.
+// Endpoint is a handler bound to the contract endpoint it serves. Build
+// one with Handle.
 type Endpoint struct {
-	Handler Handler
-	// Input, when set, is enforced before Handler runs, so a service never
-	// trusts that its caller validated.
-	Input *contract.Schema
+	def  contract.Endpoint
+	call func(ctx context.Context, args map[string]any, cc contract.CallContext) (any, error)
+	err  error // the params struct disagrees with the schema
 }
 
-// Typed adapts a handler that takes decoded params. Decoding cannot fail on
-// input that passed the schema, but is checked anyway rather than trusted.
-func Typed[P any](input *contract.Schema, h func(context.Context, P, contract.CallContext) (any, error)) Endpoint {
+// Handle binds h to the contract endpoint def (a catalog tool's
+// Endpoint(), or one of the contract's other methods). The service checks
+// every request against def.Input itself, whoever sent it, and binds the
+// checked arguments to P: a request's bytes are decoded once. P's fields
+// must match the schema's properties; Serve refuses to register an
+// endpoint whose struct and schema disagree, so neither can drift.
+//
+// A returned error that is not a *contract.Error is reported as INTERNAL and
+// its text only logged.
+func Handle[P any](def contract.Endpoint, h func(context.Context, P, contract.CallContext) (any, error)) Endpoint {
 	return Endpoint{
-		Input: input,
-		Handler: func(ctx context.Context, raw json.RawMessage, cc contract.CallContext) (any, error) {
+		def: def,
+		err: contract.CheckStruct(def.Input, reflect.TypeFor[P]()),
+		call: func(ctx context.Context, args map[string]any, cc contract.CallContext) (any, error) {
 			var p P
-			if len(raw) > 0 && string(raw) != "null" {
-				if err := json.Unmarshal(raw, &p); err != nil {
-					return nil, contract.Errorf(contract.CodeInvalidRequest, "decoding arguments: %v", err)
-				}
+			if err := contract.Bind(args, &p); err != nil {
+				return nil, err
 			}
 			return h(ctx, p, cc)
 		},
 	}
-}
-
-// ForTool is Typed with the input schema of a catalog tool.
-func ForTool[P any](tool string, h func(context.Context, P, contract.CallContext) (any, error)) Endpoint {
-	t, ok := contract.ToolByName(tool)
-	if !ok {
-		panic("bus.ForTool: no tool " + tool + " in the contract catalog")
-	}
-	return Typed(t.Input, h)
 }
 
 // ServiceConfig describes a service to register. The zero value of every
@@ -62,7 +56,7 @@ type ServiceConfig struct {
 	Name        string // contract.ServiceMemory, ...
 	Version     string // semver
 	Description string
-	Endpoints   map[string]Endpoint
+	Endpoints   []Endpoint
 	// MaxConcurrent caps requests handled at once (default 64); more wait in
 	// the subscription's pending queue.
 	MaxConcurrent int
@@ -84,6 +78,7 @@ type Service struct {
 	wg      sync.WaitGroup
 	ctx     context.Context
 	stop    context.CancelFunc
+	stats   map[string]*endpointStats // by method; only read once micro runs
 }
 
 // Serve registers cfg's endpoints on nc with nats.go micro, under
@@ -99,25 +94,41 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.Logger = cfg.Logger.With("service", cfg.Name)
-	ms, err := micro.AddService(nc, micro.Config{
-		Name:        cfg.Name,
-		Version:     cfg.Version,
-		Description: cfg.Description,
-		QueueGroup:  contract.QueueGroup,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
+	for _, ep := range cfg.Endpoints {
+		if ep.err != nil {
+			return nil, fmt.Errorf("registering %s.%s: its params struct and schema disagree: %w", cfg.Name, ep.def.Method, ep.err)
+		}
+		if ep.def.Service != cfg.Name {
+			return nil, fmt.Errorf("registering %s.%s: the contract puts it in the %s service", cfg.Name, ep.def.Method, ep.def.Service)
+		}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Service{micro: ms, nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent), work: make(chan func()), ctx: ctx, stop: stop}
+	s := &Service{nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent), work: make(chan func()),
+		ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
+	for _, ep := range cfg.Endpoints {
+		s.stats[ep.def.Method] = &endpointStats{}
+	}
+	ms, err := micro.AddService(nc, micro.Config{
+		Name:         cfg.Name,
+		Version:      cfg.Version,
+		Description:  cfg.Description,
+		QueueGroup:   contract.QueueGroup,
+		StatsHandler: s.endpointStats,
+	})
+	if err != nil {
+		stop()
+		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
+	}
+	s.micro = ms
 	group := ms.AddGroup(contract.SubjectPrefix + "." + cfg.Name)
-	for method, ep := range cfg.Endpoints {
-		ep, method := ep, method
-		h := micro.HandlerFunc(func(r micro.Request) { s.dispatch(method, ep, r) })
-		if err := group.AddEndpoint(method, h); err != nil {
+	for i := range cfg.Endpoints {
+		ep := &cfg.Endpoints[i]
+		st := s.stats[ep.def.Method]
+		h := micro.HandlerFunc(func(r micro.Request) { s.dispatch(ep, st, r) })
+		if err := group.AddEndpoint(ep.def.Method, h); err != nil {
 			_ = ms.Stop()
 			stop()
-			return nil, fmt.Errorf("registering %s.%s: %w", cfg.Name, method, err)
+			return nil, fmt.Errorf("registering %s.%s: %w", cfg.Name, ep.def.Method, err)
 		}
 	}
 	// A round trip to the server makes sure it has processed our
@@ -152,7 +163,7 @@ func (s *Service) Stop() error {
 // others. Replies are published directly rather than through r.Respond,
 // which micro's own bookkeeping reads without a lock after the handler
 // returns.
-func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
+func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 	reply := r.Reply()
 	data := r.Data()
 	s.mu.Lock()
@@ -171,15 +182,17 @@ func (s *Service) dispatch(method string, ep Endpoint, r micro.Request) {
 		start := time.Now()
 		inFlight := serviceInFlight.WithLabelValues(s.cfg.Name)
 		inFlight.Inc()
-		r := s.handle(method, ep, data)
+		r := s.handle(ep, data)
 		s.respond(reply, r)
 		inFlight.Dec()
 		var err error
 		if r.Error != nil {
 			err = r.Error
 		}
-		serviceDuration.WithLabelValues(s.cfg.Name, method).Observe(time.Since(start).Seconds())
-		serviceRequests.WithLabelValues(s.cfg.Name, method, telemetry.Outcome(err)).Inc()
+		took := time.Since(start)
+		st.record(took, r.Error)
+		serviceDuration.WithLabelValues(s.cfg.Name, ep.def.Method).Observe(took.Seconds())
+		serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(err)).Inc()
 	}
 	select {
 	case s.work <- job:
@@ -210,23 +223,36 @@ func (s *Service) worker(job func()) {
 
 const workerIdle = 10 * time.Second
 
-func (s *Service) handle(method string, ep Endpoint, data []byte) (reply contract.Reply) {
+// handle answers one request. Its bytes are decoded once, envelope and
+// arguments together; the arguments are checked against the endpoint's
+// schema and bound to the handler's params struct from the decoded value.
+func (s *Service) handle(ep *Endpoint, data []byte) (reply contract.Reply) {
 	start := time.Now()
-	var req contract.Request
-	if err := json.Unmarshal(data, &req); err != nil {
+	method := ep.def.Method
+	var req struct {
+		Params any                  `json:"params"`
+		Ctx    contract.CallContext `json:"ctx"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	err := dec.Decode(&req)
+	if err == nil && dec.InputOffset() != int64(len(bytes.TrimRight(data, " \t\r\n"))) {
+		err = errors.New("data after the envelope")
+	}
+	if err != nil {
 		return contract.Reply{Error: contract.Errorf(contract.CodeInvalidRequest,
 			"%s.%s: the request is not a JSON envelope {params, ctx}: %v", s.cfg.Name, method, err)}
 	}
-	params := req.Params
-	if ep.Input != nil {
-		args, err := contract.DecodeArguments(params)
-		if err == nil {
-			err = ep.Input.Validate(args)
+	args, err := contract.Arguments(req.Params)
+	if err == nil {
+		err = ep.def.Input.Validate(args)
+	}
+	if err != nil {
+		e := contract.AsError(err)
+		if ep.def.Tool != "" {
+			e = e.With("tool", ep.def.Tool)
 		}
-		if err != nil {
-			return contract.Reply{Error: contract.AsError(err)}
-		}
-		params, _ = json.Marshal(args)
+		return contract.Reply{Error: e}
 	}
 	timeout := req.Ctx.Timeout()
 	if timeout <= 0 || timeout > s.cfg.MaxTimeout {
@@ -241,7 +267,7 @@ func (s *Service) handle(method string, ep Endpoint, data []byte) (reply contrac
 				"%s.%s crashed while handling this request; the service is still running and the crash is in its log", s.cfg.Name, method)}
 		}
 	}()
-	result, err := ep.Handler(ctx, params, req.Ctx)
+	result, err := ep.call(ctx, args, req.Ctx)
 	if err != nil {
 		if contract.ErrorCode(err) == contract.CodeInternal {
 			s.cfg.Logger.Error("handler failed", "method", method, "source", req.Ctx.Source, "err", err)
@@ -252,7 +278,7 @@ func (s *Service) handle(method string, ep Endpoint, data []byte) (reply contrac
 	}
 	raw, ok := result.(json.RawMessage)
 	if !ok {
-		if raw, err = Marshal(result); err != nil {
+		if raw, err = contract.Marshal(result); err != nil {
 			s.cfg.Logger.Error("encoding result", "method", method, "err", err)
 			return contract.Reply{Error: contract.Errorf(contract.CodeInternal, "%s.%s produced a result it cannot encode", s.cfg.Name, method)}
 		}
@@ -270,12 +296,12 @@ func (s *Service) respond(subject string, reply contract.Reply) {
 	if reply.Error == nil {
 		body = contract.EncodeResult(reply.Result)
 	} else {
-		body, err = Marshal(reply)
+		body, err = contract.Marshal(reply)
 	}
 	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)) > s.nc.MaxPayload() {
 		reply = contract.Reply{Error: contract.Errorf(contract.CodeEngine,
 			"the result is %d bytes, over the NATS message limit of %d bytes: ask for fewer items", len(body), s.nc.MaxPayload())}
-		body, err = Marshal(reply)
+		body, err = contract.Marshal(reply)
 	}
 	if err != nil {
 		s.cfg.Logger.Error("encoding reply", "err", err)
@@ -290,14 +316,6 @@ func (s *Service) respond(subject string, reply contract.Reply) {
 	}
 }
 
-// Marshal encodes v as compact JSON without escaping <, > and &: results are
-// read by people and models, not embedded in HTML.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+// Tool is the name of the catalog tool the endpoint serves, "" for the
+// contract's other methods.
+func (e Endpoint) Tool() string { return e.def.Tool }

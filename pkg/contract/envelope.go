@@ -47,6 +47,23 @@ type Reply struct {
 	Error  *Error          `json:"error,omitempty"`
 }
 
+// EncodeRequest builds a request envelope around params that are already
+// valid JSON (a caller's arguments, passed on as they came), without
+// encoding them a second time. Empty params are sent as null.
+func EncodeRequest(params json.RawMessage, cc CallContext) ([]byte, error) {
+	ctx, err := json.Marshal(cc)
+	if err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
+		params = json.RawMessage("null")
+	}
+	out := make([]byte, 0, len(params)+len(ctx)+20)
+	out = append(append(out, `{"params":`...), params...)
+	out = append(append(out, `,"ctx":`...), ctx...)
+	return append(out, '}'), nil
+}
+
 var (
 	resultPrefix = []byte(`{"result":`)
 	resultSuffix = []byte(`}`)

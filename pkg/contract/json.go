@@ -1,5 +1,10 @@
 package contract
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // ValidJSON reports whether b is one JSON value, as json.Valid does (the
 // same grammar, strings not checked for UTF-8, nesting up to 10,000 deep),
 // in one pass without a call per byte: every result that crosses the bus
@@ -241,4 +246,16 @@ func IndentJSON(b []byte) ([]byte, bool) {
 		i++
 	}
 	return out, true
+}
+
+// Marshal encodes v as compact JSON without escaping <, > and &: results are
+// read by people and models, not embedded in HTML.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -110,20 +110,8 @@ func (s *Schema) Def(v any) *Schema { s.Default = v; return s }
 // accepted as that object because some clients double-encode.
 func DecodeArguments(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+	if len(raw) == 0 {
 		return map[string]any{}, nil
-	}
-	if raw[0] == '"' {
-		var inner string
-		if err := json.Unmarshal(raw, &inner); err == nil {
-			trimmed := strings.TrimSpace(inner)
-			if trimmed == "" {
-				return map[string]any{}, nil
-			}
-			if strings.HasPrefix(trimmed, "{") {
-				raw = json.RawMessage(trimmed)
-			}
-		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -131,11 +119,27 @@ func DecodeArguments(raw json.RawMessage) (map[string]any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, invalid("", "tool arguments are not valid JSON: %v", err)
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, invalid("", "tool arguments must be a JSON object, not %s", describe(v))
+	return Arguments(v)
+}
+
+// Arguments is DecodeArguments for arguments already decoded (with
+// UseNumber) as part of a larger message, so they are not decoded twice.
+func Arguments(v any) (map[string]any, error) {
+	switch a := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return a, nil
+	case string:
+		trimmed := strings.TrimSpace(a)
+		if trimmed == "" {
+			return map[string]any{}, nil
+		}
+		if strings.HasPrefix(trimmed, "{") {
+			return DecodeArguments(json.RawMessage(trimmed))
+		}
 	}
-	return obj, nil
+	return nil, invalid("", "tool arguments must be a JSON object, not %s", describe(v))
 }
 
 // Validate checks args against s (an object schema), removes nulls given for

@@ -249,15 +249,17 @@ func (x *run) execute(ctx context.Context, call llm.ToolCall, rec *ToolCallRecor
 	if !json.Valid(args) {
 		return "", contract.Errorf(contract.CodeInvalidRequest, "the arguments of %s are not valid JSON (%s): send one JSON object", tool.Name, clip(call.Function.Arguments, 80))
 	}
-	obj, params, err := tool.CheckArguments(args)
-	if err != nil {
-		return "", err
-	}
 	cc := contract.CallContext{Source: x.source(), Transport: x.cc.Transport, Agent: x.def.ID, Depth: x.cc.Depth + 1}
 	if tool.Writes {
-		return x.write(ctx, tool, obj, params, cc)
+		// Checked here as well as by the service: a bad call must not
+		// wait for an approval it could never use.
+		obj, err := tool.CheckArguments(args)
+		if err != nil {
+			return "", err
+		}
+		return x.write(ctx, tool, obj, args, cc)
 	}
-	raw, err := x.r.tools.Call(ctx, tool, params, cc)
+	raw, err := x.r.tools.Call(ctx, tool, args, cc)
 	return string(raw), err
 }
 

@@ -115,18 +115,23 @@ func (g *Gateway) measure(label string, cc contract.CallContext, fn func() (json
 	return raw, err
 }
 
-// call validates args against tool's schema, passes the act gate, sends
-// the call, and audits it when the tool writes.
+// call passes the act gate, sends the call, and audits it when the tool
+// writes. The arguments travel as they came: the service serving the tool
+// checks them against its schema (it is the boundary every NATS client
+// reaches). Only a tool that acts has them checked here first, by the same
+// code, so that a bad call neither spends the action budget nor reaches the
+// audit without a summary.
 func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
-	obj, params, err := tool.CheckArguments(args)
-	if tool.Writes && g.opts.Audit != nil {
-		defer func() { g.audit(ctx, tool, obj, cc, raw, err) }()
-	}
-	if err != nil {
-		return nil, err
-	}
 	if tool.Acts {
-		if err := g.opts.Policy.Allow(tool.Name, cc.Source); err != nil {
+		var obj map[string]any
+		obj, err = tool.CheckArguments(args)
+		if tool.Writes && g.opts.Audit != nil {
+			defer func() { g.audit(ctx, tool, obj, cc, raw, err) }()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err = g.opts.Policy.Allow(tool.Name, cc.Source); err != nil {
 			return nil, err
 		}
 	}
@@ -136,7 +141,7 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return g.bus.CallTool(ctx, tool, params, cc)
+	return g.bus.CallTool(ctx, tool, args, cc)
 }
 
 // audit records one call of a tool that writes.

@@ -28,40 +28,38 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 		Version:     version,
 		Description: "OpenHuman agents: sub-agent definitions and runs, approvals, prompts and the core tool catalog",
 		Logger:      log,
-		Endpoints: map[string]bus.Endpoint{
-			"list_subagents": bus.ForTool("agent.list_subagents", func(context.Context, none, contract.CallContext) (any, error) {
+		Endpoints: []bus.Endpoint{
+			bus.Handle(contract.AgentListSubagents.Endpoint(), func(context.Context, none, contract.CallContext) (any, error) {
 				return map[string]any{"definitions": agents.Builtins()}, nil
 			}),
-			"run_subagent": bus.ForTool("agent.run_subagent", func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
+			bus.Handle(contract.AgentRunSubagent.Endpoint(), func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
 				return runner.Run(ctx, p, cc)
 			}),
-			"approval_list": bus.ForTool("approval.list", func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
+			bus.Handle(contract.ApprovalList.Endpoint(), func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
 				pending, err := gate.List(ctx)
 				if err != nil {
 					return nil, err
 				}
 				return map[string]any{"mode": gate.Mode(), "pending": pending}, nil
 			}),
-			"approval_decide": bus.ForTool("approval.decide", func(ctx context.Context, p decideParams, _ contract.CallContext) (any, error) {
+			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p decideParams, _ contract.CallContext) (any, error) {
 				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason}); err != nil {
 					return nil, err
 				}
 				return map[string]any{"id": p.ID, "approved": p.Approve}, nil
 			}),
-			"list_tools": bus.ForTool("core.list_tools", func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
+			bus.Handle(contract.CoreListTools.Endpoint(), func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
 				return map[string]any{"tools": coreTools(ctx)}, nil
 			}),
-			"tool_instructions": bus.ForTool("core.tool_instructions", func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
+			bus.Handle(contract.CoreToolInstructions.Endpoint(), func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
 				return map[string]any{"instructions": agents.ToolInstructions(coreTools(ctx))}, nil
 			}),
-			contract.MethodResourcesList: bus.Typed(contract.Object("", nil, nil), func(context.Context, none, contract.CallContext) (any, error) {
+			bus.Handle(contract.ResourcesListEndpoint, func(context.Context, none, contract.CallContext) (any, error) {
 				return contract.ResourceList{Resources: agents.Resources()}, nil
 			}),
-			contract.MethodResourcesRead: bus.Typed(
-				contract.Object("", []string{"uri"}, map[string]*contract.Schema{"uri": contract.String("Resource URI.").MaxLen(1024)}),
-				func(_ context.Context, p contract.ResourceReadParams, _ contract.CallContext) (any, error) {
-					return agents.ReadResource(p.URI)
-				}),
+			bus.Handle(contract.ResourcesReadEndpoint, func(_ context.Context, p contract.ResourceReadParams, _ contract.CallContext) (any, error) {
+				return agents.ReadResource(p.URI)
+			}),
 		},
 	})
 }

@@ -55,24 +55,24 @@ func (m *standInMemory) serve(t *testing.T, ns *embedded.Server) {
 	}
 	t.Cleanup(nc.Close)
 	type args map[string]any
-	svc, err := bus.Serve(nc, bus.ServiceConfig{Name: contract.ServiceMemory, Version: "0.0.0", Endpoints: map[string]bus.Endpoint{
-		"recall": bus.ForTool("memory.recall", func(_ context.Context, _ args, cc contract.CallContext) (any, error) {
+	svc, err := bus.Serve(nc, bus.ServiceConfig{Name: contract.ServiceMemory, Version: "0.0.0", Endpoints: []bus.Endpoint{
+		bus.Handle(contract.MemoryRecall.Endpoint(), func(_ context.Context, _ args, cc contract.CallContext) (any, error) {
 			m.record("memory.recall", cc)
 			return map[string]any{"answer": "Maya drinks her coffee black [1].", "model": "extractive",
 				"citations": []any{map[string]any{"id": "item-1", "kind": "learning", "snippet": "Maya drinks her coffee black.", "meta": map[string]any{}, "score": 1}}}, nil
 		}),
-		"fetch": bus.ForTool("memory.fetch", func(_ context.Context, a args, cc contract.CallContext) (any, error) {
+		bus.Handle(contract.MemoryFetch.Endpoint(), func(_ context.Context, a args, cc contract.CallContext) (any, error) {
 			m.record("memory.fetch", cc)
 			if a["query"] == "huge" {
 				return map[string]any{"hits": []any{map[string]any{"id": "big", "text": strings.Repeat("é", 50000)}}}, nil
 			}
 			return map[string]any{"hits": []any{}}, nil
 		}),
-		"list": bus.ForTool("memory.list", func(_ context.Context, _ args, cc contract.CallContext) (any, error) {
+		bus.Handle(contract.MemoryList.Endpoint(), func(_ context.Context, _ args, cc contract.CallContext) (any, error) {
 			m.record("memory.list", cc)
 			return map[string]any{"items": []any{}}, nil
 		}),
-		"learn": bus.ForTool("memory.learn", func(_ context.Context, a args, cc contract.CallContext) (any, error) {
+		bus.Handle(contract.MemoryLearn.Endpoint(), func(_ context.Context, a args, cc contract.CallContext) (any, error) {
 			m.record("memory.learn", cc)
 			m.mu.Lock()
 			m.learned = append(m.learned, a["text"].(string))

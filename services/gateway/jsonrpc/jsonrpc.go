@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
@@ -196,9 +195,9 @@ func Encode(v any) []byte {
 			return append(out, '}')
 		}
 	}
-	b, err := bus.Marshal(v)
+	b, err := contract.Marshal(v)
 	if err != nil {
-		b, _ = bus.Marshal(ErrorResponse(nil, CodeInternalError, "Internal error: the response could not be encoded", nil))
+		b, _ = contract.Marshal(ErrorResponse(nil, CodeInternalError, "Internal error: the response could not be encoded", nil))
 	}
 	return b
 }

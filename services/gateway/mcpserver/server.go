@@ -13,7 +13,6 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
@@ -351,7 +350,7 @@ func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMes
 // already checked when it came off the bus, once more. The bytes are those
 // toolResult encodes to when structured is compact.
 func successResult(text string, structured json.RawMessage) json.RawMessage {
-	quoted, _ := bus.Marshal(text) // a string always encodes
+	quoted, _ := contract.Marshal(text) // a string always encodes
 	out := make([]byte, 0, len(quoted)+len(structured)+64)
 	out = append(out, `{"content":[{"type":"text","text":`...)
 	out = append(out, quoted...)

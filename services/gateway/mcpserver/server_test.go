@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
@@ -264,7 +263,7 @@ func TestSuccessResultEncodesAsToolResult(t *testing.T) {
 		{"line\n\"quoted\" <b>&amp; é 日本 \u2028 \x01", nil},
 		{"", json.RawMessage(`{"a":[1,2,{"b":null}]}`)},
 	} {
-		want, err := bus.Marshal(toolResult{Content: []textContent{{Type: "text", Text: tc.text}}, StructuredContent: tc.structured})
+		want, err := contract.Marshal(toolResult{Content: []textContent{{Type: "text", Text: tc.text}}, StructuredContent: tc.structured})
 		if err != nil {
 			t.Fatal(err)
 		}

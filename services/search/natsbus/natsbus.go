@@ -6,6 +6,7 @@ package natsbus
 import (
 	"context"
 	"log/slog"
+	"slices"
 
 	"github.com/nats-io/nats.go"
 
@@ -16,20 +17,22 @@ import (
 
 // Serve registers the search service on nc.
 func Serve(nc *nats.Conn, svc *search.Service, version string, log *slog.Logger) (*bus.Service, error) {
-	all := map[string]bus.Endpoint{
-		"web_search": bus.ForTool("web_search", func(ctx context.Context, p search.SearchParams, _ contract.CallContext) (any, error) {
+	all := []bus.Endpoint{
+		bus.Handle(contract.WebSearch.Endpoint(), func(ctx context.Context, p search.SearchParams, _ contract.CallContext) (any, error) {
 			return svc.WebSearch(ctx, p)
 		}),
-		"web_answer": bus.ForTool("web_answer", func(ctx context.Context, p search.AnswerParams, _ contract.CallContext) (any, error) {
+		bus.Handle(contract.WebAnswer.Endpoint(), func(ctx context.Context, p search.AnswerParams, _ contract.CallContext) (any, error) {
 			return svc.WebAnswer(ctx, p)
 		}),
-		"searxng_search": bus.ForTool("searxng_search", func(ctx context.Context, p search.SearchParams, _ contract.CallContext) (any, error) {
-			return svc.SearXNGSearch(ctx, p)
+		bus.Handle(contract.SearXNGSearch.Endpoint(), func(ctx context.Context, p searxngParams, _ contract.CallContext) (any, error) {
+			return svc.SearXNGSearch(ctx, search.SearchParams{Query: p.Query, MaxResults: p.MaxResults})
 		}),
 	}
-	endpoints := map[string]bus.Endpoint{}
-	for _, tool := range svc.Tools() {
-		endpoints[tool] = all[tool]
+	var endpoints []bus.Endpoint
+	for _, ep := range all {
+		if slices.Contains(svc.Tools(), ep.Tool()) {
+			endpoints = append(endpoints, ep)
+		}
 	}
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceSearch,
@@ -38,4 +41,11 @@ func Serve(nc *nats.Conn, svc *search.Service, version string, log *slog.Logger)
 		Logger:      log,
 		Endpoints:   endpoints,
 	})
+}
+
+// searxngParams are searxng_search's arguments: web_search's without a
+// provider to pin, since SearXNG is the only one it asks.
+type searxngParams struct {
+	Query      string `json:"query"`
+	MaxResults int    `json:"max_results,omitempty"`
 }

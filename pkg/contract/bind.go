@@ -1,0 +1,236 @@
+package contract
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Bind fills dst, a pointer to a params struct, from arguments that passed
+// the schema, matching keys to fields by their json tags. It replaces an
+// encode and a second decode of the same arguments: a service decodes a
+// request's bytes once, checks the decoded value, and binds it.
+//
+// A key the struct has no field for is an error, never dropped; CheckStruct
+// catches such a mismatch when the endpoint is registered, so here it would
+// mean a caller bypassed the schema.
+func Bind(args map[string]any, dst any) error {
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return Errorf(CodeInternal, "Bind needs a non-nil pointer, got %T", dst)
+	}
+	return bindValue("", v.Elem(), args)
+}
+
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+
+func bindValue(path string, v reflect.Value, x any) error {
+	if x == nil {
+		v.SetZero()
+		return nil
+	}
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return bindValue(path, v.Elem(), x)
+	}
+	if s, ok := x.(string); ok && reflect.PointerTo(v.Type()).Implements(textUnmarshaler) {
+		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
+			return invalid(path, "argument `%s`: %v", path, err)
+		}
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		v.Set(reflect.ValueOf(x))
+		return nil
+	case reflect.String:
+		if s, ok := x.(string); ok {
+			v.SetString(s)
+			return nil
+		}
+	case reflect.Bool:
+		if b, ok := x.(bool); ok {
+			v.SetBool(b)
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n, ok := x.(json.Number); ok {
+			i, err := n.Int64()
+			if err != nil {
+				// The schema lets 10.0 through as a whole number.
+				f, ferr := strconv.ParseFloat(n.String(), 64)
+				if ferr != nil || f != float64(int64(f)) {
+					return invalid(path, "argument `%s` must be a whole number, got %s", path, clip(n.String()))
+				}
+				i = int64(f)
+			}
+			if v.OverflowInt(i) {
+				return invalid(path, "argument `%s` is out of range: %s", path, clip(n.String()))
+			}
+			v.SetInt(i)
+			return nil
+		}
+	case reflect.Float32, reflect.Float64:
+		if n, ok := x.(json.Number); ok {
+			f, err := n.Float64()
+			if err != nil {
+				return invalid(path, "argument `%s` must be a number, got %s", path, clip(n.String()))
+			}
+			v.SetFloat(f)
+			return nil
+		}
+	case reflect.Slice:
+		if arr, ok := x.([]any); ok {
+			s := reflect.MakeSlice(v.Type(), len(arr), len(arr))
+			for i, item := range arr {
+				if err := bindValue(fmt.Sprintf("%s[%d]", path, i), s.Index(i), item); err != nil {
+					return err
+				}
+			}
+			v.Set(s)
+			return nil
+		}
+	case reflect.Map:
+		if m, ok := x.(map[string]any); ok && reflect.TypeOf(m).ConvertibleTo(v.Type()) {
+			v.Set(reflect.ValueOf(m).Convert(v.Type()))
+			return nil
+		}
+	case reflect.Struct:
+		if m, ok := x.(map[string]any); ok {
+			fields := fieldsOf(v.Type())
+			for key, val := range m {
+				f, ok := fields[key]
+				if !ok {
+					return invalid(join(path, key), "unexpected argument `%s`: this method takes no such field", join(path, key))
+				}
+				if err := bindValue(join(path, key), v.FieldByIndex(f.index), val); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return wrongType(path, "a "+v.Type().String(), x)
+}
+
+// field is a struct field as JSON names it.
+type field struct {
+	index []int
+	typ   reflect.Type
+}
+
+var fieldCache sync.Map // reflect.Type -> map[string]field
+
+// fieldsOf maps a struct's JSON keys to its fields, embedded structs'
+// fields included, as encoding/json would.
+func fieldsOf(t reflect.Type) map[string]field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]field)
+	}
+	fields := map[string]field{}
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			idx := append(append([]int(nil), index...), i)
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name == "-" || (!sf.IsExported() && !sf.Anonymous) {
+				continue
+			}
+			if sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, idx)
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			fields[name] = field{index: idx, typ: sf.Type}
+		}
+	}
+	walk(t, nil)
+	fieldCache.Store(t, fields)
+	return fields
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// CheckStruct reports where a params struct and the schema it is bound
+// from disagree: a property with no field (its value would be refused), a
+// field with no property (it could never be set), or a field whose type
+// cannot hold what the schema lets through. Registering an endpoint runs
+// it, so the two cannot drift apart unnoticed.
+func CheckStruct(s *Schema, t reflect.Type) error { return checkStruct("", s, t) }
+
+func checkStruct(path string, s *Schema, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Interface {
+		return nil
+	}
+	mismatch := func(want string) error {
+		return fmt.Errorf("%s: the schema says %s, the struct has %s", orRoot(path), want, t)
+	}
+	switch s.Type {
+	case "object":
+		if t.Kind() == reflect.Map {
+			return nil
+		}
+		if t.Kind() != reflect.Struct {
+			return mismatch("an object")
+		}
+		fields := fieldsOf(t)
+		for name, prop := range s.Properties {
+			f, ok := fields[name]
+			if !ok {
+				return fmt.Errorf("%s: the schema has property %q, the struct %s has no field for it", orRoot(path), name, t)
+			}
+			if err := checkStruct(join(path, name), prop, f.typ); err != nil {
+				return err
+			}
+		}
+		for name := range fields {
+			if _, ok := s.Properties[name]; !ok {
+				return fmt.Errorf("%s: the struct %s has field %q, the schema has no such property", orRoot(path), t, name)
+			}
+		}
+	case "string":
+		if t.Kind() != reflect.String && t != timeType {
+			return mismatch("a string")
+		}
+	case "integer":
+		switch t.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		default:
+			return mismatch("an integer")
+		}
+	case "number":
+		if t.Kind() != reflect.Float64 && t.Kind() != reflect.Float32 {
+			return mismatch("a number")
+		}
+	case "boolean":
+		if t.Kind() != reflect.Bool {
+			return mismatch("a boolean")
+		}
+	case "array":
+		if t.Kind() != reflect.Slice {
+			return mismatch("an array")
+		}
+		return checkStruct(path+"[]", s.Items, t.Elem())
+	}
+	return nil
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "arguments"
+	}
+	return path
+}

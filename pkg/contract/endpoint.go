@@ -1,0 +1,32 @@
+package contract
+
+// Endpoint is one method a service serves on the bus: its subject (Service
+// and Method), the schema its params must pass (Input), and for a tool's
+// backing method the tool's name (Tool), which errors about arguments carry.
+// A service registers its handlers against these values, never against
+// method names spelled again, so a reader goes from a catalog entry to its
+// handler by following one identifier.
+type Endpoint struct {
+	Service string
+	Method  string
+	Input   *Schema
+	Tool    string
+}
+
+// Subject is the NATS subject the endpoint serves.
+func (e Endpoint) Subject() string { return Subject(e.Service, e.Method) }
+
+// Endpoint is the bus method that serves the tool.
+func (t Tool) Endpoint() Endpoint {
+	return Endpoint{Service: t.Service, Method: t.Method, Input: t.Input, Tool: t.Name}
+}
+
+// Methods that are not tools: what openhuman-core's ingest and resources
+// calls reach.
+var (
+	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput()}
+	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput()}
+	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil)}
+	ResourcesReadEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesRead,
+		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)})}
+)

@@ -1,0 +1,127 @@
+package contract
+
+// FilterSchema restricts memory reads by metadata. Every field is checked and
+// applied; an unknown field is an error, never silently ignored.
+func FilterSchema() *Schema {
+	str := func(d string) *Schema { return String(d).MaxLen(1024) }
+	return Object("Only return items whose metadata matches every field given.", nil, map[string]*Schema{
+		"workspace":       str("Workspace name."),
+		"folder":          str("Folder path, exact."),
+		"file_path":       str("File path, exact."),
+		"language":        str("Language, e.g. go, markdown, en."),
+		"repo":            str("Repository name or URL."),
+		"commit":          str("Commit hash."),
+		"url":             str("Source URL, exact."),
+		"thread_id":       str("Conversation thread id."),
+		"agent_id":        str("Agent that wrote the item."),
+		"kinds":           Array("Item kinds to include.", Enum("", ItemKinds...)).Count(1, len(ItemKinds)),
+		"sources":         Array("Item sources to include.", Enum("", ItemSources...)).Count(1, len(ItemSources)),
+		"tags_any":        Array("Match items carrying at least one of these tags.", String("").MaxLen(100)).Count(1, 50),
+		"observed_after":  Timestamp("Only items observed at or after this RFC 3339 time."),
+		"observed_before": Timestamp("Only items observed before this RFC 3339 time."),
+	})
+}
+
+// MemoryRecall answers a question from memory, citing it.
+var MemoryRecall = Tool{
+	Name:  "memory.recall",
+	Title: "Recall from memory",
+	Description: "Ask a question and get an answer built only from what is stored in memory, with numbered " +
+		"citations [n] pointing at the returned citations. Answers \"I don't know\" when nothing relevant is stored.",
+	Input: Object("", []string{"question"}, map[string]*Schema{
+		"question": String("The question to answer from memory.").MaxLen(MaxQueryText),
+		"filter":   FilterSchema(),
+		"limit":    limitSchema(),
+	}),
+	Output: outObject("", []string{"answer", "citations", "model"}, map[string]*Schema{
+		"answer": out("string", "The answer, with [n] markers pointing at citations[n-1]; starts with \"I don't know\" when memory holds nothing relevant."),
+		"citations": {Type: "array", Items: outObject("", []string{"id", "kind", "snippet", "meta", "score"}, map[string]*Schema{
+			"id": out("string", ""), "kind": out("string", ""), "snippet": out("string", "The quoted part of the item."),
+			"meta": out("object", ""), "score": out("number", ""),
+		})},
+		"model":    out("string", "How the answer was written: extractive, or the language model's name."),
+		"warnings": {Type: "array", Description: "Why the answer is less than it could be, when it is.", Items: out("string", "")},
+	}),
+	Annotations: readOnly("Recall from memory"),
+	Service:     ServiceMemory, Method: "recall", RPC: "openhuman.memory_recall",
+	Use: "memory.recall to answer a question from what the user told you before",
+}
+
+// MemoryFetch ranks stored items against a query.
+var MemoryFetch = Tool{
+	Name:  "memory.fetch",
+	Title: "Fetch memory hits",
+	Description: "Raw memory items matching a query, best first, with scores and metadata. Use filter to " +
+		"restrict by workspace, repo, kinds, sources, tags or time, and next_cursor to page.",
+	Input: Object("", []string{"query"}, map[string]*Schema{
+		"query":  String("Words to look for.").MaxLen(MaxQueryText),
+		"mode":   Enum("hybrid (the default) fuses keyword (BM25 over words) and vector (embedding similarity) rankings.", FetchModes...),
+		"filter": FilterSchema(),
+		"limit":  limitSchema(),
+		"cursor": cursorSchema(),
+	}),
+	Output: func() *Schema {
+		s := pageOf("hits", hitSchema())
+		s.Properties["mode"] = out("string", "The retrieval mode used.")
+		s.Properties["warnings"] = &Schema{Type: "array", Description: "Why the results are less than asked for, when they are.", Items: out("string", "")}
+		return s
+	}(),
+	Annotations: readOnly("Fetch memory hits"),
+	Service:     ServiceMemory, Method: "fetch", RPC: "openhuman.memory_fetch",
+	Use: "memory.fetch for the raw stored notes that match some words",
+}
+
+// MemoryList pages through stored items, newest first.
+var MemoryList = Tool{
+	Name:        "memory.list",
+	Title:       "List memory items",
+	Description: "Page through stored memory items, newest first. Use filter to narrow and next_cursor to continue.",
+	Input: Object("", nil, map[string]*Schema{
+		"filter": FilterSchema(),
+		"limit":  limitSchema(),
+		"cursor": cursorSchema(),
+	}),
+	Output:      pageOf("items", hitSchema()),
+	Annotations: readOnly("List memory items"),
+	Service:     ServiceMemory, Method: "list", RPC: "openhuman.memory_items_list",
+	Use: "memory.list to browse what is stored, newest first",
+}
+
+// MemoryLearn stores one learning.
+var MemoryLearn = Tool{
+	Name:  "memory.learn",
+	Title: "Learn",
+	Description: "Store one learning about the user or their work (a preference, fact, procedure or correction). " +
+		"Storing the same text again is a replay, not a duplicate. Keep each learning to one self-contained statement. " +
+		"Secrets (API keys, tokens, passwords, private keys) are removed before storing.",
+	Input: Object("", []string{"text"}, map[string]*Schema{
+		"text":       String("The learning, one self-contained statement.").MaxLen(MaxLearnText),
+		"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
+		"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
+	}),
+	Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
+		"id":       out("string", "Id of the item holding the learning."),
+		"replayed": out("boolean", "True when the same learning was already stored."),
+		"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
+	}),
+	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
+	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true,
+	Use: "memory.learn to store a new preference, fact, procedure or correction",
+}
+
+// MemoryForget deletes items by id.
+var MemoryForget = Tool{
+	Name:        "memory.forget",
+	Title:       "Forget",
+	Description: "Permanently delete memory items by id (1 to 100 ids). The text and its index entries are gone for good.",
+	Input: Object("", []string{"ids"}, map[string]*Schema{
+		"ids": Array("Item ids, as returned by memory.fetch, memory.list or memory.learn.", String("").MaxLen(128)).Count(1, MaxForgetIDs),
+	}),
+	Output: outObject("", []string{"forgotten", "not_found"}, map[string]*Schema{
+		"forgotten": out("integer", "How many items were deleted."),
+		"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
+	}),
+	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
+	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true,
+	Use: "memory.forget to delete items by id when the user asks",
+}

@@ -1,0 +1,101 @@
+package contract
+
+// Web tools' limits and names.
+const (
+	MaxSearchQuery        = 400 // what the search APIs take (Brave's q is at most 400 characters)
+	DefaultSearchResults  = 5
+	MaxSearchResults      = 20
+	WebAnswerQuick        = "quick"
+	WebAnswerDeep         = "deep"
+	webResultsDescription = "Results, best first, deduplicated by normalized URL."
+)
+
+// SearchProviders are the providers web_search can be pinned to.
+var SearchProviders = []string{"searxng", "brave", "tavily", "exa"}
+
+func webQuery(desc string) *Schema { return String(desc).MaxLen(MaxSearchQuery) }
+
+func maxResults() *Schema {
+	return Integer("How many results (1 to 20).").Range(1, MaxSearchResults).Def(DefaultSearchResults)
+}
+
+// webPage is the result of the web tools.
+func webPage(answer bool) *Schema {
+	props := map[string]*Schema{
+		"results": {Type: "array", Description: webResultsDescription, Items: outObject("", []string{"title", "url", "snippet", "provider", "score"}, map[string]*Schema{
+			"title": out("string", ""), "url": out("string", "The page's URL as the provider gave it."), "snippet": out("string", ""),
+			"provider": out("string", "Who found it."), "published": out("string", "Publication date, when known."),
+			"score": out("number", "Relevance as the provider ranks it; higher is better."),
+		})},
+		"provider":  out("string", "The provider that answered."),
+		"citations": {Type: "array", Description: "Sources: [n] in the answer is citations[n-1].", Items: outObject("", []string{"url"}, map[string]*Schema{"url": out("string", ""), "title": out("string", "")})},
+		"fallback_from": {Type: "array", Description: "Providers tried or skipped before the one that answered, and why.", Items: outObject("", []string{"provider", "reason"}, map[string]*Schema{
+			"provider": out("string", ""), "reason": out("string", ""),
+		})},
+		"cached": out("boolean", "True when served from the cache."),
+	}
+	required := []string{"results", "provider", "citations", "fallback_from"}
+	if answer {
+		props["answer"] = out("string", "The answer with [n] markers, ending with its numbered source list.")
+		props["model"] = out("string", "How it was written: the grounded model (gemini-...), tavily, a language model's name, or extractive (quoted snippets).")
+		required = append(required, "answer", "model")
+	}
+	return outObject("", required, props)
+}
+
+// webNeeds is what the web tools need to be offered.
+const webNeeds = "configure a search provider: enable SearXNG ([searxng] enabled = true and base_url, or OPENHUMAN_SEARXNG_ENABLED and OPENHUMAN_SEARXNG_BASE_URL) or set an API key such as OPENHUMAN_BRAVE_API_KEY"
+
+func webAnnotations(title string) Annotations {
+	return Annotations{Title: title, ReadOnlyHint: yes, OpenWorldHint: yes}
+}
+
+// WebSearch searches the web through the configured providers.
+var WebSearch = Tool{
+	Name:  "web_search",
+	Title: "Web search",
+	Description: "Search the web through the configured providers in order (SearXNG, Brave, Tavily, Exa), falling back " +
+		"to the next when one fails; fallback_from says who was skipped and why. Set provider to use only that one.",
+	Input: Object("", []string{"query"}, map[string]*Schema{
+		"query":       webQuery("What to search for."),
+		"max_results": maxResults(),
+		"provider":    Enum("Use only this provider, with no fallback; it must be configured.", SearchProviders...),
+	}),
+	Output:      webPage(false),
+	Annotations: webAnnotations("Web search"),
+	Service:     ServiceSearch, Method: "web_search", RPC: "openhuman.tools_web_search",
+	Use: "web_search to find current pages on the web", Needs: webNeeds,
+}
+
+// WebAnswer answers a question from the web with citations.
+var WebAnswer = Tool{
+	Name:  "web_answer",
+	Title: "Web answer",
+	Description: "Answer a question from the web with numbered citations [n]: Gemini grounded in Google Search when " +
+		"configured, else Tavily's answer, else web results written up by the configured language model or quoted. " +
+		"model and provider say which.",
+	Input: Object("", []string{"query"}, map[string]*Schema{
+		"query": webQuery("The question."),
+		"depth": Enum("quick (the default) or deep: more sources and a deeper search where the provider offers one.", WebAnswerQuick, WebAnswerDeep).Def(WebAnswerQuick),
+	}),
+	Output:      webPage(true),
+	Annotations: webAnnotations("Web answer"),
+	Service:     ServiceSearch, Method: "web_answer", RPC: "openhuman.tools_web_answer",
+	Use: "web_answer to answer a question from the web with cited sources", Needs: webNeeds + " (or OPENHUMAN_GEMINI_API_KEY)",
+}
+
+// SearXNGSearch searches the user's SearXNG instance only.
+var SearXNGSearch = Tool{
+	Name:        "searxng_search",
+	Title:       "SearXNG search",
+	Description: "Search the configured self-hosted SearXNG instance only.",
+	Input: Object("", []string{"query"}, map[string]*Schema{
+		"query":       webQuery("What to search for."),
+		"max_results": Integer("How many results (1 to 20; default from [searxng] max_results).").Range(1, MaxSearchResults),
+	}),
+	Output:      webPage(false),
+	Annotations: webAnnotations("SearXNG search"),
+	Service:     ServiceSearch, Method: "searxng_search", RPC: "openhuman.tools_searxng_search",
+	Use:   "searxng_search to search the user's own SearXNG instance",
+	Needs: "enable SearXNG: [searxng] enabled = true and base_url (or OPENHUMAN_SEARXNG_ENABLED=true and OPENHUMAN_SEARXNG_BASE_URL)",
+}
