@@ -39,14 +39,14 @@ type Config struct {
 
 // HTTP configures `openhuman-core serve`.
 type HTTP struct {
-	// Addr is where serve listens (default 127.0.0.1:9300).
-	Addr string `toml:"addr"` // OPENHUMAN_HTTP_ADDR, serve --addr
-	// SessionIdleMinutes ends an MCP-over-HTTP session unused this long (default 30).
-	SessionIdleMinutes int `toml:"session_idle_minutes"` // OPENHUMAN_HTTP_SESSION_IDLE_MINUTES
+	// Addr is where serve listens; serve --addr overrides it.
+	Addr string `toml:"addr" env:"OPENHUMAN_HTTP_ADDR" default:"127.0.0.1:9300"`
+	// SessionIdleMinutes ends an MCP-over-HTTP session unused this long.
+	SessionIdleMinutes int `toml:"session_idle_minutes" env:"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES" default:"30"`
 	// AllowedHosts are extra Host/Origin host names accepted besides
 	// localhost, for a gateway reached by name (DNS-rebinding protection
-	// refuses every other).
-	AllowedHosts []string `toml:"allowed_hosts"` // OPENHUMAN_HTTP_ALLOWED_HOSTS (comma-separated)
+	// refuses every other). The variable is comma-separated.
+	AllowedHosts []string `toml:"allowed_hosts" env:"OPENHUMAN_HTTP_ALLOWED_HOSTS"`
 }
 
 // SessionIdle is how long an idle MCP-over-HTTP session lives.
@@ -55,45 +55,47 @@ func (h HTTP) SessionIdle() time.Duration { return time.Duration(h.SessionIdleMi
 // Metrics configures the /metrics listener of a service binary; the
 // gateway serves /metrics on its own HTTP address.
 type Metrics struct {
-	// Addr to listen on; "off" disables it. The default depends on the binary.
-	Addr string `toml:"addr"` // OPENHUMAN_METRICS_ADDR
+	// Addr to listen on; "off" disables it. Each binary has its own
+	// default, so there is none here.
+	Addr string `toml:"addr" env:"OPENHUMAN_METRICS_ADDR"`
 }
 
 // NATS says where the bus is. An empty URL means embedded mode: the gateway
 // starts its own in-process server and services.
 type NATS struct {
-	URL string `toml:"url"` // OPENHUMAN_NATS_URL
+	URL string `toml:"url" env:"OPENHUMAN_NATS_URL"`
 }
 
 // Log sets the log level: debug, info, warn or error.
 type Log struct {
-	Level string `toml:"level"` // OPENHUMAN_LOG_LEVEL
+	Level string `toml:"level" env:"OPENHUMAN_LOG_LEVEL" default:"info"`
 }
 
 // Memory configures the memory service.
 type Memory struct {
-	// Enabled false turns memory off: its tools answer MEMORY_OFF.
-	Enabled *bool `toml:"enabled"` // OPENHUMAN_MEMORY_ENABLED
+	// Enabled false turns memory off: its tools answer MEMORY_OFF. Nil is on.
+	Enabled *bool `toml:"enabled" env:"OPENHUMAN_MEMORY_ENABLED"`
 	// Path of the SQLite database; default <home>/memory.db.
-	Path       string     `toml:"path"` // OPENHUMAN_MEMORY_PATH
+	Path       string     `toml:"path" env:"OPENHUMAN_MEMORY_PATH"`
 	Embeddings Embeddings `toml:"embeddings"`
 }
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {
-	// Provider is hash (built in, offline; the default), openai (any
-	// OpenAI-compatible /v1/embeddings: OpenAI, Ollama, llama.cpp, vLLM) or
-	// ollama (Ollama's /api/embed).
-	Provider string `toml:"provider"` // OPENHUMAN_EMBEDDINGS_PROVIDER
-	BaseURL  string `toml:"base_url"` // OPENHUMAN_EMBEDDINGS_BASE_URL
-	Model    string `toml:"model"`    // OPENHUMAN_EMBEDDINGS_MODEL
-	APIKey   string `toml:"api_key"`  // OPENHUMAN_EMBEDDINGS_API_KEY
-	// BatchSize is how many texts go in one request (default 64).
-	BatchSize int `toml:"batch_size"`
-	// TimeoutSeconds bounds one request (default 30).
-	TimeoutSeconds int `toml:"timeout_seconds"`
-	// Dim is the hash embedder's dimension (default 256).
-	Dim int `toml:"dim"`
+	// Provider is hash (built in, offline), openai (any OpenAI-compatible
+	// /v1/embeddings: OpenAI, Ollama, llama.cpp, vLLM) or ollama (Ollama's
+	// /api/embed).
+	Provider string `toml:"provider" env:"OPENHUMAN_EMBEDDINGS_PROVIDER" default:"hash"`
+	// BaseURL defaults to the provider's usual address.
+	BaseURL string `toml:"base_url" env:"OPENHUMAN_EMBEDDINGS_BASE_URL"`
+	Model   string `toml:"model" env:"OPENHUMAN_EMBEDDINGS_MODEL"`
+	APIKey  string `toml:"api_key" env:"OPENHUMAN_EMBEDDINGS_API_KEY"`
+	// BatchSize is how many texts go in one request.
+	BatchSize int `toml:"batch_size" default:"64"`
+	// TimeoutSeconds bounds one request.
+	TimeoutSeconds int `toml:"timeout_seconds" default:"30"`
+	// Dim is the hash embedder's dimension.
+	Dim int `toml:"dim" default:"256"`
 }
 
 // Timeout bounds one embedding request.
@@ -103,10 +105,11 @@ func (e Embeddings) Timeout() time.Duration { return time.Duration(e.TimeoutSeco
 // http://localhost:11434/v1, llama.cpp server, vLLM, OpenRouter). Without a
 // model, features that need one say so instead of pretending.
 type LLM struct {
-	BaseURL        string `toml:"base_url"`        // OPENHUMAN_LLM_BASE_URL
-	Model          string `toml:"model"`           // OPENHUMAN_LLM_MODEL
-	APIKey         string `toml:"api_key"`         // OPENHUMAN_LLM_API_KEY
-	TimeoutSeconds int    `toml:"timeout_seconds"` // OPENHUMAN_LLM_TIMEOUT_SECONDS (default 60)
+	// BaseURL defaults to OpenAI's once a model is set.
+	BaseURL        string `toml:"base_url" env:"OPENHUMAN_LLM_BASE_URL"`
+	Model          string `toml:"model" env:"OPENHUMAN_LLM_MODEL"`
+	APIKey         string `toml:"api_key" env:"OPENHUMAN_LLM_API_KEY"`
+	TimeoutSeconds int    `toml:"timeout_seconds" env:"OPENHUMAN_LLM_TIMEOUT_SECONDS" default:"60"`
 }
 
 // Configured reports whether a model is set.
@@ -120,12 +123,13 @@ func (m Memory) On() bool { return m.Enabled == nil || *m.Enabled }
 
 // Search configures the web tools.
 type Search struct {
-	// Enabled false turns the search service off (OPENHUMAN_SEARCH_ENABLED).
-	Enabled *bool `toml:"enabled"`
-	// CacheTTLMinutes keeps results this long (default 10).
-	CacheTTLMinutes int         `toml:"cache_ttl_minutes"`
+	// Enabled false turns the search service off. Nil is on.
+	Enabled *bool `toml:"enabled" env:"OPENHUMAN_SEARCH_ENABLED"`
+	// CacheTTLMinutes keeps results this long.
+	CacheTTLMinutes int         `toml:"cache_ttl_minutes" default:"10"`
 	Roles           SearchRoles `toml:"roles"`
-	// Providers are searxng, brave, tavily, exa and gemini.
+	// Providers are searxng, brave, tavily, exa and gemini. An entry is
+	// made for a provider when its variables are set.
 	Providers map[string]SearchProvider `toml:"providers"`
 }
 
@@ -134,8 +138,8 @@ func (s Search) On() bool { return s.Enabled == nil || *s.Enabled }
 
 // SearchRoles order the providers tried for each role.
 type SearchRoles struct {
-	Search []string `toml:"search"` // default searxng, brave, tavily, exa
-	Answer []string `toml:"answer"` // default gemini, tavily
+	Search []string `toml:"search" default:"searxng,brave,tavily,exa"`
+	Answer []string `toml:"answer" default:"gemini,tavily"`
 }
 
 // SearchProvider configures one provider. A provider is used when it is not
@@ -143,12 +147,15 @@ type SearchRoles struct {
 type SearchProvider struct {
 	Enabled *bool `toml:"enabled"`
 	// Route is how calls reach it; only "direct" exists.
-	Route   string `toml:"route"`
-	APIKey  string `toml:"api_key"`  // OPENHUMAN_<PROVIDER>_API_KEY
-	BaseURL string `toml:"base_url"` // OPENHUMAN_<PROVIDER>_BASE_URL, for a proxy or a self-hosted gateway
-	Model   string `toml:"model"`    // gemini: the model answering (default gemini-2.5-flash)
-	// TimeoutSeconds bounds one call (default 10).
-	TimeoutSeconds int `toml:"timeout_seconds"`
+	Route  string `toml:"route" default:"direct"`
+	APIKey string `toml:"api_key" env:"OPENHUMAN_*_API_KEY"`
+	// BaseURL is for a proxy or a self-hosted gateway.
+	BaseURL string `toml:"base_url" env:"OPENHUMAN_*_BASE_URL"`
+	// Model is gemini's answering model; the provider defaults it to
+	// gemini-2.5-flash.
+	Model string `toml:"model"`
+	// TimeoutSeconds bounds one call.
+	TimeoutSeconds int `toml:"timeout_seconds" default:"10"`
 	// RatePerMinute and Burst limit our calls (0: no limit of ours).
 	RatePerMinute int `toml:"rate_per_minute"`
 	Burst         int `toml:"burst"`
@@ -159,18 +166,19 @@ func (p SearchProvider) On() bool { return p.Enabled == nil || *p.Enabled }
 
 // SearXNG is the self-hosted SearXNG instance, as the original documents it.
 type SearXNG struct {
-	Enabled         bool   `toml:"enabled"`          // OPENHUMAN_SEARXNG_ENABLED
-	BaseURL         string `toml:"base_url"`         // OPENHUMAN_SEARXNG_BASE_URL
-	MaxResults      int    `toml:"max_results"`      // OPENHUMAN_SEARXNG_MAX_RESULTS (default 10)
-	DefaultLanguage string `toml:"default_language"` // OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE (default en)
-	TimeoutSeconds  int    `toml:"timeout_seconds"`  // OPENHUMAN_SEARXNG_TIMEOUT_SECONDS (default 10)
+	Enabled         bool   `toml:"enabled" env:"OPENHUMAN_SEARXNG_ENABLED"`
+	BaseURL         string `toml:"base_url" env:"OPENHUMAN_SEARXNG_BASE_URL"`
+	MaxResults      int    `toml:"max_results" env:"OPENHUMAN_SEARXNG_MAX_RESULTS" default:"10"`
+	DefaultLanguage string `toml:"default_language" env:"OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE" default:"en"`
+	TimeoutSeconds  int    `toml:"timeout_seconds" env:"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS" default:"10"`
 }
 
 // Redis is shared state for replicas: the search cache and rate limits.
 // Without a URL they are kept in each process.
 type Redis struct {
-	URL    string `toml:"url"`    // OPENHUMAN_REDIS_URL, e.g. redis://127.0.0.1:6379/0
-	Prefix string `toml:"prefix"` // OPENHUMAN_REDIS_PREFIX: key prefix (default "openhuman:")
+	// URL is such as redis://127.0.0.1:6379/0.
+	URL    string `toml:"url" env:"OPENHUMAN_REDIS_URL"`
+	Prefix string `toml:"prefix" env:"OPENHUMAN_REDIS_PREFIX" default:"openhuman:"`
 }
 
 // UsableSearchProviders names the providers that are not disabled and
@@ -202,18 +210,19 @@ func (c Config) UsableSearchProviders() []string {
 // Policy is the act gate of memory.learn, memory.forget and
 // agent.run_subagent.
 type Policy struct {
-	// Autonomy is full (the default) or readonly (OPENHUMAN_AUTONOMY).
-	Autonomy string `toml:"autonomy"`
-	// MaxActionsPerHour is the action budget (0: none;
-	// OPENHUMAN_MAX_ACTIONS_PER_HOUR).
-	MaxActionsPerHour int `toml:"max_actions_per_hour"`
+	// Autonomy is full or readonly.
+	Autonomy string `toml:"autonomy" env:"OPENHUMAN_AUTONOMY" default:"full"`
+	// MaxActionsPerHour is the action budget (0: none).
+	MaxActionsPerHour int `toml:"max_actions_per_hour" env:"OPENHUMAN_MAX_ACTIONS_PER_HOUR"`
 }
 
 // Audit is the trail of writes.
 type Audit struct {
-	Enabled *bool  `toml:"enabled"` // default true
-	Path    string `toml:"path"`    // default <home>/audit.db
-	MaxRows int    `toml:"max_rows"`
+	// Enabled nil is on.
+	Enabled *bool `toml:"enabled"`
+	// Path defaults to <home>/audit.db.
+	Path    string `toml:"path"`
+	MaxRows int    `toml:"max_rows" default:"100000"`
 }
 
 // On reports whether writes are audited (the default).
@@ -221,11 +230,11 @@ func (a Audit) On() bool { return a.Enabled == nil || *a.Enabled }
 
 // Approval gates sub-agents' side effects.
 type Approval struct {
-	// Mode is auto (the default: allowed and audited), deny, or ask (parked
-	// until decided over openhuman.approval_decide). OPENHUMAN_APPROVAL_MODE.
-	Mode string `toml:"mode"`
-	// TimeoutSeconds denies a parked call nobody decided (default 300).
-	TimeoutSeconds int `toml:"timeout_seconds"`
+	// Mode is auto (allowed and audited), deny, or ask (parked until
+	// decided over openhuman.approval_decide).
+	Mode string `toml:"mode" env:"OPENHUMAN_APPROVAL_MODE" default:"auto"`
+	// TimeoutSeconds denies a parked call nobody decided.
+	TimeoutSeconds int `toml:"timeout_seconds" env:"OPENHUMAN_APPROVAL_TIMEOUT_SECONDS" default:"300"`
 }
 
 // Timeout is how long a parked call waits.
@@ -233,10 +242,10 @@ func (a Approval) Timeout() time.Duration { return time.Duration(a.TimeoutSecond
 
 // Agents configures sub-agent runs.
 type Agents struct {
-	// TimeoutSeconds bounds one run, tools included (default 300).
-	TimeoutSeconds int `toml:"timeout_seconds"`
-	// MaxToolResultBytes caps a tool result fed back to the model (default 16384).
-	MaxToolResultBytes int `toml:"max_tool_result_bytes"`
+	// TimeoutSeconds bounds one run, tools included.
+	TimeoutSeconds int `toml:"timeout_seconds" env:"OPENHUMAN_AGENT_TIMEOUT_SECONDS" default:"300"`
+	// MaxToolResultBytes caps a tool result fed back to the model.
+	MaxToolResultBytes int `toml:"max_tool_result_bytes" default:"16384"`
 	// Models names a model per sub-agent id instead of [llm] model.
 	Models map[string]string `toml:"models"`
 }
@@ -249,15 +258,15 @@ var SearchProviders = []string{"searxng", "brave", "tavily", "exa", "gemini"}
 
 // MCP configures `openhuman-core mcp`.
 type MCP struct {
-	// Profile is the tool surface: v2 (the default) or v1, the older
-	// read-only memory tree. `mcp --profile` overrides it.
-	Profile string `toml:"profile"` // OPENHUMAN_MCP_PROFILE
+	// Profile is the tool surface: v2 or v1, the older read-only memory
+	// tree. `mcp --profile` overrides it.
+	Profile string `toml:"profile" env:"OPENHUMAN_MCP_PROFILE" default:"v2"`
 }
 
 // Tools configures tool calls.
 type Tools struct {
-	// TimeoutSeconds bounds one tool call end to end (default 30).
-	TimeoutSeconds int `toml:"timeout_seconds"` // OPENHUMAN_TOOL_TIMEOUT_SECONDS
+	// TimeoutSeconds bounds one tool call end to end.
+	TimeoutSeconds int `toml:"timeout_seconds" env:"OPENHUMAN_TOOL_TIMEOUT_SECONDS" default:"30"`
 }
 
 // Timeout is the tool call deadline.
