@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,10 +27,17 @@ const (
 // checking a deployment's variables: one missing from this list is
 // ignored by every binary, which is almost always a typo.
 func EnvVars() []string {
-	out := []string{envHome, envConfig}
+	return append([]string{envHome, envConfig}, envNames(envScope)...)
+}
+
+// envNames lists the env tags a walk reaches, each once:
+// OPENHUMAN_SEARXNG_BASE_URL is both [searxng] base_url and
+// search.providers.searxng's.
+func envNames(s scope) []string {
+	var out []string
 	var c Config
-	_ = eachField(&c, envScope, func(f field) error {
-		if f.env != "" {
+	_ = eachField(&c, s, func(f field) error {
+		if f.env != "" && !slices.Contains(out, f.env) {
 			out = append(out, f.env)
 		}
 		return nil
