@@ -2,6 +2,10 @@
 // then $OPENHUMAN_HOME/config.toml, then OPENHUMAN_* environment variables.
 // The result is validated at load, so a mistake is reported at start with the
 // key that caused it, not at the first call that trips over it.
+//
+// Config's struct tags are the one table of settings (see fields.go), so a
+// new setting is one tagged field, and EnvVars and config.example.toml's
+// test follow it.
 package config
 
 import (
