@@ -1,0 +1,91 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Load reads the configuration. home overrides OPENHUMAN_HOME when not empty;
+// getenv is os.Getenv outside tests.
+func Load(home string, getenv func(string) string) (Config, error) {
+	var c Config
+	c.Home = home
+	if c.Home == "" {
+		c.Home = getenv(envHome)
+	}
+	if c.Home == "" {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return c, fmt.Errorf("no home directory to keep memory in: set OPENHUMAN_HOME or pass --home: %w", err)
+		}
+		c.Home = filepath.Join(dir, ".openhuman")
+	}
+	if strings.HasPrefix(c.Home, "~/") {
+		if dir, err := os.UserHomeDir(); err == nil {
+			c.Home = filepath.Join(dir, c.Home[2:])
+		}
+	}
+	file := getenv(envConfig)
+	if file == "" {
+		file = filepath.Join(c.Home, "config.toml")
+	}
+	if err := c.readFile(file); err != nil {
+		return c, err
+	}
+	if err := c.readEnv(getenv); err != nil {
+		return c, err
+	}
+	c.applyDefaults()
+	return c, c.validate()
+}
+
+func (c *Config) readFile(path string) error {
+	md, err := toml.DecodeFile(path, c)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	c.File = path
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		return fmt.Errorf("%s: unknown key %s: check the spelling against the README's configuration section", path, strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+// applyDefaults is the one place defaults live: the constant ones in the
+// struct tags, here those that depend on other values.
+func (c *Config) applyDefaults() {
+	c.applyTagDefaults()
+	if c.Memory.Path == "" {
+		c.Memory.Path = filepath.Join(c.Home, "memory.db")
+	}
+	e := &c.Memory.Embeddings
+	if e.BaseURL == "" {
+		e.BaseURL = map[string]string{"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}[e.Provider]
+	}
+	if c.LLM.BaseURL == "" && c.LLM.Model != "" {
+		c.LLM.BaseURL = "https://api.openai.com/v1"
+	}
+	if c.Audit.Path == "" {
+		c.Audit.Path = filepath.Join(c.Home, "audit.db")
+	}
+	for i := range c.CapabilityProviders {
+		c.CapabilityProviders[i].ID = contract.ClientSlug(c.CapabilityProviders[i].ID)
+		if c.CapabilityProviders[i].TrustState == "" {
+			c.CapabilityProviders[i].TrustState = "untrusted"
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"strings"
+)
+
+func (c *Config) validate() error {
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log.level %q: use debug, info, warn or error", c.Log.Level)
+	}
+	if c.Tools.TimeoutSeconds < 1 || c.Tools.TimeoutSeconds > 3600 {
+		return fmt.Errorf("tools.timeout_seconds %d: use 1 to 3600", c.Tools.TimeoutSeconds)
+	}
+	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
+		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+	}
+	known := map[string]bool{}
+	for _, n := range SearchProviders {
+		known[n] = true
+	}
+	for name, p := range c.Search.Providers {
+		if !known[name] {
+			return fmt.Errorf("search.providers.%s: unknown provider; use %s", name, strings.Join(SearchProviders, ", "))
+		}
+		if p.Route != "direct" {
+			return fmt.Errorf("search.providers.%s.route %q: only \"direct\" is supported", name, p.Route)
+		}
+		if p.RatePerMinute < 0 || p.Burst < 0 {
+			return fmt.Errorf("search.providers.%s: rate_per_minute and burst must not be negative", name)
+		}
+	}
+	for role, names := range map[string][]string{"search": c.Search.Roles.Search, "answer": c.Search.Roles.Answer} {
+		for _, n := range names {
+			if !known[n] {
+				return fmt.Errorf("search.roles.%s: unknown provider %q; use %s", role, n, strings.Join(SearchProviders, ", "))
+			}
+		}
+	}
+	if c.SearXNG.Enabled && !strings.HasPrefix(c.SearXNG.BaseURL, "http://") && !strings.HasPrefix(c.SearXNG.BaseURL, "https://") {
+		return fmt.Errorf("searxng.base_url %q: SearXNG is enabled, so set its URL, such as http://localhost:8080", c.SearXNG.BaseURL)
+	}
+	if c.SearXNG.MaxResults < 1 || c.SearXNG.MaxResults > 20 {
+		return fmt.Errorf("searxng.max_results %d: use 1 to 20", c.SearXNG.MaxResults)
+	}
+	if u := c.Redis.URL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
+		return fmt.Errorf("redis.url %q: use redis://host:6379/0", u)
+	}
+	if c.Policy.Autonomy != "full" && c.Policy.Autonomy != "readonly" {
+		return fmt.Errorf("policy.autonomy %q: use full or readonly", c.Policy.Autonomy)
+	}
+	if c.Policy.MaxActionsPerHour < 0 {
+		return fmt.Errorf("policy.max_actions_per_hour %d: use 0 (no budget) or more", c.Policy.MaxActionsPerHour)
+	}
+	switch c.Approval.Mode {
+	case "auto", "deny", "ask":
+	default:
+		return fmt.Errorf("approval.mode %q: use auto, deny or ask", c.Approval.Mode)
+	}
+	if c.Approval.TimeoutSeconds < 0 || c.Agents.TimeoutSeconds < 0 || c.Agents.MaxToolResultBytes < 0 || c.Audit.MaxRows < 0 {
+		return fmt.Errorf("approval.timeout_seconds, agents.timeout_seconds, agents.max_tool_result_bytes and audit.max_rows must not be negative")
+	}
+	if c.MCP.Profile != "v2" && c.MCP.Profile != "v1" {
+		return fmt.Errorf("mcp.profile %q: use v2 or v1", c.MCP.Profile)
+	}
+	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		return fmt.Errorf("http.addr %q: use HOST:PORT such as 127.0.0.1:9300", c.HTTP.Addr)
+	}
+	if c.HTTP.SessionIdleMinutes < 1 || c.HTTP.SessionIdleMinutes > 7*24*60 {
+		return fmt.Errorf("http.session_idle_minutes %d: use 1 to 10080", c.HTTP.SessionIdleMinutes)
+	}
+	if a := c.Metrics.Addr; a != "" && a != "off" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)
+		}
+	}
+	e := c.Memory.Embeddings
+	switch e.Provider {
+	case "hash":
+		if e.Dim < 16 || e.Dim > 4096 {
+			return fmt.Errorf("memory.embeddings.dim %d: use 16 to 4096", e.Dim)
+		}
+	case "openai", "ollama":
+		if e.Model == "" {
+			return fmt.Errorf("memory.embeddings.provider %q needs memory.embeddings.model (OPENHUMAN_EMBEDDINGS_MODEL), e.g. %s",
+				e.Provider, map[string]string{"openai": "text-embedding-3-small", "ollama": "nomic-embed-text"}[e.Provider])
+		}
+		if !strings.HasPrefix(e.BaseURL, "http://") && !strings.HasPrefix(e.BaseURL, "https://") {
+			return fmt.Errorf("memory.embeddings.base_url %q: use an http(s) URL", e.BaseURL)
+		}
+	default:
+		return fmt.Errorf("memory.embeddings.provider %q: use hash, openai or ollama", e.Provider)
+	}
+	if e.BatchSize < 1 || e.BatchSize > 2048 {
+		return fmt.Errorf("memory.embeddings.batch_size %d: use 1 to 2048", e.BatchSize)
+	}
+	if u := c.LLM.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return fmt.Errorf("llm.base_url %q: use an http(s) URL such as http://localhost:11434/v1", u)
+	}
+	seen := map[string]int{}
+	for i, p := range c.CapabilityProviders {
+		n := i + 1
+		switch {
+		case p.ID == "":
+			return fmt.Errorf("capability_providers #%d: id is empty or has no letters or digits", n)
+		case seen[p.ID] > 0:
+			return fmt.Errorf("capability_providers #%d: id %q is a duplicate of #%d after normalization (ids compare lowercased, with runs of other characters as one '-')", n, p.ID, seen[p.ID])
+		}
+		switch p.TrustState {
+		case "trusted", "untrusted", "revoked":
+		default:
+			return fmt.Errorf("capability_providers #%d (%s): trust_state %q: use trusted, untrusted or revoked", n, p.ID, p.TrustState)
+		}
+		seen[p.ID] = n
+	}
+	return nil
+}
