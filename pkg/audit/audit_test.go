@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
-	"github.com/openhuman-go/openhuman-go/pkg/redis/redistest"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 )
 
 func row(i int, ok bool) audit.Row {
@@ -99,7 +99,7 @@ func TestTwoWritersOfOneFile(t *testing.T) {
 
 func TestRedisStream(t *testing.T) {
 	prefix := redistest.Prefix(t)
-	c, err := redis.New(redistest.URL(), prefix, nil)
+	c, err := redisconn.New(redistest.URL(), prefix, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestRedisStream(t *testing.T) {
 }
 
 func TestRedisDownRowsGoToTheFile(t *testing.T) {
-	c, err := redis.New("redis://127.0.0.1:1/0", "p:", nil)
+	c, err := redisconn.New("redis://127.0.0.1:1/0", "p:", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

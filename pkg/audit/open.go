@@ -4,7 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 )
 
 // Open returns the recorder cfg asks for: rows in the Redis stream when
@@ -20,7 +20,7 @@ func Open(cfg config.Config, log *slog.Logger) (*Recorder, error) {
 	}
 	var l Log = file
 	if cfg.Redis.URL != "" {
-		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
 			file.Close()
 			return nil, err
@@ -33,7 +33,7 @@ func Open(cfg config.Config, log *slog.Logger) (*Recorder, error) {
 // ownedStream closes the Redis client it was opened with.
 type ownedStream struct {
 	*Stream
-	client *redis.Client
+	client *redisconn.Client
 }
 
 func (s *ownedStream) Close() error {

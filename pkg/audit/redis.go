@@ -8,20 +8,20 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 )
 
 // Stream keeps rows in a Redis stream capped near maxLen entries, shared by
 // every replica; rows Redis cannot take go to fallback.
 type Stream struct {
-	redis    *redis.Client
+	redis    *redisconn.Client
 	key      string
 	maxLen   int64
 	fallback Log
 }
 
 // NewStream writes to the stream "<prefix>audit".
-func NewStream(client *redis.Client, maxLen int, fallback Log) *Stream {
+func NewStream(client *redisconn.Client, maxLen int, fallback Log) *Stream {
 	if maxLen <= 0 {
 		maxLen = 100000
 	}

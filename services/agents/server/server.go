@@ -15,11 +15,11 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/agents"
 	"github.com/openhuman-go/openhuman-go/services/agents/natsbus"
-	agentsredis "github.com/openhuman-go/openhuman-go/services/agents/redis"
+	"github.com/openhuman-go/openhuman-go/services/agents/redis"
 )
 
 type server struct {
@@ -39,13 +39,13 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	}
 	var store agents.Approvals = agents.NewMemoryApprovals()
 	if cfg.Redis.URL != "" {
-		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
 		s.closers = append(s.closers, client)
-		store = agentsredis.NewApprovals(client)
+		store = redis.NewApprovals(client)
 	}
 	gate := agents.NewGate(cfg.Approval.Mode, store, cfg.Approval.Timeout()).WithLogger(log)
 	opts := agents.RunnerOptions{

@@ -17,18 +17,18 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/search"
 	"github.com/openhuman-go/openhuman-go/services/search/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/search/providers"
-	searchredis "github.com/openhuman-go/openhuman-go/services/search/redis"
+	"github.com/openhuman-go/openhuman-go/services/search/redis"
 )
 
 type server struct {
 	svc    *bus.Service
 	domain *search.Service
-	redis  *redis.Client
+	redis  *redisconn.Client
 }
 
 // Start serves search on nc. With nothing configured the service still
@@ -37,12 +37,12 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	opts := Options(cfg, log)
 	s := &server{}
 	if cfg.Redis.URL != "" {
-		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
 			return nil, err
 		}
 		s.redis = client
-		store := searchredis.New(client)
+		store := redis.New(client)
 		opts.Cache, opts.Limiter = store, store
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if client.Ping(ctx) == nil { // a failure is logged by the client
