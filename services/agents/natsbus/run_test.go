@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/sqlite"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -123,7 +124,7 @@ func newRigReplies(t *testing.T, o rigOptions, script func(n int, req llm.Reques
 	r := &rig{ns: ns, memory: &standInMemory{}, model: llmtest.New(t, script), gate: o.gate}
 	r.memory.serve(t, ns)
 	log := slog.New(slog.DiscardHandler)
-	auditLog, err := audit.OpenSQLite(filepath.Join(t.TempDir(), "audit.db"), 0)
+	auditLog, err := sqlite.Open(filepath.Join(t.TempDir(), "audit.db"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
@@ -30,7 +30,7 @@ type server struct {
 // Start serves the agents service on nc.
 func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
 	s := &server{}
-	rec, err := audit.Open(cfg, log)
+	rec, err := auditmain.Open(cfg, log)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
@@ -69,7 +70,7 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", cfg.Home, err)
 	}
-	rec, err := audit.Open(cfg, log)
+	rec, err := auditmain.Open(cfg, log)
 	if err != nil {
 		return nil, fmt.Errorf("opening the audit log: %w", err)
 	}
