@@ -21,10 +21,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
+	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
-	search "github.com/openhuman-go/openhuman-go/services/search/server"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
+	"github.com/openhuman-go/openhuman-go/services/search/searchmain"
 )
 
 // starter starts one service on a connection.
@@ -35,9 +35,9 @@ var embeddedServices = []struct {
 	name  string
 	start starter
 }{
-	{"memory", memory.Start},
-	{"search", search.Start},
-	{"agents", agents.Start},
+	{"memory", memorymain.Start},
+	{"search", searchmain.Start},
+	{"agents", agentsmain.Start},
 }
 
 // Expect names the services that must answer for the gateway to be ready:

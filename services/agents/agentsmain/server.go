@@ -1,8 +1,8 @@
-// Package server starts the agents service from configuration on a NATS
+// Package agentsmain starts the agents service from configuration on a NATS
 // connection: the language model, the approval gate (parked calls in Redis
 // when configured, else in the process) and the audit trail. The
 // openhuman-agents binary and the gateway's embedded mode both call it.
-package server
+package agentsmain
 
 import (
 	"errors"

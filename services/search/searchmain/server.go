@@ -1,9 +1,9 @@
-// Package server starts the search service from configuration on a NATS
+// Package searchmain starts the search service from configuration on a NATS
 // connection: providers in their configured order, the cache and rate
 // limits (in Redis when configured, else in-process), the language model
 // that writes answers, and the metrics. openhuman-search and the gateway's
 // embedded mode both call it.
-package server
+package searchmain
 
 import (
 	"context"
