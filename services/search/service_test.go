@@ -348,13 +348,8 @@ func TestSingleFlightSharesOneCall(t *testing.T) {
 		}()
 	}
 	// Let every caller arrive, then let the one call finish.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		s.flight.mu.Lock()
-		waiting := len(s.flight.calls)
-		s.flight.mu.Unlock()
-		if waiting == 1 && a.calls.Load() == 1 {
-			break
-		}
+	for deadline := time.Now().Add(5 * time.Second); a.calls.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond)
 	close(a.gate)
