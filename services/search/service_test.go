@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -74,20 +75,11 @@ func newService(t *testing.T, opts Options, ps ...*fakeProvider) *Service {
 	opts.Providers = map[string]Provider{}
 	for _, p := range ps {
 		opts.Providers[p.name] = p
-		if opts.SearchOrder == nil || !contains(opts.SearchOrder, p.name) {
+		if opts.SearchOrder == nil || !slices.Contains(opts.SearchOrder, p.name) {
 			opts.SearchOrder = append(opts.SearchOrder, p.name)
 		}
 	}
 	return NewService(opts)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func search(t *testing.T, s *Service, p SearchParams) *Page {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,7 +118,7 @@ func Options(cfg config.Config, log *slog.Logger) search.Options {
 		if p.RatePerMinute > 0 {
 			opts.Limits[name] = search.Limit{PerMinute: p.RatePerMinute, Burst: max(p.Burst, 1)}
 		}
-		if !inOrder(name, opts.SearchOrder) && !inOrder(name, opts.AnswerOrder) {
+		if !slices.Contains(opts.SearchOrder, name) && !slices.Contains(opts.AnswerOrder, name) {
 			log.Warn("search provider is configured but in no role: add it to [search.roles]", "provider", name)
 		}
 	}
@@ -125,15 +126,6 @@ func Options(cfg config.Config, log *slog.Logger) search.Options {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), search.AnswerInstructions)
 	}
 	return opts
-}
-
-func inOrder(name string, order []string) bool {
-	for _, n := range order {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // redactURL hides a password in a Redis URL.
