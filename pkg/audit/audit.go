@@ -4,14 +4,17 @@
 // called what, a summary of the arguments that never holds their content,
 // the id it produced, and how it ended.
 //
-// Two backends: a SQLite table (the embedded default, <home>/audit.db) and
-// a Redis stream capped by length (when Redis is configured, so replicas
-// share one trail). A Redis that fails sends rows to the SQLite file
-// instead: an audit row is never dropped silently.
+// The backends are adapters beside it: a SQLite table (package sqlite, the
+// embedded default, <home>/audit.db) and a Redis stream capped by length
+// (package redis, when Redis is configured, so replicas share one trail).
+// A backend that fails passes the row to a fallback through
+// RecordFallback, so an audit row is never dropped silently; which backend
+// and which fallback is the binaries' choice (package auditmain).
 package audit
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -115,3 +118,18 @@ func (rec *Recorder) Record(ctx context.Context, r Row) {
 
 // Log is the log rows go to.
 func (rec *Recorder) Log() Log { return rec.log }
+
+// Close closes the recorder's log.
+func (rec *Recorder) Close() error { return rec.log.Close() }
+
+// RecordFallback records r in fallback because the backend meant for it
+// failed with cause. The diversion is counted, so a failing shared backend
+// shows on dashboards even though no row is lost; only when fallback fails
+// too is there an error (both causes).
+func RecordFallback(ctx context.Context, fallback Log, r Row, cause error) error {
+	errorsTotal.WithLabelValues("fallback").Inc()
+	if err := fallback.Record(ctx, r); err != nil {
+		return errors.Join(cause, err)
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/sqlite"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
@@ -21,7 +22,7 @@ func learn(gw *gateway.Gateway, text string) (json.RawMessage, error) {
 
 func auditRows(t *testing.T, home string) []audit.Row {
 	t.Helper()
-	l, err := audit.OpenSQLite(filepath.Join(home, "audit.db"), 0)
+	l, err := sqlite.Open(filepath.Join(home, "audit.db"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

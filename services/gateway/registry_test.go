@@ -12,7 +12,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
+	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 )
@@ -124,7 +124,7 @@ func TestRegistryHealth(t *testing.T) {
 		}
 		t.Cleanup(ns.Shutdown)
 		svcConn, _ := ns.Connect("agents", slog.New(slog.DiscardHandler))
-		closer, err := agents.Start(svcConn, config.Config{}, slog.New(slog.DiscardHandler))
+		closer, err := agentsmain.Start(svcConn, config.Config{}, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}

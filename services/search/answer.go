@@ -55,8 +55,8 @@ func (s *Service) WebAnswer(ctx context.Context, p AnswerParams) (*Page, error) 
 func (s *Service) answer(ctx context.Context, q Query) (*Page, error) {
 	var skips []Skip
 	for _, name := range s.answerOrder() {
-		if reason := s.admit(ctx, name); reason != "" {
-			skips = append(skips, Skip{Provider: name, Reason: reason})
+		if skip := s.admit(ctx, name); skip != nil {
+			skips = append(skips, Skip{Provider: name, Reason: skip.reason})
 			continue
 		}
 		start := time.Now()

@@ -5,6 +5,9 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
 )
 
 // Cache keeps search results for a while. Two backends exist: in-process
@@ -84,81 +87,53 @@ func (c *MemoryCache) Set(_ context.Context, key string, value []byte, ttl time.
 type MemoryLimiter struct {
 	mu      sync.Mutex
 	now     clock
-	buckets map[string]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
+	buckets map[string]*rate.Limiter
 }
 
 var _ Limiter = (*MemoryLimiter)(nil)
 
 // NewMemoryLimiter returns an empty set of buckets (each starts full).
 func NewMemoryLimiter() *MemoryLimiter {
-	return &MemoryLimiter{now: time.Now, buckets: map[string]*bucket{}}
+	return &MemoryLimiter{now: time.Now, buckets: map[string]*rate.Limiter{}}
 }
 
-// Take spends one token if there is one.
+// Take spends one token if there is one. The limits come with each call,
+// so a bucket follows them when they change.
 func (l *MemoryLimiter) Take(_ context.Context, provider string, perMinute, burst int) (bool, error) {
 	if perMinute <= 0 {
 		return true, nil
 	}
+	now, every := l.now(), rate.Limit(float64(perMinute)/60)
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
 	b, ok := l.buckets[provider]
 	if !ok {
-		b = &bucket{tokens: float64(burst), at: now}
+		b = rate.NewLimiter(every, burst)
 		l.buckets[provider] = b
 	}
-	b.tokens = min(float64(burst), b.tokens+now.Sub(b.at).Minutes()*float64(perMinute))
-	b.at = now
-	if b.tokens < 1 {
-		return false, nil
+	l.mu.Unlock()
+	if b.Limit() != every {
+		b.SetLimitAt(now, every)
 	}
-	b.tokens--
-	return true, nil
+	if b.Burst() != burst {
+		b.SetBurstAt(now, burst)
+	}
+	return b.AllowN(now, 1), nil
 }
 
 // flight makes concurrent identical searches share one provider call. The
 // call runs detached from any one caller's context, so a caller that gives
 // up neither cancels it for the others nor counts as a provider failure;
 // provider timeouts bound it.
-type flight struct {
-	mu    sync.Mutex
-	calls map[string]*call
-}
-
-type call struct {
-	done chan struct{}
-	page *Page
-	err  error
-}
+type flight struct{ group singleflight.Group }
 
 // do runs fn once for concurrent callers with the same key and waits for it
 // or for ctx, whichever ends first.
 func (f *flight) do(ctx context.Context, key string, fn func(context.Context) (*Page, error)) (*Page, error) {
-	f.mu.Lock()
-	if f.calls == nil {
-		f.calls = map[string]*call{}
-	}
-	c, ok := f.calls[key]
-	if !ok {
-		c = &call{done: make(chan struct{})}
-		f.calls[key] = c
-		go func() {
-			c.page, c.err = fn(context.WithoutCancel(ctx))
-			f.mu.Lock()
-			delete(f.calls, key)
-			f.mu.Unlock()
-			close(c.done)
-		}()
-	}
-	f.mu.Unlock()
+	ch := f.group.DoChan(key, func() (any, error) { return fn(context.WithoutCancel(ctx)) })
 	select {
-	case <-c.done:
-		return c.page, c.err
+	case r := <-ch:
+		page, _ := r.Val.(*Page)
+		return page, r.Err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

@@ -7,6 +7,8 @@ require (
 	github.com/openhuman-go/openhuman-go/pkg v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
+	golang.org/x/sync v0.24.0
+	golang.org/x/time v0.16.0
 )
 
 require (

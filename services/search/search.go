@@ -7,6 +7,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -118,7 +119,7 @@ func Errf(provider string, kind Kind, status int, format string, args ...any) *P
 
 // toContract turns a failure into a contract error for callers.
 func toContract(err error) *contract.Error {
-	pe, ok := err.(*ProviderError)
+	pe, ok := errors.AsType[*ProviderError](err)
 	if !ok {
 		return contract.AsError(err)
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -204,11 +205,11 @@ func (s *Service) cached(ctx context.Context, kind string, order []string, query
 func (s *Service) search(ctx context.Context, q Query, order []string, pinned bool) (*Page, error) {
 	var skips []Skip
 	for _, name := range order {
-		if reason := s.admit(ctx, name); reason != "" {
+		if skip := s.admit(ctx, name); skip != nil {
 			if pinned {
-				return nil, s.refusal(name, reason)
+				return nil, skip.refusal(name)
 			}
-			skips = append(skips, Skip{Provider: name, Reason: reason})
+			skips = append(skips, Skip{Provider: name, Reason: skip.reason})
 			continue
 		}
 		start := time.Now()
@@ -231,12 +232,25 @@ func (s *Service) search(ctx context.Context, q Query, order []string, pinned bo
 	return nil, allFailed(skips)
 }
 
+// skipped says why a provider is not called. code is what a caller who
+// pinned that provider gets: RATE_LIMITED for our own limit, UNAVAILABLE
+// for its health.
+type skipped struct {
+	code   contract.Code
+	reason string
+}
+
+// refusal is the error for a caller who pinned the skipped provider.
+func (sk *skipped) refusal(name string) error {
+	return contract.Errorf(sk.code, "%s is skipped: %s", name, sk.reason).With("provider", name)
+}
+
 // admit checks health and the rate limit; it returns why name is skipped,
-// or "" when it may be called.
-func (s *Service) admit(ctx context.Context, name string) string {
+// or nil when it may be called.
+func (s *Service) admit(ctx context.Context, name string) *skipped {
 	if ok, state, why := s.health.allow(name); !ok {
 		s.observeFallback(name, state)
-		return why
+		return &skipped{code: contract.CodeUnavailable, reason: why}
 	}
 	if l, ok := s.opts.Limits[name]; ok {
 		allowed, err := s.opts.Limiter.Take(ctx, name, l.PerMinute, max(l.Burst, 1))
@@ -245,22 +259,14 @@ func (s *Service) admit(ctx context.Context, name string) string {
 		} else if !allowed {
 			s.health.release(name)
 			s.observeFallback(name, "rate_limited")
-			return fmt.Sprintf("over its rate limit of %d requests a minute", l.PerMinute)
+			return &skipped{code: contract.CodeRateLimited, reason: fmt.Sprintf("over its rate limit of %d requests a minute", l.PerMinute)}
 		}
 	}
-	return ""
-}
-
-func (s *Service) refusal(name, reason string) error {
-	code := contract.CodeUnavailable
-	if strings.HasPrefix(reason, "over its rate limit") {
-		code = contract.CodeRateLimited
-	}
-	return contract.Errorf(code, "%s is skipped: %s", name, reason).With("provider", name)
+	return nil
 }
 
 func (s *Service) failed(name string, err error, took time.Duration) {
-	pe, ok := err.(*ProviderError)
+	pe, ok := errors.AsType[*ProviderError](err)
 	if !ok {
 		pe = Errf(name, Transient, 0, "%v", err)
 	}
@@ -288,7 +294,7 @@ func allFailed(skips []Skip) error {
 }
 
 func errMessage(err error) string {
-	if pe, ok := err.(*ProviderError); ok {
+	if pe, ok := errors.AsType[*ProviderError](err); ok {
 		return pe.Message
 	}
 	return err.Error()

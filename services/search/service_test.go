@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,6 +64,7 @@ type testClock struct {
 }
 
 func (c *testClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
 func (c *testClock) add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -74,20 +76,11 @@ func newService(t *testing.T, opts Options, ps ...*fakeProvider) *Service {
 	opts.Providers = map[string]Provider{}
 	for _, p := range ps {
 		opts.Providers[p.name] = p
-		if opts.SearchOrder == nil || !contains(opts.SearchOrder, p.name) {
+		if opts.SearchOrder == nil || !slices.Contains(opts.SearchOrder, p.name) {
 			opts.SearchOrder = append(opts.SearchOrder, p.name)
 		}
 	}
 	return NewService(opts)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func search(t *testing.T, s *Service, p SearchParams) *Page {
@@ -179,279 +172,16 @@ func TestPinnedProviderNeverFallsBack(t *testing.T) {
 	}
 }
 
-func TestBreakerOpensThenProbes(t *testing.T) {
-	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	a := failing("searxng", Transient, 0, "timeout")
-	b := okProvider("brave")
-	s := newService(t, Options{BreakerThreshold: 3, BreakerCooldown: 30 * time.Second, Now: clk.now}, a, b)
-	query := func(i int) *Page { return search(t, s, SearchParams{Query: fmt.Sprintf("q%d", i)}) }
-
-	for i := range 3 {
-		query(i)
-	}
-	if a.calls.Load() != 3 || s.States()["searxng"] != StateOpen {
-		t.Fatalf("after 3 failures: calls %d, state %s", a.calls.Load(), s.States()["searxng"])
-	}
-	page := query(3)
-	if a.calls.Load() != 3 || !strings.HasPrefix(page.FallbackFrom[0].Reason, "circuit open after 3 failures in a row; next try in 30s") {
-		t.Fatalf("open circuit was called (%d) or reason %q", a.calls.Load(), page.FallbackFrom[0].Reason)
-	}
-	clk.add(29 * time.Second)
-	query(4)
-	if a.calls.Load() != 3 {
-		t.Fatalf("called before the cooldown ended")
-	}
-
-	// Half-open: one probe; it fails, so the circuit opens again.
-	clk.add(2 * time.Second)
-	if s.States()["searxng"] != StateHalfOpen {
-		t.Fatalf("state after cooldown = %s", s.States()["searxng"])
-	}
-	query(5)
-	if a.calls.Load() != 4 || s.States()["searxng"] != StateOpen {
-		t.Fatalf("probe: calls %d, state %s", a.calls.Load(), s.States()["searxng"])
-	}
-	query(6)
-	if a.calls.Load() != 4 {
-		t.Fatalf("called while open again")
-	}
-
-	// Next probe succeeds: closed, served by searxng again.
-	clk.add(31 * time.Second)
-	a.set(okProvider("searxng").results, nil)
-	if p := query(7); p.Provider != "searxng" || s.States()["searxng"] != StateClosed {
-		t.Fatalf("after a good probe: provider %s, state %s", p.Provider, s.States()["searxng"])
-	}
-}
-
-func TestHalfOpenAllowsOneProbeAtATime(t *testing.T) {
-	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	a := failing("searxng", Transient, 500, "boom")
-	b := okProvider("brave")
-	s := newService(t, Options{BreakerThreshold: 1, BreakerCooldown: time.Second, Now: clk.now}, a, b)
-	search(t, s, SearchParams{Query: "first"})
-	clk.add(2 * time.Second)
-
-	a.gate = make(chan struct{})
-	done := make(chan *Page)
-	go func() { p, _ := s.WebSearch(context.Background(), SearchParams{Query: "probe"}); done <- p }()
-	for a.calls.Load() != 2 {
-		time.Sleep(time.Millisecond)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	page, err := s.WebSearch(ctx, SearchParams{Query: "during the probe"})
-	if err != nil {
-		close(a.gate)
-		t.Fatalf("second caller during the probe waited for it: %v", err)
-	}
-	if page.FallbackFrom[0].Reason != "circuit half-open: a probe call is under way" {
-		t.Fatalf("second caller during the probe: %+v", page.FallbackFrom)
-	}
-	close(a.gate)
-	if p := <-done; p == nil || p.Provider != "brave" {
-		t.Fatalf("probe call: %+v", p)
-	}
-}
-
-func TestCacheHitsMissesAndExpiry(t *testing.T) {
-	clk := &testClock{t: time.Now()}
-	cache := NewMemoryCache(10)
-	cache.now = clk.now
-	var seen []string
-	var mu sync.Mutex
-	obs := Observer{Cache: func(r string) { mu.Lock(); seen = append(seen, r); mu.Unlock() }}
-	a := okProvider("searxng")
-	s := newService(t, Options{Cache: cache, CacheTTL: time.Minute, Observer: obs}, a)
-
-	first := search(t, s, SearchParams{Query: "Go  Generics"})
-	second := search(t, s, SearchParams{Query: "go generics "})
-	if first.Cached || !second.Cached || a.calls.Load() != 1 {
-		t.Fatalf("cached %v then %v, provider calls %d", first.Cached, second.Cached, a.calls.Load())
-	}
-	if len(second.Results) != len(first.Results) || second.Results[0] != first.Results[0] {
-		t.Fatalf("cached page differs: %+v vs %+v", second.Results, first.Results)
-	}
-	search(t, s, SearchParams{Query: "go generics", MaxResults: 1})
-	if a.calls.Load() != 2 {
-		t.Fatalf("another max_results must be another entry")
-	}
-	clk.add(61 * time.Second)
-	if p := search(t, s, SearchParams{Query: "go generics"}); p.Cached || a.calls.Load() != 3 {
-		t.Fatalf("expired entry served (cached=%v, calls %d)", p.Cached, a.calls.Load())
-	}
-	if got := strings.Join(seen, ","); got != "miss,hit,miss,miss" {
-		t.Fatalf("cache outcomes %s", got)
-	}
-}
-
-func TestFailuresAreNotCached(t *testing.T) {
-	a := failing("searxng", Transient, 502, "bad gateway")
-	s := newService(t, Options{}, a)
-	if _, err := s.WebSearch(context.Background(), SearchParams{Query: "q"}); err == nil {
-		t.Fatal("want an error")
-	}
-	a.set(okProvider("searxng").results, nil)
-	if p := search(t, s, SearchParams{Query: "q"}); p.Cached || p.Provider != "searxng" {
-		t.Fatalf("after recovery: %+v", p)
-	}
-}
-
-// brokenCache fails every call, as Redis does when it is down.
-type brokenCache struct{}
-
 func (brokenCache) Get(context.Context, string) ([]byte, bool, error) {
 	return nil, false, errors.New("dial tcp 127.0.0.1:1: connect: connection refused")
 }
+
 func (brokenCache) Set(context.Context, string, []byte, time.Duration) error {
 	return errors.New("dial tcp 127.0.0.1:1: connect: connection refused")
 }
 
-type brokenLimiter struct{}
-
 func (brokenLimiter) Take(context.Context, string, int, int) (bool, error) {
 	return false, errors.New("connection refused")
-}
-
-func TestBrokenCacheAndLimiterDoNotStopSearch(t *testing.T) {
-	var errs atomic.Int32
-	obs := Observer{Cache: func(r string) {
-		if r == "error" {
-			errs.Add(1)
-		}
-	}}
-	a := okProvider("searxng")
-	s := newService(t, Options{Cache: brokenCache{}, Limiter: brokenLimiter{}, Limits: map[string]Limit{"searxng": {PerMinute: 1, Burst: 1}}, Observer: obs}, a)
-	for range 3 {
-		if p := search(t, s, SearchParams{Query: "q"}); p.Provider != "searxng" || p.Cached {
-			t.Fatalf("page %+v", p)
-		}
-	}
-	if a.calls.Load() != 3 || errs.Load() != 6 {
-		t.Fatalf("calls %d, cache errors counted %d (want 3 and 6)", a.calls.Load(), errs.Load())
-	}
-}
-
-func TestSingleFlightSharesOneCall(t *testing.T) {
-	a := okProvider("searxng")
-	a.gate = make(chan struct{})
-	s := newService(t, Options{}, a)
-	const n = 20
-	var wg sync.WaitGroup
-	pages := make([]*Page, n)
-	errs := make([]error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pages[i], errs[i] = s.WebSearch(context.Background(), SearchParams{Query: "same query"})
-		}()
-	}
-	// Let every caller arrive, then let the one call finish.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		s.flight.mu.Lock()
-		waiting := len(s.flight.calls)
-		s.flight.mu.Unlock()
-		if waiting == 1 && a.calls.Load() == 1 {
-			break
-		}
-	}
-	time.Sleep(50 * time.Millisecond)
-	close(a.gate)
-	wg.Wait()
-	for i := range n {
-		if errs[i] != nil || len(pages[i].Results) != 2 {
-			t.Fatalf("caller %d: %v %+v", i, errs[i], pages[i])
-		}
-	}
-	if c := a.calls.Load(); c != 1 {
-		t.Fatalf("provider called %d times for %d identical concurrent queries", c, n)
-	}
-}
-
-func TestCallerGivingUpDoesNotCancelOthersOrCountAsFailure(t *testing.T) {
-	a := okProvider("searxng")
-	a.gate = make(chan struct{})
-	s := newService(t, Options{BreakerThreshold: 1}, a)
-	ctx, cancel := context.WithCancel(context.Background())
-	first := make(chan error)
-	go func() { _, err := s.WebSearch(ctx, SearchParams{Query: "q"}); first <- err }()
-	for a.calls.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	second := make(chan *Page)
-	go func() { p, _ := s.WebSearch(context.Background(), SearchParams{Query: "q"}); second <- p }()
-	cancel()
-	if err := <-first; !errors.Is(err, context.Canceled) {
-		t.Fatalf("first caller: %v", err)
-	}
-	close(a.gate)
-	if p := <-second; p == nil || p.Provider != "searxng" {
-		t.Fatalf("second caller: %+v", p)
-	}
-	if s.States()["searxng"] != StateClosed {
-		t.Fatalf("a caller's cancel counted as a provider failure")
-	}
-	// The shared result was cached for later callers.
-	if p := search(t, s, SearchParams{Query: "q"}); !p.Cached || a.calls.Load() != 1 {
-		t.Fatalf("cached %v, calls %d", p.Cached, a.calls.Load())
-	}
-}
-
-func TestRateLimitSkipsToTheNextProvider(t *testing.T) {
-	clk := &testClock{t: time.Now()}
-	lim := NewMemoryLimiter()
-	lim.now = clk.now
-	a, b := okProvider("brave"), okProvider("exa")
-	s := newService(t, Options{Limiter: lim, Limits: map[string]Limit{"brave": {PerMinute: 2, Burst: 1}}}, a, b)
-	if p := search(t, s, SearchParams{Query: "one"}); p.Provider != "brave" {
-		t.Fatalf("first: %s", p.Provider)
-	}
-	p := search(t, s, SearchParams{Query: "two"})
-	if p.Provider != "exa" || p.FallbackFrom[0].Reason != "over its rate limit of 2 requests a minute" {
-		t.Fatalf("second: %s %+v", p.Provider, p.FallbackFrom)
-	}
-	_, err := s.WebSearch(context.Background(), SearchParams{Query: "three", Provider: "brave"})
-	if e := contract.AsError(err); e.Code != contract.CodeRateLimited {
-		t.Fatalf("pinned over the limit: %v", err)
-	}
-	clk.add(30 * time.Second) // 2 a minute: one token back
-	if p := search(t, s, SearchParams{Query: "four"}); p.Provider != "brave" || a.calls.Load() != 2 {
-		t.Fatalf("after refill: %s, calls %d", p.Provider, a.calls.Load())
-	}
-}
-
-func TestResultsAreDedupedAndCut(t *testing.T) {
-	a := &fakeProvider{name: "searxng", results: []Result{
-		{Title: "A", URL: "https://www.Example.com:443/page/?utm_source=x&b=2&a=1#top"},
-		{Title: "A again", URL: "https://example.com/page?a=1&b=2&gclid=9"},
-		{Title: "B", URL: "http://example.com/other"},
-		{Title: "no URL"},
-		{Title: "C", URL: "https://example.org/c"},
-	}}
-	s := newService(t, Options{}, a)
-	p := search(t, s, SearchParams{Query: "q", MaxResults: 2})
-	if len(p.Results) != 2 || p.Results[0].Title != "A" || p.Results[1].Title != "B" {
-		t.Fatalf("results %+v", p.Results)
-	}
-	if p.Results[0].URL != "https://www.Example.com:443/page/?utm_source=x&b=2&a=1#top" {
-		t.Fatalf("the original URL must be shown, got %s", p.Results[0].URL)
-	}
-}
-
-func TestNormalizeURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://WWW.Example.COM/a/b/#frag":                "example.com/a/b",
-		"http://example.com:80/a?z=1&a=2&utm_medium=email": "example.com/a?a=2&z=1",
-		"https://example.com:8443/a?fbclid=1&GCLID=2":      "example.com:8443/a",
-		"https://example.com/a?q=x%20y&q=a":                "example.com/a?q=a&q=x+y",
-		"https://example.com":                              "example.com",
-		"not a url":                                        "not a url",
-	} {
-		if got := NormalizeURL(in); got != want {
-			t.Errorf("NormalizeURL(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 func TestToolsAreListedOnlyWhenUsable(t *testing.T) {
@@ -485,31 +215,5 @@ func TestSearXNGSearchUsesItsDefaultMax(t *testing.T) {
 	}
 	if _, err := NewService(Options{}).SearXNGSearch(context.Background(), SearchParams{Query: "q"}); contract.ErrorCode(err) != contract.CodeUnavailable {
 		t.Fatalf("without SearXNG: %v", err)
-	}
-}
-
-func TestMemoryLimiterRefillsUpToBurst(t *testing.T) {
-	clk := &testClock{t: time.Now()}
-	l := NewMemoryLimiter()
-	l.now = clk.now
-	take := func() bool { ok, _ := l.Take(context.Background(), "p", 60, 3); return ok }
-	for i := range 3 {
-		if !take() {
-			t.Fatalf("token %d of the burst refused", i)
-		}
-	}
-	if take() {
-		t.Fatal("a fourth token without waiting")
-	}
-	clk.add(time.Hour) // refills to the burst, not beyond
-	n := 0
-	for take() {
-		n++
-	}
-	if n != 3 {
-		t.Fatalf("after an hour %d tokens, want the burst of 3", n)
-	}
-	if ok, _ := l.Take(context.Background(), "unlimited", 0, 0); !ok {
-		t.Fatal("no limit configured must allow")
 	}
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
-	"github.com/openhuman-go/openhuman-go/pkg/redis/redistest"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 	"github.com/openhuman-go/openhuman-go/services/agents"
-	agentsredis "github.com/openhuman-go/openhuman-go/services/agents/redis"
+	"github.com/openhuman-go/openhuman-go/services/agents/redis"
 )
 
 // noteTaker stores one learning, then reports what its call returned.
@@ -178,12 +178,12 @@ func TestApprovalAskTimesOut(t *testing.T) {
 
 func redisGate(t *testing.T, url, prefix string, timeout time.Duration) *agents.Gate {
 	t.Helper()
-	c, err := redis.New(url, prefix, nil)
+	c, err := redisconn.New(url, prefix, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return agents.NewGate(agents.ApprovalAsk, agentsredis.NewApprovals(c), timeout)
+	return agents.NewGate(agents.ApprovalAsk, redis.NewApprovals(c), timeout)
 }
 
 // TestApprovalAskAcrossReplicas parks calls in Redis with two replicas of

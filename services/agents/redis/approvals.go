@@ -11,20 +11,20 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/services/agents"
 )
 
 // Approvals is the Redis backend of agents.Approvals: waiting calls in a
 // hash, each decision pushed on a list of its own that the waiter pops.
 type Approvals struct {
-	redis *redis.Client
+	redis *redisconn.Client
 }
 
 var _ agents.Approvals = (*Approvals)(nil)
 
 // NewApprovals returns the store over client.
-func NewApprovals(client *redis.Client) *Approvals { return &Approvals{redis: client} }
+func NewApprovals(client *redisconn.Client) *Approvals { return &Approvals{redis: client} }
 
 func (a *Approvals) pendingKey() string           { return a.redis.Key("approvals:pending") }
 func (a *Approvals) decisionKey(id string) string { return a.redis.Key("approvals:decision:" + id) }

@@ -14,7 +14,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"HTTP Client","version":"1"}}}`
@@ -199,7 +199,7 @@ func gatewayWithOnlyMemory(t *testing.T, opts gateway.Options) *gateway.Gateway 
 	if err != nil {
 		t.Fatal(err)
 	}
-	closer, err := memory.Start(svcConn, cfg, log)
+	closer, err := memorymain.Start(svcConn, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

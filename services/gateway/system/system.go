@@ -16,14 +16,15 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	agents "github.com/openhuman-go/openhuman-go/services/agents/server"
+	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	memory "github.com/openhuman-go/openhuman-go/services/memory/server"
-	search "github.com/openhuman-go/openhuman-go/services/search/server"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
+	"github.com/openhuman-go/openhuman-go/services/search/searchmain"
 )
 
 // starter starts one service on a connection.
@@ -34,9 +35,9 @@ var embeddedServices = []struct {
 	name  string
 	start starter
 }{
-	{"memory", memory.Start},
-	{"search", search.Start},
-	{"agents", agents.Start},
+	{"memory", memorymain.Start},
+	{"search", searchmain.Start},
+	{"agents", agentsmain.Start},
 }
 
 // Expect names the services that must answer for the gateway to be ready:
@@ -69,7 +70,7 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", cfg.Home, err)
 	}
-	rec, err := audit.Open(cfg, log)
+	rec, err := auditmain.Open(cfg, log)
 	if err != nil {
 		return nil, fmt.Errorf("opening the audit log: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -66,7 +67,7 @@ const searxngResults = `{"query":"go generics","number_of_results":0,"results":[
 
 func expectErr(t *testing.T, err error, kind search.Kind, status int, parts ...string) *search.ProviderError {
 	t.Helper()
-	pe, ok := err.(*search.ProviderError)
+	pe, ok := errors.AsType[*search.ProviderError](err)
 	if !ok {
 		t.Fatalf("error %v (%T), want *search.ProviderError", err, err)
 	}

@@ -14,13 +14,13 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/services/search"
 )
 
 // Store is the Redis backend of search.Cache and search.Limiter.
 type Store struct {
-	redis *redis.Client
+	redis *redisconn.Client
 }
 
 var (
@@ -29,7 +29,7 @@ var (
 )
 
 // New returns a store over client.
-func New(client *redis.Client) *Store { return &Store{redis: client} }
+func New(client *redisconn.Client) *Store { return &Store{redis: client} }
 
 // key hashes the cache key: queries never appear in Redis key names.
 func (s *Store) key(k string) string {

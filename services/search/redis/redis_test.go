@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
-	"github.com/openhuman-go/openhuman-go/pkg/redis/redistest"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 	"github.com/openhuman-go/openhuman-go/services/search"
 )
 
 func newStore(t *testing.T, url, prefix string) *Store {
 	t.Helper()
-	c, err := redis.New(url, prefix, nil)
+	c, err := redisconn.New(url, prefix, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

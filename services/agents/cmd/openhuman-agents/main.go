@@ -7,11 +7,11 @@ import (
 	"os"
 
 	"github.com/openhuman-go/openhuman-go/pkg/run"
-	"github.com/openhuman-go/openhuman-go/services/agents/server"
+	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 )
 
 func main() {
-	if err := run.Service("openhuman-agents", "127.0.0.1:9302", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
+	if err := run.Service("openhuman-agents", "127.0.0.1:9302", os.Args[1:], os.Stderr, os.Getenv, agentsmain.Start); err != nil {
 		fmt.Fprintln(os.Stderr, "openhuman-agents:", err)
 		os.Exit(1)
 	}

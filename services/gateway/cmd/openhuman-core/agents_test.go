@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/sqlite"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
 )
@@ -137,7 +137,7 @@ func TestApprovalOverHTTP(t *testing.T) {
 	if len(items) != 1 || items[0].(map[string]any)["meta"].(map[string]any)["provenance"] != "mcp:prom-test/agent:note_taker" {
 		t.Fatalf("items %v", items)
 	}
-	l, err := audit.OpenSQLite(filepath.Join(home, "audit.db"), 0)
+	l, err := sqlite.Open(filepath.Join(home, "audit.db"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

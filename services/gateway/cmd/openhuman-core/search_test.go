@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
-	"github.com/openhuman-go/openhuman-go/pkg/redis/redistest"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 )
 
 // webFakes are local stand-ins for SearXNG, Brave and Gemini, answering as

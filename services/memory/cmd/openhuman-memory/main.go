@@ -7,11 +7,11 @@ import (
 	"os"
 
 	"github.com/openhuman-go/openhuman-go/pkg/run"
-	"github.com/openhuman-go/openhuman-go/services/memory/server"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 func main() {
-	if err := run.Service("openhuman-memory", "127.0.0.1:9301", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
+	if err := run.Service("openhuman-memory", "127.0.0.1:9301", os.Args[1:], os.Stderr, os.Getenv, memorymain.Start); err != nil {
 		fmt.Fprintln(os.Stderr, "openhuman-memory:", err)
 		os.Exit(1)
 	}

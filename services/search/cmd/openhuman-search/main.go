@@ -7,11 +7,11 @@ import (
 	"os"
 
 	"github.com/openhuman-go/openhuman-go/pkg/run"
-	"github.com/openhuman-go/openhuman-go/services/search/server"
+	"github.com/openhuman-go/openhuman-go/services/search/searchmain"
 )
 
 func main() {
-	if err := run.Service("openhuman-search", "127.0.0.1:9303", os.Args[1:], os.Stderr, os.Getenv, server.Start); err != nil {
+	if err := run.Service("openhuman-search", "127.0.0.1:9303", os.Args[1:], os.Stderr, os.Getenv, searchmain.Start); err != nil {
 		fmt.Fprintln(os.Stderr, "openhuman-search:", err)
 		os.Exit(1)
 	}

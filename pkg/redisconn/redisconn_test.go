@@ -1,4 +1,4 @@
-package redis_test
+package redisconn_test
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
-	"github.com/openhuman-go/openhuman-go/pkg/redis/redistest"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 )
 
 func TestDoAgainstRealRedis(t *testing.T) {
 	prefix := redistest.Prefix(t)
-	c, err := redis.New(redistest.URL(), prefix, nil)
+	c, err := redisconn.New(redistest.URL(), prefix, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestDoAgainstRealRedis(t *testing.T) {
 
 func TestDownRedisFailsFastAndIsLoggedOnce(t *testing.T) {
 	var logged strings.Builder
-	c, err := redis.New("redis://127.0.0.1:1/0", "p:", slog.New(slog.NewTextHandler(&logged, nil)))
+	c, err := redisconn.New("redis://127.0.0.1:1/0", "p:", slog.New(slog.NewTextHandler(&logged, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestDownRedisFailsFastAndIsLoggedOnce(t *testing.T) {
 	// A caller that gave up does not mark Redis down.
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	c2, _ := redis.New(redistest.URL(), "p:", nil)
+	c2, _ := redisconn.New(redistest.URL(), "p:", nil)
 	defer c2.Close()
 	if err := c2.Ping(cancelled); err != context.Canceled {
 		t.Fatalf("cancelled: %v", err)
@@ -79,7 +79,7 @@ func TestDownRedisFailsFastAndIsLoggedOnce(t *testing.T) {
 
 func TestBadURL(t *testing.T) {
 	for _, u := range []string{"http://127.0.0.1:6379", "127.0.0.1:6379"} {
-		if _, err := redis.New(u, "p:", nil); err == nil || !strings.Contains(err.Error(), "use redis://host:6379/0") {
+		if _, err := redisconn.New(u, "p:", nil); err == nil || !strings.Contains(err.Error(), "use redis://host:6379/0") {
 			t.Errorf("%s: %v", u, err)
 		}
 	}

@@ -1,4 +1,7 @@
-package audit
+// Package sqlite keeps the audit trail in a table of its own SQLite file,
+// the embedded default: several processes (each openhuman-core an MCP
+// client launched, and the agents service) append to one file safely.
+package sqlite
 
 import (
 	"context"
@@ -11,19 +14,23 @@ import (
 	"sync/atomic"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
 )
 
-// SQLite keeps rows in a table of their own file. Several processes may
+// Log keeps rows in a table of their own file. Several processes may
 // write one file (WAL, busy timeout). It keeps the newest maxRows.
-type SQLite struct {
+type Log struct {
 	db      *sql.DB
 	path    string
 	maxRows int64
 	inserts atomic.Int64
 }
 
-// OpenSQLite opens (creating) the audit file at path.
-func OpenSQLite(path string, maxRows int) (*SQLite, error) {
+var _ audit.Log = (*Log)(nil)
+
+// Open opens (creating) the audit file at path.
+func Open(path string, maxRows int) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the audit directory: %w", err)
 	}
@@ -53,11 +60,11 @@ func OpenSQLite(path string, maxRows int) (*SQLite, error) {
 	if maxRows <= 0 {
 		maxRows = 100000
 	}
-	return &SQLite{db: db, path: path, maxRows: int64(maxRows)}, nil
+	return &Log{db: db, path: path, maxRows: int64(maxRows)}, nil
 }
 
 // Record inserts r.
-func (s *SQLite) Record(ctx context.Context, r Row) error {
+func (s *Log) Record(ctx context.Context, r audit.Row) error {
 	summary, _ := json.Marshal(r.ArgsSummary)
 	res, err := s.db.ExecContext(ctx, `INSERT INTO audit (timestamp_ms, client, tool_name, args_summary, resulting_id, success, error_message) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		r.TimestampMS, r.Client, r.ToolName, string(summary), r.ResultingID, r.Success, r.ErrorMessage)
@@ -74,7 +81,7 @@ func (s *SQLite) Record(ctx context.Context, r Row) error {
 }
 
 // Recent returns the newest n rows.
-func (s *SQLite) Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, error) {
+func (s *Log) Recent(ctx context.Context, n int, failuresOnly bool) ([]audit.Row, error) {
 	query := `SELECT timestamp_ms, client, tool_name, args_summary, resulting_id, success, error_message FROM audit`
 	if failuresOnly {
 		query += ` WHERE success = 0`
@@ -84,9 +91,9 @@ func (s *SQLite) Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, e
 		return nil, err
 	}
 	defer rows.Close()
-	out := []Row{}
+	out := []audit.Row{}
 	for rows.Next() {
-		var r Row
+		var r audit.Row
 		var summary string
 		if err := rows.Scan(&r.TimestampMS, &r.Client, &r.ToolName, &summary, &r.ResultingID, &r.Success, &r.ErrorMessage); err != nil {
 			return nil, err
@@ -98,7 +105,7 @@ func (s *SQLite) Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, e
 }
 
 // Backend is "sqlite:<path>".
-func (s *SQLite) Backend() string { return "sqlite:" + s.path }
+func (s *Log) Backend() string { return "sqlite:" + s.path }
 
 // Close closes the file.
-func (s *SQLite) Close() error { return s.db.Close() }
+func (s *Log) Close() error { return s.db.Close() }

@@ -1,8 +1,8 @@
-// Package server starts the agents service from configuration on a NATS
+// Package agentsmain starts the agents service from configuration on a NATS
 // connection: the language model, the approval gate (parked calls in Redis
 // when configured, else in the process) and the audit trail. The
 // openhuman-agents binary and the gateway's embedded mode both call it.
-package server
+package agentsmain
 
 import (
 	"errors"
@@ -11,15 +11,15 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/agents"
 	"github.com/openhuman-go/openhuman-go/services/agents/natsbus"
-	agentsredis "github.com/openhuman-go/openhuman-go/services/agents/redis"
+	"github.com/openhuman-go/openhuman-go/services/agents/redis"
 )
 
 type server struct {
@@ -30,7 +30,7 @@ type server struct {
 // Start serves the agents service on nc.
 func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
 	s := &server{}
-	rec, err := audit.Open(cfg, log)
+	rec, err := auditmain.Open(cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -39,13 +39,13 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	}
 	var store agents.Approvals = agents.NewMemoryApprovals()
 	if cfg.Redis.URL != "" {
-		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
 		s.closers = append(s.closers, client)
-		store = agentsredis.NewApprovals(client)
+		store = redis.NewApprovals(client)
 	}
 	gate := agents.NewGate(cfg.Approval.Mode, store, cfg.Approval.Timeout()).WithLogger(log)
 	opts := agents.RunnerOptions{

@@ -1,14 +1,15 @@
-// Package server starts the search service from configuration on a NATS
+// Package searchmain starts the search service from configuration on a NATS
 // connection: providers in their configured order, the cache and rate
 // limits (in Redis when configured, else in-process), the language model
 // that writes answers, and the metrics. openhuman-search and the gateway's
 // embedded mode both call it.
-package server
+package searchmain
 
 import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,18 +18,18 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/search"
 	"github.com/openhuman-go/openhuman-go/services/search/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/search/providers"
-	searchredis "github.com/openhuman-go/openhuman-go/services/search/redis"
+	"github.com/openhuman-go/openhuman-go/services/search/redis"
 )
 
 type server struct {
 	svc    *bus.Service
 	domain *search.Service
-	redis  *redis.Client
+	redis  *redisconn.Client
 }
 
 // Start serves search on nc. With nothing configured the service still
@@ -37,12 +38,12 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	opts := Options(cfg, log)
 	s := &server{}
 	if cfg.Redis.URL != "" {
-		client, err := redis.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
+		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
 			return nil, err
 		}
 		s.redis = client
-		store := searchredis.New(client)
+		store := redis.New(client)
 		opts.Cache, opts.Limiter = store, store
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if client.Ping(ctx) == nil { // a failure is logged by the client
@@ -117,7 +118,7 @@ func Options(cfg config.Config, log *slog.Logger) search.Options {
 		if p.RatePerMinute > 0 {
 			opts.Limits[name] = search.Limit{PerMinute: p.RatePerMinute, Burst: max(p.Burst, 1)}
 		}
-		if !inOrder(name, opts.SearchOrder) && !inOrder(name, opts.AnswerOrder) {
+		if !slices.Contains(opts.SearchOrder, name) && !slices.Contains(opts.AnswerOrder, name) {
 			log.Warn("search provider is configured but in no role: add it to [search.roles]", "provider", name)
 		}
 	}
@@ -125,15 +126,6 @@ func Options(cfg config.Config, log *slog.Logger) search.Options {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), search.AnswerInstructions)
 	}
 	return opts
-}
-
-func inOrder(name string, order []string) bool {
-	for _, n := range order {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // redactURL hides a password in a Redis URL.

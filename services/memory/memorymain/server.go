@@ -1,7 +1,7 @@
-// Package server starts the memory service from configuration on a NATS
+// Package memorymain starts the memory service from configuration on a NATS
 // connection. openhuman-memory and the gateway's embedded mode both call it,
 // so the service runs the same way in one process or many.
-package server
+package memorymain
 
 import (
 	"context"

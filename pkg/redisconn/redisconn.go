@@ -1,10 +1,10 @@
-// Package redis is the one way our services reach Redis, which holds what
+// Package redisconn is the one way our services reach Redis, which holds what
 // replicas share and may lose: the search cache and rate-limit buckets,
 // pending approvals, the audit stream. Calls fail fast: each has a short
 // deadline, and after a failure Redis is skipped for a second, so a dead
 // Redis costs one failed dial a second rather than one per call. Outages
 // are logged once going down and once coming back.
-package redis
+package redisconn
 
 import (
 	"context"

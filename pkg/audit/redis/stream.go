@@ -1,27 +1,32 @@
-package audit
+// Package redis keeps the audit trail in a Redis stream capped by length,
+// so that every replica appends to one trail. Redis may lose what it holds
+// and may be down; a row it cannot take goes to a fallback log instead.
+package redis
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strconv"
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/openhuman-go/openhuman-go/pkg/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 )
 
 // Stream keeps rows in a Redis stream capped near maxLen entries, shared by
 // every replica; rows Redis cannot take go to fallback.
 type Stream struct {
-	redis    *redis.Client
+	redis    *redisconn.Client
 	key      string
 	maxLen   int64
-	fallback Log
+	fallback audit.Log
 }
 
+var _ audit.Log = (*Stream)(nil)
+
 // NewStream writes to the stream "<prefix>audit".
-func NewStream(client *redis.Client, maxLen int, fallback Log) *Stream {
+func NewStream(client *redisconn.Client, maxLen int, fallback audit.Log) *Stream {
 	if maxLen <= 0 {
 		maxLen = 100000
 	}
@@ -29,7 +34,7 @@ func NewStream(client *redis.Client, maxLen int, fallback Log) *Stream {
 }
 
 // Record appends r; when Redis fails, to the fallback.
-func (s *Stream) Record(ctx context.Context, r Row) error {
+func (s *Stream) Record(ctx context.Context, r audit.Row) error {
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -40,16 +45,12 @@ func (s *Stream) Record(ctx context.Context, r Row) error {
 	if err == nil {
 		return nil
 	}
-	errorsTotal.WithLabelValues("fallback").Inc()
-	if ferr := s.fallback.Record(ctx, r); ferr != nil {
-		return errors.Join(err, ferr)
-	}
-	return nil
+	return audit.RecordFallback(ctx, s.fallback, r, err)
 }
 
 // Recent reads the newest rows of the stream.
-func (s *Stream) Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, error) {
-	out := []Row{}
+func (s *Stream) Recent(ctx context.Context, n int, failuresOnly bool) ([]audit.Row, error) {
+	out := []audit.Row{}
 	err := s.redis.Do(ctx, func(ctx context.Context, c *goredis.Client) error {
 		end := "+"
 		for len(out) < n {
@@ -58,7 +59,7 @@ func (s *Stream) Recent(ctx context.Context, n int, failuresOnly bool) ([]Row, e
 				return err
 			}
 			for _, m := range msgs {
-				var r Row
+				var r audit.Row
 				if raw, ok := m.Values["row"].(string); ok && json.Unmarshal([]byte(raw), &r) == nil && (!failuresOnly || !r.Success) && len(out) < n {
 					out = append(out, r)
 				}
