@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"sort"
 	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
 // keywordIndex is an inverted index over item texts, held in memory for
@@ -231,7 +233,7 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: score})
 	}
 	sc.hits = hits
-	return topK(hits, k)
+	return topk.Select(hits, k)
 }
 
 // keywordScratch is a keyword search's working space, reused.

@@ -208,34 +208,6 @@ func BenchmarkKeywordIndexMatching(b *testing.B) {
 	}
 }
 
-// topK agrees with a full sort: on scores with many ties, on scores that
-// differ by less than float32 can tell apart, and when all scores tie.
-func TestTopK(t *testing.T) {
-	r := rand.New(rand.NewSource(5))
-	scores := map[string]func(i int) float64{
-		"ties":  func(int) float64 { return float64(r.Intn(20)) },
-		"close": func(int) float64 { return 1 + float64(r.Intn(1000))*1e-12 },
-		"equal": func(int) float64 { return 0.5 },
-		"signs": func(int) float64 { return r.NormFloat64() },
-	}
-	for name, score := range scores {
-		for n := 0; n < 300; n += 7 {
-			for _, k := range []int{0, 1, 5, n / 2, n, n + 3} {
-				hits := make([]Ranked, n)
-				for i := range hits {
-					hits[i] = Ranked{Seq: int64(r.Intn(1000) + 1), Score: score(i)}
-				}
-				want := append([]Ranked(nil), hits...)
-				slices.SortFunc(want, compareRanked)
-				want = want[:min(k, n)]
-				if got := topK(hits, k); fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Fatalf("%s n=%d k=%d: got %v, want %v", name, n, k, got, want)
-				}
-			}
-		}
-	}
-}
-
 // A keyword search's scratch map comes back empty, and a huge one is not
 // kept to be cleared at its full size on every later search.
 func TestKeywordScratchRelease(t *testing.T) {
@@ -249,30 +221,6 @@ func TestKeywordScratchRelease(t *testing.T) {
 		kept := reflect.ValueOf(sc.scores).UnsafePointer() == before
 		if len(sc.scores) != 0 || kept != (n < 1<<14) {
 			t.Errorf("%d scores: %d left, map kept %v", n, len(sc.scores), kept)
-		}
-	}
-}
-
-// largestFirst puts the k largest keys first, duplicates included.
-func TestLargestFirst(t *testing.T) {
-	r := rand.New(rand.NewSource(6))
-	for n := 0; n < 300; n += 7 {
-		for _, k := range []int{1, 5, n / 2, n, n + 3} {
-			keys := make([]uint64, n)
-			for i := range keys {
-				keys[i] = uint64(r.Intn(20))
-			}
-			want := slices.Clone(keys)
-			slices.Sort(want)
-			slices.Reverse(want)
-			want = want[:min(k, n)]
-			largestFirst(keys, k)
-			got := slices.Clone(keys[:min(k, n)])
-			slices.Sort(got)
-			slices.Reverse(got)
-			if !slices.Equal(got, want) {
-				t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, want)
-			}
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package memory is the memory service's domain: what an item is, how it is
 // learned, listed, found, recalled and forgotten. Storage is behind Store;
-// transports (the NATS bus) sit in their own packages. It imports only the
-// standard library and pkg/contract.
+// transports (the NATS bus) sit in their own packages, and so does the
+// search engine it ranks with (topk and the packages beside it). It imports
+// only the standard library, pkg/contract and that engine.
 package memory
 
 import (
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
 // Item is one stored memory.
@@ -64,10 +66,7 @@ type Filter struct {
 }
 
 // Ranked is an item's position in a ranking, with its score.
-type Ranked struct {
-	Seq   int64
-	Score float64
-}
+type Ranked = topk.Ranked
 
 // Marks are the store's high-water marks. Each only grows, except Items,
 // which falls back when the newest item is deleted (Deletions grows then).

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
 // Fetch modes. Hybrid fuses the keyword and vector rankings.
@@ -192,7 +193,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 		order = append(order, Ranked{Seq: x.seq, Score: x.score})
 	}
 	sc.order = order
-	order = topK(order, min(need, depth))
+	order = topk.Select(order, min(need, depth))
 	best := make([]fused, len(order))
 	for i, r := range order {
 		best[i] = out[at[r.Seq]]

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
 // vectorIndex holds the vectors of one model in memory for search, as two
@@ -114,7 +116,7 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
 	sc.hits = hits
-	return topK(hits, k)
+	return topk.Select(hits, k)
 }
 
 // searchScratch is a search's working space, reused: a search at 10k items
