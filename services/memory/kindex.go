@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -34,7 +35,7 @@ type keywordIndex struct {
 	live     int
 	dead     int // removed slots not yet compacted away
 	totalLen int64
-	tok      tokenizer // used under mu's write lock only
+	tok      textkeys.Tokenizer // used under mu's write lock only
 	seen     map[uint32]uint16
 }
 
@@ -65,7 +66,7 @@ func (x *keywordIndex) add(seq int64, text string) {
 	}
 	clear(x.seen)
 	var length uint32
-	x.tok.each(text, func(key []byte) {
+	x.tok.Each(text, func(key []byte) {
 		length++
 		id, ok := x.ids[string(key)]
 		if !ok {

@@ -7,40 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
-
-// Pairs from Porter's published vocabulary and its stemmed output.
-func TestPorterStem(t *testing.T) {
-	for w, want := range map[string]string{
-		"caresses": "caress", "ponies": "poni", "ties": "ti", "caress": "caress", "cats": "cat",
-		"feed": "feed", "agreed": "agre", "plastered": "plaster", "bled": "bled", "motoring": "motor",
-		"sing": "sing", "conflated": "conflat", "troubled": "troubl", "sized": "size", "hopping": "hop",
-		"tanned": "tan", "falling": "fall", "hissing": "hiss", "fizzed": "fizz", "failing": "fail",
-		"filing": "file", "happy": "happi", "sky": "sky", "relational": "relat", "conditional": "condit",
-		"rational": "ration", "generalizations": "gener", "oscillators": "oscil", "retrieval": "retriev",
-		"controlling": "control", "rolls": "roll", "adjustment": "adjust", "adoption": "adopt",
-		"effective": "effect", "hopeful": "hope", "goodness": "good", "electrical": "electr",
-		"retaining": "retain", "retained": "retain", "deployments": "deploy", "deploys": "deploi",
-		"deploying": "deploi", "billing": "bill", "is": "is", "a": "a",
-	} {
-		if got := string(porterStem([]byte(w))); got != want {
-			t.Errorf("porterStem(%q) = %q, want %q", w, got, want)
-		}
-	}
-}
-
-func TestTokenizer(t *testing.T) {
-	var tok tokenizer
-	var got []string
-	tok.each("Café DÉPLOYMENTS, naïve_x2 Straße 42 日本語 e\u0301te", func(k []byte) { got = append(got, string(k)) })
-	want := "[cafe deploy naiv x2 straße 42 日本語 et]"
-	if fmt.Sprint(got) != want {
-		t.Errorf("tokens %v, want %s", got, want)
-	}
-	if keys := termKeys([]string{"Deploying", "deploys", "CAFÉ"}); fmt.Sprint(keys) != "[deploi cafe]" {
-		t.Errorf("termKeys = %v", keys)
-	}
-}
 
 func mustIndex(texts ...string) *keywordIndex {
 	x := newKeywordIndex()
@@ -58,41 +27,41 @@ func TestKeywordIndexRanking(t *testing.T) {
 		"Lunch is at noon.", "The office plant needs water.", "Use UTC in logs.",
 	)
 	t.Run("stemming", func(t *testing.T) {
-		if got := x.search(termKeys([]string{"retaining"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 1 {
+		if got := x.search(textkeys.Keys([]string{"retaining"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 1 {
 			t.Fatalf("got %v", got)
 		}
 	})
 	t.Run("bm25 order and positive scores", func(t *testing.T) {
-		got := x.search(termKeys([]string{"billing"}), 10, 100, nil)
+		got := x.search(textkeys.Keys([]string{"billing"}), 10, 100, nil)
 		if len(got) != 2 || got[0].Seq != 3 || got[0].Score <= got[1].Score || got[1].Score <= 0 {
 			t.Fatalf("got %v", got)
 		}
 	})
 	t.Run("any term matches, both rank higher", func(t *testing.T) {
-		got := x.search(termKeys([]string{"billing", "quarter"}), 10, 100, nil)
+		got := x.search(textkeys.Keys([]string{"billing", "quarter"}), 10, 100, nil)
 		if len(got) != 2 || got[0].Seq != 1 {
 			t.Fatalf("got %v", got)
 		}
 	})
 	t.Run("asOf hides newer items", func(t *testing.T) {
 		x.add(7, "billing billing billing billing")
-		if got := x.search(termKeys([]string{"billing"}), 10, 6, nil); len(got) != 2 {
+		if got := x.search(textkeys.Keys([]string{"billing"}), 10, 6, nil); len(got) != 2 {
 			t.Errorf("an item newer than asOf was ranked: %v", got)
 		}
-		if got := x.search(termKeys([]string{"billing"}), 10, 7, nil); len(got) != 3 || got[0].Seq != 7 {
+		if got := x.search(textkeys.Keys([]string{"billing"}), 10, 7, nil); len(got) != 3 || got[0].Seq != 7 {
 			t.Errorf("with it: %v", got)
 		}
 	})
 	t.Run("allowed restricts", func(t *testing.T) {
-		if got := x.search(termKeys([]string{"billing"}), 10, 100, []int64{1, 5}); len(got) != 1 || got[0].Seq != 1 {
+		if got := x.search(textkeys.Keys([]string{"billing"}), 10, 100, []int64{1, 5}); len(got) != 1 || got[0].Seq != 1 {
 			t.Errorf("got %v", got)
 		}
-		if got := x.search(termKeys([]string{"billing"}), 10, 100, []int64{}); len(got) != 0 {
+		if got := x.search(textkeys.Keys([]string{"billing"}), 10, 100, []int64{}); len(got) != 0 {
 			t.Errorf("nothing allowed, got %v", got)
 		}
 	})
 	t.Run("k bounds the ranking", func(t *testing.T) {
-		if got := x.search(termKeys([]string{"billing"}), 1, 100, nil); len(got) != 1 || got[0].Seq != 7 {
+		if got := x.search(textkeys.Keys([]string{"billing"}), 1, 100, nil); len(got) != 1 || got[0].Seq != 7 {
 			t.Errorf("got %v", got)
 		}
 	})
@@ -109,7 +78,7 @@ func TestKeywordIndexRemove(t *testing.T) {
 	x.remove(1)
 	x.remove(1) // twice is once
 	x.remove(99)
-	if got := x.search(termKeys([]string{"zebracorn"}), 10, 100, nil); len(got) != 0 {
+	if got := x.search(textkeys.Keys([]string{"zebracorn"}), 10, 100, nil); len(got) != 0 {
 		t.Errorf("forgotten item still found: %v", got)
 	}
 	if _, ok := x.ids["zebracorn"]; ok {
@@ -118,7 +87,7 @@ func TestKeywordIndexRemove(t *testing.T) {
 	if x.docFreq("the") != 1 || x.docFreq("weather") != 3 || x.live != 3 {
 		t.Errorf("df(the)=%d df(weather)=%d live=%d", x.docFreq("the"), x.docFreq("weather"), x.live)
 	}
-	if got := x.matching(termKeys([]string{"weather", "code"}), 100); fmt.Sprint(got) != "[2 3 4]" {
+	if got := x.matching(textkeys.Keys([]string{"weather", "code"}), 100); fmt.Sprint(got) != "[2 3 4]" {
 		t.Errorf("matching = %v", got)
 	}
 	// Removing most holders of a term compacts its postings; a reused
@@ -129,7 +98,7 @@ func TestKeywordIndexRemove(t *testing.T) {
 		t.Errorf("weather postings %v df %d after compaction", p.slots, p.df)
 	}
 	x.add(10, "brandnew words")
-	if got := x.search(termKeys([]string{"brandnew"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 10 {
+	if got := x.search(textkeys.Keys([]string{"brandnew"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 10 {
 		t.Errorf("got %v", got)
 	}
 }
@@ -163,7 +132,7 @@ func TestKeywordIndexMatching(t *testing.T) {
 				want = append(want, seq)
 			}
 		}
-		if got := x.matching(termKeys(words), asOf); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := x.matching(textkeys.Keys(words), asOf); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("matching(%v, %d) = %v, want %v", words, asOf, got, want)
 		}
 	}
@@ -184,7 +153,7 @@ func BenchmarkKeywordIndexSearch(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		x.search(termKeys([]string{word(), word()}), maxDepth, 1<<40, nil)
+		x.search(textkeys.Keys([]string{word(), word()}), maxDepth, 1<<40, nil)
 	}
 }
 
@@ -201,7 +170,7 @@ func BenchmarkKeywordIndexMatching(b *testing.B) {
 		}
 		x.add(int64(i), text)
 	}
-	keys := termKeys([]string{"common", "w7x"})
+	keys := textkeys.Keys([]string{"common", "w7x"})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		x.matching(keys, 1<<40)
@@ -258,15 +227,15 @@ func TestKeywordIndexCompactsSlots(t *testing.T) {
 	if len(x.seqs) > 1100 || x.dead > 1024 {
 		t.Fatalf("%d slots, %d dead after removing 2,990 of 3,000", len(x.seqs), x.dead)
 	}
-	if got := x.search(termKeys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3000 {
+	if got := x.search(textkeys.Keys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3000 {
 		t.Fatalf("after compaction: %v", got)
 	}
-	if got := x.search(termKeys([]string{"note2995"}), 10, 1<<40, nil); len(got) != 1 || got[0].Seq != 2995 {
+	if got := x.search(textkeys.Keys([]string{"note2995"}), 10, 1<<40, nil); len(got) != 1 || got[0].Seq != 2995 {
 		t.Fatalf("a survivor's own word: %v", got)
 	}
 	x.remove(2995)
 	x.add(3001, "note3001 common")
-	if got := x.search(termKeys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3001 || x.docFreq("common") != 10 {
+	if got := x.search(textkeys.Keys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3001 || x.docFreq("common") != 10 {
 		t.Fatalf("after more changes: %v, df %d", got, x.docFreq("common"))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -133,7 +134,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 	}
 	var kw []Ranked
 	if mode != ModeVector {
-		if keys := termKeys(Terms(query)); len(keys) > 0 {
+		if keys := textkeys.Keys(Terms(query)); len(keys) > 0 {
 			idx, err := s.syncKeywords(ctx, m)
 			if err != nil {
 				return nil, "", err
