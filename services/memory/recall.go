@@ -75,7 +75,7 @@ func (s *Service) termWeights(ctx context.Context, m Marks, terms []string) (map
 	df := make(map[string]int, len(terms))
 	for _, t := range terms {
 		for _, key := range textkeys.Keys([]string{t}) {
-			df[t] = min(idx.docFreq(key), 1000)
+			df[t] = min(idx.DocFreq(key), 1000)
 		}
 	}
 	// A small memory makes every word look rare; counting it as at least

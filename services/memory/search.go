@@ -139,7 +139,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 			if err != nil {
 				return nil, "", err
 			}
-			kw = idx.search(keys, depth, asOf, allowed)
+			kw = idx.Search(keys, depth, asOf, allowed)
 		}
 	}
 	var vec []Ranked

@@ -89,8 +89,8 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 	if err != nil {
 		return nil, err
 	}
-	ranked := idx.search(keys, treeK(q.K, 50), m.Items, nil)
-	out.Total = len(idx.matching(keys, m.Items))
+	ranked := idx.Search(keys, treeK(q.K, 50), m.Items, nil)
+	out.Total = len(idx.Matching(keys, m.Items))
 	seqs := make([]int64, len(ranked))
 	for i, r := range ranked {
 		seqs[i] = r.Seq
@@ -186,7 +186,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error
 		if err != nil {
 			return nil, err
 		}
-		if q.Seqs = idx.matching(keys, math.MaxInt64); len(q.Seqs) == 0 {
+		if q.Seqs = idx.Matching(keys, math.MaxInt64); len(q.Seqs) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
 	}
