@@ -118,11 +118,3 @@ func normalize(v []float32) {
 		v[i] *= n
 	}
 }
-
-func dot(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}

@@ -27,5 +27,5 @@ func IndexesBuilt(s *Service, n int) bool {
 	if kw == nil || vec == nil {
 		return false
 	}
-	return kw.(*keywordindex.Index).Len() == n && vec.len() == n
+	return kw.(*keywordindex.Index).Len() == n && vec.Len() == n
 }

@@ -219,14 +219,14 @@ func (s *Service) vectorLeg(ctx context.Context, m Marks, query string, allowed 
 	if err != nil {
 		return nil, err
 	}
-	if idx == nil || idx.len() == 0 {
+	if idx == nil || idx.Len() == 0 {
 		return nil, contract.Errorf(contract.CodeUnavailable, "no item has a vector of model %s yet; they are being computed", s.embedder.Model())
 	}
 	qv, err := s.embedder.Embed(ctx, []string{query})
 	if err != nil {
 		return nil, err
 	}
-	hits := idx.search(qv[0], depth+16, allowed)
+	hits := idx.Search(qv[0], depth+16, allowed)
 	out := hits[:0]
 	for _, h := range hits {
 		if h.Seq <= asOf && h.Score > 0 {

@@ -1,4 +1,4 @@
-package memory
+package vectorindex
 
 // hamming256 is hammingHist for 4-word (256-bit) codes, n of them.
 //
@@ -65,7 +65,7 @@ func dotSlots(base []int8, dim int, slots []int32, q []int8, out []int32) {
 	n := int32(len(base) / dim)
 	for _, s := range slots {
 		if s < 0 || s >= n {
-			panic("memory: vector slot out of range")
+			panic("vectorindex: slot out of range")
 		}
 	}
 	var buf [4096]int8
