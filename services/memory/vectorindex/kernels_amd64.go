@@ -1,5 +1,7 @@
 package vectorindex
 
+import "golang.org/x/sys/cpu"
+
 // hamming256 is hammingHist for 4-word (256-bit) codes, n of them.
 //
 //go:noescape
@@ -11,36 +13,12 @@ func hamming256(codes, q *uint64, ds *uint16, hist *uint32, n int)
 //go:noescape
 func dot8SlotsAVX2(base *int8, stride int, slots *int32, n int, q, qabs *int8, out *int32, length int)
 
-func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
-
+// cpu checks the OS side of AVX2 too: that it saves the YMM registers on
+// a context switch.
 var (
-	useAVX2   = hasAVX2()
-	usePOPCNT = hasPOPCNT()
+	useAVX2   = cpu.X86.HasAVX2
+	usePOPCNT = cpu.X86.HasPOPCNT
 )
-
-func hasPOPCNT() bool {
-	_, _, ecx1, _ := cpuid(1, 0)
-	return ecx1&(1<<23) != 0
-}
-
-// hasAVX2 asks the CPU, and the OS through XGETBV whether it saves the YMM
-// registers on a context switch: both must hold for AVX2 to be usable.
-func hasAVX2() bool {
-	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
 
 // hammingHist writes into ds the Hamming distance of each code (words
 // uint64 each) to q, capped at 1024, and counts each distance in hist.
