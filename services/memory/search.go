@@ -33,6 +33,24 @@ var legWeights = struct{ keyword, vector float64 }{1, 1}
 // results; memory.list walks everything.
 const maxDepth = 200
 
+// FetchParams are memory.fetch's arguments.
+type FetchParams struct {
+	Query  string  `json:"query"`
+	Mode   string  `json:"mode,omitempty"`
+	Filter *Filter `json:"filter,omitempty"`
+	Limit  int     `json:"limit,omitempty"`
+	Cursor string  `json:"cursor,omitempty"`
+}
+
+// FetchResult is one page of hits, best first.
+type FetchResult struct {
+	Hits       []Hit  `json:"hits"`
+	Mode       string `json:"mode"`
+	NextCursor string `json:"next_cursor,omitempty"`
+	// Warnings say when the results are less than asked for, and why.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
 // fused is one candidate of a ranking, with what each leg said of it.
 type fused struct {
 	seq     int64
