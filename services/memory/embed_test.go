@@ -55,8 +55,7 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 				add("t:"+string(padded[i:i+3]), 0.5)
 			}
 		}
-		normalize(v)
-		return v
+		return Normalize(v)
 	}
 	r := rand.New(rand.NewSource(14))
 	texts := []string{"", "PostgreSQL database migrations", "Zürich café naïve résumé", "日本語のテキスト and ASCII",

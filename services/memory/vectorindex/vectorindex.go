@@ -188,6 +188,24 @@ func (x *Index) prepass(q []float32, candidates []int32, keep int, sc *searchScr
 	return out
 }
 
+// Normalize scales v to unit length in place (a zero vector stays zero) and
+// returns it. Scores are cosines only between unit vectors, so vectors for
+// an index, and queries, are made with this.
+func Normalize(v []float32) []float32 {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return v
+	}
+	n := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= n
+	}
+	return v
+}
+
 // quantize returns q's int8 code and its scale (float ≈ int8 × scale).
 func quantize(q []float32) ([]int8, float32) {
 	out := make([]int8, len(q))

@@ -1,7 +1,6 @@
 package vectorindex
 
 import (
-	"math"
 	"math/rand"
 	"sort"
 	"testing"
@@ -17,20 +16,7 @@ func randomUnit(r *rand.Rand, dim int) []float32 {
 	for i := range v {
 		v[i] = float32(r.NormFloat64())
 	}
-	normalize(v)
-	return v
-}
-
-// normalize scales v to unit length, as embedders return their vectors.
-func normalize(v []float32) {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	n := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= n
-	}
+	return Normalize(v)
 }
 
 func exactTop(vs map[int64][]float32, q []float32, k int, allowed map[int64]bool) []int64 {
@@ -84,7 +70,7 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 				for j := range base {
 					base[j] = 0.8*near[j] + 0.2*base[j]
 				}
-				normalize(base)
+				Normalize(base)
 			}
 			vs[int64(i)] = base
 			idx.Put(int64(i), base)
