@@ -2,9 +2,10 @@ package memory
 
 import (
 	"context"
-	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 )
 
 // Embedder turns texts into vectors. Implementations return one unit-length
@@ -80,8 +81,7 @@ func (h *HashEmbedder) embed(text string) []float32 {
 			add(sum, 0.5)
 		}
 	}
-	normalize(v)
-	return v
+	return Normalize(v)
 }
 
 // FNV-1a, 64 bits, as hash/fnv computes it, but over strings without
@@ -100,29 +100,4 @@ func fnv1a(sum uint64, s string) uint64 {
 
 // Normalize scales v to unit length in place (a zero vector stays zero) and
 // returns it: embedders must return unit vectors, whatever a server sends.
-func Normalize(v []float32) []float32 {
-	normalize(v)
-	return v
-}
-
-func normalize(v []float32) {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 {
-		return
-	}
-	n := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= n
-	}
-}
-
-func dot(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
+func Normalize(v []float32) []float32 { return vectorindex.Normalize(v) }

@@ -6,7 +6,20 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 )
+
+// vectorIndex is what the service asks of its vector search: to follow the
+// active model's vectors in the store, and to rank them by closeness to a
+// query's.
+type vectorIndex interface {
+	Put(seq int64, v []float32)
+	Remove(seq int64)
+	Len() int
+	Search(q []float32, k int, allowed []int64) []Ranked
+}
+
+var _ vectorIndex = (*vectorindex.Index)(nil)
 
 // vectorState is the in-memory index of the active model's vectors and how
 // far it has read the store. SQLite holds the vectors; the index is
@@ -14,7 +27,7 @@ import (
 // writes by other processes on the same file are seen too.
 type vectorState struct {
 	mu               sync.Mutex
-	index            *vectorIndex
+	index            vectorIndex
 	addMark, delMark int64
 	inlineTimeout    time.Duration
 	wake             chan struct{}
@@ -32,7 +45,7 @@ func newVectorState(inline time.Duration) *vectorState {
 
 // syncIndex brings the index up to date with the store as of m and returns
 // it (nil while no vector exists).
-func (s *Service) syncIndex(ctx context.Context, m Marks) (*vectorIndex, error) {
+func (s *Service) syncIndex(ctx context.Context, m Marks) (vectorIndex, error) {
 	st := s.vectors
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -41,13 +54,13 @@ func (s *Service) syncIndex(ctx context.Context, m Marks) (*vectorIndex, error) 
 	}
 	add := func(seq int64, v []float32) {
 		if st.index == nil {
-			st.index = newVectorIndex(len(v))
+			st.index = vectorindex.New(len(v))
 		}
-		st.index.put(seq, v)
+		st.index.Put(seq, v)
 	}
 	remove := func(seq int64) {
 		if st.index != nil {
-			st.index.remove(seq)
+			st.index.Remove(seq)
 		}
 		s.cache.drop(seq)
 	}

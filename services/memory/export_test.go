@@ -1,5 +1,7 @@
 package memory
 
+import "github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+
 // CachedText reports whether the service's item cache holds an item with
 // this text (tests: a forgotten item must leave it).
 func CachedText(s *Service, text string) bool {
@@ -25,7 +27,5 @@ func IndexesBuilt(s *Service, n int) bool {
 	if kw == nil || vec == nil {
 		return false
 	}
-	kw.mu.RLock()
-	defer kw.mu.RUnlock()
-	return kw.live == n && vec.len() == n
+	return kw.(*keywordindex.Index).Len() == n && vec.Len() == n
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // RecallParams are memory.recall's arguments.
@@ -73,8 +74,8 @@ func (s *Service) termWeights(ctx context.Context, m Marks, terms []string) (map
 	}
 	df := make(map[string]int, len(terms))
 	for _, t := range terms {
-		for _, key := range termKeys([]string{t}) {
-			df[t] = min(idx.docFreq(key), 1000)
+		for _, key := range textkeys.Keys([]string{t}) {
+			df[t] = min(idx.DocFreq(key), 1000)
 		}
 	}
 	// A small memory makes every word look rare; counting it as at least

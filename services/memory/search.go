@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
 // Fetch modes. Hybrid fuses the keyword and vector rankings.
@@ -30,6 +32,24 @@ var legWeights = struct{ keyword, vector float64 }{1, 1}
 // consistent with each other. memory.fetch pages through the best maxDepth
 // results; memory.list walks everything.
 const maxDepth = 200
+
+// FetchParams are memory.fetch's arguments.
+type FetchParams struct {
+	Query  string  `json:"query"`
+	Mode   string  `json:"mode,omitempty"`
+	Filter *Filter `json:"filter,omitempty"`
+	Limit  int     `json:"limit,omitempty"`
+	Cursor string  `json:"cursor,omitempty"`
+}
+
+// FetchResult is one page of hits, best first.
+type FetchResult struct {
+	Hits       []Hit  `json:"hits"`
+	Mode       string `json:"mode"`
+	NextCursor string `json:"next_cursor,omitempty"`
+	// Warnings say when the results are less than asked for, and why.
+	Warnings []string `json:"warnings,omitempty"`
+}
 
 // fused is one candidate of a ranking, with what each leg said of it.
 type fused struct {
@@ -132,12 +152,12 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 	}
 	var kw []Ranked
 	if mode != ModeVector {
-		if keys := termKeys(Terms(query)); len(keys) > 0 {
+		if keys := textkeys.Keys(Terms(query)); len(keys) > 0 {
 			idx, err := s.syncKeywords(ctx, m)
 			if err != nil {
 				return nil, "", err
 			}
-			kw = idx.search(keys, depth, asOf, allowed)
+			kw = idx.Search(keys, depth, asOf, allowed)
 		}
 	}
 	var vec []Ranked
@@ -192,7 +212,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 		order = append(order, Ranked{Seq: x.seq, Score: x.score})
 	}
 	sc.order = order
-	order = topK(order, min(need, depth))
+	order = topk.Select(order, min(need, depth))
 	best := make([]fused, len(order))
 	for i, r := range order {
 		best[i] = out[at[r.Seq]]
@@ -217,14 +237,14 @@ func (s *Service) vectorLeg(ctx context.Context, m Marks, query string, allowed 
 	if err != nil {
 		return nil, err
 	}
-	if idx == nil || idx.len() == 0 {
+	if idx == nil || idx.Len() == 0 {
 		return nil, contract.Errorf(contract.CodeUnavailable, "no item has a vector of model %s yet; they are being computed", s.embedder.Model())
 	}
 	qv, err := s.embedder.Embed(ctx, []string{query})
 	if err != nil {
 		return nil, err
 	}
-	hits := idx.search(qv[0], depth+16, allowed)
+	hits := idx.Search(qv[0], depth+16, allowed)
 	out := hits[:0]
 	for _, h := range hits {
 		if h.Seq <= asOf && h.Score > 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // The memory tree is the older, read-only view of memory: chunks grouped
@@ -79,7 +81,7 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 		return nil, err
 	}
 	out := &ChunkList{Chunks: []ChunkRow{}}
-	keys := termKeys(Terms(q.Query))
+	keys := textkeys.Keys(Terms(q.Query))
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -87,8 +89,8 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 	if err != nil {
 		return nil, err
 	}
-	ranked := idx.search(keys, treeK(q.K, 50), m.Items, nil)
-	out.Total = len(idx.matching(keys, m.Items))
+	ranked := idx.Search(keys, treeK(q.K, 50), m.Items, nil)
+	out.Total = len(idx.Matching(keys, m.Items))
 	seqs := make([]int64, len(ranked))
 	for i, r := range ranked {
 		seqs[i] = r.Seq
@@ -176,7 +178,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error
 	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs),
 		SinceMS: p.SinceMS, UntilMS: p.UntilMS, K: treeK(p.K, 100), Offset: max(p.Offset, 0)}
 	if strings.TrimSpace(p.Query) != "" {
-		keys := termKeys(Terms(p.Query))
+		keys := textkeys.Keys(Terms(p.Query))
 		if len(keys) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
@@ -184,7 +186,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error
 		if err != nil {
 			return nil, err
 		}
-		if q.Seqs = idx.matching(keys, math.MaxInt64); len(q.Seqs) == 0 {
+		if q.Seqs = idx.Matching(keys, math.MaxInt64); len(q.Seqs) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
 	}

@@ -1,4 +1,4 @@
-package memory
+package textkeys
 
 // porterStem reduces an English word to its stem with Martin Porter's
 // algorithm (1980), the one SQLite's porter tokenizer uses, so "deploys",

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package memory
+package vectorindex
 
 const useAVX2 = false
 

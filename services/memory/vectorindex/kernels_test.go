@@ -1,4 +1,4 @@
-package memory
+package vectorindex
 
 import (
 	"bytes"
@@ -56,6 +56,30 @@ func BenchmarkDotSlots(b *testing.B) {
 	b.Run("portable", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			dotSlotsGo(base, dim, slots, q, out)
+		}
+	})
+}
+
+// BenchmarkHammingHist is the pre-pass of a search at 10k items: the
+// distance of every 256-bit code to the query's, counted in a histogram.
+func BenchmarkHammingHist(b *testing.B) {
+	r := rand.New(rand.NewSource(15))
+	const items = 10000
+	codes := make([]uint64, 4*items)
+	for i := range codes {
+		codes[i] = r.Uint64()
+	}
+	q, ds := codes[:4], make([]uint16, items)
+	b.Run("batched", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var hist [1025]uint32
+			hammingHist(codes, q, 4, ds, &hist)
+		}
+	})
+	b.Run("portable", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var hist [1025]uint32
+			hammingHistGo(codes, q, 4, ds, &hist)
 		}
 	})
 }

@@ -1,18 +1,22 @@
-package memory
+// Package vectorindex is the memory service's vector search: the vectors
+// of one model held in memory as two compact codes each, the sign bits (a
+// binary code, compared by Hamming distance) and int8 components (compared
+// by dot product). Small or filtered sets are scored exactly on the int8
+// codes; large ones get a binary pre-pass that keeps the closest
+// candidates, then the int8 rescore. The float vectors stay in the store,
+// which is the truth an index is rebuilt from.
+package vectorindex
 
 import (
 	"math"
-	"math/bits"
 	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
-// vectorIndex holds the vectors of one model in memory for search, as two
-// compact codes per vector: the sign bits (a binary code, compared by
-// Hamming distance) and int8 components (compared by dot product). Small or
-// filtered sets are scored exactly on the int8 codes; large ones get a
-// binary pre-pass that keeps the closest candidates, then the int8 rescore.
-// The float vectors stay in SQLite, which is the truth this is rebuilt from.
-type vectorIndex struct {
+// Index holds unit vectors of one dimension by item seq. It is safe for
+// concurrent use.
+type Index struct {
 	mu    sync.RWMutex
 	dim   int
 	words int // uint64 words per binary code
@@ -27,18 +31,20 @@ type vectorIndex struct {
 // exactBelow is the number of candidates up to which search is exact.
 const exactBelow = 4096
 
-func newVectorIndex(dim int) *vectorIndex {
-	return &vectorIndex{dim: dim, words: (dim + 63) / 64, slot: map[int64]int{}}
+// New returns an empty index of dim-component vectors.
+func New(dim int) *Index {
+	return &Index{dim: dim, words: (dim + 63) / 64, slot: map[int64]int{}}
 }
 
-func (x *vectorIndex) len() int {
+// Len is how many vectors the index holds.
+func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return len(x.slot)
 }
 
-// put adds or replaces seq's vector.
-func (x *vectorIndex) put(seq int64, v []float32) {
+// Put adds or replaces seq's vector; one of another dimension is ignored.
+func (x *Index) Put(seq int64, v []float32) {
 	if len(v) != x.dim {
 		return
 	}
@@ -62,7 +68,8 @@ func (x *vectorIndex) put(seq int64, v []float32) {
 	x.scale[s] = quantizeInto(x.q8[s*x.dim:(s+1)*x.dim], v)
 }
 
-func (x *vectorIndex) remove(seq int64) {
+// Remove drops seq's vector.
+func (x *Index) Remove(seq int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s, ok := x.slot[seq]; ok {
@@ -72,9 +79,10 @@ func (x *vectorIndex) remove(seq int64) {
 	}
 }
 
-// search returns the k vectors closest to q (unit length), best first.
-// allowed, when not nil, restricts the search to those seqs.
-func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
+// Search returns the k vectors closest to q (unit length), best first,
+// scored by their dot product with it. allowed, when not nil, restricts
+// the search to those seqs.
+func (x *Index) Search(q []float32, k int, allowed []int64) []topk.Ranked {
 	if len(q) != x.dim || k <= 0 {
 		return nil
 	}
@@ -111,10 +119,10 @@ func (x *vectorIndex) search(q []float32, k int, allowed []int64) []Ranked {
 	hits := sc.hits[:0]
 	for i, s := range slots {
 		score := float32(dots[i]) * x.scale[s] * qscale
-		hits = append(hits, Ranked{Seq: x.seqs[s], Score: float64(score)})
+		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}
 	sc.hits = hits
-	return topK(hits, k)
+	return topk.Select(hits, k)
 }
 
 // searchScratch is a search's working space, reused: a search at 10k items
@@ -123,28 +131,10 @@ type searchScratch struct {
 	slots, kept []int32
 	dots        []int32
 	dist        []uint16
-	hits        []Ranked
+	hits        []topk.Ranked
 }
 
 var searchPool = sync.Pool{New: func() any { return new(searchScratch) }}
-
-// dot8Go is the dot product of two int8 codes in portable Go; four
-// accumulators let the CPU overlap the multiplies.
-func dot8Go(a, b []int8) int32 {
-	var s0, s1, s2, s3 int32
-	for len(a) >= 8 && len(b) >= 8 {
-		x, y := a[:8:8], b[:8:8]
-		s0 += int32(x[0])*int32(y[0]) + int32(x[4])*int32(y[4])
-		s1 += int32(x[1])*int32(y[1]) + int32(x[5])*int32(y[5])
-		s2 += int32(x[2])*int32(y[2]) + int32(x[6])*int32(y[6])
-		s3 += int32(x[3])*int32(y[3]) + int32(x[7])*int32(y[7])
-		a, b = a[8:], b[8:]
-	}
-	for i := range min(len(a), len(b)) {
-		s0 += int32(a[i]) * int32(b[i])
-	}
-	return s0 + s1 + s2 + s3
-}
 
 // grow returns b resized to n, reallocated only when too small.
 func grow[T any](b []T, n int) []T {
@@ -154,34 +144,11 @@ func grow[T any](b []T, n int) []T {
 	return b[:n]
 }
 
-// hammingHistGo is hammingHist in portable Go.
-func hammingHistGo(codes, q []uint64, words int, ds []uint16, hist *[1025]uint32) {
-	for s := range ds {
-		if len(codes) < (s+1)*words {
-			return
-		}
-		d := 0
-		for i, w := range codes[s*words : (s+1)*words] {
-			d += bits.OnesCount64(w ^ q[i])
-		}
-		d = min(d, 1024)
-		ds[s] = uint16(d)
-		hist[d]++
-	}
-}
-
-// dotSlotsGo is dotSlots without the batched vector code.
-func dotSlotsGo(base []int8, dim int, slots []int32, q []int8, out []int32) {
-	for i, s := range slots {
-		out[i] = dot8Go(base[int(s)*dim:(int(s)+1)*dim], q)
-	}
-}
-
 func prepassKeep(k int) int { return max(4*k, 1024) }
 
 // prepass keeps the keep slots (of candidates, or of all when nil) whose
 // binary codes are nearest q's, by counting Hamming distances.
-func (x *vectorIndex) prepass(q []float32, candidates []int32, keep int, sc *searchScratch) []int32 {
+func (x *Index) prepass(q []float32, candidates []int32, keep int, sc *searchScratch) []int32 {
 	qcode := make([]uint64, x.words)
 	signBits(qcode, q)
 	var hist [1025]uint32 // distances up to 1024 bits
@@ -219,6 +186,24 @@ func (x *vectorIndex) prepass(q []float32, candidates []int32, keep int, sc *sea
 	}
 	sc.kept = out
 	return out
+}
+
+// Normalize scales v to unit length in place (a zero vector stays zero) and
+// returns it. Scores are cosines only between unit vectors, so vectors for
+// an index, and queries, are made with this.
+func Normalize(v []float32) []float32 {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return v
+	}
+	n := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= n
+	}
+	return v
 }
 
 // quantize returns q's int8 code and its scale (float ≈ int8 × scale).

@@ -1,22 +1,22 @@
-package memory
+package vectorindex
 
 import (
-	"context"
-	"hash/fnv"
 	"math/rand"
-	"slices"
 	"sort"
-	"strings"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
+
+// fetchDepth is how deep memory.fetch reads each ranking.
+const fetchDepth = 200
 
 func randomUnit(r *rand.Rand, dim int) []float32 {
 	v := make([]float32, dim)
 	for i := range v {
 		v[i] = float32(r.NormFloat64())
 	}
-	normalize(v)
-	return v
+	return Normalize(v)
 }
 
 func exactTop(vs map[int64][]float32, q []float32, k int, allowed map[int64]bool) []int64 {
@@ -27,7 +27,11 @@ func exactTop(vs map[int64][]float32, q []float32, k int, allowed map[int64]bool
 	var all []sc
 	for seq, v := range vs {
 		if allowed == nil || allowed[seq] {
-			all = append(all, sc{seq, dot(v, q)})
+			var d float32
+			for i := range v {
+				d += v[i] * q[i]
+			}
+			all = append(all, sc{seq, d})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
@@ -38,7 +42,7 @@ func exactTop(vs map[int64][]float32, q []float32, k int, allowed map[int64]bool
 	return out
 }
 
-func recallAt(got []Ranked, want []int64) float64 {
+func recallAt(got []topk.Ranked, want []int64) float64 {
 	w := map[int64]bool{}
 	for _, s := range want {
 		w[s] = true
@@ -56,7 +60,7 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	const dim = 256
 	for _, size := range []int{500, 20000} {
-		idx := newVectorIndex(dim)
+		idx := New(dim)
 		vs := map[int64][]float32{}
 		for i := 1; i <= size; i++ {
 			// Clustered data, as embeddings of related notes are.
@@ -66,16 +70,16 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 				for j := range base {
 					base[j] = 0.8*near[j] + 0.2*base[j]
 				}
-				normalize(base)
+				Normalize(base)
 			}
 			vs[int64(i)] = base
-			idx.put(int64(i), base)
+			idx.Put(int64(i), base)
 		}
 		var total float64
 		const queries = 40
 		for n := 0; n < queries; n++ {
 			q := vs[int64(1+r.Intn(size))]
-			total += recallAt(idx.search(q, 10, nil), exactTop(vs, q, 10, nil))
+			total += recallAt(idx.Search(q, 10, nil), exactTop(vs, q, 10, nil))
 		}
 		if avg := total / queries; avg < 0.9 {
 			t.Errorf("%d vectors: recall@10 %.2f against exact search, want >= 0.9", size, avg)
@@ -90,7 +94,7 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 			}
 		}
 		q := randomUnit(r, dim)
-		got := idx.search(q, 10, list)
+		got := idx.Search(q, 10, list)
 		for _, h := range got {
 			if !allowed[h.Seq] {
 				t.Fatalf("filtered search returned %d, which the filter excludes", h.Seq)
@@ -108,15 +112,15 @@ func TestVectorIndexAgreesWithExactSearch(t *testing.T) {
 func TestVectorIndexLargeFilterAndRemovals(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
 	const dim, size = 256, 15000
-	idx := newVectorIndex(dim)
+	idx := New(dim)
 	vs := map[int64][]float32{}
 	for i := int64(1); i <= size; i++ {
 		vs[i] = randomUnit(r, dim)
-		idx.put(i, vs[i])
+		idx.Put(i, vs[i])
 	}
 	removed := map[int64][]float32{}
 	for i := int64(1); i <= size; i += 3 {
-		idx.remove(i)
+		idx.Remove(i)
 		removed[i] = vs[i]
 		delete(vs, i)
 	}
@@ -140,14 +144,14 @@ func TestVectorIndexLargeFilterAndRemovals(t *testing.T) {
 		if n%2 == 0 {
 			q = removed[int64(1+3*r.Intn(size/3))]
 		}
-		got := idx.search(q, 10, nil)
+		got := idx.Search(q, 10, nil)
 		for _, h := range got {
 			if removed[h.Seq] != nil {
 				t.Fatalf("search returned removed item %d", h.Seq)
 			}
 		}
 		unfiltered += recallAt(got, exactTop(vs, q, 10, nil))
-		got = idx.search(q, 10, list)
+		got = idx.Search(q, 10, list)
 		for _, h := range got {
 			if !allowed[h.Seq] {
 				t.Fatalf("filtered search returned %d, which the filter excludes", h.Seq)
@@ -164,89 +168,18 @@ func TestVectorIndexLargeFilterAndRemovals(t *testing.T) {
 }
 
 func TestVectorIndexRemoveAndReuse(t *testing.T) {
-	idx := newVectorIndex(4)
-	idx.put(1, []float32{1, 0, 0, 0})
-	idx.put(2, []float32{0, 1, 0, 0})
-	idx.remove(1)
-	idx.put(3, []float32{0.9, 0.1, 0, 0})
-	got := idx.search([]float32{1, 0, 0, 0}, 5, nil)
-	if len(got) != 2 || got[0].Seq != 3 || idx.len() != 2 {
+	idx := New(4)
+	idx.Put(1, []float32{1, 0, 0, 0})
+	idx.Put(2, []float32{0, 1, 0, 0})
+	idx.Remove(1)
+	idx.Put(3, []float32{0.9, 0.1, 0, 0})
+	got := idx.Search([]float32{1, 0, 0, 0}, 5, nil)
+	if len(got) != 2 || got[0].Seq != 3 || idx.Len() != 2 {
 		t.Fatalf("%+v", got)
 	}
-	idx.put(3, []float32{0, 0, 1, 0}) // replace
-	if got := idx.search([]float32{1, 0, 0, 0}, 1, nil); got[0].Seq == 3 && got[0].Score > 0.5 {
+	idx.Put(3, []float32{0, 0, 1, 0}) // replace
+	if got := idx.Search([]float32{1, 0, 0, 0}, 1, nil); got[0].Seq == 3 && got[0].Score > 0.5 {
 		t.Fatalf("replaced vector still scored as before: %+v", got)
-	}
-}
-
-func TestHashEmbedder(t *testing.T) {
-	e := NewHashEmbedder(0)
-	vs, _ := e.Embed(context.Background(), []string{"PostgreSQL database", "postgress databse", "PostgreSQL database", "the weather in Lisbon", ""})
-	if e.Model() != "hash-v1-256" || len(vs[0]) != 256 {
-		t.Fatalf("model %s dim %d", e.Model(), len(vs[0]))
-	}
-	if d := dot(vs[0], vs[2]); d < 0.999 {
-		t.Errorf("not deterministic: %f", d)
-	}
-	if near, far := dot(vs[0], vs[1]), dot(vs[0], vs[3]); near < 0.35 || far > 0.2 || near <= far {
-		t.Errorf("misspelling %.2f, unrelated %.2f", near, far)
-	}
-	for _, x := range vs[4] {
-		if x != 0 {
-			t.Fatal("empty text must embed to the zero vector")
-		}
-	}
-}
-
-// The hash embedder's vectors are stored: a change to how they are computed
-// must not change a single component. referenceEmbed is the embedder as
-// first written, with hash/fnv and string building.
-func TestHashEmbedderUnchanged(t *testing.T) {
-	referenceEmbed := func(dim int, text string) []float32 {
-		v := make([]float32, dim)
-		add := func(feature string, weight float32) {
-			f := fnv.New64a()
-			f.Write([]byte(feature))
-			sum := f.Sum64()
-			idx := int(sum % uint64(dim))
-			if sum>>63 == 1 {
-				weight = -weight
-			}
-			v[idx] += weight
-		}
-		for _, w := range words(text) {
-			if stopwords[w] {
-				continue
-			}
-			s := stem(w)
-			add("w:"+s, 1)
-			padded := []rune("^" + s + "$")
-			for i := 0; i+3 <= len(padded); i++ {
-				add("t:"+string(padded[i:i+3]), 0.5)
-			}
-		}
-		normalize(v)
-		return v
-	}
-	r := rand.New(rand.NewSource(14))
-	texts := []string{"", "PostgreSQL database migrations", "Zürich café naïve résumé", "日本語のテキスト and ASCII",
-		"emoji 🎉 party", "invalid \xff\xfe bytes", strings.Repeat("supercalifragilistic", 5) + " long word"}
-	alphabet := []rune("abcdeéü日🎉 .,-_'x\xff")
-	for range 300 {
-		n := r.Intn(80)
-		var b strings.Builder
-		for range n {
-			b.WriteRune(alphabet[r.Intn(len(alphabet))])
-		}
-		texts = append(texts, b.String())
-	}
-	for _, dim := range []int{256, 100} {
-		e := NewHashEmbedder(dim)
-		for _, text := range texts {
-			if got, want := e.embed(text), referenceEmbed(dim, text); !slices.Equal(got, want) {
-				t.Fatalf("dim %d, text %q: the vector changed", dim, text)
-			}
-		}
 	}
 }
 
@@ -255,9 +188,9 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 func BenchmarkVectorIndexSearch(b *testing.B) {
 	r := rand.New(rand.NewSource(3))
 	const dim = 256
-	idx := newVectorIndex(dim)
+	idx := New(dim)
 	for i := 1; i <= 10000; i++ {
-		idx.put(int64(i), randomUnit(r, dim))
+		idx.Put(int64(i), randomUnit(r, dim))
 	}
 	qs := make([][]float32, 64)
 	for i := range qs {
@@ -265,6 +198,6 @@ func BenchmarkVectorIndexSearch(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		idx.search(qs[i%len(qs)], maxDepth+16, nil)
+		idx.Search(qs[i%len(qs)], fetchDepth+16, nil)
 	}
 }

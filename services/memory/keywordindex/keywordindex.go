@@ -1,25 +1,30 @@
-package memory
+// Package keywordindex is the memory service's keyword search: an inverted
+// index over item texts, held in memory for BM25 ranking, so that a query
+// reads only the postings of its terms, with no storage round trip. It
+// scores as SQLite's FTS5 bm25() did when the index lived there. The store
+// holds the texts and is the truth an index is rebuilt from; the service
+// feeds it the store's changes before every search.
+package keywordindex
 
 import (
-	"context"
 	"math"
 	"math/bits"
 	"sort"
 	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
-// keywordIndex is an inverted index over item texts, held in memory for
-// BM25 ranking: a query reads only the postings of its terms, with no
-// storage round trip. SQLite holds the texts and is the truth this is
-// rebuilt from; the index follows the store's changes before every search,
-// as the vector index does, so writes by other processes are seen too.
+// Index holds the keys of item texts, as textkeys makes them, by item seq.
+// It is safe for concurrent use.
 //
 // Items get slots in seq order and never change (a changed source is
 // deleted and stored anew), so postings are appended in order and a removal
 // only marks its slot dead. A term's postings are compacted when more than
 // half of them are dead, and a term is dropped with its last item: nothing of
 // a forgotten item's words stays behind.
-type keywordIndex struct {
+type Index struct {
 	mu    sync.RWMutex
 	ids   map[string]uint32 // term → id
 	terms []postings        // by id
@@ -32,7 +37,7 @@ type keywordIndex struct {
 	live     int
 	dead     int // removed slots not yet compacted away
 	totalLen int64
-	tok      tokenizer // used under mu's write lock only
+	tok      textkeys.Tokenizer // used under mu's write lock only
 	seen     map[uint32]uint16
 }
 
@@ -49,13 +54,14 @@ const (
 	bm25B  = 0.75
 )
 
-func newKeywordIndex() *keywordIndex {
-	return &keywordIndex{ids: map[string]uint32{}, termAt: []uint32{0}, seen: map[uint32]uint16{}}
+// New returns an empty index.
+func New() *Index {
+	return &Index{ids: map[string]uint32{}, termAt: []uint32{0}, seen: map[uint32]uint16{}}
 }
 
-// add indexes an item. Seqs must arrive in ascending order; an item at or
+// Add indexes an item. Seqs must arrive in ascending order; an item at or
 // below the newest indexed seq is ignored.
-func (x *keywordIndex) add(seq int64, text string) {
+func (x *Index) Add(seq int64, text string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if n := len(x.seqs); n > 0 && abs64(x.seqs[n-1]) >= seq {
@@ -63,7 +69,7 @@ func (x *keywordIndex) add(seq int64, text string) {
 	}
 	clear(x.seen)
 	var length uint32
-	x.tok.each(text, func(key []byte) {
+	x.tok.Each(text, func(key []byte) {
 		length++
 		id, ok := x.ids[string(key)]
 		if !ok {
@@ -93,7 +99,7 @@ func (x *keywordIndex) add(seq int64, text string) {
 	x.totalLen += int64(length)
 }
 
-func (x *keywordIndex) newTerm(key string) uint32 {
+func (x *Index) newTerm(key string) uint32 {
 	var id uint32
 	if n := len(x.free); n > 0 {
 		id, x.free = x.free[n-1], x.free[:n-1]
@@ -106,8 +112,8 @@ func (x *keywordIndex) newTerm(key string) uint32 {
 	return id
 }
 
-// remove drops an item from the index.
-func (x *keywordIndex) remove(seq int64) {
+// Remove drops an item from the index.
+func (x *Index) Remove(seq int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	slot, ok := x.slotOf(seq)
@@ -136,7 +142,7 @@ func (x *keywordIndex) remove(seq int64) {
 // compactSlots renumbers the live items' slots from 0, dropping the removed
 // ones: a long-running process that keeps re-ingesting changed files would
 // otherwise keep a slot for every item it ever indexed.
-func (x *keywordIndex) compactSlots() {
+func (x *Index) compactSlots() {
 	renum := make([]uint32, len(x.seqs)) // old slot → new slot
 	seqs := make([]int64, 0, x.live)
 	lens := make([]uint32, 0, x.live)
@@ -163,13 +169,13 @@ func (x *keywordIndex) compactSlots() {
 }
 
 // dropTerm forgets a term no live item holds any more.
-func (x *keywordIndex) dropTerm(id uint32) {
+func (x *Index) dropTerm(id uint32) {
 	delete(x.ids, x.terms[id].key)
 	x.terms[id] = postings{}
 	x.free = append(x.free, id)
 }
 
-func (x *keywordIndex) compact(p *postings) {
+func (x *Index) compact(p *postings) {
 	n := 0
 	for i, s := range p.slots {
 		if x.seqs[s] > 0 {
@@ -180,7 +186,7 @@ func (x *keywordIndex) compact(p *postings) {
 	p.slots, p.tfs = p.slots[:n:n], p.tfs[:n:n]
 }
 
-func (x *keywordIndex) slotOf(seq int64) (int, bool) {
+func (x *Index) slotOf(seq int64) (int, bool) {
 	i := sort.Search(len(x.seqs), func(i int) bool { return abs64(x.seqs[i]) >= seq })
 	return i, i < len(x.seqs) && abs64(x.seqs[i]) == seq
 }
@@ -192,10 +198,10 @@ func abs64(v int64) int64 {
 	return v
 }
 
-// search ranks the live items with seq <= asOf holding any of keys by
-// BM25, best first, and returns up to k of them. allowed, when not nil,
+// Search ranks the live items with seq <= asOf holding any of keys (made
+// by textkeys.Keys) by BM25, best first, and returns up to k of them. allowed, when not nil,
 // restricts the ranking to those seqs (ascending).
-func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64) []Ranked {
+func (x *Index) Search(keys []string, k int, asOf int64, allowed []int64) []topk.Ranked {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.live == 0 || k <= 0 {
@@ -203,7 +209,7 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 	}
 	n := float64(x.live)
 	avgLen := float64(x.totalLen) / n
-	sc := keywordPool.Get().(*keywordScratch)
+	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
 	scores := sc.scores
 	for _, key := range keys {
@@ -228,37 +234,37 @@ func (x *keywordIndex) search(keys []string, k int, asOf int64, allowed []int64)
 	}
 	hits := sc.hits[:0]
 	for s, score := range scores {
-		hits = append(hits, Ranked{Seq: x.seqs[s], Score: score})
+		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: score})
 	}
 	sc.hits = hits
-	return topK(hits, k)
+	return topk.Select(hits, k)
 }
 
-// keywordScratch is a keyword search's working space, reused.
-type keywordScratch struct {
+// scratch is a search's working space, reused.
+type scratch struct {
 	scores map[uint32]float64 // slot → BM25 so far
-	hits   []Ranked
+	hits   []topk.Ranked
 }
 
-var keywordPool = sync.Pool{New: func() any { return &keywordScratch{scores: map[uint32]float64{}} }}
+var scratchPool = sync.Pool{New: func() any { return &scratch{scores: map[uint32]float64{}} }}
 
 // release returns sc to the pool, emptied. A map keeps the room it grew
 // to, and clearing costs that much each time: one that a very common word
 // filled (hundreds of thousands of items) is dropped instead.
-func (sc *keywordScratch) release() {
+func (sc *scratch) release() {
 	if len(sc.scores) > 1<<14 {
 		sc.scores = map[uint32]float64{}
 	} else {
 		clear(sc.scores)
 	}
-	keywordPool.Put(sc)
+	scratchPool.Put(sc)
 }
 
-// matching returns the seqs (<= asOf) of the live items holding any of
+// Matching returns the seqs (<= asOf) of the live items holding any of
 // keys, ascending. Slots are in seq order, so marking them in a bitset and
 // reading it back gives the seqs sorted and without duplicates, with no
 // map or sort: a word in most of a million items makes a million of them.
-func (x *keywordIndex) matching(keys []string, asOf int64) []int64 {
+func (x *Index) Matching(keys []string, asOf int64) []int64 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	marked := make([]uint64, (len(x.seqs)+63)/64)
@@ -284,8 +290,8 @@ func (x *keywordIndex) matching(keys []string, asOf int64) []int64 {
 	return out
 }
 
-// docFreq is how many live items hold key.
-func (x *keywordIndex) docFreq(key string) int {
+// DocFreq is how many live items hold key.
+func (x *Index) DocFreq(key string) int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if id, ok := x.ids[key]; ok {
@@ -294,49 +300,14 @@ func (x *keywordIndex) docFreq(key string) int {
 	return 0
 }
 
+// Len is how many live items the index holds.
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.live
+}
+
 func containsSorted(list []int64, v int64) bool {
 	i := sort.Search(len(list), func(i int) bool { return list[i] >= v })
 	return i < len(list) && list[i] == v
-}
-
-// keywordState is the keyword index and how far it has read the store.
-type keywordState struct {
-	mu               sync.Mutex
-	index            *keywordIndex
-	addMark, delMark int64
-}
-
-// syncKeywords brings the keyword index up to date with the store as of m
-// and returns it. The first call reads every item.
-func (s *Service) syncKeywords(ctx context.Context, m Marks) (*keywordIndex, error) {
-	st := s.keywords
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.index == nil {
-		st.index = newKeywordIndex()
-	}
-	if m.Items <= st.addMark && m.Deletions <= st.delMark {
-		return st.index, nil
-	}
-	remove := func(seq int64) {
-		st.index.remove(seq)
-		s.cache.drop(seq)
-	}
-	a, d, err := s.store.ItemChanges(ctx, st.addMark, st.delMark, st.index.add, remove)
-	if err != nil {
-		return nil, err
-	}
-	st.addMark, st.delMark = a, d
-	return st.index, nil
-}
-
-// keywordsNow reads the store's marks and returns the keyword index caught
-// up to them, for a search that needs nothing else.
-func (s *Service) keywordsNow(ctx context.Context) (*keywordIndex, Marks, error) {
-	m, err := s.store.Marks(ctx)
-	if err != nil {
-		return nil, m, err
-	}
-	idx, err := s.syncKeywords(ctx, m)
-	return idx, m, err
 }

@@ -1,14 +1,16 @@
-package memory
+// Package textkeys turns text into the keys of the memory service's keyword
+// index. The index and its queries must see text the same way, so both
+// take their keys from here, the way SQLite's "porter unicode61
+// remove_diacritics 2" tokenizer made them when the index lived in FTS5: a
+// token is a run of letters and digits, lowercased, with accents folded on
+// Latin letters (café → cafe), and stemmed by Porter's algorithm when it is
+// plain ASCII.
+package textkeys
 
 import (
 	"unicode"
 	"unicode/utf8"
 )
-
-// The keyword index and its queries see text the same way, the way SQLite's
-// "porter unicode61 remove_diacritics 2" tokenizer did: a token is a run of
-// letters and digits, lowercased, with accents folded on Latin letters
-// (café → cafe), and stemmed by Porter's algorithm when it is plain ASCII.
 
 // maxStemmed is the longest token that is stemmed; longer ones (hashes,
 // identifiers) are kept whole.
@@ -27,12 +29,13 @@ func fold(r rune) rune {
 	return r
 }
 
-// tokenizer turns text into index keys, reusing one buffer.
-type tokenizer struct{ buf []byte }
+// Tokenizer turns text into index keys, reusing one buffer; the zero value
+// is ready. It is not safe for concurrent use.
+type Tokenizer struct{ buf []byte }
 
-// each calls fn with every token's key in text, in order. The key is only
+// Each calls fn with every token's key in text, in order. The key is only
 // valid during the call.
-func (t *tokenizer) each(text string, fn func(key []byte)) {
+func (t *Tokenizer) Each(text string, fn func(key []byte)) {
 	t.buf = t.buf[:0]
 	ascii := true
 	flush := func() {
@@ -87,13 +90,13 @@ func lettersOnly(b []byte) bool {
 	return true
 }
 
-// termKeys returns the distinct index keys of a query's terms (see Terms).
-func termKeys(terms []string) []string {
-	var t tokenizer
+// Keys returns the distinct index keys of a query's terms, in order.
+func Keys(terms []string) []string {
+	var t Tokenizer
 	seen := make(map[string]bool, len(terms))
 	out := make([]string, 0, len(terms))
 	for _, term := range terms {
-		t.each(term, func(k []byte) {
+		t.Each(term, func(k []byte) {
 			if !seen[string(k)] {
 				seen[string(k)] = true
 				out = append(out, string(k))

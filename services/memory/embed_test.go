@@ -1,0 +1,88 @@
+package memory
+
+import (
+	"context"
+	"hash/fnv"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestHashEmbedder(t *testing.T) {
+	e := NewHashEmbedder(0)
+	vs, _ := e.Embed(context.Background(), []string{"PostgreSQL database", "postgress databse", "PostgreSQL database", "the weather in Lisbon", ""})
+	if e.Model() != "hash-v1-256" || len(vs[0]) != 256 {
+		t.Fatalf("model %s dim %d", e.Model(), len(vs[0]))
+	}
+	if d := dot(vs[0], vs[2]); d < 0.999 {
+		t.Errorf("not deterministic: %f", d)
+	}
+	if near, far := dot(vs[0], vs[1]), dot(vs[0], vs[3]); near < 0.35 || far > 0.2 || near <= far {
+		t.Errorf("misspelling %.2f, unrelated %.2f", near, far)
+	}
+	for _, x := range vs[4] {
+		if x != 0 {
+			t.Fatal("empty text must embed to the zero vector")
+		}
+	}
+}
+
+// The hash embedder's vectors are stored: a change to how they are computed
+// must not change a single component. referenceEmbed is the embedder as
+// first written, with hash/fnv and string building.
+func TestHashEmbedderUnchanged(t *testing.T) {
+	referenceEmbed := func(dim int, text string) []float32 {
+		v := make([]float32, dim)
+		add := func(feature string, weight float32) {
+			f := fnv.New64a()
+			f.Write([]byte(feature))
+			sum := f.Sum64()
+			idx := int(sum % uint64(dim))
+			if sum>>63 == 1 {
+				weight = -weight
+			}
+			v[idx] += weight
+		}
+		for _, w := range words(text) {
+			if stopwords[w] {
+				continue
+			}
+			s := stem(w)
+			add("w:"+s, 1)
+			padded := []rune("^" + s + "$")
+			for i := 0; i+3 <= len(padded); i++ {
+				add("t:"+string(padded[i:i+3]), 0.5)
+			}
+		}
+		return Normalize(v)
+	}
+	r := rand.New(rand.NewSource(14))
+	texts := []string{"", "PostgreSQL database migrations", "Zürich café naïve résumé", "日本語のテキスト and ASCII",
+		"emoji 🎉 party", "invalid \xff\xfe bytes", strings.Repeat("supercalifragilistic", 5) + " long word"}
+	alphabet := []rune("abcdeéü日🎉 .,-_'x\xff")
+	for range 300 {
+		n := r.Intn(80)
+		var b strings.Builder
+		for range n {
+			b.WriteRune(alphabet[r.Intn(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, dim := range []int{256, 100} {
+		e := NewHashEmbedder(dim)
+		for _, text := range texts {
+			if got, want := e.embed(text), referenceEmbed(dim, text); !slices.Equal(got, want) {
+				t.Fatalf("dim %d, text %q: the vector changed", dim, text)
+			}
+		}
+	}
+}
+
+func dot(a, b []float32) float32 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}

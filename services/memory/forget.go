@@ -1,0 +1,48 @@
+package memory
+
+import (
+	"context"
+	"strings"
+)
+
+// ForgetParams are memory.forget's arguments.
+type ForgetParams struct {
+	IDs []string `json:"ids"`
+}
+
+// ForgetResult counts what was removed and names ids that were not there.
+type ForgetResult struct {
+	Forgotten int      `json:"forgotten"`
+	NotFound  []string `json:"not_found"`
+}
+
+// Forget removes items for good.
+func (s *Service) Forget(ctx context.Context, p ForgetParams) (*ForgetResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	ids := dedupe(p.IDs)
+	missing, err := s.store.Delete(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	// The index drops their vectors at its next sync, from the store's
+	// deletion log.
+	if missing == nil {
+		missing = []string{}
+	}
+	return &ForgetResult{Forgotten: len(ids) - len(missing), NotFound: missing}, nil
+}
+
+func dedupe(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package keywordindex
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+)
+
+// fetchDepth is how deep memory.fetch reads each ranking.
+const fetchDepth = 200
+
+func mustIndex(texts ...string) *Index {
+	x := New()
+	for i, text := range texts {
+		x.Add(int64(i+1), text)
+	}
+	return x
+}
+
+func TestKeywordIndexRanking(t *testing.T) {
+	x := mustIndex(
+		"We retained the old billing service for one more quarter.",
+		"Deploys go out on Tuesdays after the standup.",
+		"The billing service billing export runs nightly; billing owners are Ana and Raj.",
+		"Lunch is at noon.", "The office plant needs water.", "Use UTC in logs.",
+	)
+	t.Run("stemming", func(t *testing.T) {
+		if got := x.Search(textkeys.Keys([]string{"retaining"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 1 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("bm25 order and positive scores", func(t *testing.T) {
+		got := x.Search(textkeys.Keys([]string{"billing"}), 10, 100, nil)
+		if len(got) != 2 || got[0].Seq != 3 || got[0].Score <= got[1].Score || got[1].Score <= 0 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("any term matches, both rank higher", func(t *testing.T) {
+		got := x.Search(textkeys.Keys([]string{"billing", "quarter"}), 10, 100, nil)
+		if len(got) != 2 || got[0].Seq != 1 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("asOf hides newer items", func(t *testing.T) {
+		x.Add(7, "billing billing billing billing")
+		if got := x.Search(textkeys.Keys([]string{"billing"}), 10, 6, nil); len(got) != 2 {
+			t.Errorf("an item newer than asOf was ranked: %v", got)
+		}
+		if got := x.Search(textkeys.Keys([]string{"billing"}), 10, 7, nil); len(got) != 3 || got[0].Seq != 7 {
+			t.Errorf("with it: %v", got)
+		}
+	})
+	t.Run("allowed restricts", func(t *testing.T) {
+		if got := x.Search(textkeys.Keys([]string{"billing"}), 10, 100, []int64{1, 5}); len(got) != 1 || got[0].Seq != 1 {
+			t.Errorf("got %v", got)
+		}
+		if got := x.Search(textkeys.Keys([]string{"billing"}), 10, 100, []int64{}); len(got) != 0 {
+			t.Errorf("nothing allowed, got %v", got)
+		}
+	})
+	t.Run("k bounds the ranking", func(t *testing.T) {
+		if got := x.Search(textkeys.Keys([]string{"billing"}), 1, 100, nil); len(got) != 1 || got[0].Seq != 7 {
+			t.Errorf("got %v", got)
+		}
+	})
+	t.Run("an older seq is ignored", func(t *testing.T) {
+		x.Add(2, "zzzunique")
+		if x.DocFreq("zzzunique") != 0 {
+			t.Error("an item below the newest seq was indexed")
+		}
+	})
+}
+
+func TestKeywordIndexRemove(t *testing.T) {
+	x := mustIndex("the zebracorn launch code", "the weather was fine", "fine weather again", "weather report")
+	x.Remove(1)
+	x.Remove(1) // twice is once
+	x.Remove(99)
+	if got := x.Search(textkeys.Keys([]string{"zebracorn"}), 10, 100, nil); len(got) != 0 {
+		t.Errorf("forgotten item still found: %v", got)
+	}
+	if _, ok := x.ids["zebracorn"]; ok {
+		t.Error("a term only the forgotten item held is still in the index")
+	}
+	if x.DocFreq("the") != 1 || x.DocFreq("weather") != 3 || x.live != 3 {
+		t.Errorf("df(the)=%d df(weather)=%d live=%d", x.DocFreq("the"), x.DocFreq("weather"), x.live)
+	}
+	if got := x.Matching(textkeys.Keys([]string{"weather", "code"}), 100); fmt.Sprint(got) != "[2 3 4]" {
+		t.Errorf("Matching = %v", got)
+	}
+	// Removing most holders of a term compacts its postings; a reused
+	// term id starts clean.
+	x.Remove(2)
+	x.Remove(3)
+	if p := x.terms[x.ids["weather"]]; len(p.slots) != 1 || p.df != 1 {
+		t.Errorf("weather postings %v df %d after compaction", p.slots, p.df)
+	}
+	x.Add(10, "brandnew words")
+	if got := x.Search(textkeys.Keys([]string{"brandnew"}), 10, 100, nil); len(got) != 1 || got[0].Seq != 10 {
+		t.Errorf("got %v", got)
+	}
+}
+
+// Matching agrees with a plain reading of the texts: each item once,
+// ascending, none removed or newer than asOf, across slot renumbering.
+func TestKeywordIndexMatching(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	x := New()
+	texts := map[int64]string{}
+	for seq := int64(1); seq <= 3000; seq++ {
+		texts[seq] = fmt.Sprintf("w%d w%d w%d", r.Intn(40), r.Intn(40), r.Intn(400))
+		x.Add(seq, texts[seq])
+		if r.Intn(3) != 0 { // removals enough to renumber slots now and then
+			for victim := range texts { // any live item
+				x.Remove(victim)
+				delete(texts, victim)
+				break
+			}
+		}
+	}
+	if len(x.seqs) == 3000 {
+		t.Fatal("slots were never renumbered")
+	}
+	for range 50 {
+		words := []string{fmt.Sprintf("w%d", r.Intn(40)), fmt.Sprintf("w%d", r.Intn(400)), "absent"}
+		asOf := int64(r.Intn(3200))
+		var want []int64
+		for seq := int64(1); seq <= asOf; seq++ {
+			if text, ok := texts[seq]; ok && slices.ContainsFunc(strings.Fields(text), func(w string) bool { return slices.Contains(words, w) }) {
+				want = append(want, seq)
+			}
+		}
+		if got := x.Matching(textkeys.Keys(words), asOf); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("Matching(%v, %d) = %v, want %v", words, asOf, got, want)
+		}
+	}
+}
+
+// BenchmarkKeywordIndexSearch is the keyword leg of a fetch at 10k items of
+// 18 words over a 3,000-word vocabulary, two-word queries.
+func BenchmarkKeywordIndexSearch(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	x := New()
+	word := func() string { return fmt.Sprintf("w%dx", r.Intn(3000)) }
+	for i := 1; i <= 10000; i++ {
+		text := ""
+		for range 18 {
+			text += word() + " "
+		}
+		x.Add(int64(i), text)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.Search(textkeys.Keys([]string{word(), word()}), fetchDepth, 1<<40, nil)
+	}
+}
+
+// BenchmarkKeywordIndexMatching is what a tree search counts and a browse
+// filters by: the items holding a common word (in about a third of 100k
+// items) or a rarer one.
+func BenchmarkKeywordIndexMatching(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	x := New()
+	for i := 1; i <= 100000; i++ {
+		text := fmt.Sprintf("w%dx w%dx", r.Intn(3000), r.Intn(3000))
+		if i%3 == 0 {
+			text += " common"
+		}
+		x.Add(int64(i), text)
+	}
+	keys := textkeys.Keys([]string{"common", "w7x"})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.Matching(keys, 1<<40)
+	}
+}
+
+// A keyword search's scratch map comes back empty, and a huge one is not
+// kept to be cleared at its full size on every later search.
+func TestKeywordScratchRelease(t *testing.T) {
+	for _, n := range []int{10, 20000} {
+		sc := &scratch{scores: map[uint32]float64{}}
+		for i := range n {
+			sc.scores[uint32(i)] = 1
+		}
+		before := reflect.ValueOf(sc.scores).UnsafePointer()
+		sc.release()
+		kept := reflect.ValueOf(sc.scores).UnsafePointer() == before
+		if len(sc.scores) != 0 || kept != (n < 1<<14) {
+			t.Errorf("%d scores: %d left, map kept %v", n, len(sc.scores), kept)
+		}
+	}
+}
+
+// Removing most items renumbers the slots of the rest; their ranking and
+// removal still work afterwards.
+func TestKeywordIndexCompactsSlots(t *testing.T) {
+	x := New()
+	for i := 1; i <= 3000; i++ {
+		x.Add(int64(i), fmt.Sprintf("note%d common", i))
+	}
+	for i := 1; i <= 2990; i++ {
+		x.Remove(int64(i))
+	}
+	if len(x.seqs) > 1100 || x.dead > 1024 {
+		t.Fatalf("%d slots, %d dead after removing 2,990 of 3,000", len(x.seqs), x.dead)
+	}
+	if got := x.Search(textkeys.Keys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3000 {
+		t.Fatalf("after compaction: %v", got)
+	}
+	if got := x.Search(textkeys.Keys([]string{"note2995"}), 10, 1<<40, nil); len(got) != 1 || got[0].Seq != 2995 {
+		t.Fatalf("a survivor's own word: %v", got)
+	}
+	x.Remove(2995)
+	x.Add(3001, "note3001 common")
+	if got := x.Search(textkeys.Keys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3001 || x.DocFreq("common") != 10 {
+		t.Fatalf("after more changes: %v, df %d", got, x.DocFreq("common"))
+	}
+}

@@ -1,0 +1,65 @@
+package memory
+
+import (
+	"context"
+	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+)
+
+// keywordIndex is what the service asks of its keyword search: to follow
+// the store's items, and to rank, list and count them by the keys textkeys
+// makes of a query's terms. The index is rebuilt from the store, the truth,
+// and follows its changes before every search, so that writes by other
+// processes on the same file are seen too.
+type keywordIndex interface {
+	Add(seq int64, text string)
+	Remove(seq int64)
+	Search(keys []string, k int, asOf int64, allowed []int64) []Ranked
+	Matching(keys []string, asOf int64) []int64
+	DocFreq(key string) int
+}
+
+var _ keywordIndex = (*keywordindex.Index)(nil)
+
+// keywordState is the keyword index and how far it has read the store.
+type keywordState struct {
+	mu               sync.Mutex
+	index            keywordIndex
+	addMark, delMark int64
+}
+
+// syncKeywords brings the keyword index up to date with the store as of m
+// and returns it. The first call reads every item.
+func (s *Service) syncKeywords(ctx context.Context, m Marks) (keywordIndex, error) {
+	st := s.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.index == nil {
+		st.index = keywordindex.New()
+	}
+	if m.Items <= st.addMark && m.Deletions <= st.delMark {
+		return st.index, nil
+	}
+	remove := func(seq int64) {
+		st.index.Remove(seq)
+		s.cache.drop(seq)
+	}
+	a, d, err := s.store.ItemChanges(ctx, st.addMark, st.delMark, st.index.Add, remove)
+	if err != nil {
+		return nil, err
+	}
+	st.addMark, st.delMark = a, d
+	return st.index, nil
+}
+
+// keywordsNow reads the store's marks and returns the keyword index caught
+// up to them, for a search that needs nothing else.
+func (s *Service) keywordsNow(ctx context.Context) (keywordIndex, Marks, error) {
+	m, err := s.store.Marks(ctx)
+	if err != nil {
+		return nil, m, err
+	}
+	idx, err := s.syncKeywords(ctx, m)
+	return idx, m, err
+}

@@ -1,0 +1,129 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// LearnParams are memory.learn's arguments.
+type LearnParams struct {
+	Text       string   `json:"text"`
+	Kind       string   `json:"kind,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
+}
+
+// LearnResult says which item holds the learning.
+type LearnResult struct {
+	ID       string `json:"id"`
+	Replayed bool   `json:"replayed"`
+	// Redacted names the kinds of secret removed before storing.
+	Redacted []string `json:"redacted,omitempty"`
+}
+
+// Learn stores one learning with the caller's provenance.
+func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallContext) (*LearnResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	text := strings.TrimSpace(p.Text)
+	if text == "" {
+		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
+	}
+	kind := p.Kind
+	if kind == "" {
+		kind = contract.DefaultLearningKind
+	}
+	conf := contract.DefaultConfidence
+	if p.Confidence != nil {
+		conf = *p.Confidence
+	}
+	item := Item{
+		Kind: "learning", LearningKind: kind, Text: text, Confidence: &conf,
+		Source: "agent", Provenance: provenance(cc),
+	}
+	res, err := s.Remember(ctx, []Item{item})
+	if err != nil {
+		return nil, err
+	}
+	return &res[0], nil
+}
+
+// Remember stores items of any kind (learnings, document chunks,
+// conversation turns) in one transaction, then embeds them.
+func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	out, err := s.prepare(items)
+	if err != nil {
+		return nil, err
+	}
+	replayed, err := s.store.Put(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	fresh := false
+	for i, r := range replayed {
+		out[i].Replayed = r
+		fresh = fresh || !r
+	}
+	if fresh {
+		s.embedNew(ctx)
+	}
+	return out, nil
+}
+
+// prepare readies items for storing: secrets scrubbed, observed_at
+// defaulted to now, tokens estimated, entities extracted, ids fingerprinted.
+func (s *Service) prepare(items []Item) ([]LearnResult, error) {
+	now := s.now().UTC()
+	out := make([]LearnResult, len(items))
+	for i := range items {
+		it := &items[i]
+		var redacted []string
+		it.Text, redacted = Scrub(strings.TrimSpace(it.Text))
+		if it.Text == "" {
+			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
+		}
+		if it.ObservedAt.IsZero() {
+			it.ObservedAt = now
+		}
+		it.CreatedAt = now
+		if it.TokenCount == 0 {
+			it.TokenCount = EstimateTokens(it.Text)
+		}
+		it.Entities = ExtractEntities(it.Text)
+		it.ID = Fingerprint(*it)
+		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
+	}
+	return out, nil
+}
+
+func provenance(cc contract.CallContext) string {
+	if cc.Source == "" {
+		return "unknown"
+	}
+	return cc.Source
+}
+
+// Fingerprint is an item's id: a hash of its content and the metadata that
+// places it, but not of when it was observed or who said it, so storing the
+// same thing again is a replay rather than a duplicate.
+func Fingerprint(it Item) string {
+	h := sha256.New()
+	for _, part := range []string{it.Kind, it.LearningKind, strings.Join(strings.Fields(it.Text), " "),
+		it.Meta.Workspace, it.Meta.Folder, it.Meta.FilePath, it.Meta.Repo, it.Meta.Commit, it.Meta.URL, it.Meta.ThreadID, it.Meta.AgentID} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	// Appended only when set, so items without a source keep the ids they
+	// always had.
+	if it.SourceID != "" || it.SourceRef != "" {
+		h.Write([]byte(it.SourceID + "\x00" + it.SourceRef + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}

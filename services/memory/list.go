@@ -1,0 +1,43 @@
+package memory
+
+import "context"
+
+// ListParams are memory.list's arguments.
+type ListParams struct {
+	Filter *Filter `json:"filter,omitempty"`
+	Limit  int     `json:"limit,omitempty"`
+	Cursor string  `json:"cursor,omitempty"`
+}
+
+// ListResult is one page of items, newest first.
+type ListResult struct {
+	Items      []Hit  `json:"items"`
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+// List pages through items newest first. The cursor holds the last seq
+// seen, so pages stay consistent while other writers add items.
+func (s *Service) List(ctx context.Context, p ListParams) (*ListResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	fp := argsFingerprint("list", p.Filter)
+	c, err := decodeCursor(p.Cursor, fp)
+	if err != nil {
+		return nil, err
+	}
+	n := limit(p.Limit)
+	items, err := s.store.List(ctx, p.Filter, c.Before, n+1)
+	if err != nil {
+		return nil, err
+	}
+	out := &ListResult{Items: make([]Hit, 0, min(len(items), n))}
+	if len(items) > n {
+		items = items[:n]
+		out.NextCursor = cursor{Before: items[n-1].Seq, For: fp}.encode()
+	}
+	for _, it := range items {
+		out.Items = append(out.Items, hitOf(it, nil))
+	}
+	return out, nil
+}

@@ -1,0 +1,86 @@
+package memory
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Service is the memory domain behind every transport.
+type Service struct {
+	store    Store
+	off      string // reason memory is off, "" when on
+	now      func() time.Time
+	embedder Embedder
+	vectors  *vectorState
+	keywords *keywordState
+	cache    *itemCache
+	writer   AnswerWriter
+	log      *slog.Logger
+}
+
+// Options configure a Service; the zero value works.
+type Options struct {
+	// Embedder computes the vector leg's vectors (default: the hash embedder).
+	Embedder Embedder
+	// InlineTimeout bounds the embedding done while learning; past it the
+	// item is stored anyway and embedded in the background (default 2 s).
+	InlineTimeout time.Duration
+	// Writer, when set, writes recall's answers from the relevant hits
+	// (a language model); without it answers are extractive.
+	Writer AnswerWriter
+	Logger *slog.Logger
+}
+
+// NewService serves memory from store.
+func NewService(store Store, opts *Options) *Service {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Embedder == nil {
+		o.Embedder = NewHashEmbedder(0)
+	}
+	if o.InlineTimeout <= 0 {
+		o.InlineTimeout = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
+		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes)}
+}
+
+// Off returns a service whose every call answers MEMORY_OFF with reason, so
+// clients learn why instead of seeing the tools vanish.
+func Off(reason string) *Service { return &Service{off: reason, now: time.Now} }
+
+// SetClock replaces the clock (tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+func (s *Service) check() error {
+	if s.off != "" {
+		return contract.Errorf(contract.CodeMemoryOff, "memory is off: %s", s.off)
+	}
+	return nil
+}
+
+func limit(n int) int {
+	switch {
+	case n <= 0:
+		return contract.DefaultLimit
+	case n > contract.MaxLimit:
+		return contract.MaxLimit
+	}
+	return n
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
