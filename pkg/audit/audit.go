@@ -44,32 +44,6 @@ type Log interface {
 	Close() error
 }
 
-// Summarize describes a call's arguments without their content: lengths,
-// counts and kinds.
-func Summarize(tool string, args map[string]any) map[string]any {
-	switch tool {
-	case "memory.learn":
-		text, _ := args["text"].(string)
-		kind, _ := args["kind"].(string)
-		if kind == "" {
-			kind = "fact"
-		}
-		return map[string]any{"text_length": len([]rune(text)), "kind": kind}
-	case "memory.forget":
-		ids, _ := args["ids"].([]any)
-		return map[string]any{"id_count": len(ids)}
-	case "agent.run_subagent":
-		agent, _ := args["agent_id"].(string)
-		prompt, _ := args["prompt"].(string)
-		return map[string]any{"agent_id": agent, "prompt_length": len([]rune(prompt))}
-	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	return map[string]any{"arguments": keys}
-}
-
 var (
 	rowsTotal = promauto.NewCounterVec(prometheus.CounterOpts{
 		Name: "openhuman_audit_rows_total",

@@ -35,6 +35,9 @@ type Tool struct {
 	// Acts marks tools that pass the act gate (autonomy, the hourly action
 	// budget): the writes, and running a sub-agent, which may write.
 	Acts bool
+	// Summary is what the audit keeps of a call's arguments (see
+	// Summarize); only tools that act are audited.
+	Summary []SummaryField
 	// Use completes "use <name> to ..." in the server instructions.
 	Use string
 	// Profiles are the MCP surfaces that list the tool (default: v2).

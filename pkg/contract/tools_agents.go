@@ -72,7 +72,8 @@ var AgentRunSubagent = Tool{
 	}),
 	Annotations: Annotations{Title: "Run a sub-agent", ReadOnlyHint: no, DestructiveHint: yes, OpenWorldHint: yes},
 	Service:     ServiceAgents, Method: "run_subagent", Structured: true, Acts: true,
-	Use: "agent.run_subagent to hand a task to a specialist sub-agent",
+	Use:     "agent.run_subagent to hand a task to a specialist sub-agent",
+	Summary: []SummaryField{ValueOf("agent_id"), LengthOf("prompt")},
 }
 
 // approvalItem is a call waiting for a decision.

@@ -106,7 +106,8 @@ var MemoryLearn = Tool{
 	}),
 	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true,
-	Use: "memory.learn to store a new preference, fact, procedure or correction",
+	Use:     "memory.learn to store a new preference, fact, procedure or correction",
+	Summary: []SummaryField{LengthOf("text"), ValueOf("kind")},
 }
 
 // MemoryForget deletes items by id.
@@ -123,5 +124,6 @@ var MemoryForget = Tool{
 	}),
 	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true,
-	Use: "memory.forget to delete items by id when the user asks",
+	Use:     "memory.forget to delete items by id when the user asks",
+	Summary: []SummaryField{CountOf("ids", "id_count")},
 }

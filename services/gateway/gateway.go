@@ -146,7 +146,7 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 
 // audit records one call of a tool that writes.
 func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, raw json.RawMessage, err error) {
-	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: audit.Summarize(tool.Name, args), Success: err == nil}
+	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
 	if err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 	} else {
