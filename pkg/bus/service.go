@@ -106,7 +106,7 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	s := &Service{nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent), work: make(chan func()),
 		ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
 	for _, ep := range cfg.Endpoints {
-		s.stats[ep.def.Method] = &endpointStats{}
+		s.stats[ep.def.Method] = newEndpointStats(cfg.Name, ep.def.Method)
 	}
 	ms, err := micro.AddService(nc, micro.Config{
 		Name:         cfg.Name,
@@ -180,19 +180,18 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 	job := func() {
 		defer func() { <-s.sem; s.wg.Done() }()
 		start := time.Now()
-		inFlight := serviceInFlight.WithLabelValues(s.cfg.Name)
-		inFlight.Inc()
+		st.inFlight.Inc()
 		r := s.handle(ep, data)
 		s.respond(reply, r)
-		inFlight.Dec()
-		var err error
-		if r.Error != nil {
-			err = r.Error
-		}
+		st.inFlight.Dec()
 		took := time.Since(start)
 		st.record(took, r.Error)
-		serviceDuration.WithLabelValues(s.cfg.Name, ep.def.Method).Observe(took.Seconds())
-		serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(err)).Inc()
+		st.duration.Observe(took.Seconds())
+		if r.Error == nil {
+			st.ok.Inc()
+		} else {
+			serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(r.Error)).Inc()
+		}
 	}
 	select {
 	case s.work <- job:

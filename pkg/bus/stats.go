@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/micro"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
 // endpointStats counts what one endpoint did. micro times a handler from
@@ -17,11 +19,25 @@ import (
 // measures the hand-off and its num_errors stays 0. The true figures are
 // kept here and published as each endpoint's `data` in $SRV.STATS.
 type endpointStats struct {
+	// The endpoint's Prometheus series, looked up once rather than by
+	// label values on every request.
+	inFlight prometheus.Gauge
+	duration prometheus.Observer
+	ok       prometheus.Counter
+
 	mu        sync.Mutex
 	requests  int
 	errors    int
 	lastError string
 	busy      time.Duration
+}
+
+func newEndpointStats(service, method string) *endpointStats {
+	return &endpointStats{
+		inFlight: serviceInFlight.WithLabelValues(service),
+		duration: serviceDuration.WithLabelValues(service, method),
+		ok:       serviceRequests.WithLabelValues(service, method, telemetry.Outcome(nil)),
+	}
 }
 
 func (st *endpointStats) record(took time.Duration, err *contract.Error) {

@@ -97,24 +97,35 @@ func RPCMethods() []string {
 	return out
 }
 
-// IsRPCMethod reports whether method is served over JSON-RPC.
-func IsRPCMethod(method string) bool {
-	for _, m := range RPCMethods() {
-		if m == method {
-			return true
+// rpcMethods indexes RPCMethods, for the lookup every /rpc call makes.
+var rpcMethods = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range RPCMethods() {
+		m[name] = true
+	}
+	return m
+}()
+
+// rpcTools finds the tool behind a backing JSON-RPC method.
+var rpcTools = func() map[string]contract.Tool {
+	m := map[string]contract.Tool{}
+	for _, t := range contract.Tools() {
+		if t.RPC != "" {
+			m[t.RPC] = t
 		}
 	}
-	return false
-}
+	return m
+}()
+
+// IsRPCMethod reports whether method is served over JSON-RPC.
+func IsRPCMethod(method string) bool { return rpcMethods[method] }
 
 // CallRPC serves one JSON-RPC method: a tool's backing method goes through
 // CallTool (same validation, same metrics); the gateway's own methods are
 // checked against their schema and answered here.
 func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMessage, cc contract.CallContext) (_ any, err error) {
-	for _, t := range contract.Tools() {
-		if t.RPC != "" && t.RPC == method {
-			return g.callTool(ctx, t, params, cc)
-		}
+	if t, ok := rpcTools[method]; ok {
+		return g.callTool(ctx, t, params, cc)
 	}
 	for _, m := range gatewayMethods {
 		if m.RPC != method {
