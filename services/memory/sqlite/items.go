@@ -204,14 +204,6 @@ func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64
 	return newMark, nil
 }
 
-// Marks reads the newest item, vector and deletion in one lookup.
-func (s *Store) Marks(ctx context.Context) (memory.Marks, error) {
-	var m memory.Marks
-	err := s.lookups(ctx, `SELECT (SELECT coalesce(max(seq), 0) FROM items), (SELECT coalesce(max(vid), 0) FROM item_vectors),
-		(SELECT coalesce(max(id), 0) FROM vector_deletions)`, []any{&m.Items, &m.Vectors, &m.Deletions})
-	return m, err
-}
-
 // Delete removes items; a trigger logs each deletion for the in-memory
 // indexes to follow, and secure_delete zeroes the freed pages. The WAL is then checkpointed so no
 // old copy of the text lingers there either.

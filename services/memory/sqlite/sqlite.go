@@ -35,6 +35,8 @@ type Store struct {
 	write *sql.DB // one connection: writes queue here rather than in SQLite's lock
 	read  *sql.DB
 	stmts sync.Map // SQL text → *sql.Stmt on read or write; see stmt
+	marks marksCache
+	shm   shmFile
 }
 
 // New returns a store for the file at path; Open does the I/O.
@@ -84,6 +86,9 @@ func isBusy(err error) bool {
 // Close closes the database.
 func (s *Store) Close() error {
 	openStores.remove(s)
+	s.shm.mu.Lock()
+	s.shm.close()
+	s.shm.mu.Unlock()
 	s.stmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
 	var err error
 	for _, db := range []*sql.DB{s.read, s.write} {
