@@ -10,6 +10,58 @@ import (
 // in one pass without a call per byte: every result that crosses the bus
 // is checked, and json.Valid took as long as encoding the result.
 func ValidJSON(b []byte) bool {
+	i := scanValue(b, skipSpace(b, 0))
+	return i >= 0 && skipSpace(b, i) == len(b)
+}
+
+// EachMember calls fn with the key (still quoted) and the value of each
+// member of the JSON object b, in order, in one pass and without copying.
+// It reports false, having stopped, when b is not one valid JSON object.
+// A JSON-RPC message is taken apart this way: a map of raw members cost a
+// decode of the whole message and an allocation for each member.
+func EachMember(b []byte, fn func(key, value []byte)) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		k := i
+		if i = scanString(b, i); i < 0 {
+			return false
+		}
+		key := b[k:i]
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return false
+		}
+		v := skipSpace(b, i+1)
+		if i = scanValue(b, v); i < 0 {
+			return false
+		}
+		fn(key, b[v:i])
+		if i = skipSpace(b, i); i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return skipSpace(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+}
+
+// scanValue returns the index just past the JSON value starting at b[i],
+// or -1 when there is none.
+func scanValue(b []byte, i int) int {
 	const maxDepth = 10000 // encoding/json's limit
 	const (
 		value = iota // a value must come next
@@ -18,17 +70,16 @@ func ValidJSON(b []byte) bool {
 	)
 	var stack []byte // '{' or '[' for each open container
 	state := value
-	i := skipSpace(b, 0)
 	for {
 		switch state {
 		case value:
 			if i >= len(b) {
-				return false
+				return -1
 			}
 			switch c := b[i]; {
 			case c == '{' || c == '[':
 				if len(stack) >= maxDepth {
-					return false
+					return -1
 				}
 				end := byte('}')
 				if c == '[' {
@@ -56,19 +107,19 @@ func ValidJSON(b []byte) bool {
 			case c == 'n':
 				i = scanLiteral(b, i, "null")
 			default:
-				return false
+				return -1
 			}
 			if i < 0 {
-				return false
+				return -1
 			}
 			state = after
 		case after:
-			i = skipSpace(b, i)
 			if len(stack) == 0 {
-				return i == len(b)
+				return i
 			}
+			i = skipSpace(b, i)
 			if i >= len(b) {
-				return false
+				return -1
 			}
 			top := stack[len(stack)-1]
 			switch c := b[i]; {
@@ -82,18 +133,18 @@ func ValidJSON(b []byte) bool {
 				stack = stack[:len(stack)-1]
 				i++
 			default:
-				return false
+				return -1
 			}
 		case key:
 			if i >= len(b) || b[i] != '"' {
-				return false
+				return -1
 			}
 			if i = scanString(b, i); i < 0 {
-				return false
+				return -1
 			}
 			i = skipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
-				return false
+				return -1
 			}
 			i = skipSpace(b, i+1)
 			state = value

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -82,34 +83,71 @@ func ErrorData(e *contract.Error) map[string]any {
 // instead when the message is invalid, and (nil, nil) for messages that need
 // no answer (responses sent by the peer).
 func Decode(raw json.RawMessage) (*Message, *Response) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+	m := &Message{}
+	var version, rawMethod json.RawMessage
+	var hasMethod, isReply bool
+	object := contract.EachMember(raw, func(key, value []byte) {
+		// A later member of the same name wins, as in a decoded map.
+		switch memberName(key) {
+		case "id":
+			m.ID = value
+		case "params":
+			m.Params = value
+		case "jsonrpc":
+			version = value
+		case "method":
+			rawMethod, hasMethod = value, true
+		case "result", "error":
+			isReply = true
+		}
+	})
+	if !object {
 		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be a JSON object", nil)
 	}
-	m := &Message{ID: fields["id"], Params: fields["params"]}
 	if m.ID != nil && !validID(m.ID) {
 		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: id must be a string or a number", nil)
 	}
-	var version string
-	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
-		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
+	if !bytes.Equal(version, []byte(`"2.0"`)) {
+		var v string
+		if err := json.Unmarshal(version, &v); err != nil || v != "2.0" {
+			return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
+		}
 	}
-	rawMethod, hasMethod := fields["method"]
 	if !hasMethod {
-		_, isResult := fields["result"]
-		_, isError := fields["error"]
-		if isResult || isError {
+		if isReply {
 			return nil, nil
 		}
 		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" is missing`, nil)
 	}
-	if err := json.Unmarshal(rawMethod, &m.Method); err != nil || m.Method == "" {
-		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" must be a non-empty string`, nil)
+	if m.Method = plainString(rawMethod); m.Method == "" {
+		if err := json.Unmarshal(rawMethod, &m.Method); err != nil || m.Method == "" {
+			return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" must be a non-empty string`, nil)
+		}
 	}
 	if bytes.Equal(bytes.TrimSpace(m.ID), null) {
 		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: id must not be null", nil)
 	}
 	return m, nil
+}
+
+// memberName is an object key's text: sliced out of its quotes when it
+// holds no escape, decoded otherwise.
+func memberName(key []byte) string {
+	if s := plainString(key); s != "" {
+		return s
+	}
+	var s string
+	_ = json.Unmarshal(key, &s)
+	return s
+}
+
+// plainString is the text of a JSON string without escapes, in valid
+// UTF-8 (a decoder would replace invalid bytes), "" for any other value.
+func plainString(v []byte) string {
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+		return ""
+	}
+	return string(v[1 : len(v)-1])
 }
 
 func validID(id json.RawMessage) bool {
@@ -138,7 +176,7 @@ func Handle(data []byte, maxBatch int, one func(*Message) *Response) []byte {
 		return nil
 	}
 	if data[0] != '[' {
-		if !json.Valid(data) {
+		if !contract.ValidJSON(data) {
 			return Encode(ErrorResponse(nil, CodeParseError, "Parse error: the message is not valid JSON", nil))
 		}
 		if resp := answer(data, one); resp != nil {

@@ -1,0 +1,85 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// decodeByMap is Decode as it was written first, over a decoded map of
+// members: the reference the one-pass Decode must agree with.
+func decodeByMap(raw json.RawMessage) (*Message, *Response) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be a JSON object", nil)
+	}
+	m := &Message{ID: fields["id"], Params: fields["params"]}
+	if m.ID != nil && !validID(m.ID) {
+		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: id must be a string or a number", nil)
+	}
+	var version string
+	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
+		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`, nil)
+	}
+	rawMethod, hasMethod := fields["method"]
+	if !hasMethod {
+		_, isResult := fields["result"]
+		_, isError := fields["error"]
+		if isResult || isError {
+			return nil, nil
+		}
+		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" is missing`, nil)
+	}
+	if err := json.Unmarshal(rawMethod, &m.Method); err != nil || m.Method == "" {
+		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" must be a non-empty string`, nil)
+	}
+	if bytes.Equal(bytes.TrimSpace(m.ID), null) {
+		return nil, ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: id must not be null", nil)
+	}
+	return m, nil
+}
+
+var decodeSeeds = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"memory.fetch","arguments":{"query":"x"}}}`,
+	` { "jsonrpc" : "2.0" , "id" : 7 , "method" : "x" , "params" : [1, {"a": null}] } `,
+	`{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`,
+	`{"jsonrpc":"2.0","id":1,"id":2,"method":"a"}`,
+	`{"jsonrpc":"2.0","i\u0064":3,"m\u0065thod":"t\u006fols/list"}`,
+	`{"jsonrpc":"2\u002e0","id":1,"method":"x"}`,
+	`{"jsonrpc":"1.0","id":1,"method":"x"}`,
+	`{"id":1,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":null,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":{},"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"method":""}`,
+	`{"jsonrpc":"2.0","id":1,"method":null}`,
+	`{"jsonrpc":"2.0","id":1,"method":3}`,
+	`{"jsonrpc":"2.0","id":1,"result":{}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":1}}`,
+	`{"jsonrpc":"2.0","id":1}`,
+	`{"ID":1,"JSONRPC":"2.0","METHOD":"x"}`,
+	`{}`, `[]`, `null`, `42`, `"x"`, `{"a":1,}`, `{"a" 1}`, `{`, ``,
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range decodeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return // Handle answers invalid JSON before Decode sees it
+		}
+		gotM, gotR := Decode(raw)
+		wantM, wantR := decodeByMap(raw)
+		if (gotR == nil) != (wantR == nil) || gotR != nil && !bytes.Equal(Encode(gotR), Encode(wantR)) {
+			t.Fatalf("%s: response %+v, want %+v", raw, gotR, wantR)
+		}
+		if (gotM == nil) != (wantM == nil) {
+			t.Fatalf("%s: message %+v, want %+v", raw, gotM, wantM)
+		}
+		if gotM != nil && (gotM.Method != wantM.Method || !bytes.Equal(gotM.ID, wantM.ID) || !bytes.Equal(gotM.Params, wantM.Params)) {
+			t.Fatalf("%s: message %q %s %s, want %q %s %s", raw, gotM.Method, gotM.ID, gotM.Params, wantM.Method, wantM.ID, wantM.Params)
+		}
+	})
+}
