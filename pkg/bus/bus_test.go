@@ -47,7 +47,9 @@ func echoEndpoint(method string, input *contract.Schema, h func(context.Context,
 	return bus.Handle(contract.Endpoint{Service: "echo", Method: method, Input: input}, h)
 }
 
-func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}) *bus.Service {
+// echoService serves test endpoints; "slow" answers once release is
+// closed, and says on slowStarted (when not nil) that a call has begun.
+func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}, slowStarted ...chan struct{}) *bus.Service {
 	tb.Helper()
 	type args = map[string]any
 	svc, err := bus.Serve(nc, bus.ServiceConfig{
@@ -77,6 +79,9 @@ func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}) *bus.Servi
 				return strings.Fields(string(buf[:runtime.Stack(buf, false)]))[1], nil // "goroutine N [running]:"
 			}),
 			echoEndpoint("slow", nil, func(ctx context.Context, _ args, _ contract.CallContext) (any, error) {
+				for _, c := range slowStarted {
+					c <- struct{}{}
+				}
 				select {
 				case <-release:
 					return "released", nil
@@ -208,14 +213,15 @@ func TestCall(t *testing.T) {
 func TestStopWaitsForInFlight(t *testing.T) {
 	s := mustStartServer(t)
 	release := make(chan struct{})
-	svc := echoService(t, mustConnect(t, s), release)
+	started := make(chan struct{}, 1)
+	svc := echoService(t, mustConnect(t, s), release, started)
 	c := bus.NewClient(mustConnect(t, s))
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Call(context.Background(), "echo", "slow", nil, contract.CallContext{})
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // let the request reach the handler
+	<-started // the request is in the handler
 	stopped := make(chan struct{})
 	go func() { _ = svc.Stop(); close(stopped) }()
 	select {
