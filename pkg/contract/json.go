@@ -18,7 +18,8 @@ func ValidJSON(b []byte) bool {
 // member of the JSON object b, in order, in one pass and without copying.
 // It reports false, having stopped, when b is not one valid JSON object.
 // A JSON-RPC message is taken apart this way: a map of raw members cost a
-// decode of the whole message and an allocation for each member.
+// decode of the whole message and an allocation for each member (about six
+// times as long, BenchmarkDecode in the gateway's jsonrpc package).
 func EachMember(b []byte, fn func(key, value []byte)) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
