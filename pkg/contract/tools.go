@@ -18,9 +18,9 @@ type Tool struct {
 	Title       string
 	Description string
 	Input       *Schema
-	// Output describes the result object. It is published in the tool
-	// registry; MCP clients get results as text (and structuredContent for
-	// Structured tools).
+	// Output describes the result, always an object. It is published in
+	// the tool registry and as the tool's MCP outputSchema: every
+	// successful call returns a result that conforms to it.
 	Output      *Schema
 	Annotations Annotations
 	// Service and Method name the bus endpoint that serves the tool.
@@ -28,8 +28,6 @@ type Tool struct {
 	Method  string
 	// RPC is the backing HTTP JSON-RPC method, "" when served in-layer.
 	RPC string
-	// Structured tools also return their result as structuredContent.
-	Structured bool
 	// Writes marks tools that change memory: each call is audited.
 	Writes bool
 	// Acts marks tools that pass the act gate (autonomy, the hourly action

@@ -12,7 +12,7 @@ var CoreListTools = Tool{
 		})},
 	}),
 	Annotations: readOnly("List core agent tools"),
-	Service:     ServiceAgents, Method: "list_tools", Structured: true,
+	Service:     ServiceAgents, Method: "list_tools",
 	Use: "core.list_tools to see every tool the core agent can call",
 }
 
@@ -26,7 +26,7 @@ var CoreToolInstructions = Tool{
 		"instructions": out("string", "Markdown."),
 	}),
 	Annotations: readOnly("Core tool instructions"),
-	Service:     ServiceAgents, Method: "tool_instructions", Structured: true,
+	Service:     ServiceAgents, Method: "tool_instructions",
 	Use: "core.tool_instructions for the tool-use block agents are prompted with",
 }
 
@@ -45,7 +45,7 @@ var AgentListSubagents = Tool{
 		})},
 	}),
 	Annotations: readOnly("List sub-agents"),
-	Service:     ServiceAgents, Method: "list_subagents", Structured: true,
+	Service:     ServiceAgents, Method: "list_subagents",
 	Use: "agent.list_subagents to see the specialist sub-agents",
 }
 
@@ -71,7 +71,7 @@ var AgentRunSubagent = Tool{
 		"model": out("string", "The language model that ran it."),
 	}),
 	Annotations: Annotations{Title: "Run a sub-agent", ReadOnlyHint: no, DestructiveHint: yes, OpenWorldHint: yes},
-	Service:     ServiceAgents, Method: "run_subagent", Structured: true, Acts: true,
+	Service:     ServiceAgents, Method: "run_subagent", Acts: true,
 	Use:     "agent.run_subagent to hand a task to a specialist sub-agent",
 	Summary: []SummaryField{ValueOf("agent_id"), LengthOf("prompt")},
 }

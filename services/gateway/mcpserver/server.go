@@ -32,6 +32,11 @@ import (
 // A client asking for another gets the newest.
 var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
+// structuredSince is the first revision with outputSchema and
+// structuredContent. Sessions on an older one get neither: their clients
+// read the text content, which is the same JSON.
+const structuredSince = "2025-06-18"
+
 // backend serves what the protocol exposes.
 type backend interface {
 	Tools(ctx context.Context) []contract.Tool
@@ -132,6 +137,14 @@ func (s *Session) Source() string {
 	return s.source
 }
 
+// structured reports whether the session's protocol has structured tool
+// output. A session that has not negotiated one speaks the newest.
+func (s *Session) structured() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.protocol == "" || s.protocol >= structuredSince // revisions are dates
+}
+
 func (s *Session) callContext() contract.CallContext {
 	return contract.CallContext{Source: s.Source(), Transport: s.transport}
 }
@@ -177,7 +190,7 @@ func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message) (a
 	case "ping":
 		return struct{}{}, nil
 	case "tools/list":
-		return s.listTools(ctx), nil
+		return s.listTools(ctx, sess), nil
 	case "tools/call":
 		return s.callTool(ctx, sess, m.Params)
 	}
@@ -304,18 +317,25 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 }
 
 type toolEntry struct {
-	Name        string               `json:"name"`
-	Title       string               `json:"title,omitempty"`
-	Description string               `json:"description"`
-	InputSchema *contract.Schema     `json:"inputSchema"`
-	Annotations contract.Annotations `json:"annotations"`
+	Name         string               `json:"name"`
+	Title        string               `json:"title,omitempty"`
+	Description  string               `json:"description"`
+	InputSchema  *contract.Schema     `json:"inputSchema"`
+	OutputSchema *contract.Schema     `json:"outputSchema,omitempty"`
+	Annotations  contract.Annotations `json:"annotations"`
 }
 
-func (s *Server) listTools(ctx context.Context) any {
+// listTools lists the live tools, each with the schema of its result for
+// sessions that get results as structuredContent.
+func (s *Server) listTools(ctx context.Context, sess *Session) any {
 	tools := s.b.Tools(ctx)
+	structured := sess.structured()
 	out := make([]toolEntry, len(tools))
 	for i, t := range tools {
 		out[i] = toolEntry{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.Input, Annotations: t.Annotations}
+		if structured {
+			out[i].OutputSchema = t.Output
+		}
 	}
 	return map[string]any{"tools": out}
 }
@@ -349,8 +369,10 @@ func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMes
 		s.opts.Logger.Debug("tool failed", "tool", *p.Name, "code", e.Code, "err", e.Message)
 		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", *p.Name, e.Message)}}, IsError: true}, nil
 	}
+	// Every tool's result is an object conforming to its outputSchema
+	// (contract.Tool.Output); the text content is the same JSON, indented.
 	var structured json.RawMessage
-	if t, ok := contract.ToolByName(*p.Name); ok && t.Structured && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+	if sess.structured() && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 		structured = raw
 	}
 	return successResult(pretty(raw), structured), nil
