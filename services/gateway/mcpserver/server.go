@@ -99,8 +99,30 @@ type Session struct {
 // Every call waits for the writes sent before it, so a session reads its own
 // writes even when a client pipes "learn" and "recall" without waiting
 // between them. Reads never wait for reads.
+//
+// A request's id is known to the session from here on, so a
+// notifications/cancelled read right after it stops it even if its
+// handler has not started yet.
 func (s *Session) Order(data []byte) (wait <-chan struct{}, done func()) {
-	return s.order(writes(data))
+	wait, answered := s.order(writes(data))
+	p, batch := peekAt(data)
+	if batch || p.ID == nil {
+		return wait, answered
+	}
+	key := string(p.ID)
+	s.mu.Lock()
+	if _, dup := s.inflight[key]; !dup {
+		s.inflight[key] = &inflight{}
+	}
+	s.mu.Unlock()
+	return wait, func() {
+		answered()
+		s.mu.Lock()
+		if f := s.inflight[key]; f != nil && f.cancel == nil {
+			delete(s.inflight, key) // announced, never tracked
+		}
+		s.mu.Unlock()
+	}
 }
 
 func (s *Session) order(write bool) (wait <-chan struct{}, done func()) {
@@ -120,6 +142,8 @@ func (s *Session) order(write bool) (wait <-chan struct{}, done func()) {
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
+// inflight is a request the session knows of: announced by Order, then
+// tracked (cancel set) while its handler runs.
 type inflight struct {
 	cancel    context.CancelFunc
 	cancelled bool
@@ -229,7 +253,15 @@ func (sess *Session) track(ctx context.Context, id json.RawMessage) (context.Con
 	ctx, cancel := context.WithCancel(ctx)
 	key := string(id)
 	sess.mu.Lock()
-	sess.inflight[key] = &inflight{cancel: cancel}
+	f := sess.inflight[key]
+	if f == nil {
+		f = &inflight{}
+		sess.inflight[key] = f
+	}
+	f.cancel = cancel
+	if f.cancelled { // cancelled between Order and now
+		cancel()
+	}
 	sess.mu.Unlock()
 	return ctx, func() {
 		cancel()
@@ -244,7 +276,9 @@ func (sess *Session) cancel(id json.RawMessage) {
 	defer sess.mu.Unlock()
 	if f, ok := sess.inflight[string(bytes.TrimSpace(id))]; ok {
 		f.cancelled = true
-		f.cancel()
+		if f.cancel != nil {
+			f.cancel()
+		}
 	}
 }
 

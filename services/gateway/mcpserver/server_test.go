@@ -169,9 +169,10 @@ func recv(t *testing.T, lines <-chan string) string {
 func TestCancelledRequestGetsNoResponse(t *testing.T) {
 	s, f := newTestServer(t)
 	in, lines, _ := stdioSession(t, s)
-	io.WriteString(in, `{"jsonrpc":"2.0","id":"slow-1","method":"tools/call","params":{"name":"test.slow","arguments":{"n":1}}}`+"\n")
-	time.Sleep(20 * time.Millisecond)
-	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow-1","reason":"user"}}`+"\n")
+	// Sent together: the cancellation may be read before the call's
+	// handler has started, and must stop it all the same.
+	io.WriteString(in, `{"jsonrpc":"2.0","id":"slow-1","method":"tools/call","params":{"name":"test.slow","arguments":{"n":1}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow-1","reason":"user"}}`+"\n")
 	select {
 	case got := <-f.cancelled:
 		if got != `{"n":1}` {

@@ -77,7 +77,8 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 
 // peek is the little of a message needed to schedule it.
 type peek struct {
-	Method string `json:"method"`
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
 	Params struct {
 		Name string `json:"name"`
 	} `json:"params"`
