@@ -21,16 +21,18 @@ build:
 		name=$${b%%=*}; pkg=$${b#*=}; \
 		go build -trimpath -o $(BIN)/$$name $$pkg; \
 	done
-	@echo "built: $$(ls $(BIN) | tr '\n' ' ')"
+	@echo "built: $$(ls $(BIN) | tr '\n' ' ')" >&2
 
 # The main job on the embedded default: the HTTP server (MCP at /mcp, JSON-RPC
 # at /rpc, /metrics) with NATS, memory, search and agents in the same process. It says
 # where it listens; Ctrl-C stops it. Memory lives in $$OPENHUMAN_HOME
-# (default ~/.openhuman).
+# (default ~/.openhuman). ADDR=HOST:PORT listens there instead of the
+# default 127.0.0.1:9300 (or $$OPENHUMAN_HTTP_ADDR).
 run: build
-	$(BIN)/openhuman-core serve
+	$(BIN)/openhuman-core serve$(if $(ADDR), --addr $(ADDR))
 
-# The documented stdio smoke test against the fresh binary, in a throwaway home.
+# The documented stdio smoke test against the fresh binary, in a throwaway
+# home. Its stdout is the JSON-RPC responses only; the rest goes to stderr.
 smoke: build
 	@home=$$(mktemp -d); trap 'rm -rf "$$home"' EXIT; \
 	printf '%s\n' \

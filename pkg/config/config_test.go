@@ -27,6 +27,17 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("home %q, %v", c.Home, err)
 		}
 	})
+	t.Run("named file", func(t *testing.T) {
+		home, dir := t.TempDir(), t.TempDir()
+		path := filepath.Join(dir, "elsewhere.toml")
+		if err := os.WriteFile(path, []byte("[log]\nlevel = \"warn\"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(home, env(map[string]string{"OPENHUMAN_CONFIG": path}))
+		if err != nil || c.File != path || c.Log.Level != "warn" {
+			t.Fatalf("file %q, level %q, %v", c.File, c.Log.Level, err)
+		}
+	})
 	t.Run("file then env", func(t *testing.T) {
 		home := t.TempDir()
 		write(t, home, "[nats]\nurl = \"nats://file:4222\"\n[memory]\nenabled = false\n[log]\nlevel = \"debug\"\n")
@@ -48,6 +59,7 @@ func TestLoad(t *testing.T) {
 		{name: "bad url", env: map[string]string{"OPENHUMAN_NATS_URL": "localhost"}, want: "nats.url"},
 		{name: "bad bool", env: map[string]string{"OPENHUMAN_MEMORY_ENABLED": "perhaps"}, want: "OPENHUMAN_MEMORY_ENABLED"},
 		{name: "bad timeout", env: map[string]string{"OPENHUMAN_TOOL_TIMEOUT_SECONDS": "-3"}, want: "tools.timeout_seconds"},
+		{name: "named file missing", env: map[string]string{"OPENHUMAN_CONFIG": "/nonexistent/openhuman.toml"}, want: "OPENHUMAN_CONFIG=/nonexistent/openhuman.toml: no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()

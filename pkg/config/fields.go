@@ -25,7 +25,8 @@ const (
 // EnvVars lists every environment variable Load reads, OPENHUMAN_HOME and
 // OPENHUMAN_CONFIG first, then in the order of Config's fields. It is for
 // checking a deployment's variables: one missing from this list is
-// ignored by every binary, which is almost always a typo.
+// ignored by every binary, which is almost always a typo (UnknownEnv
+// reports them).
 func EnvVars() []string {
 	return append([]string{envHome, envConfig}, envNames(envScope)...)
 }

@@ -32,11 +32,16 @@ func Load(home string, getenv func(string) string) (Config, error) {
 			c.Home = filepath.Join(dir, c.Home[2:])
 		}
 	}
-	file := getenv(envConfig)
-	if file == "" {
-		file = filepath.Join(c.Home, "config.toml")
-	}
-	if err := c.readFile(file); err != nil {
+	if file := getenv(envConfig); file != "" {
+		// A file named on purpose must exist: a typo in its path would
+		// otherwise run everything on defaults without a word.
+		if err := c.readFile(file); errors.Is(err, os.ErrNotExist) {
+			return c, fmt.Errorf("%s=%s: no such file: correct the path or create the file, or unset %s to use %s (optional)",
+				envConfig, file, envConfig, filepath.Join(c.Home, "config.toml"))
+		} else if err != nil {
+			return c, err
+		}
+	} else if err := c.readFile(filepath.Join(c.Home, "config.toml")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return c, err
 	}
 	if err := c.readEnv(getenv); err != nil {
@@ -46,11 +51,10 @@ func Load(home string, getenv func(string) string) (Config, error) {
 	return c, c.validate()
 }
 
+// readFile reads path into c; a missing file is an error wrapping
+// os.ErrNotExist, for the caller to decide about.
 func (c *Config) readFile(path string) error {
 	md, err := toml.DecodeFile(path, c)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

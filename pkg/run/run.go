@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,22 +24,93 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
-// Service runs one service binary: start registers it on the bus and returns
-// what to close on the way out. The binary serves /metrics on metricsAddr
-// unless configuration says otherwise.
-func Service(name, metricsAddr string, args []string, stderr io.Writer, getenv func(string) string,
-	start func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error)) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	home := fs.String("home", "", "data and config directory (default $OPENHUMAN_HOME or ~/.openhuman)")
-	natsURL := fs.String("nats", "", "NATS URL (default $OPENHUMAN_NATS_URL)")
+// A Service is one service binary: its name, its default /metrics
+// address, what --help says of it, and how it starts.
+type Service struct {
+	Name string
+	// MetricsAddr is where /metrics and /healthz are served unless
+	// configuration says otherwise.
+	MetricsAddr string
+	// About opens --help: what the binary serves.
+	About string
+	// Env lists in --help, after the variables every binary reads, those
+	// of its own, one to a line and indented by two.
+	Env string
+	// Start registers the service on the bus and returns what to close on
+	// the way out.
+	Start func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error)
+}
+
+// usage is the --help text; the verbs take Name, MetricsAddr, About and
+// Env.
+const usage = `%[3]s
+
+Usage:
+  %[1]s [--home DIR] [--nats URL] [--verbose]
+  %[1]s --version
+
+Flags:
+  --home DIR     data and config directory (default $OPENHUMAN_HOME or ~/.openhuman)
+  --nats URL     NATS server to serve on (default $OPENHUMAN_NATS_URL; required)
+  --verbose      debug logs on stderr
+  --version      print the version
+
+Environment (docs/configuration.md lists every setting and its variable):
+  OPENHUMAN_NATS_URL      NATS server, such as nats://127.0.0.1:4222
+  OPENHUMAN_HOME          data and config directory (default ~/.openhuman)
+  OPENHUMAN_CONFIG        config file (default $OPENHUMAN_HOME/config.toml)
+  OPENHUMAN_METRICS_ADDR  /metrics and /healthz on HOST:PORT, or off (default %[2]s)
+  OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
+%[4]s
+
+Ports: /metrics and /healthz on %[2]s; it opens no other, and reaches NATS
+(and any provider or model) as a client. Logs go to stderr.
+`
+
+// Main runs the binary with the command line args and the environment
+// environ (NAME=value entries) and returns its exit code: --help and
+// --version print to stdout and exit 0, a command line it cannot parse
+// exits 2, a failure 1.
+func (s Service) Main(args []string, stdout, stderr io.Writer, environ []string) int {
+	err := s.run(args, stdout, stderr, environ)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", s.Name, err)
+	if errors.As(err, new(usageError)) {
+		fmt.Fprintf(stderr, "\n%s", s.usage())
+		return 2
+	}
+	return 1
+}
+
+// A usageError is a mistake in the command line.
+type usageError struct{ error }
+
+func (s Service) usage() string { return fmt.Sprintf(usage, s.Name, s.MetricsAddr, s.About, s.Env) }
+
+func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) error {
+	fs := flag.NewFlagSet(s.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	home := fs.String("home", "", "data and config directory")
+	natsURL := fs.String("nats", "", "NATS URL")
 	verbose := fs.Bool("verbose", false, "log debug output to stderr")
+	version := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, s.usage())
 			return nil
 		}
-		return err
+		return usageError{err}
 	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("no arguments are taken, got %q", fs.Args())}
+	}
+	if *version {
+		fmt.Fprintln(stdout, s.Name, telemetry.Version)
+		return nil
+	}
+	getenv := lookup(environ)
 	cfg, err := config.Load(*home, getenv)
 	if err != nil {
 		return err
@@ -46,19 +118,21 @@ func Service(name, metricsAddr string, args []string, stderr io.Writer, getenv f
 	if *natsURL != "" {
 		cfg.NATS.URL = *natsURL
 	}
-	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", name)
+	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", s.Name)
+	WarnUnknownEnv(log, environ)
 	if cfg.NATS.URL == "" {
-		return errors.New(name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
+		return errors.New(s.Name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
 			"to run everything in one process without NATS, run openhuman-core instead")
 	}
-	nc, err := bus.Connect(cfg.NATS.URL, name, log)
+	nc, err := bus.Connect(cfg.NATS.URL, s.Name, log)
 	if err != nil {
 		return fmt.Errorf("connecting to NATS at %s: %w", cfg.NATS.URL, err)
 	}
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	telemetry.SetBuild(name)
+	telemetry.SetBuild(s.Name)
+	metricsAddr := s.MetricsAddr
 	if cfg.Metrics.Addr != "" {
 		metricsAddr = cfg.Metrics.Addr
 	}
@@ -66,7 +140,7 @@ func Service(name, metricsAddr string, args []string, stderr io.Writer, getenv f
 		stopMetrics := serveMetrics(metricsAddr, log)
 		defer stopMetrics()
 	}
-	closer, err := start(nc, cfg, log)
+	closer, err := s.Start(nc, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -78,6 +152,28 @@ func Service(name, metricsAddr string, args []string, stderr io.Writer, getenv f
 		err = ferr
 	}
 	return err
+}
+
+// WarnUnknownEnv logs a warning for each OPENHUMAN_* variable in environ
+// that no binary reads (config.UnknownEnv), so a misspelt one is not
+// ignored in silence.
+func WarnUnknownEnv(log *slog.Logger, environ []string) {
+	for _, w := range config.UnknownEnv(environ) {
+		log.Warn("unknown environment variable, ignored: "+w.Name+"; did you mean "+w.Closest+"?", "var", w.Name, "closest", w.Closest)
+	}
+}
+
+// lookup is os.Getenv over environ: the first entry of a name wins.
+func lookup(environ []string) func(string) string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			if _, dup := m[k]; !dup {
+				m[k] = v
+			}
+		}
+	}
+	return func(k string) string { return m[k] }
 }
 
 // serveMetrics serves /metrics and /healthz on addr. A busy port is logged,

@@ -3,16 +3,29 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 )
 
+const about = `openhuman-agents: serves the sub-agents (agent.*), the core tool catalog (core.*)
+and the prompt resources on NATS, for running OpenHuman as separate processes
+next to openhuman-core.`
+
+const env = `  OPENHUMAN_LLM_BASE_URL, _MODEL, _API_KEY, _TIMEOUT_SECONDS
+                          the model sub-agents run on (default none: NO_MODEL)
+  OPENHUMAN_AGENT_TIMEOUT_SECONDS
+                          bounds one run (default 300)
+  OPENHUMAN_APPROVAL_MODE
+                          auto, deny or ask (default auto)
+  OPENHUMAN_APPROVAL_TIMEOUT_SECONDS
+                          denies a parked call nobody decided (default 300)
+  OPENHUMAN_REDIS_URL, _PREFIX
+                          approvals shared by replicas (default none: in process)`
+
 func main() {
-	if err := run.Service("openhuman-agents", "127.0.0.1:9302", os.Args[1:], os.Stderr, os.Getenv, agentsmain.Start); err != nil {
-		fmt.Fprintln(os.Stderr, "openhuman-agents:", err)
-		os.Exit(1)
-	}
+	s := run.Service{Name: "openhuman-agents", MetricsAddr: "127.0.0.1:9302", About: about, Env: env,
+		Start: agentsmain.Start}
+	os.Exit(s.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 }

@@ -25,6 +25,23 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
+const usageHead = `openhuman-bench: load on openhuman-core serve's /rpc and /mcp, with throughput,
+latency percentiles and CPU time per call.
+
+Usage:
+  openhuman-bench [flags]
+
+Flags:
+`
+
+const usageTail = `
+Environment and ports: without --url it starts the openhuman-core next to it
+(or on PATH) as "serve --addr 127.0.0.1:0", on a free port of 127.0.0.1, with
+a fresh temporary OPENHUMAN_HOME and OPENHUMAN_LOG_LEVEL=warn; every other
+OPENHUMAN_* variable (see openhuman-core --help) passes to it. The bench itself
+reads none. Results go to stdout, progress and the server's logs to stderr.
+`
+
 type options struct {
 	serverPID   int // the server this run started, whose CPU time it reports
 	url         string
@@ -38,14 +55,22 @@ type options struct {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := flag.NewFlagSet("openhuman-bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.url, "url", "", "base URL of a running `openhuman-core serve`; empty starts one with a fresh home")
+	fs.StringVar(&o.url, "url", "", "base URL of a running openhuman-core serve; empty starts one with a fresh home")
 	fs.StringVar(&o.home, "home", "", "with --url: the server's home, for the direct baseline (optional)")
 	fs.IntVar(&o.items, "items", 10000, "items to store before measuring (only when starting its own server)")
 	conc := fs.String("concurrency", "1,8,64", "concurrent clients, comma-separated")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time per transport and concurrency")
 	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
+	fs.SetOutput(io.Discard) // usage goes to stdout when asked for, else to stderr
 	if err := fs.Parse(args); err != nil {
+		w := stderr
+		if errors.Is(err, flag.ErrHelp) {
+			w, err = stdout, nil
+		}
+		fs.SetOutput(w)
+		fmt.Fprint(w, usageHead)
+		fs.PrintDefaults()
+		fmt.Fprint(w, usageTail)
 		return err
 	}
 	for _, c := range strings.Split(*conc, ",") {

@@ -99,3 +99,15 @@ func rusageCPU(t *testing.T) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func TestHelp(t *testing.T) {
+	var out, errs bytes.Buffer
+	if err := run(context.Background(), []string{"--help"}, &out, &errs); err != nil || errs.Len() > 0 {
+		t.Fatalf("err %v, stderr %q", err, errs.String())
+	}
+	for _, want := range []string{"Usage:", "-transports", "-url string", "OPENHUMAN_LOG_LEVEL", "127.0.0.1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--help does not name %s:\n%s", want, out.String())
+		}
+	}
+}

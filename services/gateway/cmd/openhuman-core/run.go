@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
@@ -40,14 +41,26 @@ Usage:
   openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
   openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore;
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
-  openhuman-core version                      print the version
+  openhuman-core version                      print the version (or --version)
 
 Flags (before or after the command):
   --home DIR    data and config directory (default $OPENHUMAN_HOME or ~/.openhuman)
   --verbose     debug logs on stderr
 
-With OPENHUMAN_NATS_URL unset, everything runs in this process on an embedded
-NATS server; set it to use services running as their own processes.
+Environment (docs/configuration.md lists every setting and its variable):
+  OPENHUMAN_HOME          data and config directory (default ~/.openhuman)
+  OPENHUMAN_CONFIG        config file (default $OPENHUMAN_HOME/config.toml)
+  OPENHUMAN_NATS_URL      NATS server of separately run services (default none:
+                          everything in this process on an embedded NATS server)
+  OPENHUMAN_HTTP_ADDR     serve's address (default 127.0.0.1:9300)
+  OPENHUMAN_MCP_PROFILE   mcp's tool surface, v2 or v1 (default v2)
+  OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
+  OPENHUMAN_LLM_MODEL, OPENHUMAN_SEARXNG_ENABLED, OPENHUMAN_BRAVE_API_KEY, ...
+                          models and web search (default none)
+
+Ports: serve listens on 127.0.0.1:9300 (MCP at /mcp, JSON-RPC at /rpc,
+/metrics); mcp, call and ingest open none. The embedded NATS server opens no
+port. Logs go to stderr; stdout is for MCP and results.
 `
 
 // Main is the program, with its world injected so tests can run it.
@@ -55,6 +68,9 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+	// Environ lists the environment as NAME=value entries, for warning of
+	// OPENHUMAN_* variables nothing reads; nil is none.
+	Environ []string
 
 	cfg config.Config // as loaded by start
 }
@@ -64,6 +80,7 @@ type globalFlags struct {
 	verbose bool
 	addr    string
 	profile string
+	version bool
 }
 
 func (g *globalFlags) register(fs *flag.FlagSet) {
@@ -71,6 +88,7 @@ func (g *globalFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.verbose, "verbose", g.verbose, "debug logs on stderr")
 	fs.StringVar(&g.addr, "addr", g.addr, "serve: HOST:PORT to listen on")
 	fs.StringVar(&g.profile, "profile", g.profile, "mcp: tool surface, v2 (default) or v1 (read-only memory tree)")
+	fs.BoolVar(&g.version, "version", g.version, "print the version")
 }
 
 // Run runs the command line args and returns the exit code.
@@ -81,6 +99,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	g.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return m.usageError(err)
+	}
+	if g.version {
+		return m.printVersion()
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprint(m.Stderr, usage)
@@ -96,10 +117,12 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if err := sub.Parse(rest); err != nil {
 		return m.usageError(err)
 	}
+	if g.version {
+		return m.printVersion()
+	}
 	switch cmd {
 	case "version":
-		fmt.Fprintln(m.Stdout, "openhuman-core", telemetry.Version)
-		return exitOK
+		return m.printVersion()
 	case "mcp":
 		if sub.NArg() > 0 {
 			return m.usageError(fmt.Errorf("mcp takes no arguments, got %q", sub.Args()))
@@ -125,6 +148,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	return m.usageError(fmt.Errorf("unknown command %q", cmd))
 }
 
+func (m *Main) printVersion() int {
+	fmt.Fprintln(m.Stdout, "openhuman-core", telemetry.Version)
+	return exitOK
+}
+
 func (m *Main) usageError(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(m.Stdout, usage)
@@ -146,6 +174,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 		level = "warn" // a command's stderr is for its own errors
 	}
 	log := telemetry.NewLogger(m.Stderr, level, g.verbose)
+	run.WarnUnknownEnv(log, m.Environ)
 	sys, err := system.Start(cfg, log)
 	if err != nil {
 		return nil, nil, nil, err

@@ -11,7 +11,11 @@ import (
 func runMain(t *testing.T, env map[string]string, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	var environ []string
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
+	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }, Environ: environ}
 	code := m.Run(context.Background(), args)
 	return code, out.String(), errb.String()
 }
@@ -50,6 +54,8 @@ func TestCallCommand(t *testing.T) {
 		{"NATS unreachable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_NATS_URL": "nats://127.0.0.1:1"}, []string{"call", "memory.list"}, exitFailure, "connecting to NATS at nats://127.0.0.1:1"},
 		{"bad config", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_LOG_LEVEL": "shouty"}, []string{"mcp"}, exitFailure, "log.level"},
 		{"mcp with arguments", env, []string{"mcp", "extra"}, exitUsage, "mcp takes no arguments"},
+		{"misspelt variable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_SEARXNG_ENABLE": "true"}, []string{"call", "memory.list"}, exitOK, "did you mean OPENHUMAN_SEARXNG_ENABLED?"},
+		{"named config missing", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_CONFIG": "/nonexistent.toml"}, []string{"call", "memory.list"}, exitFailure, "OPENHUMAN_CONFIG=/nonexistent.toml: no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runMain(t, tc.env, "", tc.args...)
@@ -59,8 +65,10 @@ func TestCallCommand(t *testing.T) {
 		})
 	}
 
-	code, out, _ = runMain(t, env, "", "version")
-	if code != 0 || !strings.HasPrefix(out, "openhuman-core ") {
-		t.Errorf("version: %d %q", code, out)
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, _ = runMain(t, env, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "openhuman-core ") {
+			t.Errorf("%s: %d %q", args[0], code, out)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -108,5 +109,27 @@ func TestSmokeResources(t *testing.T) {
 	contents := resps[3]["result"].(map[string]any)["contents"].([]any)[0].(map[string]any)
 	if contents["uri"] != "openhuman://prompts/identity" || contents["mimeType"] != "text/markdown" || !strings.HasPrefix(contents["text"].(string), "# Identity\n") {
 		t.Errorf("identity = %v", contents)
+	}
+}
+
+// TestDocumentedSmokeTests checks that the documentation shows the smoke
+// tests run here, and exports no variable into the reader's shell.
+func TestDocumentedSmokeTests(t *testing.T) {
+	for file, scripts := range map[string][]string{
+		"README.md":      {smokeTools, smokeResources, smokeV1},
+		"docs/memory.md": {smokeV1},
+	} {
+		b, err := os.ReadFile("../../../../" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, script := range scripts {
+			if !strings.Contains(string(b), "```bash\n"+script+"\n```") {
+				t.Errorf("%s does not show this smoke test as run here:\n%s", file, script)
+			}
+		}
+		if strings.Contains(string(b), "export OPENHUMAN_") {
+			t.Errorf("%s exports an OPENHUMAN_ variable, which changes every later command in the reader's shell", file)
+		}
 	}
 }

@@ -8,17 +8,18 @@ import (
 	"testing"
 )
 
-// The v1 smoke test of the older documentation, verbatim; the profile is
-// chosen by environment, as a client's configuration would set it.
+// The v1 smoke test of the README, verbatim; the profile is chosen by
+// environment, as a client's configuration would set it, for that one
+// command only.
 const smokeV1 = `printf '%s\n' \
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"0"}}}' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
-  | openhuman-core mcp`
+  | OPENHUMAN_MCP_PROFILE=v1 openhuman-core mcp`
 
 func TestSmokeV1(t *testing.T) {
 	cmd := exec.Command("bash", "-c", smokeV1)
-	cmd.Env = testEnv(t.TempDir(), "OPENHUMAN_MCP_PROFILE=v1")
+	cmd.Env = testEnv(t.TempDir())
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)

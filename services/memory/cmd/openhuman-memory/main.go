@@ -3,16 +3,25 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
+const about = `openhuman-memory: serves the memory tools (memory.*, tree.*) on NATS, for
+running OpenHuman as separate processes next to openhuman-core.`
+
+const env = `  OPENHUMAN_MEMORY_ENABLED
+                          false turns memory off (default true)
+  OPENHUMAN_MEMORY_PATH   the SQLite database (default $OPENHUMAN_HOME/memory.db)
+  OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY
+                          the embedder: hash (default, offline), openai or ollama
+  OPENHUMAN_LLM_BASE_URL, _MODEL, _API_KEY, _TIMEOUT_SECONDS
+                          the model memory.recall answers with (default none: extractive)`
+
 func main() {
-	if err := run.Service("openhuman-memory", "127.0.0.1:9301", os.Args[1:], os.Stderr, os.Getenv, memorymain.Start); err != nil {
-		fmt.Fprintln(os.Stderr, "openhuman-memory:", err)
-		os.Exit(1)
-	}
+	s := run.Service{Name: "openhuman-memory", MetricsAddr: "127.0.0.1:9301", About: about, Env: env,
+		Start: memorymain.Start}
+	os.Exit(s.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 }

@@ -1,0 +1,80 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// testEnvPrefixes name OPENHUMAN_* variables read by tests and benchmarks,
+// not by a binary: OPENHUMAN_TEST_REDIS_URL (pkg/redisconn/redistest),
+// OPENHUMAN_TEST_PROMETHEUS, OPENHUMAN_BENCH_1M (services/memory). A
+// process started by a test may inherit them, so they are not typos.
+var testEnvPrefixes = []string{"OPENHUMAN_TEST_", "OPENHUMAN_BENCH_"}
+
+// A Warning is an OPENHUMAN_* variable no binary reads, with the known one
+// closest to it, which it is most likely a misspelling of.
+type Warning struct {
+	Name    string
+	Closest string
+}
+
+func (w Warning) String() string {
+	return fmt.Sprintf("%s is not a variable openhuman reads and is ignored; did you mean %s?", w.Name, w.Closest)
+}
+
+// UnknownEnv returns a Warning for each OPENHUMAN_* variable in environ
+// (NAME=value entries, as os.Environ returns them) that is not in EnvVars,
+// sorted by name. Variables of tests (OPENHUMAN_TEST_*, OPENHUMAN_BENCH_*)
+// are not reported.
+func UnknownEnv(environ []string) []Warning {
+	known := EnvVars()
+	var out []Warning
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "OPENHUMAN_") || slices.Contains(known, name) ||
+			slices.ContainsFunc(testEnvPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			continue
+		}
+		if slices.ContainsFunc(out, func(w Warning) bool { return w.Name == name }) {
+			continue
+		}
+		out = append(out, Warning{Name: name, Closest: closest(name, known)})
+	}
+	slices.SortFunc(out, func(a, b Warning) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// closest is the candidate at the least edit distance from s, the first
+// one on a tie.
+func closest(s string, candidates []string) string {
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes
+// (variable names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
