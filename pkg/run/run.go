@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -66,7 +67,7 @@ func Service(name, metricsAddr string, args []string, stderr io.Writer, getenv f
 		stopMetrics := serveMetrics(metricsAddr, log)
 		defer stopMetrics()
 	}
-	closer, err := start(nc, cfg, log)
+	closer, err := start(nc, cfg, log.With("service", strings.TrimPrefix(name, "openhuman-")))
 	if err != nil {
 		return err
 	}
