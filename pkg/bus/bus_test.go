@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -293,3 +295,38 @@ func TestReachableWhenServeReturns(t *testing.T) {
 		nc.Close()
 	}
 }
+
+// The starter labels a service's logger (service=<name>, as the embedded
+// system and run.Service do); Serve must not label it a second time.
+func TestServiceLogsNameTheServiceOnce(t *testing.T) {
+	s := mustStartServer(t)
+	var buf syncBuffer
+	log := slog.New(slog.NewTextHandler(&buf, nil)).With("service", "echo")
+	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Name: "echo", Version: "0.1.0", Logger: log, Endpoints: []bus.Endpoint{
+		echoEndpoint("leak", nil, func(context.Context, map[string]any, contract.CallContext) (any, error) {
+			return nil, errors.New("boom")
+		}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bus.NewClient(mustConnect(t, s)).Call(context.Background(), "echo", "leak", struct{}{}, contract.CallContext{}); err == nil {
+		t.Fatal("leak succeeded")
+	}
+	line := buf.String()
+	if !strings.Contains(line, "handler failed") || strings.Count(line, "service=echo") != 1 {
+		t.Errorf("log %q: want one service=echo", line)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }

@@ -83,11 +83,12 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 // CallTool calls the service serving tool with params already checked
 // against its schema (contract.Tool.CheckArguments). A tool its service
 // runs without (a web tool with no provider configured) fails saying what
-// to configure.
+// to configure. The message does not name the tool: every transport puts
+// "<tool> failed: " before it.
 func (c *Client) CallTool(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
 	raw, err := c.Call(ctx, tool.Service, tool.Method, params, cc)
 	if err != nil && tool.Needs != "" && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders && c.Ping(ctx, tool.Service) == nil {
-		return nil, contract.Errorf(contract.CodeUnavailable, "%s is not enabled here: %s", tool.Name, tool.Needs).With("tool", tool.Name)
+		return nil, contract.Errorf(contract.CodeUnavailable, "not enabled here: %s", tool.Needs).With("tool", tool.Name)
 	}
 	return raw, err
 }

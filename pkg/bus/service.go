@@ -62,7 +62,11 @@ type ServiceConfig struct {
 	MaxConcurrent int
 	// MaxTimeout caps the deadline a request may ask for (default 10 minutes).
 	MaxTimeout time.Duration
-	Logger     *slog.Logger
+	// Logger logs the service's failures. Whoever starts the service
+	// labels it with service=<name> (the embedded system and run.Service
+	// do), so that the service's own start-up lines carry the label too;
+	// Serve does not add it again.
+	Logger *slog.Logger
 }
 
 // Service is a registered service. Stop it to leave the queue group and wait
@@ -93,7 +97,6 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	cfg.Logger = cfg.Logger.With("service", cfg.Name)
 	for _, ep := range cfg.Endpoints {
 		if ep.err != nil {
 			return nil, fmt.Errorf("registering %s.%s: its params struct and schema disagree: %w", cfg.Name, ep.def.Method, ep.err)

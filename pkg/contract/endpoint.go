@@ -22,11 +22,12 @@ func (t Tool) Endpoint() Endpoint {
 }
 
 // Methods that are not tools: what openhuman-core's ingest and resources
-// calls reach.
+// calls, readiness and the registry reach.
 var (
 	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput()}
 	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput()}
 	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil)}
 	ResourcesReadEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesRead,
 		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)})}
+	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil)}
 )

@@ -22,6 +22,7 @@ const (
 	MethodResourcesRead = "resources_read"      // agents: one resource by URI
 	MethodIngest        = "ingest"              // memory: files as document chunks
 	MethodConversation  = "ingest_conversation" // memory: conversation turns
+	MethodSearchHealth  = "provider_health"     // search: each provider's state
 )
 
 // QueueGroup balances replicas of a service; every endpoint uses it.

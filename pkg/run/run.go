@@ -140,7 +140,7 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		stopMetrics := serveMetrics(metricsAddr, log)
 		defer stopMetrics()
 	}
-	closer, err := s.Start(nc, cfg, log)
+	closer, err := s.Start(nc, cfg, log.With("service", strings.TrimPrefix(s.Name, "openhuman-")))
 	if err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 	if !ok {
 		// Counted under "unknown": label values come from the catalog,
 		// never from raw input.
-		return g.measure("unknown", cc, func() (json.RawMessage, error) { return nil, unknownTool(g.opts.Profile, name) })
+		return g.measure("unknown", cc, func() (json.RawMessage, error) { return nil, g.unknownTool(ctx, name) })
 	}
 	return g.callTool(ctx, tool, args, cc)
 }
@@ -160,15 +160,20 @@ func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string
 	g.opts.Audit.Record(ctx, row)
 }
 
-func unknownTool(profile, name string) error {
+// unknownTool names the tools tools/list offers right now: not those of
+// another profile, nor a web tool with no provider to serve it.
+func (g *Gateway) unknownTool(ctx context.Context, name string) error {
 	var names []string
-	for _, t := range contract.ToolsFor(profile) {
+	for _, t := range g.Tools(ctx) {
 		names = append(names, t.Name)
 	}
 	sort.Strings(names)
 	shown := name
 	if len(shown) > 80 {
 		shown = shown[:80] + "…"
+	}
+	if len(names) == 0 {
+		return contract.Errorf(contract.CodeInvalidRequest, "unknown MCP tool `%s`; no tool is offered right now (no service answers)", shown).With("name", shown)
 	}
 	return contract.Errorf(contract.CodeInvalidRequest, "unknown MCP tool `%s`; tools/list names the tools (%s)",
 		shown, strings.Join(names, ", ")).With("name", shown)
@@ -216,21 +221,6 @@ func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
 	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodConversation, map[string]any{"turns": turns}, cc)
-}
-
-// Readiness pings every expected service. ok is false when any does not
-// answer; status says, per service, "ok" or why not.
-func (g *Gateway) Readiness(ctx context.Context) (ok bool, status map[string]string) {
-	ok, status = true, map[string]string{}
-	for _, svc := range g.opts.Expect {
-		if err := g.bus.Ping(ctx, svc); err != nil {
-			ok = false
-			status[svc] = contract.ErrorMessage(err)
-			continue
-		}
-		status[svc] = "ok"
-	}
-	return ok, status
 }
 
 // Instructions is the one-paragraph guide sent in initialize: which tool is

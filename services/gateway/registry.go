@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -55,6 +56,9 @@ type HealthDetail struct {
 	RecentCalls    int    `json:"recent_calls"`
 	RecentFailures int    `json:"recent_failures"`
 	Window         string `json:"window"`
+	// Reason says why an entry is not available: what to configure for a
+	// disabled one, which providers are skipped for a web tool.
+	Reason string `json:"reason,omitempty"`
 }
 
 var noArgs = contract.Object("", nil, nil)
@@ -159,7 +163,15 @@ func rpcToolID(method string) string {
 	return "rpc." + strings.TrimPrefix(method, contract.SubjectPrefix+".")
 }
 
-// Registry lists every entry with health computed now.
+// Registry lists every entry with health computed now. Its MCP entries
+// are the tools of this gateway's profile only, the same ones tools/list
+// offers (a web tool with no provider to serve it is listed with enabled
+// false, since configuration can change that here). A tool of the other
+// profile is absent rather than listed as disabled: a dashboard counts and
+// shows enabled=false as "switched off on this surface", but no setting
+// short of serving another profile enables it, and the name may belong to
+// a different tool there (v1's memory.recall is not v2's). Its backing
+// JSON-RPC method is listed, since /rpc serves every profile's methods.
 func (g *Gateway) Registry(ctx context.Context) []Entry {
 	answers := map[string]bool{"gateway": true}
 	for _, svc := range contract.Services() {
@@ -167,24 +179,23 @@ func (g *Gateway) Registry(ctx context.Context) []Entry {
 	}
 	agents := g.allowedAgents(ctx)
 	served := g.bus.Served(ctx, contract.Services()...)
+	var providers *contract.SearchHealth
+	if answers[contract.ServiceSearch] {
+		providers, _ = g.searchHealth(ctx) // nil: health unknown, judged by calls alone
+	}
+	b := entryBuilder{g: g, answers: answers, served: served, agents: agents, providers: providers}
 	var out []Entry
-	listed := map[string]bool{}
-	for _, profile := range []string{contract.ProfileV2, contract.ProfileV1} {
-		for _, t := range contract.ToolsFor(profile) {
-			if listed[t.Name] {
-				continue // the same name in the older profile: its JSON-RPC entry describes it
-			}
-			listed[t.Name] = true
-			out = append(out, g.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service, answers, served, agents))
-		}
+	for _, t := range contract.ToolsFor(g.opts.Profile) {
+		out = append(out, b.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service))
 	}
 	for _, t := range contract.Tools() {
 		if t.RPC != "" {
-			out = append(out, g.entry(t, rpcToolID(t.RPC), TransportRPC, "POST /rpc "+t.RPC, t.Service, answers, served, agents))
+			out = append(out, b.entry(t, rpcToolID(t.RPC), TransportRPC, "POST /rpc "+t.RPC, t.Service))
 		}
 	}
+	b.served = nil
 	for _, m := range gatewayMethods {
-		out = append(out, g.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway", answers, nil, agents))
+		out = append(out, b.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway"))
 	}
 	return out
 }
@@ -212,18 +223,41 @@ func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) 
 	return nil, contract.Errorf(contract.CodeNotFound, "tool not found in registry: %s", clipName(id)).With("tool_id", clipName(id))
 }
 
-// entry describes t. served is nil for the gateway's own methods; for a
-// tool, a service that answers but serves no endpoint for it has it
-// disabled by configuration (a web tool without a provider).
-func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, answers, served map[string]bool, agents map[string][]string) Entry {
-	calls, failures := g.recent.counts(t.Name)
-	enabled := served == nil || !answers[service] || served[t.Subject()]
-	health := HealthAvailable
+// entryBuilder holds what every entry's health is computed from.
+type entryBuilder struct {
+	g       *Gateway
+	answers map[string]bool
+	// served is nil for the gateway's own methods.
+	served    map[string]bool
+	agents    map[string][]string
+	providers *contract.SearchHealth // nil when unknown
+}
+
+// entry describes t. For a tool, a service that answers but serves no
+// endpoint for it has it disabled by configuration (a web tool without a
+// provider); a web tool is degraded when some of its providers are
+// skipped or failing, unavailable when all are skipped.
+func (b entryBuilder) entry(t contract.Tool, id, transport, route, service string) Entry {
+	calls, failures := b.g.recent.counts(t.Name)
+	enabled := b.served == nil || !b.answers[service] || b.served[t.Subject()]
+	health, reason := HealthAvailable, ""
 	switch {
-	case !answers[service] || !enabled:
-		health = HealthUnavailable
+	case !b.answers[service]:
+		health, reason = HealthUnavailable, "the "+service+" service does not answer"
+	case !enabled:
+		health, reason = HealthUnavailable, "not enabled here: "+t.Needs
 	case calls >= degradedMinCalls && float64(failures) > degradedAbove*float64(calls):
-		health = HealthDegraded
+		health, reason = HealthDegraded, fmt.Sprintf("%d of its %d calls in the last %s failed", failures, calls, recentWindow)
+	}
+	if enabled && b.answers[service] && service == contract.ServiceSearch && b.providers != nil {
+		if word, detail := searchStatus(toolProviders(b.providers, t.Name)); word == "unavailable" {
+			health, reason = HealthUnavailable, detail
+		} else if word == "degraded" {
+			if health == HealthAvailable {
+				health = HealthDegraded
+			}
+			reason = detail
+		}
 	}
 	tags := []string{service}
 	if t.Acts {
@@ -231,17 +265,31 @@ func (g *Gateway) entry(t contract.Tool, id, transport, route, service string, a
 	} else {
 		tags = append(tags, "read")
 	}
-	allowed := agents[t.Name]
+	allowed := b.agents[t.Name]
 	if allowed == nil {
 		allowed = []string{}
 	}
 	return Entry{
-		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: g.opts.Version,
+		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: b.g.opts.Version,
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
 		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Acts, Enabled: enabled, Health: health,
-		HealthDetail: HealthDetail{Service: service, ServiceAnswers: answers[service], RecentCalls: calls,
-			RecentFailures: failures, Window: recentWindow.String()},
+		HealthDetail: HealthDetail{Service: service, ServiceAnswers: b.answers[service], RecentCalls: calls,
+			RecentFailures: failures, Window: recentWindow.String(), Reason: reason},
 	}
+}
+
+// toolProviders are the providers a web tool may use, as the search
+// service reports them.
+func toolProviders(h *contract.SearchHealth, tool string) []contract.SearchProvider {
+	var out []contract.SearchProvider
+	for _, name := range h.Tools[tool] {
+		for _, p := range h.Providers {
+			if p.Name == name {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // allowedAgents maps tool names to the sub-agents whose definitions name
@@ -274,13 +322,20 @@ func (g *Gateway) allowedAgents(ctx context.Context) map[string][]string {
 
 // Diagnostics is the registry's redacted inventory.
 type Diagnostics struct {
-	Counts              Counts            `json:"counts"`
-	WriteSurfaces       []WriteSurface    `json:"write_surfaces"`
-	Policy              map[string]any    `json:"policy"`
-	WriteAudit          map[string]any    `json:"write_audit"`
-	RecentDenials       []Denial          `json:"recent_denials"`
-	CapabilityProviders ProviderSummary   `json:"capability_providers"`
-	Services            map[string]string `json:"services"`
+	Counts              Counts          `json:"counts"`
+	WriteSurfaces       []WriteSurface  `json:"write_surfaces"`
+	Policy              map[string]any  `json:"policy"`
+	WriteAudit          map[string]any  `json:"write_audit"`
+	RecentDenials       []Denial        `json:"recent_denials"`
+	CapabilityProviders ProviderSummary `json:"capability_providers"`
+	// Services is each service's health: available, degraded, or
+	// unavailable when it does not answer or serves none of its tools.
+	Services map[string]string `json:"services"`
+	// ServiceDetail says why a service is not available.
+	ServiceDetail map[string]string `json:"service_detail"`
+	// SearchProviders are the search providers and their states, when the
+	// search service answers.
+	SearchProviders []contract.SearchProvider `json:"search_providers"`
 }
 
 // Counts are registry totals.
@@ -320,6 +375,7 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 		WriteAudit:    g.auditStatus(ctx),
 		RecentDenials: denials,
 		Services:      map[string]string{},
+		ServiceDetail: map[string]string{},
 	}
 	for _, e := range entries {
 		d.Counts.TotalTools++
@@ -334,9 +390,11 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 		if e.WriteCapable {
 			d.WriteSurfaces = append(d.WriteSurfaces, WriteSurface{ToolID: e.ToolID, Transport: e.Transport, Route: e.Route})
 		}
-		if e.HealthDetail.Service != "gateway" {
-			d.Services[e.HealthDetail.Service] = map[bool]string{true: HealthAvailable, false: HealthUnavailable}[e.HealthDetail.ServiceAnswers]
-		}
+	}
+	d.serviceHealth(entries)
+	d.SearchProviders = []contract.SearchProvider{}
+	if h, err := g.searchHealth(ctx); err == nil {
+		d.SearchProviders = h.Providers
 	}
 	p := ProviderSummary{EligibleIDs: []string{}, RegistryErrors: []string{}}
 	for _, c := range g.opts.Providers {
@@ -354,6 +412,60 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	}
 	d.CapabilityProviders = p
 	return d
+}
+
+// serviceHealth sums up each service from its entries: unavailable when
+// it does not answer or has no enabled entry, or every enabled entry is
+// unavailable; degraded when some enabled entry is not available.
+func (d *Diagnostics) serviceHealth(entries []Entry) {
+	type tally struct {
+		answers                bool
+		enabled, down, notOK   int
+		reason, disabledReason string
+	}
+	by := map[string]*tally{}
+	for _, e := range entries {
+		svc := e.HealthDetail.Service
+		if svc == "gateway" {
+			continue
+		}
+		t := by[svc]
+		if t == nil {
+			t = &tally{answers: e.HealthDetail.ServiceAnswers}
+			by[svc] = t
+		}
+		if !e.Enabled {
+			if t.disabledReason == "" {
+				t.disabledReason = e.HealthDetail.Reason
+			}
+			continue
+		}
+		t.enabled++
+		switch e.Health {
+		case HealthUnavailable:
+			t.down++
+			t.notOK++
+		case HealthDegraded:
+			t.notOK++
+		}
+		if e.Health != HealthAvailable && t.reason == "" && e.HealthDetail.Reason != "" {
+			t.reason = e.Transport + " " + e.ToolID + ": " + e.HealthDetail.Reason
+		}
+	}
+	for svc, t := range by {
+		switch {
+		case !t.answers:
+			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, "the "+svc+" service does not answer its NATS ping"
+		case t.enabled == 0:
+			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, "the "+svc+" service answers but serves none of its tools, "+t.disabledReason
+		case t.down == t.enabled:
+			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, t.reason
+		case t.notOK > 0:
+			d.Services[svc], d.ServiceDetail[svc] = HealthDegraded, t.reason
+		default:
+			d.Services[svc] = HealthAvailable
+		}
+	}
 }
 
 // auditStatus says whether and where writes are audited, and how the last

@@ -45,9 +45,11 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: health %s, want %s with every service up", e.ToolID, e.Health, want)
 		}
 	}
+	// MCP entries are the tools of the gateway's profile (v2 here); every
+	// profile's JSON-RPC methods are listed.
 	mcpNames, rpcs := map[string]bool{}, 3 // the registry's own three methods
 	for _, tl := range contract.Tools() {
-		if tl.In(contract.ProfileV2) || tl.In(contract.ProfileV1) {
+		if tl.In(contract.ProfileV2) {
 			mcpNames[tl.Name] = true
 		}
 		if tl.RPC != "" {

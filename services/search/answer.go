@@ -62,8 +62,8 @@ func (s *Service) answer(ctx context.Context, q Query) (*Page, error) {
 		start := time.Now()
 		a, err := s.opts.Answerers[name].Answer(ctx, q)
 		if err != nil {
-			s.failed(name, err, time.Since(start))
-			skips = append(skips, Skip{Provider: name, Reason: errMessage(err)})
+			until := s.failed(name, err, time.Since(start))
+			skips = append(skips, Skip{Provider: name, Reason: s.skipReason(err, until)})
 			continue
 		}
 		s.succeeded(name, time.Since(start))

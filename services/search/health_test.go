@@ -82,3 +82,80 @@ func TestHalfOpenAllowsOneProbeAtATime(t *testing.T) {
 		t.Fatalf("probe call: %+v", p)
 	}
 }
+
+// A provider disabled by a rejected configuration or a used-up quota comes
+// back by itself: after its cooldown one probe call decides, and every
+// skip says when that will be.
+func TestDisabledProviderIsProbedAfterItsCooldown(t *testing.T) {
+	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := failing("searxng", Auth, 403, "SearXNG at http://searxng:8080 answered 403: add json to search.formats in its settings.yml")
+	b := okProvider("brave")
+	s := newService(t, Options{AuthCooldown: 10 * time.Minute, Now: clk.now}, a, b)
+
+	page := search(t, s, SearchParams{Query: "q0"})
+	if want := "answered 403: add json to search.formats in its settings.yml; disabled, next try in 10m0s (at 2026-01-01T00:10:00Z)"; !strings.HasSuffix(page.FallbackFrom[0].Reason, want) {
+		t.Fatalf("reason %q, want it to end %q", page.FallbackFrom[0].Reason, want)
+	}
+	clk.add(9 * time.Minute)
+	page = search(t, s, SearchParams{Query: "q1"})
+	if a.calls.Load() != 1 || !strings.HasSuffix(page.FallbackFrom[0].Reason, "next try in 1m0s (at 2026-01-01T00:10:00Z)") {
+		t.Fatalf("calls %d, reason %q", a.calls.Load(), page.FallbackFrom[0].Reason)
+	}
+	h := s.Health().Providers[0]
+	if h.Name != "searxng" || h.State != StateDisabled || h.RetryAt != "2026-01-01T00:10:00Z" || h.Reachable == nil || *h.Reachable ||
+		!strings.Contains(h.Detail, "settings.yml; next try in 1m0s") {
+		t.Fatalf("health %+v", h)
+	}
+
+	// Still refused at the probe: disabled for another cooldown.
+	clk.add(2 * time.Minute)
+	search(t, s, SearchParams{Query: "q2"})
+	if a.calls.Load() != 2 || s.States()["searxng"] != StateDisabled {
+		t.Fatalf("probe: calls %d, state %s", a.calls.Load(), s.States()["searxng"])
+	}
+
+	// The self-hoster fixed settings.yml: the next probe brings it back.
+	clk.add(10 * time.Minute)
+	a.set(okProvider("searxng").results, nil)
+	if p := search(t, s, SearchParams{Query: "q3"}); p.Provider != "searxng" || s.States()["searxng"] != StateClosed {
+		t.Fatalf("after the fix: provider %s, state %s", p.Provider, s.States()["searxng"])
+	}
+	if h := s.Health().Providers[0]; h.State != StateClosed || h.Reachable == nil || !*h.Reachable || h.RetryAt != "" {
+		t.Fatalf("health after the fix %+v", h)
+	}
+}
+
+func TestQuotaHonoursRetryAfter(t *testing.T) {
+	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := &fakeProvider{name: "brave", err: &ProviderError{Provider: "brave", Kind: Quota, Status: 402, Message: "quota used up", RetryAfter: 2 * time.Hour}}
+	b := failing("exa", Quota, 402, "out of credits")
+	c := okProvider("tavily")
+	s := newService(t, Options{QuotaCooldown: 5 * time.Minute, Now: clk.now}, a, b, c)
+	search(t, s, SearchParams{Query: "q0"})
+	clk.add(6 * time.Minute)
+	a.set(okProvider("brave").results, nil)
+	b.set(okProvider("exa").results, nil)
+	// exa's default cooldown is over; brave asked for two hours.
+	if p := search(t, s, SearchParams{Query: "q1"}); p.Provider != "exa" || a.calls.Load() != 1 {
+		t.Fatalf("served by %s, brave called %d times", p.Provider, a.calls.Load())
+	}
+	clk.add(2 * time.Hour)
+	if p := search(t, s, SearchParams{Query: "q2"}); p.Provider != "brave" {
+		t.Fatalf("served by %s after Retry-After", p.Provider)
+	}
+}
+
+func TestHealthNamesEveryProviderOfARole(t *testing.T) {
+	s := newService(t, Options{SearchOrder: []string{"searxng", "brave"}, AnswerOrder: []string{"gemini", "brave"}}, okProvider("brave"))
+	got := s.Health().Providers
+	if len(got) != 3 {
+		t.Fatalf("providers %+v", got)
+	}
+	for i, want := range []struct{ name, state, roles string }{
+		{"searxng", "not_configured", ""}, {"brave", StateClosed, "search"}, {"gemini", "not_configured", ""},
+	} {
+		if p := got[i]; p.Name != want.name || p.State != want.state || strings.Join(p.Roles, ",") != want.roles || p.Reachable != nil || p.Detail == "" {
+			t.Errorf("provider %d: %+v, want %+v", i, p, want)
+		}
+	}
+}

@@ -93,10 +93,12 @@ const (
 	// unresponsive engines) count toward the provider's circuit breaker.
 	Transient Kind = iota + 1
 	// Auth failures (a rejected key, SearXNG with JSON disabled, a wrong
-	// base URL or model) disable the provider until the service restarts:
-	// retrying cannot help.
+	// base URL or model) disable the provider: retrying at once cannot
+	// help. After Options.AuthCooldown (or the provider's Retry-After) one
+	// probe call finds out whether someone fixed it.
 	Auth
-	// Quota failures (402, Tavily's 432/433) disable the provider too.
+	// Quota failures (402, Tavily's 432/433) disable the provider for
+	// its Retry-After, or Options.QuotaCooldown when it gives none.
 	Quota
 	// Malformed answers count like transient ones.
 	Malformed
@@ -108,6 +110,9 @@ type ProviderError struct {
 	Kind     Kind
 	Status   int
 	Message  string
+	// RetryAfter is how long the provider asked us to wait (its
+	// Retry-After header), 0 when it did not say.
+	RetryAfter time.Duration
 }
 
 func (e *ProviderError) Error() string { return e.Provider + ": " + e.Message }
@@ -117,18 +122,23 @@ func Errf(provider string, kind Kind, status int, format string, args ...any) *P
 	return &ProviderError{Provider: provider, Kind: kind, Status: status, Message: fmt.Sprintf(format, args...)}
 }
 
-// toContract turns a failure into a contract error for callers.
-func toContract(err error) *contract.Error {
+// toContract turns a failure into a contract error for callers; when the
+// failure disabled the provider, the message says until when.
+func toContract(err error, disabledUntil, now time.Time) *contract.Error {
 	pe, ok := errors.AsType[*ProviderError](err)
 	if !ok {
 		return contract.AsError(err)
 	}
+	msg := pe.Error()
+	if !disabledUntil.IsZero() {
+		msg += "; disabled, " + nextTry(now, disabledUntil)
+	}
 	// DENIED is for our own policy; a provider refusing us is a failed
 	// dependency, reported as a tool failure with its reason.
 	if pe.Kind == Quota || pe.Status == 429 {
-		return contract.Errorf(contract.CodeRateLimited, "%s", pe.Error()).With("provider", pe.Provider)
+		return contract.Errorf(contract.CodeRateLimited, "%s", msg).With("provider", pe.Provider)
 	}
-	return contract.Errorf(contract.CodeUnavailable, "%s", pe.Error()).With("provider", pe.Provider)
+	return contract.Errorf(contract.CodeUnavailable, "%s", msg).With("provider", pe.Provider)
 }
 
 func clampMax(n int) int {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,9 +49,15 @@ type Options struct {
 	// BreakerCooldown (defaults 3 and 30 s).
 	BreakerThreshold int
 	BreakerCooldown  time.Duration
-	Now              func() time.Time
-	Logger           *slog.Logger
-	Observer         Observer
+	// AuthCooldown is how long a rejected key or configuration (401, 403,
+	// 404) disables a provider before a probe call (default 10 minutes);
+	// QuotaCooldown is how long an exhausted quota does when the provider
+	// sends no Retry-After (default 5 minutes). A Retry-After wins.
+	AuthCooldown  time.Duration
+	QuotaCooldown time.Duration
+	Now           func() time.Time
+	Logger        *slog.Logger
+	Observer      Observer
 }
 
 // Service runs the web tools.
@@ -78,13 +85,19 @@ func NewService(opts Options) *Service {
 	if opts.BreakerCooldown <= 0 {
 		opts.BreakerCooldown = 30 * time.Second
 	}
+	if opts.AuthCooldown <= 0 {
+		opts.AuthCooldown = 10 * time.Minute
+	}
+	if opts.QuotaCooldown <= 0 {
+		opts.QuotaCooldown = 5 * time.Minute
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{opts: opts, health: newHealth(opts.BreakerThreshold, opts.BreakerCooldown, opts.Now), log: opts.Logger}
+	return &Service{opts: opts, health: newHealth(opts.BreakerThreshold, opts.BreakerCooldown, opts.AuthCooldown, opts.QuotaCooldown, opts.Now), log: opts.Logger}
 }
 
 // Tools names the tools this configuration can serve: a tool is offered
@@ -115,6 +128,62 @@ func (s *Service) States() map[string]string {
 	}
 	return out
 }
+
+// Health reports every provider a role names, configured or not, in role
+// order (search, then answer): its state, whether its last call answered,
+// and when a skipped one is tried again.
+func (s *Service) Health() contract.SearchHealth {
+	out := contract.SearchHealth{Providers: []contract.SearchProvider{}, Tools: map[string][]string{}}
+	for _, tool := range s.Tools() {
+		switch tool {
+		case "web_search":
+			out.Tools[tool] = s.searchOrder()
+		case "web_answer":
+			var both []string
+			for _, n := range append(s.answerOrder(), s.searchOrder()...) {
+				if !slices.Contains(both, n) {
+					both = append(both, n)
+				}
+			}
+			out.Tools[tool] = both
+		case "searxng_search":
+			out.Tools[tool] = []string{s.opts.SearXNG}
+		}
+	}
+	index := map[string]int{}
+	add := func(order []string, role string, configured func(string) bool) {
+		for _, name := range order {
+			i, ok := index[name]
+			if !ok {
+				p := contract.SearchProvider{Name: name, State: contract.ProviderNotConfigured, Roles: []string{},
+					Detail: "not configured: set its API key (or, for SearXNG, [searxng] enabled and base_url)"}
+				if s.isConfigured(name) {
+					p = s.health.report(name)
+					p.Roles = []string{}
+				}
+				i, index[name] = len(out.Providers), len(out.Providers)
+				out.Providers = append(out.Providers, p)
+			}
+			if configured(name) {
+				out.Providers[i].Roles = append(out.Providers[i].Roles, role)
+			}
+		}
+	}
+	add(s.opts.SearchOrder, "search", func(n string) bool { _, ok := s.opts.Providers[n]; return ok })
+	add(s.opts.AnswerOrder, "answer", func(n string) bool { _, ok := s.opts.Answerers[n]; return ok })
+	return out
+}
+
+func (s *Service) isConfigured(name string) bool {
+	_, search := s.opts.Providers[name]
+	_, answer := s.opts.Answerers[name]
+	return search || answer
+}
+
+// SearchProviders and AnswerProviders name the configured providers of
+// each role, in order.
+func (s *Service) SearchProviders() []string { return s.searchOrder() }
+func (s *Service) AnswerProviders() []string { return s.answerOrder() }
 
 func (s *Service) searchOrder() []string { return configured(s.opts.SearchOrder, s.opts.Providers) }
 func (s *Service) answerOrder() []string { return configured(s.opts.AnswerOrder, s.opts.Answerers) }
@@ -215,11 +284,11 @@ func (s *Service) search(ctx context.Context, q Query, order []string, pinned bo
 		start := time.Now()
 		results, err := s.opts.Providers[name].Search(ctx, q)
 		if err != nil {
-			s.failed(name, err, time.Since(start))
+			until := s.failed(name, err, time.Since(start))
 			if pinned {
-				return nil, toContract(err)
+				return nil, toContract(err, until, s.opts.Now())
 			}
-			skips = append(skips, Skip{Provider: name, Reason: errMessage(err)})
+			skips = append(skips, Skip{Provider: name, Reason: s.skipReason(err, until)})
 			continue
 		}
 		s.succeeded(name, time.Since(start))
@@ -265,23 +334,38 @@ func (s *Service) admit(ctx context.Context, name string) *skipped {
 	return nil
 }
 
-func (s *Service) failed(name string, err error, took time.Duration) {
+// failed records a provider's failure. When it disables the provider, it
+// returns when the provider is tried again.
+func (s *Service) failed(name string, err error, took time.Duration) (disabledUntil time.Time) {
 	pe, ok := errors.AsType[*ProviderError](err)
 	if !ok {
 		pe = Errf(name, Transient, 0, "%v", err)
 	}
 	s.observeCall(name, kindName(pe.Kind), took)
 	s.observeFallback(name, "failed")
-	if s.health.failure(name, pe) {
-		s.log.Error("search provider disabled until restart: fix its configuration", "provider", name, "reason", pe.Message)
-		return
+	if until := s.health.failure(name, pe); !until.IsZero() {
+		s.log.Error("search provider disabled: fix what the reason says; one call will try it again at retry_at",
+			"provider", name, "reason", pe.Message, "retry_at", until.UTC().Format(time.RFC3339))
+		return until
 	}
 	s.log.Warn("search provider failed", "provider", name, "err", pe.Message)
+	return time.Time{}
+}
+
+// skipReason is why a provider that just failed was passed over, with when
+// it is tried again if the failure disabled it.
+func (s *Service) skipReason(err error, disabledUntil time.Time) string {
+	if disabledUntil.IsZero() {
+		return errMessage(err)
+	}
+	return errMessage(err) + "; disabled, " + nextTry(s.opts.Now(), disabledUntil)
 }
 
 func (s *Service) succeeded(name string, took time.Duration) {
 	s.observeCall(name, "ok", took)
-	s.health.success(name)
+	if s.health.success(name) {
+		s.log.Info("search provider answers again: enabled", "provider", name)
+	}
 }
 
 func allFailed(skips []Skip) error {

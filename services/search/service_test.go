@@ -97,13 +97,14 @@ func TestFallbackGoesInOrderAndSaysWhy(t *testing.T) {
 	b := failing("brave", Auth, 422, "Brave answered 422: check OPENHUMAN_BRAVE_API_KEY")
 	c := okProvider("tavily")
 	d := okProvider("exa")
-	s := newService(t, Options{}, a, b, c, d)
+	clk := &testClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := newService(t, Options{Now: clk.now}, a, b, c, d)
 
 	page := search(t, s, SearchParams{Query: "go generics"})
 	if page.Provider != "tavily" || d.calls.Load() != 0 {
 		t.Fatalf("served by %s (exa called %d times), want tavily and exa untouched", page.Provider, d.calls.Load())
 	}
-	want := []Skip{{"searxng", "SearXNG answered 503"}, {"brave", "Brave answered 422: check OPENHUMAN_BRAVE_API_KEY"}}
+	want := []Skip{{"searxng", "SearXNG answered 503"}, {"brave", "Brave answered 422: check OPENHUMAN_BRAVE_API_KEY; disabled, next try in 10m0s (at 2026-01-01T00:10:00Z)"}}
 	if fmt.Sprint(page.FallbackFrom) != fmt.Sprint(want) {
 		t.Fatalf("fallback_from = %v, want %v", page.FallbackFrom, want)
 	}
@@ -111,7 +112,7 @@ func TestFallbackGoesInOrderAndSaysWhy(t *testing.T) {
 		t.Fatalf("citations = %+v", page.Citations)
 	}
 
-	// Brave rejected its key: it stays disabled; SearXNG is tried again.
+	// Brave rejected its key: it stays disabled for now; SearXNG is tried again.
 	page = search(t, s, SearchParams{Query: "rust traits"})
 	if a.calls.Load() != 2 || b.calls.Load() != 1 {
 		t.Fatalf("calls searxng=%d brave=%d, want 2 and 1", a.calls.Load(), b.calls.Load())

@@ -139,18 +139,23 @@ func isLoopbackAddr(addr string) bool {
 	return isLoopbackName(hostname(addr))
 }
 
+// healthz is liveness: it asks nothing of any service, so a dependency
+// that is down never gets the gateway restarted. /readyz has the states.
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// readyz is ready when every expected service answers its ping over NATS.
+// readyz is 503 when an expected service does not answer its ping over
+// NATS. Search providers that are down leave it 200 with status
+// "degraded": the rest of the gateway works, and an orchestrator that
+// restarted the gateway for them would not bring them back.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	ok, status := s.gw.Readiness(r.Context())
-	code, word := http.StatusOK, "ready"
-	if !ok {
-		code, word = http.StatusServiceUnavailable, "not ready"
+	ready := s.gw.Readiness(r.Context())
+	code := http.StatusOK
+	if !ready.Ready {
+		code = http.StatusServiceUnavailable
 	}
-	writeJSON(w, code, map[string]any{"status": word, "services": status})
+	writeJSON(w, code, ready)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

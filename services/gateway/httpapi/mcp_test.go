@@ -2,10 +2,12 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
@@ -162,11 +165,34 @@ func TestHealthAndReadiness(t *testing.T) {
 	}
 	if code, m := get(t, ts.URL+"/readyz"); code != 200 || m["status"] != "ready" {
 		t.Errorf("readyz %d %v", code, m)
+	} else if search, _ := m["services"].(map[string]any)["search"].(string); !strings.HasPrefix(search, "not configured") {
+		t.Errorf("readyz with no search provider: %v", m)
+	}
+	// A SearXNG that refuses JSON: search does not work, and readiness
+	// says so without failing the gateway (memory and agents work).
+	searxng := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, "<html>403 Forbidden</html>")
+	}))
+	t.Cleanup(searxng.Close)
+	gw := gatewaytest.Start(t, map[string]string{"OPENHUMAN_SEARXNG_ENABLED": "true", "OPENHUMAN_SEARXNG_BASE_URL": searxng.URL}, gateway.Options{})
+	broken := serveGateway(t, gw)
+	if _, err := gw.CallTool(context.Background(), "web_search", []byte(`{"query":"q"}`), contract.CallContext{}); err == nil {
+		t.Fatal("search succeeded")
+	}
+	code, m := get(t, broken.URL+"/readyz")
+	services, _ := m["services"].(map[string]any)
+	search, _ := services["search"].(string)
+	providers, _ := m["search_providers"].([]any)
+	if code != 200 || m["status"] != "degraded" || !strings.Contains(search, "searxng: disabled: SearXNG at "+searxng.URL+" answered 403") || len(providers) == 0 {
+		t.Errorf("readyz with SearXNG refusing JSON: %d %v", code, m)
+	} else if p := providers[0].(map[string]any); p["name"] != "searxng" || p["state"] != "disabled" || p["reachable"] != false || p["retry_at"] == nil {
+		t.Errorf("searxng %v", p)
 	}
 	// A gateway that expects a service nobody runs is not ready, and says which.
 	notReady := serveGateway(t, gatewayWithOnlyMemory(t, gateway.Options{Expect: []string{contract.ServiceMemory, contract.ServiceSearch}}))
-	code, m := get(t, notReady.URL+"/readyz")
-	services, _ := m["services"].(map[string]any)
+	code, m = get(t, notReady.URL+"/readyz")
+	services, _ = m["services"].(map[string]any)
 	if code != 503 || services["memory"] != "ok" || !strings.Contains(services["search"].(string), "openhuman-search") {
 		t.Errorf("readyz %d %v", code, m)
 	}

@@ -1,6 +1,7 @@
 // Package natsbus serves the search domain on the NATS bus. Only the web
 // tools the configuration can serve get an endpoint, so tools/list (which
-// lists what is served) offers exactly those.
+// lists what is served) offers exactly those; the providers' health is
+// always served, for readiness and the registry.
 package natsbus
 
 import (
@@ -34,6 +35,9 @@ func Serve(nc *nats.Conn, svc *search.Service, version string, log *slog.Logger)
 			endpoints = append(endpoints, ep)
 		}
 	}
+	endpoints = append(endpoints, bus.Handle(contract.SearchHealthEndpoint, func(context.Context, struct{}, contract.CallContext) (any, error) {
+		return svc.Health(), nil
+	}))
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceSearch,
 		Version:     version,

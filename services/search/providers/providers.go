@@ -7,6 +7,7 @@ package providers
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,9 +39,9 @@ func classify(name string, err error, keyHint string) *search.ProviderError {
 		// Brave answers 422 to a bad token and to a bad request alike,
 		// Gemini 400 to a bad key and to a bad request alike.
 		(e.Status == http.StatusUnprocessableEntity || e.Status == http.StatusBadRequest) && aboutKey(e.Message):
-		return search.Errf(name, search.Auth, e.Status, "%s", hint(msg, keyHint))
+		return withRetryAfter(search.Errf(name, search.Auth, e.Status, "%s", hint(msg, keyHint)), e.Header)
 	case e.Status == http.StatusPaymentRequired || e.Status == 432 || e.Status == 433:
-		return search.Errf(name, search.Quota, e.Status, "%s; the plan's quota is used up", msg)
+		return withRetryAfter(search.Errf(name, search.Quota, e.Status, "%s; the plan's quota is used up", msg), e.Header)
 	case e.Status == http.StatusTooManyRequests:
 		if reset := e.Header.Get("X-RateLimit-Reset"); reset != "" {
 			msg += " (rate limit resets in " + strings.TrimSpace(strings.Split(reset, ",")[0]) + " s)"
@@ -50,10 +51,25 @@ func classify(name string, err error, keyHint string) *search.ProviderError {
 		// This request was refused; the next one may not be.
 		return search.Errf(name, search.Transient, e.Status, "%s", msg)
 	case e.Status >= 400 && e.Status < 500:
-		// A wrong base URL or model: retrying cannot help.
-		return search.Errf(name, search.Auth, e.Status, "%s; check search.providers.%s.base_url and model", msg, name)
+		// A wrong base URL or model: retrying soon cannot help.
+		return withRetryAfter(search.Errf(name, search.Auth, e.Status, "%s; check search.providers.%s.base_url and model", msg, name), e.Header)
 	}
 	return search.Errf(name, search.Transient, e.Status, "%s", msg)
+}
+
+// withRetryAfter sets how long the provider asked us to wait: Retry-After in
+// seconds or as an HTTP date.
+func withRetryAfter(pe *search.ProviderError, h http.Header) *search.ProviderError {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return pe
+	}
+	if s, err := strconv.Atoi(v); err == nil && s > 0 {
+		pe.RetryAfter = time.Duration(s) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil && time.Until(t) > 0 {
+		pe.RetryAfter = time.Until(t).Round(time.Second)
+	}
+	return pe
 }
 
 func aboutKey(msg string) bool {

@@ -203,6 +203,8 @@ func TestBrave(t *testing.T) {
 			return 422, nil, `{"type":"ErrorResponse","error":{"id":"y","status":422,"code":"VALIDATION","detail":"Unable to validate request parameter(s).","meta":{"errors":[{"loc":["query","q"],"msg":"ensure this value has at most 400 characters"}]}}}`
 		case "quota":
 			return 402, nil, `{"type":"ErrorResponse","error":{"code":"QUOTA_LIMITED","detail":"Monthly quota exceeded.","status":402}}`
+		case "quota-resets":
+			return 402, http.Header{"Retry-After": {"3600"}}, `{"type":"ErrorResponse","error":{"code":"QUOTA_LIMITED","detail":"Monthly quota exceeded.","status":402}}`
 		}
 		return 422, nil, `{"type":"ErrorResponse","error":{"id":"x","status":422,"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"The provided subscription token is invalid."}}`
 	})
@@ -218,7 +220,14 @@ func TestBrave(t *testing.T) {
 	_, err = NewBrave(srv.URL, "long", time.Second).Search(context.Background(), q("go"))
 	expectErr(t, err, search.Transient, 422, "Unable to validate request")
 	_, err = NewBrave(srv.URL, "quota", time.Second).Search(context.Background(), q("go"))
-	expectErr(t, err, search.Quota, 402, "Monthly quota exceeded.", "quota is used up")
+	if pe := expectErr(t, err, search.Quota, 402, "Monthly quota exceeded.", "quota is used up"); pe.RetryAfter != 0 {
+		t.Errorf("retry after %s with no Retry-After", pe.RetryAfter)
+	}
+	// Retry-After says when the quota resets.
+	_, err = NewBrave(srv.URL, "quota-resets", time.Second).Search(context.Background(), q("go"))
+	if pe := expectErr(t, err, search.Quota, 402, "Monthly quota exceeded."); pe.RetryAfter != time.Hour {
+		t.Errorf("retry after %s, want 1h from Retry-After: 3600", pe.RetryAfter)
+	}
 }
 
 func TestTavily(t *testing.T) {

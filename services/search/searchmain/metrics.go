@@ -30,7 +30,7 @@ var (
 		Help: "Search cache outcomes: hit, miss, error (the cache backend failed; the search went on without it).",
 	}, []string{"result"})
 	stateDesc = prometheus.NewDesc("openhuman_search_provider_state",
-		"1 for each provider's current state: closed (healthy), half_open, open (skipped after failures), disabled (bad key or quota; until restart).",
+		"1 for each provider's current state: closed (healthy), half_open, open (skipped after failures), disabled (bad key, configuration or quota; until its re-probe).",
 		[]string{"provider", "state"}, nil)
 )
 

@@ -57,7 +57,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	if len(tools) == 0 {
 		log.Info("no search provider is configured: web tools are not offered (enable SearXNG or set a provider's API key)")
 	} else {
-		log.Info("web tools", "tools", strings.Join(tools, ","), "search", strings.Join(opts.SearchOrder, ","), "answer", strings.Join(opts.AnswerOrder, ","))
+		log.Info("web tools", startupAttrs(s.domain)...)
 	}
 	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, log)
 	if err != nil {
@@ -67,6 +67,19 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	s.svc = svc
 	watch(s.domain)
 	return s, nil
+}
+
+// startupAttrs name the tools offered and, per role, only the providers
+// configured for it, in the order they are tried.
+func startupAttrs(svc *search.Service) []any {
+	attrs := []any{"tools", strings.Join(svc.Tools(), ",")}
+	if p := svc.SearchProviders(); len(p) > 0 {
+		attrs = append(attrs, "search", strings.Join(p, ","))
+	}
+	if p := svc.AnswerProviders(); len(p) > 0 {
+		attrs = append(attrs, "answer", strings.Join(p, ","))
+	}
+	return attrs
 }
 
 // Close stops taking requests and waits for those in flight.

@@ -1,11 +1,13 @@
 package searchmain
 
 import (
+	"bytes"
 	"log/slog"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/services/search"
 )
@@ -64,4 +66,39 @@ func keys[T any](m map[string]T) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, ",")
+}
+
+// The start-up line names the configured providers only, not every name
+// the default roles list.
+func TestStartLogsOnlyConfiguredProviders(t *testing.T) {
+	ns, err := embedded.Start(embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	nc, err := ns.Connect("search", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	env := map[string]string{"OPENHUMAN_BRAVE_API_KEY": "b"}
+	cfg, err := config.Load(t.TempDir(), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	closer, err := Start(nc, cfg, slog.New(slog.NewTextHandler(&buf, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closer.Close() })
+	line := buf.String()
+	if !strings.Contains(line, `msg="web tools" tools=web_search,web_answer search=brave`) {
+		t.Errorf("start-up log %q", line)
+	}
+	for _, absent := range []string{"searxng", "tavily", "exa", "gemini", "answer="} {
+		if strings.Contains(line, absent) {
+			t.Errorf("start-up log names %s, which is not configured: %q", absent, line)
+		}
+	}
 }

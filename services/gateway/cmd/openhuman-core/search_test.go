@@ -207,7 +207,7 @@ func TestWebToolsAreAbsentWithoutAProvider(t *testing.T) {
 	}
 	// Called anyway, it says what to configure.
 	text := p.toolError(2, "web_search", map[string]any{"query": "x"})
-	mustContain(t, text, "web_search is not enabled here: configure a search provider: enable SearXNG")
+	mustContain(t, text, "web_search failed: not enabled here: configure a search provider: enable SearXNG")
 	// The core agent's catalog does not offer them either.
 	for _, tl := range p.tool(3, "core.list_tools", map[string]any{})["tools"].([]any) {
 		if name := tl.(map[string]any)["name"].(string); strings.HasPrefix(name, "web_") || name == "searxng_search" {
