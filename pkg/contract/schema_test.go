@@ -26,6 +26,7 @@ func TestValidateRejects(t *testing.T) {
 	}{
 		{"missing required", "memory.recall", `{}`, "question", "missing required argument `question`"},
 		{"blank required", "memory.recall", `{"question":"  "}`, "question", "must not be blank"},
+		{"zero-width only", "memory.learn", `{"text":"\u200b\u200c \u200d\u2060\ufeff"}`, "text", "must not be blank"},
 		{"unknown argument", "memory.recall", `{"question":"q","bogus":1}`, "bogus", "unexpected argument `bogus`"},
 		{"wrong type", "memory.recall", `{"question":42}`, "question", "must be a string, not a number"},
 		{"limit too big", "memory.fetch", `{"query":"q","limit":1000}`, "limit", "out of range: 1000 must be between 1 and 100"},

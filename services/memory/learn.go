@@ -29,7 +29,7 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	text := strings.TrimSpace(p.Text)
+	text := contract.TrimBlank(p.Text)
 	if text == "" {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
 	}
@@ -85,7 +85,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 	for i := range items {
 		it := &items[i]
 		var redacted []string
-		it.Text, redacted = Scrub(strings.TrimSpace(it.Text))
+		it.Text, redacted = Scrub(contract.TrimBlank(it.Text))
 		if it.Text == "" {
 			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
 		}

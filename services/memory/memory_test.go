@@ -65,6 +65,16 @@ func TestLearn(t *testing.T) {
 	}
 }
 
+func TestLearnRefusesBlankText(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, text := range []string{"   \n\t", "\u200b\u200c\u200d\u2060\ufeff", " \u200b \ufeff "} {
+		_, err := svc.Learn(context.Background(), memory.LearnParams{Text: text}, cursor)
+		if contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(err.Error(), "blank") {
+			t.Errorf("learn(%q): %v", text, err)
+		}
+	}
+}
+
 func TestFetch(t *testing.T) {
 	svc := mustOpenService(t)
 	ctx := context.Background()
@@ -95,6 +105,15 @@ func TestFetch(t *testing.T) {
 		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "semantic"})
 		if contract.ErrorCode(err) != contract.CodeUnsupported || !strings.Contains(err.Error(), "hybrid") {
 			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("an emoji is a word", func(t *testing.T) {
+		learn(t, svc, "Release day 🚀 went smoothly.")
+		for _, mode := range []string{"keyword", ""} {
+			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "🚀", Mode: mode})
+			if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "🚀") {
+				t.Errorf("mode %q: %+v %v", mode, res, err)
+			}
 		}
 	})
 	t.Run("stopwords only find nothing by keyword", func(t *testing.T) {
