@@ -77,7 +77,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"string holding object", "memory.recall", `"{\"question\":\"q\"}"`},
 		{"null optional dropped", "memory.fetch", `{"query":"q","limit":null,"filter":null}`},
 		{"integral float", "memory.list", `{"limit":10.0}`},
-		{"every filter field", "memory.list", `{"filter":{"workspace":"w","folder":"f","file_path":"p","language":"go","repo":"r","commit":"c","url":"u","thread_id":"t","agent_id":"a","kinds":["learning"],"sources":["agent"],"tags_any":["x"],"observed_after":"2026-01-01T00:00:00Z","observed_before":"2026-12-31T23:59:59.5+02:00"}}`},
+		{"every filter field", "memory.list", `{"filter":{"workspace":"w","folder":"f","file_path":"p","language":"go","repo":"r","commit":"c","url":"u","thread_id":"t","agent_id":"a","kinds":["learning"],"sources":["agent","client"],"tags_any":["x"],"observed_after":"2026-01-01T00:00:00Z","observed_before":"2026-12-31T23:59:59.5+02:00"}}`},
 		{"blank cursor", "memory.list", `{"cursor":""}`},
 		{"full learn", "memory.learn", `{"text":"t","kind":"preference","confidence":0}`},
 	} {

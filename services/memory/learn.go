@@ -24,6 +24,13 @@ type LearnResult struct {
 	Redacted []string `json:"redacted,omitempty"`
 }
 
+// Sources of learnings (contract.ItemSources): what a client stored itself,
+// over MCP, /rpc or the CLI, and what a sub-agent stored.
+const (
+	SourceClient = "client"
+	SourceAgent  = "agent"
+)
+
 // Learn stores one learning with the caller's provenance.
 func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallContext) (*LearnResult, error) {
 	if err := s.check(); err != nil {
@@ -41,9 +48,13 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if p.Confidence != nil {
 		conf = *p.Confidence
 	}
+	source := SourceClient
+	if cc.Agent != "" {
+		source = SourceAgent
+	}
 	item := Item{
 		Kind: "learning", LearningKind: kind, Text: text, Confidence: &conf,
-		Source: "agent", Provenance: provenance(cc),
+		Source: source, Provenance: provenance(cc),
 	}
 	res, err := s.Remember(ctx, []Item{item})
 	if err != nil {

@@ -60,8 +60,48 @@ func TestLearn(t *testing.T) {
 	}
 	first := list.Items[1] // oldest
 	if first.Kind != "learning" || first.Meta.LearningKind != "fact" || *first.Confidence != 0.8 ||
-		first.Meta.Provenance != "mcp:cursor" || first.Meta.Source != "agent" || first.Text != "The user prefers dark mode." {
+		first.Meta.Provenance != "mcp:cursor" || first.Meta.Source != "client" || first.Text != "The user prefers dark mode." {
 		t.Errorf("stored %+v", first)
+	}
+}
+
+// A client's own learning is of source "client", whatever the transport; a
+// sub-agent's is of source "agent". Provenance says who, in detail.
+func TestLearnSource(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, cc := range []contract.CallContext{
+		{Source: "mcp:cursor", Transport: contract.TransportMCPStdio},
+		{Source: "rpc", Transport: contract.TransportJSONRPC},
+		{Source: "cli", Transport: contract.TransportCLI},
+		{Source: "mcp:cursor/agent:researcher", Transport: contract.TransportMCPStdio, Agent: "researcher", Depth: 1},
+	} {
+		if _, err := svc.Learn(ctx, memory.LearnParams{Text: "A note from " + cc.Source}, cc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]string{}
+	list, _ := svc.List(ctx, memory.ListParams{Limit: 10})
+	for _, it := range list.Items {
+		got[it.Meta.Provenance] = it.Meta.Source
+	}
+	want := map[string]string{"mcp:cursor": "client", "rpc": "client", "cli": "client", "mcp:cursor/agent:researcher": "agent"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("sources by provenance %v, want %v", got, want)
+	}
+	for src, n := range map[string]int{"client": 3, "agent": 1} {
+		res, err := svc.List(ctx, memory.ListParams{Limit: 10, Filter: &memory.Filter{Sources: []string{src}}})
+		if err != nil || len(res.Items) != n {
+			t.Errorf("filter sources [%s]: %d items, want %d (%v)", src, len(res.Items), n, err)
+		}
+	}
+	srcs, _ := svc.ListSources(ctx, memory.ListSourcesParams{})
+	kinds := map[string]string{}
+	for _, s := range srcs.Sources {
+		kinds[s.SourceID] = s.SourceKind
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Errorf("tree sources %v, want %v", kinds, want)
 	}
 }
 
