@@ -107,7 +107,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 		if it.TokenCount == 0 {
 			it.TokenCount = EstimateTokens(it.Text)
 		}
-		it.Entities = ExtractEntities(it.Text)
+		it.Entities = ExtractEntities(it.Text, it.Meta.Language)
 		it.ID = Fingerprint(*it)
 		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
 	}
