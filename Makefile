@@ -43,8 +43,10 @@ smoke: build
 	  '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory.recall","arguments":{"question":"Does make smoke work?"}}}' \
 	  | OPENHUMAN_HOME=$$home PATH=$(BIN):$$PATH openhuman-core mcp
 
+# Verbose output cut back to what plain `go test` prints, plus each skipped test
+# and why (Prometheus, promtool or Redis missing), so a test that did not run says so.
 test:
-	go test -count=1 $(PKGS)
+	go test -count=1 -v $(PKGS) | awk -f scripts/test-report.awk
 
 test-race:
 	go test -count=1 -race -short $(PKGS)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -226,8 +227,23 @@ func (s *Schema) validateValue(path string, v any) error {
 	return nil
 }
 
+// IsBlank reports whether s shows nothing: it holds only white space and
+// zero-width characters (U+200B, U+200C, U+200D, U+2060, U+FEFF).
+func IsBlank(s string) bool { return TrimBlank(s) == "" }
+
+// TrimBlank removes white space and zero-width characters from both ends of s.
+func TrimBlank(s string) string { return strings.TrimFunc(s, blankRune) }
+
+func blankRune(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
 func (s *Schema) validateString(path, str string) error {
-	if s.MinLength != nil && *s.MinLength > 0 && strings.TrimSpace(str) == "" {
+	if s.MinLength != nil && *s.MinLength > 0 && IsBlank(str) {
 		return invalid(path, "argument `%s` must not be blank", path)
 	}
 	if s.MaxLength != nil {

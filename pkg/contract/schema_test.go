@@ -26,6 +26,7 @@ func TestValidateRejects(t *testing.T) {
 	}{
 		{"missing required", "memory.recall", `{}`, "question", "missing required argument `question`"},
 		{"blank required", "memory.recall", `{"question":"  "}`, "question", "must not be blank"},
+		{"zero-width only", "memory.learn", `{"text":"\u200b\u200c \u200d\u2060\ufeff"}`, "text", "must not be blank"},
 		{"unknown argument", "memory.recall", `{"question":"q","bogus":1}`, "bogus", "unexpected argument `bogus`"},
 		{"wrong type", "memory.recall", `{"question":42}`, "question", "must be a string, not a number"},
 		{"limit too big", "memory.fetch", `{"query":"q","limit":1000}`, "limit", "out of range: 1000 must be between 1 and 100"},
@@ -76,7 +77,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"string holding object", "memory.recall", `"{\"question\":\"q\"}"`},
 		{"null optional dropped", "memory.fetch", `{"query":"q","limit":null,"filter":null}`},
 		{"integral float", "memory.list", `{"limit":10.0}`},
-		{"every filter field", "memory.list", `{"filter":{"workspace":"w","folder":"f","file_path":"p","language":"go","repo":"r","commit":"c","url":"u","thread_id":"t","agent_id":"a","kinds":["learning"],"sources":["agent"],"tags_any":["x"],"observed_after":"2026-01-01T00:00:00Z","observed_before":"2026-12-31T23:59:59.5+02:00"}}`},
+		{"every filter field", "memory.list", `{"filter":{"workspace":"w","folder":"f","file_path":"p","language":"go","repo":"r","commit":"c","url":"u","thread_id":"t","agent_id":"a","kinds":["learning"],"sources":["agent","client"],"tags_any":["x"],"observed_after":"2026-01-01T00:00:00Z","observed_before":"2026-12-31T23:59:59.5+02:00"}}`},
 		{"blank cursor", "memory.list", `{"cursor":""}`},
 		{"full learn", "memory.learn", `{"text":"t","kind":"preference","confidence":0}`},
 	} {

@@ -111,8 +111,10 @@ var LearningKinds = []string{"preference", "fact", "procedure", "correction", "o
 // ItemKinds are the kinds of stored items (filter.kinds).
 var ItemKinds = []string{"document", "conversation", "learning"}
 
-// ItemSources are where items came from (filter.sources).
-var ItemSources = []string{"folder", "file", "link", "github", "rss", "composio", "conversation", "agent", "import"}
+// ItemSources are where items came from (filter.sources). A learning is of
+// source "client" when a client (over MCP, /rpc or the CLI) stored it
+// itself, and "agent" when a sub-agent did; meta.provenance says which one.
+var ItemSources = []string{"folder", "file", "link", "github", "rss", "composio", "conversation", "agent", "import", "client"}
 
 // FetchModes are the retrieval modes memory.fetch can name; an engine may
 // support only some of them and answers UNSUPPORTED for the rest.

@@ -17,14 +17,14 @@ const DefaultChunkTokens = 400
 
 var (
 	mdHeading = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
-	// A top-level declaration starts a new code chunk.
+	// A top-level declaration starts a new piece of code.
 	codeDecl = regexp.MustCompile(`^(?:func|type|class|def|async def|fn|pub(?:\([a-z]+\))? (?:fn|struct|enum|trait|mod)|impl|interface|struct|enum|trait|module|function|export|const|var|let|public|private|protected|internal|static|package|object|data class|@[A-Za-z])\b`)
 )
 
 // ChunkText splits text by its structure into chunks of about budget
-// tokens: Markdown by headings, code by top-level declarations, other text
-// by paragraphs. Pieces larger than the budget are split by paragraph,
-// then by line.
+// tokens: Markdown by headings (a chunk never spans two sections), code by
+// top-level declarations (imports apart), other text by paragraphs. Pieces
+// larger than the budget are split by paragraph, then by line.
 func ChunkText(text, language string, budget int) []Chunk {
 	if budget <= 0 {
 		budget = DefaultChunkTokens
@@ -98,41 +98,147 @@ func onlyHeadings(lines []string) bool {
 	return heads > 0
 }
 
+// chunkCode cuts code into its top-level declarations, each with the
+// comments right above it. The package clause and imports at the top form
+// a chunk of their own. A declaration is a chunk by itself, except that
+// small neighbours (together within a quarter of the budget) share one;
+// a declaration over the budget is cut into even parts at line ends.
 func chunkCode(text string, budget int) []Chunk {
 	lines := strings.Split(text, "\n")
-	var units []piece
+	imports := importLines(lines)
+	var units []codeUnit
 	var cur []string
-	curStart := 1
+	curStart, inImports := 1, false
+	flush := func(n int) { // the first n lines of cur become a unit
+		// A package clause alone is no import block: it goes with what
+		// follows when that is small.
+		imp := false
+		for _, l := range cur[:n] {
+			imp = imp || (importLine.MatchString(l) && !packageClause.MatchString(l))
+		}
+		units = append(units, codeUnit{piece{strings.TrimRight(strings.Join(cur[:n], "\n"), "\n"), curStart}, imp})
+		curStart += n
+		cur = append([]string{}, cur[n:]...)
+	}
 	for i, line := range lines {
-		if codeDecl.MatchString(line) && len(cur) > 0 {
+		code := strings.TrimSpace(line) != "" && (imports[i] || !isComment(line))
+		startsImports := imports[i] && !inImports
+		endsImports := inImports && code && !imports[i]
+		if (codeDecl.MatchString(line) || startsImports || endsImports) && len(cur) > 0 {
 			// A comment block right above a declaration belongs to it.
 			j := len(cur)
 			for j > 0 && isComment(cur[j-1]) {
 				j--
 			}
 			if j > 0 {
-				units = append(units, piece{strings.TrimRight(strings.Join(cur[:j], "\n"), "\n"), curStart})
-				curStart += j
-				cur = append([]string{}, cur[j:]...)
+				flush(j)
 			}
 		}
+		if code {
+			inImports = imports[i]
+		}
 		cur = append(cur, line)
-		_ = i
 	}
-	units = append(units, piece{strings.TrimRight(strings.Join(cur, "\n"), "\n"), curStart})
+	flush(len(cur))
 	var out []Chunk
-	for _, c := range packPieces(units, budget) {
-		end := c.line + strings.Count(c.text, "\n")
+	for _, c := range groupCode(units, budget) {
 		if strings.TrimSpace(c.text) != "" {
+			end := c.line + strings.Count(c.text, "\n")
 			out = append(out, Chunk{Text: strings.TrimSpace(c.text), Ref: fmt.Sprintf("lines %d-%d", c.line, end)})
 		}
 	}
 	return out
 }
 
+// codeUnit is a declaration with its comments, or a run of imports.
+type codeUnit struct {
+	piece
+	imports bool
+}
+
+// groupCode makes chunks of units: imports apart from declarations, small
+// neighbours together, big declarations cut into even parts.
+func groupCode(units []codeUnit, budget int) []piece {
+	small := budget / 4
+	var out []piece
+	var cur []string
+	curLine, curEnd, tokens, curImports := 0, 0, 0, false
+	flush := func() {
+		if len(cur) > 0 {
+			// Keep the lines between units, so line numbers hold.
+			out = append(out, piece{strings.Join(cur, "\n"), curLine})
+			cur, tokens = nil, 0
+		}
+	}
+	for _, u := range units {
+		if strings.TrimSpace(u.text) == "" {
+			continue
+		}
+		t := EstimateTokens(u.text)
+		if t > budget {
+			flush()
+			out = append(out, splitLines(u.piece, budget)...)
+			continue
+		}
+		if len(cur) > 0 && (u.imports != curImports || tokens+t > small) {
+			flush()
+		}
+		if len(cur) == 0 {
+			curLine, curImports = u.line, u.imports
+		} else {
+			for curEnd+1 < u.line { // the blank lines the units were apart by
+				cur = append(cur, "")
+				curEnd++
+			}
+		}
+		cur = append(cur, u.text)
+		curEnd = u.line + strings.Count(u.text, "\n")
+		tokens += t
+	}
+	flush()
+	return out
+}
+
 func isComment(line string) bool {
 	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "#") && importLine.MatchString(t) {
+		return false // #include
+	}
 	return strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "--")
+}
+
+// importLine matches a line that names the file's package or brings another
+// one in: package, import, from … import, use, #include, require.
+var importLine = regexp.MustCompile(`^\s*(?:package\s+[\w.]+\s*;?\s*$|import\b|from\s+[\w.]+\s+import\b|(?:pub\s+)?use\s+[\w:\\{]|extern\s+crate\b|#\s*include\b|require(?:_relative|_once)?\b|include(?:_once)?\s*[("']|using\s+[\w.]+\s*;|(?:const|let|var|local)\s+[\w{}\s,]+=\s*require\s*\()`)
+
+var packageClause = regexp.MustCompile(`^\s*package\s`)
+
+// importLines marks the lines of code that are package clauses and imports,
+// with the lines of an import block (Go's import ( … ), JavaScript's
+// import { … } from).
+func importLines(lines []string) []bool {
+	is := make([]bool, len(lines))
+	open := 0 // brackets the import statement being read left open
+	for i, l := range lines {
+		if open > 0 || importLine.MatchString(l) {
+			is[i] = true
+			open = max(0, open+strings.Count(l, "(")+strings.Count(l, "{")-strings.Count(l, ")")-strings.Count(l, "}"))
+		}
+	}
+	return is
+}
+
+// withoutImports is code without its package clause and import lines.
+func withoutImports(text string) string {
+	lines := strings.Split(text, "\n")
+	imports := importLines(lines)
+	kept := lines[:0:0]
+	for i, l := range lines {
+		if !imports[i] {
+			kept = append(kept, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(kept, "\n"))
 }
 
 // paragraphs splits text at blank lines; first is the line text starts at.
@@ -203,10 +309,13 @@ func packPieces(pieces []piece, budget int) []piece {
 	return out
 }
 
-// splitLines cuts an oversized piece at line ends, and a line longer than
-// the budget at the budget.
+// splitLines cuts an oversized piece at line ends into parts of about
+// even size (no small leftover), and a line longer than the budget at the
+// budget.
 func splitLines(p piece, budget int) []piece {
 	maxChars := budget * 4
+	parts := (len(p.text) + maxChars - 1) / maxChars
+	target := (len(p.text) + parts - 1) / max(parts, 1)
 	var out []piece
 	var cur strings.Builder
 	line, start := p.line, p.line
@@ -234,6 +343,10 @@ func splitLines(p piece, budget int) []piece {
 		}
 		cur.WriteString(l)
 		line++
+		if cur.Len() >= target {
+			out = append(out, piece{cur.String(), start})
+			cur.Reset()
+		}
 	}
 	if cur.Len() > 0 {
 		out = append(out, piece{cur.String(), start})

@@ -61,3 +61,25 @@ func TestChunkBudgetAndBigText(t *testing.T) {
 		t.Error("blank text makes chunks")
 	}
 }
+
+func TestChunkCodeKeepsImportsApart(t *testing.T) {
+	for lang, src := range map[string]string{
+		"go":         "// Package x greets.\npackage x\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n// Hello greets.\nfunc Hello() { fmt.Println(strings.ToUpper(\"hi\")) }\n",
+		"python":     "import os\nfrom typing import (\n    List,\n)\n\n# Hello greets.\ndef hello():\n    print(os.getcwd())\n",
+		"javascript": "import {\n  a,\n} from './a.js';\nconst fs = require('fs');\n\n// hello greets.\nfunction hello() { return a; }\n",
+		"c":          "#include <stdio.h>\n#include \"x.h\"\n\n/* hello greets. */\nint hello(void) { return 0; }\n",
+	} {
+		chunks := ChunkText(src, lang, 400)
+		if len(chunks) != 2 || strings.Contains(chunks[0].Text, "hello") || strings.Contains(chunks[0].Text, "Hello greets") ||
+			!strings.Contains(chunks[1].Text, "ello greets") {
+			t.Errorf("%s: %q", lang, chunks)
+		}
+		if withoutImports(chunks[0].Text) != map[string]string{"go": "// Package x greets."}[lang] {
+			t.Errorf("%s: %q is quotable", lang, withoutImports(chunks[0].Text))
+		}
+	}
+	// A package clause without imports is no chunk by itself.
+	if chunks := ChunkText("package main\n\n// Serve serves.\nfunc Serve() {}\n", "go", 400); len(chunks) != 1 {
+		t.Errorf("%q", chunks)
+	}
+}

@@ -57,7 +57,9 @@ func (h *HashEmbedder) embed(text string) []float32 {
 	}
 	var runes [64]rune
 	for _, w := range words(text) {
-		if stopwords[w] {
+		// Symbols are left out: vectors stored before they were words
+		// must stay comparable with new ones.
+		if stopwords[w] || isSymbol(w) {
 			continue
 		}
 		s := stem(w)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestHashEmbedder(t *testing.T) {
@@ -44,7 +45,8 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 			}
 			v[idx] += weight
 		}
-		for _, w := range words(text) {
+		// Words as hash-v1 always split them: runs of letters and digits.
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			if stopwords[w] {
 				continue
 			}

@@ -34,10 +34,28 @@ var (
 // maxEntities bounds what one item contributes.
 const maxEntities = 32
 
+var (
+	// A dotted chain that starts with a lowercase name is an API call or a
+	// field (fmt.Errorf, t.Fatalf, rows.Scan, memory.Item), in code or
+	// quoted in prose: its capitalized parts are not names.
+	reSelector = regexp.MustCompile(`\b[\p{Ll}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)+`)
+	// In code, so is one that starts with a capital (JSON.parse,
+	// Object.keys, System.out.println), and so is a path (std::io::Read).
+	reCodeSelector = regexp.MustCompile(`\b[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)+`)
+	// In code, a name followed by a colon is a key: a field set in a
+	// composite literal (Item{Kind: ...}), a map key, a label.
+	reCodeKey = regexp.MustCompile(`\b[\p{L}_][\p{L}\p{N}_]*:(?:[^:]|$)`)
+)
+
 // ExtractEntities finds emails, URLs, @handles, #hashtags and capitalized
 // names or terms. A capitalized word that only starts a sentence and is a
-// common word ("The", "We") is not a term.
-func ExtractEntities(text string) []Entity {
+// common word ("The", "We") is not a term, nor is one called through a
+// package or receiver (fmt.Errorf, t.Fatalf). In code (language is one
+// ChunkText splits by declarations) keywords, builtins and markers
+// (SELECT, None, String, TODO) are not terms either, and an @ or # is an
+// annotation, a directive or a colour, not a handle or hashtag.
+func ExtractEntities(text, language string) []Entity {
+	code := codeLanguages[language]
 	seen := map[string]bool{}
 	var out []Entity
 	add := func(kind, surface string) {
@@ -65,39 +83,100 @@ func ExtractEntities(text string) []Entity {
 		rest = reURL.ReplaceAllString(rest, " ")
 	}
 	if strings.Contains(rest, "@") {
-		for _, m := range reHandle.FindAllStringSubmatch(rest, -1) {
-			add(EntityHandle, strings.TrimRight(m[1], ".-"))
+		if !code {
+			for _, m := range reHandle.FindAllStringSubmatch(rest, -1) {
+				add(EntityHandle, strings.TrimRight(m[1], ".-"))
+			}
 		}
 		rest = reHandle.ReplaceAllString(rest, " ")
 	}
 	if strings.Contains(rest, "#") {
-		for _, m := range reHashtag.FindAllStringSubmatch(rest, -1) {
-			add(EntityHashtag, m[1])
+		if !code {
+			for _, m := range reHashtag.FindAllStringSubmatch(rest, -1) {
+				add(EntityHashtag, m[1])
+			}
 		}
 		rest = reHashtag.ReplaceAllString(rest, " ")
 	}
+	if code {
+		rest = reCodeSelector.ReplaceAllString(rest, " ")
+		rest = reCodeKey.ReplaceAllString(rest, " ")
+	} else if strings.Contains(rest, ".") {
+		rest = reSelector.ReplaceAllString(rest, " ")
+	}
 	for _, loc := range reTerm.FindAllStringIndex(rest, -1) {
 		surface := rest[loc[0]:loc[1]]
-		words := strings.Fields(strings.ReplaceAll(surface, "-", " "))
-		// Drop common words that are capitalized only because they start a
-		// sentence or a title ("The", "When").
-		for len(words) > 0 && stopwords[strings.ToLower(words[0])] {
-			words = words[1:]
+		first := true
+		for _, words := range termRuns(strings.Fields(strings.ReplaceAll(surface, "-", " ")), code) {
+			// Drop common words that are capitalized only because they start a
+			// sentence or a title ("The", "When").
+			for len(words) > 0 && stopwords[strings.ToLower(words[0])] {
+				words = words[1:]
+			}
+			if len(words) == 0 || (len(words) == 1 && len([]rune(words[0])) < 2) {
+				continue
+			}
+			if first && len(words) == 1 && atSentenceStart(rest, loc[0], code) && !hasInnerUpper(words[0]) && commonWord(words[0]) {
+				continue
+			}
+			first = false
+			add(EntityTerm, strings.Join(words, " "))
 		}
-		if len(words) == 0 || (len(words) == 1 && len([]rune(words[0])) < 2) {
-			continue
-		}
-		if len(words) == 1 && atSentenceStart(rest, loc[0]) && !hasInnerUpper(words[0]) && commonWord(words[0]) {
-			continue
-		}
-		add(EntityTerm, strings.Join(words, " "))
 	}
 	return out
 }
 
-func atSentenceStart(s string, i int) bool {
+// termRuns splits a run of capitalized words at the words code uses as
+// keywords or builtins, which it drops; outside code it is one run.
+func termRuns(words []string, code bool) [][]string {
+	if !code {
+		return [][]string{words}
+	}
+	var out [][]string
+	start := 0
+	for i, w := range words {
+		if codeWords[w] {
+			if i > start {
+				out = append(out, words[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(words) {
+		out = append(out, words[start:])
+	}
+	return out
+}
+
+// codeWords are capitalized words that code is full of and that name
+// nothing of the project: SQL keywords, literals and builtins of common
+// languages, comment markers. Case matters: "Text" may be a type, "TEXT"
+// is a column type.
+var codeWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`SELECT FROM WHERE AND OR NOT NULL IS IN LIKE EXISTS INSERT INTO VALUES UPDATE SET DELETE
+		CREATE DROP ALTER ADD TABLE INDEX VIEW TRIGGER COLUMN PRIMARY FOREIGN KEY UNIQUE CHECK DEFAULT REFERENCES ON
+		CASCADE INTEGER INT TEXT REAL BLOB VARCHAR BOOLEAN TIMESTAMP AUTOINCREMENT ORDER GROUP BY HAVING ASC DESC
+		LIMIT OFFSET JOIN LEFT RIGHT INNER OUTER AS DISTINCT COUNT CASE WHEN THEN ELSE END UNION ALL BEGIN COMMIT
+		ROLLBACK IF BEFORE AFTER FOR EACH ROW WITHOUT ROWID VIRTUAL USING REPLACE CONFLICT DO NOTHING PRAGMA
+		TODO FIXME XXX HACK NOTE BUG
+		True False None Null Nil Self Some Ok Err Println Printf Sprintf Errorf Fatalf Logf
+		String Object Array Number Boolean Promise Error Exception Map Set List Integer Long Double Float Void
+		Math JSON Date Console System Override Deprecated Optional Vec Box Option Result Debug Clone Default Copy`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// atSentenceStart reports whether s[i:] starts a sentence; in code, the
+// first word of a comment does too.
+func atSentenceStart(s string, i int, code bool) bool {
 	j := strings.LastIndexFunc(s[:i], func(r rune) bool { return !unicode.IsSpace(r) })
-	return j < 0 || strings.ContainsRune(".!?:\n#", rune(s[j]))
+	starts := ".!?:\n#"
+	if code {
+		starts += "/*"
+	}
+	return j < 0 || strings.ContainsRune(starts, rune(s[j]))
 }
 
 func hasInnerUpper(w string) bool {

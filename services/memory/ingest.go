@@ -11,7 +11,7 @@ import (
 
 // chunkerVersion is part of every content hash: when chunking changes,
 // re-ingesting a file re-chunks it instead of calling it unchanged.
-const chunkerVersion = "chunk-v1"
+const chunkerVersion = "chunk-v2"
 
 // IngestParams are a batch of files.
 type IngestParams struct {

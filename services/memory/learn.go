@@ -24,12 +24,19 @@ type LearnResult struct {
 	Redacted []string `json:"redacted,omitempty"`
 }
 
+// Sources of learnings (contract.ItemSources): what a client stored itself,
+// over MCP, /rpc or the CLI, and what a sub-agent stored.
+const (
+	SourceClient = "client"
+	SourceAgent  = "agent"
+)
+
 // Learn stores one learning with the caller's provenance.
 func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallContext) (*LearnResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	text := strings.TrimSpace(p.Text)
+	text := contract.TrimBlank(p.Text)
 	if text == "" {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
 	}
@@ -41,9 +48,13 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if p.Confidence != nil {
 		conf = *p.Confidence
 	}
+	source := SourceClient
+	if cc.Agent != "" {
+		source = SourceAgent
+	}
 	item := Item{
 		Kind: "learning", LearningKind: kind, Text: text, Confidence: &conf,
-		Source: "agent", Provenance: provenance(cc),
+		Source: source, Provenance: provenance(cc),
 	}
 	res, err := s.Remember(ctx, []Item{item})
 	if err != nil {
@@ -85,7 +96,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 	for i := range items {
 		it := &items[i]
 		var redacted []string
-		it.Text, redacted = Scrub(strings.TrimSpace(it.Text))
+		it.Text, redacted = Scrub(contract.TrimBlank(it.Text))
 		if it.Text == "" {
 			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
 		}
@@ -96,7 +107,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 		if it.TokenCount == 0 {
 			it.TokenCount = EstimateTokens(it.Text)
 		}
-		it.Entities = ExtractEntities(it.Text)
+		it.Entities = ExtractEntities(it.Text, it.Meta.Language)
 		it.ID = Fingerprint(*it)
 		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
 	}

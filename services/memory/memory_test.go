@@ -60,8 +60,58 @@ func TestLearn(t *testing.T) {
 	}
 	first := list.Items[1] // oldest
 	if first.Kind != "learning" || first.Meta.LearningKind != "fact" || *first.Confidence != 0.8 ||
-		first.Meta.Provenance != "mcp:cursor" || first.Meta.Source != "agent" || first.Text != "The user prefers dark mode." {
+		first.Meta.Provenance != "mcp:cursor" || first.Meta.Source != "client" || first.Text != "The user prefers dark mode." {
 		t.Errorf("stored %+v", first)
+	}
+}
+
+// A client's own learning is of source "client", whatever the transport; a
+// sub-agent's is of source "agent". Provenance says who, in detail.
+func TestLearnSource(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, cc := range []contract.CallContext{
+		{Source: "mcp:cursor", Transport: contract.TransportMCPStdio},
+		{Source: "rpc", Transport: contract.TransportJSONRPC},
+		{Source: "cli", Transport: contract.TransportCLI},
+		{Source: "mcp:cursor/agent:researcher", Transport: contract.TransportMCPStdio, Agent: "researcher", Depth: 1},
+	} {
+		if _, err := svc.Learn(ctx, memory.LearnParams{Text: "A note from " + cc.Source}, cc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]string{}
+	list, _ := svc.List(ctx, memory.ListParams{Limit: 10})
+	for _, it := range list.Items {
+		got[it.Meta.Provenance] = it.Meta.Source
+	}
+	want := map[string]string{"mcp:cursor": "client", "rpc": "client", "cli": "client", "mcp:cursor/agent:researcher": "agent"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("sources by provenance %v, want %v", got, want)
+	}
+	for src, n := range map[string]int{"client": 3, "agent": 1} {
+		res, err := svc.List(ctx, memory.ListParams{Limit: 10, Filter: &memory.Filter{Sources: []string{src}}})
+		if err != nil || len(res.Items) != n {
+			t.Errorf("filter sources [%s]: %d items, want %d (%v)", src, len(res.Items), n, err)
+		}
+	}
+	srcs, _ := svc.ListSources(ctx, memory.ListSourcesParams{})
+	kinds := map[string]string{}
+	for _, s := range srcs.Sources {
+		kinds[s.SourceID] = s.SourceKind
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Errorf("tree sources %v, want %v", kinds, want)
+	}
+}
+
+func TestLearnRefusesBlankText(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, text := range []string{"   \n\t", "\u200b\u200c\u200d\u2060\ufeff", " \u200b \ufeff "} {
+		_, err := svc.Learn(context.Background(), memory.LearnParams{Text: text}, cursor)
+		if contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(err.Error(), "blank") {
+			t.Errorf("learn(%q): %v", text, err)
+		}
 	}
 }
 
@@ -95,6 +145,15 @@ func TestFetch(t *testing.T) {
 		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "semantic"})
 		if contract.ErrorCode(err) != contract.CodeUnsupported || !strings.Contains(err.Error(), "hybrid") {
 			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("an emoji is a word", func(t *testing.T) {
+		learn(t, svc, "Release day 🚀 went smoothly.")
+		for _, mode := range []string{"keyword", ""} {
+			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "🚀", Mode: mode})
+			if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "🚀") {
+				t.Errorf("mode %q: %+v %v", mode, res, err)
+			}
 		}
 	})
 	t.Run("stopwords only find nothing by keyword", func(t *testing.T) {

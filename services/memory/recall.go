@@ -159,10 +159,14 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 			break
 		}
 		it, ok := items[f.seq]
-		if !ok || !relevant(weights, it.Text, f) {
+		if !ok {
 			continue
 		}
-		snippet := bestSentence(terms, it.Text)
+		text := quotable(it)
+		if text == "" || !relevant(weights, text, f) {
+			continue
+		}
+		snippet := bestSentence(terms, text)
 		out.Citations = append(out.Citations, Citation{ID: it.ID, Kind: it.Kind, Snippet: snippet, Meta: hitOf(it, nil).Meta, Score: f.score})
 		if len(answer) < answerSentences {
 			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(snippet, " "), len(out.Citations)))
@@ -211,6 +215,46 @@ func (s *Service) writeAnswer(ctx context.Context, question string, out *RecallR
 	}
 	out.Answer, out.Model = checked, s.writer.Model()
 }
+
+// quotable is the part of an item an answer may quote: code without its
+// package clause and imports, prose with its hard-wrapped lines joined.
+func quotable(it Item) string {
+	if codeLanguages[it.Meta.Language] {
+		return withoutImports(it.Text)
+	}
+	return unwrap(it.Text)
+}
+
+// unwrap joins the lines of hard-wrapped paragraphs and list items,
+// keeping the line breaks around blank lines, headings, list items,
+// quotes, tables and fences.
+func unwrap(text string) string {
+	if !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if i > 0 {
+			if l == "" || lines[i-1] == "" || startsBlock.MatchString(l) || standsAlone.MatchString(lines[i-1]) {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		lines[i] = l
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+var (
+	// startsBlock matches a Markdown line that starts a block of its own.
+	startsBlock = regexp.MustCompile("^(?:#|>|\\||```|[-*+] |\\d+[.)] )")
+	// standsAlone matches one that nothing after it continues.
+	standsAlone = regexp.MustCompile("^(?:#|\\||```)")
+)
 
 var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
 

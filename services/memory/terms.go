@@ -3,6 +3,9 @@ package memory
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // maxTerms bounds the words taken from one query: a pasted page must not turn
@@ -15,7 +18,7 @@ func Terms(query string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range words(query) {
-		if stopwords[w] || seen[w] || (len([]rune(w)) < 2 && !isDigits(w)) {
+		if stopwords[w] || seen[w] || (utf8.RuneCountInString(w) < 2 && !isDigits(w) && !isSymbol(w)) {
 			continue
 		}
 		seen[w] = true
@@ -27,10 +30,37 @@ func Terms(query string) []string {
 	return out
 }
 
+// words splits s into lowercased runs of letters and digits, and symbols
+// (emoji) one by one, as the keyword index does.
 func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	s = strings.ToLower(s)
+	var out []string
+	start := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+		if textkeys.IsSymbol(r) {
+			out = append(out, s[i:i+utf8.RuneLen(r)])
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// isSymbol reports whether a word is one symbol (an emoji).
+func isSymbol(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return n == len(w) && textkeys.IsSymbol(r)
 }
 
 func isDigits(s string) bool {

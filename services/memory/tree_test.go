@@ -24,7 +24,7 @@ func TestTreeViews(t *testing.T) {
 	learn(t, svc, "Orbit is the codename of the new API.")
 
 	all, err := svc.Browse(ctx, memory.BrowseParams{K: 10})
-	if err != nil || all.Total != 4 || all.Chunks[0].SourceKind != "agent" || all.Chunks[0].SourceID != "mcp:cursor" {
+	if err != nil || all.Total != 4 || all.Chunks[0].SourceKind != "client" || all.Chunks[0].SourceID != "mcp:cursor" {
 		t.Fatalf("browse all: %+v %v", all, err)
 	}
 	for name, tc := range map[string]struct {

@@ -62,3 +62,47 @@ func TestUpgradeDropsTheFTSCopy(t *testing.T) {
 	s.Close()
 	AssertGone(t, path, "zebracorn")
 }
+
+// Learnings that clients stored before the "client" source existed were
+// marked "agent"; opening the file relabels them, and leaves sub-agents'
+// learnings and other items as they were.
+func TestUpgradeRelabelsClientLearnings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "memory.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range migrations[:4] {
+		if _, err := old.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := old.Exec(`PRAGMA user_version = 4`); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][2]string{ // id → provenance, source before
+		"cli": {"cli", "agent"}, "rpc": {"rpc", "agent"}, "mcp": {"mcp:cursor", "agent"}, "unknown": {"unknown", "agent"},
+		"sub": {"mcp:cursor/agent:researcher", "agent"}, "bare-sub": {"agent:planner", "agent"}, "doc": {"cli", "folder"},
+	}
+	for id, r := range rows {
+		if _, err := old.Exec(`INSERT INTO items (id, kind, text, source, provenance, observed_at, created_at)
+			VALUES (?, 'learning', ?, ?, ?, 1, 1)`, id, "note "+id, r[1], r[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+
+	s := New(path)
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	want := map[string]string{"cli": "client", "rpc": "client", "mcp": "client", "unknown": "client",
+		"sub": "agent", "bare-sub": "agent", "doc": "folder"}
+	for id, src := range want {
+		it, err := s.Item(context.Background(), id)
+		if err != nil || it.Source != src {
+			t.Errorf("%s: source %q, want %q (%v)", id, it.Source, src, err)
+		}
+	}
+}

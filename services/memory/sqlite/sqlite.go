@@ -228,6 +228,11 @@ DROP TRIGGER items_ai;
 DROP TRIGGER items_ad;
 DROP TRIGGER items_au;
 DROP TABLE items_fts;
+`, `
+-- A learning a client stored itself is of source 'client'; 'agent' is left
+-- to sub-agents' learnings, whose provenance names the agent.
+UPDATE items SET source = 'client'
+WHERE source = 'agent' AND provenance NOT LIKE 'agent:%' AND provenance NOT LIKE '%/agent:%';
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -4,7 +4,7 @@
 // remove_diacritics 2" tokenizer made them when the index lived in FTS5: a
 // token is a run of letters and digits, lowercased, with accents folded on
 // Latin letters (café → cafe), and stemmed by Porter's algorithm when it is
-// plain ASCII.
+// plain ASCII. A symbol such as an emoji is a token of its own.
 package textkeys
 
 import (
@@ -74,11 +74,23 @@ func (t *Tokenizer) Each(text string, fn func(key []byte)) {
 				ascii = false
 			}
 			t.buf = utf8.AppendRune(t.buf, r)
+		case IsSymbol(r):
+			flush()
+			t.buf = utf8.AppendRune(t.buf, r)
+			ascii = false
+			flush()
 		default:
 			flush()
 		}
 	}
 	flush()
+}
+
+// IsSymbol reports whether r is a symbol that is a word by itself: an emoji
+// or another pictograph (Unicode category So). Skin-tone modifiers,
+// variation selectors and joiners are not.
+func IsSymbol(r rune) bool {
+	return r >= utf8.RuneSelf && unicode.Is(unicode.So, r)
 }
 
 func lettersOnly(b []byte) bool {

@@ -33,6 +33,13 @@ func TestTokenizer(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Errorf("tokens %v, want %s", got, want)
 	}
+	// A symbol (an emoji) is a token of its own, even when it touches a
+	// word; a skin tone or variation selector is not part of it.
+	got = got[:0]
+	tok.Each("launch🚀day 👍🏽 ✅️", func(k []byte) { got = append(got, string(k)) })
+	if want := "[launch 🚀 dai 👍 ✅]"; fmt.Sprint(got) != want {
+		t.Errorf("tokens %v, want %s", got, want)
+	}
 	if keys := Keys([]string{"Deploying", "deploys", "CAFÉ"}); fmt.Sprint(keys) != "[deploi cafe]" {
 		t.Errorf("Keys = %v", keys)
 	}

@@ -1,0 +1,166 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// ReplaceSource stores a source's items, replacing what it held before.
+func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, items []memory.Item) (bool, []bool, error) {
+	unchanged := false
+	var replayed []bool
+	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) error {
+		var hash string
+		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
+		switch {
+		case err == nil && hash == src.ContentHash:
+			unchanged = true
+			return nil
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		// Chunks that did not change keep their rows (and vectors); the
+		// rest of the old content goes.
+		keep := make([]any, 0, len(items)+1)
+		keep = append(keep, src.ID)
+		for _, it := range items {
+			keep = append(keep, it.ID)
+		}
+		notIn := ""
+		if len(items) > 0 {
+			notIn = ` AND id NOT IN (` + placeholders(len(items)) + `)`
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ?`+notIn, keep...); err != nil {
+			return err
+		}
+		if replayed, err = s.putTx(ctx, tx, items); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms)
+			VALUES (?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+			ON CONFLICT(source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
+			content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
+			src.ID, src.Kind, src.DisplayName, src.ContentHash)
+		return err
+	})
+	return unchanged, replayed, err
+}
+
+// Item reads one item by id.
+func (s *Store) Item(ctx context.Context, id string) (memory.Item, error) {
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.id = ?`, id)
+	if err != nil {
+		return memory.Item{}, storeErr("reading an item", err)
+	}
+	items, err := scanItems(rows)
+	if err != nil {
+		return memory.Item{}, storeErr("reading an item", err)
+	}
+	if len(items) == 0 {
+		return memory.Item{}, contract.Errorf(contract.CodeNotFound, "no chunk %q in memory: ids come from memory.search, memory.recall or tree.browse", id).With("chunk_id", id)
+	}
+	return items[0], nil
+}
+
+// sourceIDExpr is an item's source id as the tree shows it: the source it
+// was ingested from, or for learnings whoever wrote them.
+const sourceIDExpr = `coalesce(nullif(i.source_id, ''), i.provenance)`
+
+// Browse lists items matching q.
+func (s *Store) Browse(ctx context.Context, q memory.BrowseQuery) ([]memory.Item, int, error) {
+	var where strings.Builder
+	var args []any
+	in := func(expr string, vs []string) {
+		if len(vs) == 0 {
+			return
+		}
+		where.WriteString(" AND " + expr + " IN (" + placeholders(len(vs)) + ")")
+		for _, v := range vs {
+			args = append(args, v)
+		}
+	}
+	in("i.source", q.SourceKinds)
+	in(sourceIDExpr, q.SourceIDs)
+	if len(q.EntityIDs) > 0 {
+		where.WriteString(" AND EXISTS (SELECT 1 FROM entities e WHERE e.seq = i.seq AND e.entity_id IN (" + placeholders(len(q.EntityIDs)) + "))")
+		for _, v := range q.EntityIDs {
+			args = append(args, v)
+		}
+	}
+	if q.SinceMS > 0 {
+		where.WriteString(" AND i.observed_at >= ?")
+		args = append(args, q.SinceMS)
+	}
+	if q.UntilMS > 0 {
+		where.WriteString(" AND i.observed_at < ?")
+		args = append(args, q.UntilMS)
+	}
+	if q.Seqs != nil {
+		list, _ := json.Marshal(q.Seqs)
+		where.WriteString(" AND i.seq IN (SELECT value FROM json_each(?))")
+		args = append(args, string(list))
+	}
+	var total int
+	if err := s.scalar(ctx, `SELECT count(*) FROM items i WHERE 1=1`+where.String(), &total, args...); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where.String()+
+		` ORDER BY i.observed_at DESC, i.seq DESC LIMIT ? OFFSET ?`, append(args, q.K, q.Offset)...)
+	if err != nil {
+		return nil, 0, storeErr("browsing", err)
+	}
+	items, err := scanItems(rows)
+	return items, total, storeErr("browsing", err)
+}
+
+// TopEntities counts mentions per entity.
+func (s *Store) TopEntities(ctx context.Context, kind string, k int) ([]memory.EntityCount, error) {
+	where, args := "", []any{}
+	if kind != "" {
+		where, args = " WHERE kind = ?", append(args, kind)
+	}
+	rows, err := s.query(ctx, `SELECT entity_id, kind, min(surface), count(*) AS n FROM entities`+where+
+		` GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT ?`, append(args, k)...)
+	if err != nil {
+		return nil, storeErr("counting entities", err)
+	}
+	defer rows.Close()
+	out := []memory.EntityCount{}
+	for rows.Next() {
+		var e memory.EntityCount
+		if err := rows.Scan(&e.ID, &e.Kind, &e.Surface, &e.Count); err != nil {
+			return nil, storeErr("counting entities", err)
+		}
+		out = append(out, e)
+	}
+	return out, storeErr("counting entities", rows.Err())
+}
+
+// Sources summarizes items per source.
+func (s *Store) Sources(ctx context.Context) ([]memory.SourceSummary, error) {
+	rows, err := s.query(ctx, `SELECT `+sourceIDExpr+` AS sid, i.source, count(*), max(i.observed_at),
+		coalesce((SELECT display_name FROM sources s WHERE s.source_id = i.source_id), '')
+		FROM items i GROUP BY sid, i.source ORDER BY max(i.observed_at) DESC, sid`)
+	if err != nil {
+		return nil, storeErr("listing sources", err)
+	}
+	defer rows.Close()
+	out := []memory.SourceSummary{}
+	for rows.Next() {
+		var s memory.SourceSummary
+		if err := rows.Scan(&s.SourceID, &s.SourceKind, &s.ChunkCount, &s.MostRecentMS, &s.DisplayName); err != nil {
+			return nil, storeErr("listing sources", err)
+		}
+		if s.DisplayName == "" {
+			s.DisplayName = s.SourceID
+		}
+		out = append(out, s)
+	}
+	return out, storeErr("listing sources", rows.Err())
+}
