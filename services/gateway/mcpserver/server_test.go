@@ -24,6 +24,7 @@ var _ backend = (*gateway.Gateway)(nil)
 type faulty struct {
 	*gateway.Gateway
 	cancelled chan string
+	release   chan struct{} // test.slow answers once it is closed
 }
 
 func (f *faulty) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
@@ -35,7 +36,7 @@ func (f *faulty) CallTool(ctx context.Context, name string, args json.RawMessage
 		case <-ctx.Done():
 			f.cancelled <- string(args)
 			return nil, contract.Errorf(contract.CodeUnavailable, "cancelled")
-		case <-time.After(300 * time.Millisecond):
+		case <-f.release:
 			return json.RawMessage(`{"slept":true}`), nil
 		}
 	case strings.HasPrefix(name, "test.code."):
@@ -46,7 +47,7 @@ func (f *faulty) CallTool(ctx context.Context, name string, args json.RawMessage
 }
 
 func newTestServer(tb testing.TB) (*Server, *faulty) {
-	f := &faulty{Gateway: gatewaytest.Start(tb, nil, gateway.Options{Timeout: 10 * time.Second}), cancelled: make(chan string, 4)}
+	f := &faulty{Gateway: gatewaytest.Start(tb, nil, gateway.Options{Timeout: 10 * time.Second}), cancelled: make(chan string, 4), release: make(chan struct{})}
 	return New(f, &Options{Version: "test", Instructions: gateway.Instructions}), f
 }
 
@@ -188,7 +189,7 @@ func TestCancelledRequestGetsNoResponse(t *testing.T) {
 }
 
 func TestSlowCallDoesNotBlockOthers(t *testing.T) {
-	s, _ := newTestServer(t)
+	s, f := newTestServer(t)
 	in, lines, done := stdioSession(t, s)
 	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test.slow"}}`+"\n")
 	io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory.list","arguments":{}}}`+"\n")
@@ -199,6 +200,9 @@ func TestSlowCallDoesNotBlockOthers(t *testing.T) {
 		var m map[string]any
 		json.Unmarshal([]byte(l), &m)
 		order = append(order, m["id"].(float64))
+		if len(order) == 2 {
+			close(f.release) // the others are answered while it is still running
+		}
 	}
 	if len(order) != 3 || order[len(order)-1] != 1 {
 		t.Errorf("response order %v: the slow call should finish last, and all three must arrive", order)
