@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
@@ -79,98 +78,6 @@ func New(b backend, opts *Options) *Server {
 		s.opts.Instructions = func([]contract.Tool) string { return "" }
 	}
 	return s
-}
-
-// Session is one client's state: its provenance label and negotiated version,
-// and the requests it has in flight (so notifications/cancelled can stop them).
-type Session struct {
-	transport string
-	mu        sync.Mutex
-	source    string
-	protocol  string
-	inflight  map[string]*inflight
-	// lastWrite closes when the most recent write-capable call has been
-	// answered; see order.
-	lastWrite chan struct{}
-}
-
-// Order schedules a message that runs concurrently with others: it returns a
-// channel to wait on before handling data, and a func to call once answered.
-// Every call waits for the writes sent before it, so a session reads its own
-// writes even when a client pipes "learn" and "recall" without waiting
-// between them. Reads never wait for reads.
-//
-// A request's id is known to the session from here on, so a
-// notifications/cancelled read right after it stops it even if its
-// handler has not started yet.
-func (s *Session) Order(data []byte) (wait <-chan struct{}, done func()) {
-	wait, answered := s.order(writes(data))
-	p, batch := peekAt(data)
-	if batch || p.ID == nil {
-		return wait, answered
-	}
-	key := string(p.ID)
-	s.mu.Lock()
-	if _, dup := s.inflight[key]; !dup {
-		s.inflight[key] = &inflight{}
-	}
-	s.mu.Unlock()
-	return wait, func() {
-		answered()
-		s.mu.Lock()
-		if f := s.inflight[key]; f != nil && f.cancel == nil {
-			delete(s.inflight, key) // announced, never tracked
-		}
-		s.mu.Unlock()
-	}
-}
-
-func (s *Session) order(write bool) (wait <-chan struct{}, done func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	prev := s.lastWrite
-	if prev == nil {
-		prev = closedChan
-	}
-	if !write {
-		return prev, func() {}
-	}
-	mine := make(chan struct{})
-	s.lastWrite = mine
-	return prev, func() { close(mine) }
-}
-
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
-// inflight is a request the session knows of: announced by Order, then
-// tracked (cancel set) while its handler runs.
-type inflight struct {
-	cancel    context.CancelFunc
-	cancelled bool
-}
-
-// NewSession starts a session on the named transport (contract.TransportMCPStdio, ...).
-func NewSession(transport string) *Session {
-	return &Session{transport: transport, source: contract.MCPSource(""), inflight: map[string]*inflight{}}
-}
-
-// Source is the session's provenance label.
-func (s *Session) Source() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.source
-}
-
-// structured reports whether the session's protocol has structured tool
-// output. A session that has not negotiated one speaks the newest.
-func (s *Session) structured() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.protocol == "" || s.protocol >= structuredSince // revisions are dates
-}
-
-func (s *Session) callContext() contract.CallContext {
-	return contract.CallContext{Source: s.Source(), Transport: s.transport}
 }
 
 // Handle answers one message: a request, a notification or a batch. It
@@ -247,46 +154,6 @@ func (s *Server) notify(sess *Session, m *jsonrpc.Message) {
 	default:
 		s.opts.Logger.Debug("ignored notification", "method", m.Method)
 	}
-}
-
-func (sess *Session) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	key := string(id)
-	sess.mu.Lock()
-	f := sess.inflight[key]
-	if f == nil {
-		f = &inflight{}
-		sess.inflight[key] = f
-	}
-	f.cancel = cancel
-	if f.cancelled { // cancelled between Order and now
-		cancel()
-	}
-	sess.mu.Unlock()
-	return ctx, func() {
-		cancel()
-		sess.mu.Lock()
-		delete(sess.inflight, key)
-		sess.mu.Unlock()
-	}
-}
-
-func (sess *Session) cancel(id json.RawMessage) {
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	if f, ok := sess.inflight[string(bytes.TrimSpace(id))]; ok {
-		f.cancelled = true
-		if f.cancel != nil {
-			f.cancel()
-		}
-	}
-}
-
-func (sess *Session) wasCancelled(id json.RawMessage) bool {
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	f, ok := sess.inflight[string(id)]
-	return ok && f.cancelled
 }
 
 type implementation struct {

@@ -1,0 +1,173 @@
+package gateway
+
+import (
+	"context"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Diagnostics is the registry's redacted inventory.
+type Diagnostics struct {
+	Counts              Counts          `json:"counts"`
+	WriteSurfaces       []WriteSurface  `json:"write_surfaces"`
+	Policy              map[string]any  `json:"policy"`
+	WriteAudit          map[string]any  `json:"write_audit"`
+	RecentDenials       []Denial        `json:"recent_denials"`
+	CapabilityProviders ProviderSummary `json:"capability_providers"`
+	// Services is each service's health: available, degraded, or
+	// unavailable when it does not answer or serves none of its tools.
+	Services map[string]string `json:"services"`
+	// ServiceDetail says why a service is not available.
+	ServiceDetail map[string]string `json:"service_detail"`
+	// SearchProviders are the search providers and their states, when the
+	// search service answers.
+	SearchProviders []contract.SearchProvider `json:"search_providers"`
+}
+
+// Counts are registry totals.
+type Counts struct {
+	TotalTools    int `json:"total_tools"`
+	EnabledTools  int `json:"enabled_tools"`
+	MCPStdioTools int `json:"mcp_stdio_tools"`
+	JSONRPCTools  int `json:"json_rpc_tools"`
+}
+
+// WriteSurface is a route by which something can be written.
+type WriteSurface struct {
+	ToolID    string `json:"tool_id"`
+	Transport string `json:"transport"`
+	Route     string `json:"route"`
+}
+
+// ProviderSummary counts capability providers without exposing their sources.
+type ProviderSummary struct {
+	Total          int      `json:"total"`
+	Enabled        int      `json:"enabled"`
+	Trusted        int      `json:"trusted"`
+	TrustedEnabled int      `json:"trusted_enabled"`
+	EligibleIDs    []string `json:"eligible_ids"`
+	// RegistryErrors is empty: invalid or duplicate entries are refused when
+	// the configuration loads, so a running gateway never holds one.
+	RegistryErrors []string `json:"registry_errors"`
+}
+
+// Diagnostics reports what the registry holds and how it is governed.
+func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
+	entries := g.Registry(ctx)
+	policy, denials := g.opts.Policy.posture()
+	d := Diagnostics{
+		WriteSurfaces: []WriteSurface{},
+		Policy:        policy,
+		WriteAudit:    g.auditStatus(ctx),
+		RecentDenials: denials,
+		Services:      map[string]string{},
+		ServiceDetail: map[string]string{},
+	}
+	for _, e := range entries {
+		d.Counts.TotalTools++
+		if e.Enabled {
+			d.Counts.EnabledTools++
+		}
+		if e.Transport == TransportMCP {
+			d.Counts.MCPStdioTools++
+		} else {
+			d.Counts.JSONRPCTools++
+		}
+		if e.WriteCapable {
+			d.WriteSurfaces = append(d.WriteSurfaces, WriteSurface{ToolID: e.ToolID, Transport: e.Transport, Route: e.Route})
+		}
+	}
+	d.serviceHealth(entries)
+	d.SearchProviders = []contract.SearchProvider{}
+	if h, err := g.searchHealth(ctx); err == nil {
+		d.SearchProviders = h.Providers
+	}
+	p := ProviderSummary{EligibleIDs: []string{}, RegistryErrors: []string{}}
+	for _, c := range g.opts.Providers {
+		p.Total++
+		if c.Enabled {
+			p.Enabled++
+		}
+		if c.TrustState == "trusted" {
+			p.Trusted++
+		}
+		if c.Eligible() {
+			p.TrustedEnabled++
+			p.EligibleIDs = append(p.EligibleIDs, c.ID)
+		}
+	}
+	d.CapabilityProviders = p
+	return d
+}
+
+// serviceHealth sums up each service from its entries: unavailable when
+// it does not answer or has no enabled entry, or every enabled entry is
+// unavailable; degraded when some enabled entry is not available.
+func (d *Diagnostics) serviceHealth(entries []Entry) {
+	type tally struct {
+		answers                bool
+		enabled, down, notOK   int
+		reason, disabledReason string
+	}
+	by := map[string]*tally{}
+	for _, e := range entries {
+		svc := e.HealthDetail.Service
+		if svc == "gateway" {
+			continue
+		}
+		t := by[svc]
+		if t == nil {
+			t = &tally{answers: e.HealthDetail.ServiceAnswers}
+			by[svc] = t
+		}
+		if !e.Enabled {
+			if t.disabledReason == "" {
+				t.disabledReason = e.HealthDetail.Reason
+			}
+			continue
+		}
+		t.enabled++
+		switch e.Health {
+		case HealthUnavailable:
+			t.down++
+			t.notOK++
+		case HealthDegraded:
+			t.notOK++
+		}
+		if e.Health != HealthAvailable && t.reason == "" && e.HealthDetail.Reason != "" {
+			t.reason = e.Transport + " " + e.ToolID + ": " + e.HealthDetail.Reason
+		}
+	}
+	for svc, t := range by {
+		switch {
+		case !t.answers:
+			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, "the "+svc+" service does not answer its NATS ping"
+		case t.enabled == 0:
+			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, "the "+svc+" service answers but serves none of its tools, "+t.disabledReason
+		case t.down == t.enabled:
+			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, t.reason
+		case t.notOK > 0:
+			d.Services[svc], d.ServiceDetail[svc] = HealthDegraded, t.reason
+		default:
+			d.Services[svc] = HealthAvailable
+		}
+	}
+}
+
+// auditStatus says whether and where writes are audited, and how the last
+// ones went.
+func (g *Gateway) auditStatus(ctx context.Context) map[string]any {
+	if g.opts.Audit == nil {
+		return map[string]any{"enabled": false, "detail": "no audit log is configured: writes are counted in openhuman_tool_calls_total only"}
+	}
+	l := g.opts.Audit.Log()
+	status := map[string]any{"enabled": true, "backend": l.Backend(), "audited_tools": []string{"memory.learn", "memory.forget", "sub-agents' writes"}}
+	if rows, err := l.Recent(ctx, 1, false); err != nil {
+		status["error"] = err.Error()
+	} else if len(rows) == 1 {
+		status["last_row_ms"] = rows[0].TimestampMS
+	}
+	return status
+}
+
+// dottedForm reports whether id is short with one of its underscores made a dot.
