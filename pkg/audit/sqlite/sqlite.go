@@ -12,10 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
+	"github.com/openhuman-go/openhuman-go/pkg/sqlitefile"
 )
 
 // Log keeps rows in a table of their own file. Several processes may
@@ -44,7 +46,10 @@ func Open(path string, maxRows int) (*Log, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (
+	// Each openhuman-core a client launches opens this file, often at the
+	// same moment.
+	err = sqlitefile.RetryBusy(30*time.Second, func() error {
+		_, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (
 		id INTEGER PRIMARY KEY AUTOINCREMENT,
 		timestamp_ms INTEGER NOT NULL,
 		client TEXT NOT NULL,
@@ -53,7 +58,10 @@ func Open(path string, maxRows int) (*Log, error) {
 		resulting_id TEXT NOT NULL DEFAULT '',
 		success INTEGER NOT NULL,
 		error_message TEXT NOT NULL DEFAULT ''
-	)`); err != nil {
+	)`)
+		return err
+	})
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening the audit log %s: %w", path, err)
 	}

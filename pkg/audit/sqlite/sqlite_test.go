@@ -1,7 +1,11 @@
 package sqlite_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -64,5 +68,51 @@ func TestTwoWritersOfOneFile(t *testing.T) {
 	wg.Wait()
 	if all, _ := a.Recent(context.Background(), 1000, false); len(all) != 400 {
 		t.Fatalf("%d rows, want 400", len(all))
+	}
+}
+
+// TestOpenAtOnce: every openhuman-core a client launches opens the audit
+// file, often at the same moment; none may fail because another process
+// holds the lock while switching a new file to WAL. The openers are
+// processes (this test binary again): SQLite's locks are per process.
+func TestOpenAtOnce(t *testing.T) {
+	if path := os.Getenv("AUDIT_OPEN_AT_ONCE"); path != "" {
+		l, err := sqlite.Open(path, 0)
+		if err == nil {
+			err = l.Record(context.Background(), audit.Row{Client: "mcp:test", ToolName: "memory.learn", Success: true})
+			l.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	for round := range 4 {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("audit-%d.db", round))
+		cmds := make([]*exec.Cmd, 8)
+		outs := make([]bytes.Buffer, len(cmds))
+		for i := range cmds {
+			cmds[i] = exec.Command(os.Args[0], "-test.run=^TestOpenAtOnce$")
+			cmds[i].Env = append(os.Environ(), "AUDIT_OPEN_AT_ONCE="+path)
+			cmds[i].Stderr = &outs[i]
+			if err := cmds[i].Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, c := range cmds {
+			if err := c.Wait(); err != nil {
+				t.Fatalf("round %d, opener %d: %v: %s", round, i, err, outs[i].String())
+			}
+		}
+		l, err := sqlite.Open(path, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := l.Recent(context.Background(), 100, false)
+		l.Close()
+		if err != nil || len(rows) != len(cmds) {
+			t.Fatalf("round %d: %d rows, %v; want one from each opener", round, len(rows), err)
+		}
 	}
 }

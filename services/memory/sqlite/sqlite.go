@@ -13,7 +13,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/sqlitefile"
 )
 
 // Store is a SQLite-backed memory.Store.
@@ -59,28 +59,13 @@ func (s *Store) Open() error {
 	s.read.SetMaxOpenConns(readers)
 	s.read.SetMaxIdleConns(readers) // reopening a connection re-reads the schema; keep them
 
-	// Two processes opening a new file at once contend for the switch to WAL
-	// and the first migration; SQLite answers such lock upgrades with BUSY
-	// at once rather than waiting, so the attempt is repeated here.
-	deadline := time.Now().Add(s.BusyTimeout)
-	for {
-		err = s.migrate(context.Background())
-		if err == nil || !isBusy(err) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(time.Duration(20+rand.IntN(80)) * time.Millisecond)
-	}
+	err = sqlitefile.RetryBusy(s.BusyTimeout, func() error { return s.migrate(context.Background()) })
 	if err != nil {
 		s.Close()
 		return fmt.Errorf("opening %s: %w", s.Path, err)
 	}
 	openStores.add(s)
 	return nil
-}
-
-func isBusy(err error) bool {
-	var coded interface{ Code() int }
-	return errors.As(err, &coded) && coded.Code()&0xff == sqliteBusy
 }
 
 // Close closes the database.
@@ -273,14 +258,12 @@ func storeErr(doing string, err error) error {
 		return ce
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return contract.Errorf(contract.CodeUnavailable, "memory ran out of time while %s", doing)
-	case isBusy(err):
+	case sqlitefile.IsBusy(err):
 		return contract.Errorf(contract.CodeUnavailable,
 			"memory is busy: another process held the write lock too long while %s; retry", doing)
 	}
 	return contract.Errorf(contract.CodeEngine, "memory storage failed while %s: %v", doing, err)
 }
-
-const sqliteBusy = 5 // SQLITE_BUSY, and its extended codes in the low byte
 
 // Checkpoint copies the WAL into the database file and truncates it, so
 // the file's size is the data's size.

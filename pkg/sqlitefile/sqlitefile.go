@@ -1,0 +1,35 @@
+// Package sqlitefile holds what every SQLite file of ours needs when
+// several processes open it at once: the memory store and the audit log
+// are both shared by each openhuman-core a client launches.
+package sqlitefile
+
+import (
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+// busy is SQLITE_BUSY; extended codes keep it in their low byte.
+const busy = 5
+
+// IsBusy reports whether err is SQLite's "database is locked".
+func IsBusy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == busy
+}
+
+// RetryBusy runs fn until it succeeds, fails other than busy, or timeout
+// has passed. Two processes opening a new file at once contend for the
+// switch to WAL and the first schema change; SQLite answers such lock
+// upgrades with BUSY at once, whatever the busy timeout, so the attempt is
+// repeated after a short random pause.
+func RetryBusy(timeout time.Duration, fn func() error) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := fn()
+		if err == nil || !IsBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Duration(20+rand.IntN(80)) * time.Millisecond)
+	}
+}
