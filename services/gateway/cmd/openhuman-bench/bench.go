@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -61,6 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	conc := fs.String("concurrency", "1,8,64", "concurrent clients, comma-separated")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time per transport and concurrency")
 	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
+	version := fs.Bool("version", false, "print the version and exit")
 	fs.SetOutput(io.Discard) // usage goes to stdout when asked for, else to stderr
 	if err := fs.Parse(args); err != nil {
 		w := stderr
@@ -72,6 +74,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 		fmt.Fprint(w, usageTail)
 		return err
+	}
+	if *version {
+		fmt.Fprintln(stdout, "openhuman-bench", telemetry.Version)
+		return nil
 	}
 	for _, c := range strings.Split(*conc, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(c))

@@ -111,3 +111,10 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestVersion(t *testing.T) {
+	var out, errs bytes.Buffer
+	if err := run(context.Background(), []string{"--version"}, &out, &errs); err != nil || !strings.HasPrefix(out.String(), "openhuman-bench ") {
+		t.Fatalf("err %v, stdout %q, stderr %q", err, out.String(), errs.String())
+	}
+}
