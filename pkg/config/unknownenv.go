@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 )
 
 // testEnvPrefixes name OPENHUMAN_* variables read by tests and benchmarks,
@@ -50,31 +52,9 @@ func UnknownEnv(environ []string) []Warning {
 func closest(s string, candidates []string) string {
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+		if d := editdistance.OSA(s, c); bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes
-// (variable names are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -109,7 +110,7 @@ func near(a, b string) bool {
 	if allowed == 0 || a[0] != b[0] || abs(len(a)-len(b)) > allowed {
 		return false
 	}
-	return editDistance(a, b) <= allowed
+	return editdistance.OSA(a, b) <= allowed
 }
 
 func abs(x int) int {
@@ -117,33 +118,6 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// editDistance is the optimal string alignment distance (Damerau-Levenshtein
-// without repeated edits of one substring).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 // coverage counts how many of terms occur in text, comparing stems.

@@ -1,0 +1,33 @@
+// Package editdistance measures how far apart two strings are in typing
+// mistakes: memory matches a misspelt query word to a stored one with it,
+// and configuration names the variable a misspelt one was meant to be.
+package editdistance
+
+// OSA is the optimal string alignment distance between a and b, in runes:
+// Levenshtein's insertions, deletions and substitutions, plus swapping two
+// neighbours (the commonest typo) as one edit, without editing one
+// substring twice.
+func OSA(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
