@@ -53,7 +53,7 @@ type ProviderSummary struct {
 
 // Diagnostics reports what the registry holds and how it is governed.
 func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
-	entries := g.Registry(ctx)
+	entries, health := g.registry(ctx)
 	policy, denials := g.opts.Policy.posture()
 	d := Diagnostics{
 		WriteSurfaces: []WriteSurface{},
@@ -79,8 +79,8 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	}
 	d.serviceHealth(entries)
 	d.SearchProviders = []contract.SearchProvider{}
-	if h, err := g.searchHealth(ctx); err == nil {
-		d.SearchProviders = h.Providers
+	if health != nil {
+		d.SearchProviders = health.Providers
 	}
 	p := ProviderSummary{EligibleIDs: []string{}, RegistryErrors: []string{}}
 	for _, c := range g.opts.Providers {

@@ -173,6 +173,13 @@ func rpcToolID(method string) string {
 // a different tool there (v1's memory.recall is not v2's). Its backing
 // JSON-RPC method is listed, since /rpc serves every profile's methods.
 func (g *Gateway) Registry(ctx context.Context) []Entry {
+	entries, _ := g.registry(ctx)
+	return entries
+}
+
+// registry builds the entries, and returns the search providers' health
+// it asked for them (nil when unknown), which diagnostics reports too.
+func (g *Gateway) registry(ctx context.Context) ([]Entry, *contract.SearchHealth) {
 	answers := map[string]bool{"gateway": true}
 	for _, svc := range contract.Services() {
 		answers[svc] = g.bus.Ping(ctx, svc) == nil
@@ -197,7 +204,7 @@ func (g *Gateway) Registry(ctx context.Context) []Entry {
 	for _, m := range gatewayMethods {
 		out = append(out, b.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway"))
 	}
-	return out
+	return out, providers
 }
 
 // RegistryEntry returns one entry. Besides its tool_id it answers to the
