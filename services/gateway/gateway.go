@@ -95,7 +95,7 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 	if !ok {
 		// Counted under "unknown": label values come from the catalog,
 		// never from raw input.
-		return g.measure("unknown", cc, func() (json.RawMessage, error) { return nil, g.unknownTool(ctx, name) })
+		return g.measure("unknown", "unknown", cc, func() (json.RawMessage, error) { return nil, g.unknownTool(ctx, name) })
 	}
 	return g.callTool(ctx, tool, args, cc)
 }
@@ -103,15 +103,17 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 // callTool calls tool, of any profile: JSON-RPC serves the backing methods
 // of all of them.
 func (g *Gateway) callTool(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
-	return g.measure(tool.Name, cc, func() (json.RawMessage, error) { return g.call(ctx, tool, args, cc) })
+	return g.measure(tool.Name, tool.Subject(), cc, func() (json.RawMessage, error) { return g.call(ctx, tool, args, cc) })
 }
 
-// measure runs one call under the metrics hook and the health window.
-func (g *Gateway) measure(label string, cc contract.CallContext, fn func() (json.RawMessage, error)) (json.RawMessage, error) {
+// measure runs one call under the metrics hook (label: the tool's name)
+// and the health window (key: its subject, since v1's memory.recall and
+// v2's are different tools of one name).
+func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() (json.RawMessage, error)) (json.RawMessage, error) {
 	done := g.opts.Observe(label, cc.Transport)
 	raw, err := fn()
 	done(err)
-	g.recent.record(label, err)
+	g.recent.record(key, err)
 	return raw, err
 }
 

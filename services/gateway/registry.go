@@ -245,7 +245,7 @@ type entryBuilder struct {
 // provider); a web tool is degraded when some of its providers are
 // skipped or failing, unavailable when all are skipped.
 func (b entryBuilder) entry(t contract.Tool, id, transport, route, service string) Entry {
-	calls, failures := b.g.recent.counts(t.Name)
+	calls, failures := b.g.recent.counts(t.Subject())
 	enabled := b.served == nil || !b.answers[service] || b.served[t.Subject()]
 	health, reason := HealthAvailable, ""
 	switch {

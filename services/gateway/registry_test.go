@@ -119,6 +119,18 @@ func TestRegistryHealth(t *testing.T) {
 			t.Errorf("memory.fetch: %s %+v", fetch.Health, fetch.HealthDetail)
 		}
 	})
+	t.Run("calls count for the tool called, not for another of its name", func(t *testing.T) {
+		gw := gatewaytest.Start(t, nil, gateway.Options{})
+		if _, err := gw.CallRPC(ctx, "openhuman.memory_recall", json.RawMessage(`{"question":"anything?"}`), contract.CallContext{}); err != nil {
+			t.Fatal(err)
+		}
+		for id, want := range map[string]int{"memory.recall": 1, "rpc.memory_recall": 1, "rpc.memory_tree_recall": 0} {
+			e, err := gw.RegistryEntry(ctx, id)
+			if err != nil || e.HealthDetail.RecentCalls != want {
+				t.Errorf("%s: %+v, %v; want %d recent calls", id, e, err, want)
+			}
+		}
+	})
 	t.Run("a service that does not answer makes its tools unavailable", func(t *testing.T) {
 		ns, err := embedded.Start(embedded.Options{})
 		if err != nil {
