@@ -32,8 +32,13 @@ type Session struct {
 // notifications/cancelled read right after it stops it even if its
 // handler has not started yet.
 func (s *Session) Order(data []byte) (wait <-chan struct{}, done func()) {
-	wait, answered := s.order(writes(data))
 	p, batch := peekAt(data)
+	return s.schedule(p, batch)
+}
+
+// schedule is Order for a message already peeked at, read once for both.
+func (s *Session) schedule(p peek, batch bool) (wait <-chan struct{}, done func()) {
+	wait, answered := s.order(batch || p.writes())
 	if batch || p.ID == nil {
 		return wait, answered
 	}

@@ -47,31 +47,34 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		if !ok {
 			return nil
 		}
-		switch {
-		case l.err != nil:
+		if l.err != nil {
 			return l.err
-		case l.tooLong:
+		}
+		if l.tooLong {
 			w.write(jsonrpc.Encode(jsonrpc.ErrorResponse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: the message is larger than 16 MiB and was skipped", nil)))
-		case isSlow(l.data):
-			// Tool calls and resource reads run beside each other, so one
-			// slow call does not hold up pings or a quick memory read; but
-			// each waits for the writes sent before it (see Session.order).
-			wait, done := sess.Order(l.data)
-			sem <- struct{}{}
-			wg.Add(1)
-			go func(data []byte) {
-				defer func() { done(); <-sem; wg.Done() }()
-				select {
-				case <-wait:
-				case <-ctx.Done():
-				}
-				w.write(s.Handle(ctx, sess, data))
-			}(l.data)
-		default:
+			continue
+		}
+		p, batch := peekAt(l.data)
+		if !batch && !p.slow() {
 			// Everything else is answered in order, before the next line is
 			// read: initialize always answers before what follows it.
 			w.write(s.Handle(ctx, sess, l.data))
+			continue
 		}
+		// Tool calls and resource reads run beside each other, so one
+		// slow call does not hold up pings or a quick memory read; but
+		// each waits for the writes sent before it (see Session.order).
+		wait, done := sess.schedule(p, batch)
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(data []byte) {
+			defer func() { done(); <-sem; wg.Done() }()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+			}
+			w.write(s.Handle(ctx, sess, data))
+		}(l.data)
 	}
 }
 
@@ -93,20 +96,13 @@ func peekAt(data []byte) (p peek, batch bool) {
 	return p, false
 }
 
-// isSlow reports whether a message may take long: tool calls, resource
-// reads and batches (which may hold either).
-func isSlow(data []byte) bool {
-	p, batch := peekAt(data)
-	return batch || p.Method == "tools/call" || p.Method == "resources/read"
-}
+// slow reports whether a message may take long: tool calls and resource
+// reads (batches, which may hold either, are scheduled as slow too).
+func (p peek) slow() bool { return p.Method == "tools/call" || p.Method == "resources/read" }
 
 // writes reports whether a message may change memory: a call of a
-// write-capable tool, or a batch (which may hold one).
-func writes(data []byte) bool {
-	p, batch := peekAt(data)
-	if batch {
-		return true
-	}
+// write-capable tool (or a batch, which may hold one).
+func (p peek) writes() bool {
 	t, ok := contract.ToolByName(p.Params.Name)
 	return p.Method == "tools/call" && ok && t.Acts
 }
