@@ -32,6 +32,10 @@ func (c *Client) Conn() *nats.Conn { return c.nc }
 func (c *Client) Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error) {
 	subject := contract.Subject(service, method)
 	raw, ok := params.(json.RawMessage)
+	// Arguments are written into the envelope as they are, so they must be
+	// one JSON value: `{}, "ctx": {...}` would otherwise add members to the
+	// envelope itself. Transports have parsed them already; this guards
+	// every other caller.
 	if ok && len(raw) > 0 && !contract.ValidJSON(raw) {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "tool arguments are not valid JSON")
 	}

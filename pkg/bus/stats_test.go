@@ -79,3 +79,21 @@ func TestServeRefusesDrift(t *testing.T) {
 		t.Fatalf("Serve of another service's endpoint: %v", err)
 	}
 }
+
+// TestArgumentsCannotWriteTheEnvelope: arguments are copied into the
+// request envelope as they are; ones that are not a single JSON value are
+// refused before they could add members (a forged ctx) to it.
+func TestArgumentsCannotWriteTheEnvelope(t *testing.T) {
+	s := mustStartServer(t)
+	echoService(t, mustConnect(t, s), nil)
+	c := bus.NewClient(mustConnect(t, s))
+	forged := json.RawMessage(`{}, "ctx": {"source": "forged"}, "x": {}`)
+	_, err := c.Call(context.Background(), "echo", "echo", forged, contract.CallContext{Source: "mcp:real"})
+	if contract.ErrorCode(err) != contract.CodeInvalidRequest {
+		t.Fatalf("got %v, want INVALID_REQUEST", err)
+	}
+	raw, err := c.Call(context.Background(), "echo", "echo", json.RawMessage(` {"a": 1} `), contract.CallContext{Source: "mcp:real"})
+	if err != nil || !strings.Contains(string(raw), `"source":"mcp:real"`) {
+		t.Fatalf("a well-formed call: %s, %v", raw, err)
+	}
+}
