@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -30,6 +31,24 @@ type CallContext struct {
 	// runs deep it is (0 for a client's own call).
 	Agent string `json:"agent,omitempty"`
 	Depth int    `json:"depth,omitempty"`
+	// Token is the name of the HTTP bearer token the call came with, never
+	// the token itself; empty for stdio, the command line and an HTTP edge
+	// with no tokens configured.
+	Token string `json:"token,omitempty"`
+	// Workspaces, when not empty, are the only workspaces the caller may
+	// read or write. The memory service enforces it on every call, so a
+	// client that reaches NATS directly is held to it as well as one that
+	// came through the gateway; items of other workspaces behave as if they
+	// did not exist.
+	Workspaces []string `json:"workspaces,omitempty"`
+}
+
+// Scoped reports whether the caller is limited to some workspaces.
+func (c CallContext) Scoped() bool { return len(c.Workspaces) > 0 }
+
+// MaySee reports whether the caller may see an item of workspace ws.
+func (c CallContext) MaySee(ws string) bool {
+	return !c.Scoped() || slices.Contains(c.Workspaces, ws)
 }
 
 // Timeout returns the remaining time the caller allowed, or 0 when unbounded.
