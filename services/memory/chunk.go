@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Chunk is a piece of a source and where it sits in it.
@@ -46,42 +47,125 @@ type piece struct {
 }
 
 func chunkMarkdown(text string, budget int) []Chunk {
+	out, _, _ := chunkMarkdownFrom(text, 1, partState{}, false, budget)
+	return out
+}
+
+// chunkMarkdownFrom chunks text that starts at line first of its file in
+// state st. With more (the file goes on past text) it keeps only the chunks
+// a whole-file chunking makes the same, and says at which line of text to
+// resume and in what state (see resumeAt).
+func chunkMarkdownFrom(text string, first int, st partState, more bool, budget int) ([]Chunk, int, partState) {
 	var out []Chunk
-	var path []string // heading titles by level
+	path := append([]string(nil), st.Path...) // heading titles by level
 	var body []string
-	start := 1
+	start, bodyAt := first, 0
+	// mid: the part resumes inside a section whose heading came before.
+	mid := st.Section > 0
+	if mid {
+		start = st.Section
+	}
+	best := resumeAt{state: st}
+	sectionText := func() string {
+		s := strings.Join(body, "\n")
+		if mid {
+			// The section's start was trimmed in an earlier part, not here.
+			return strings.TrimRightFunc(s, unicode.IsSpace)
+		}
+		return strings.TrimSpace(s)
+	}
+	ref := func(end int) string {
+		if r := strings.Join(nonEmpty(path), " > "); r != "" {
+			return r
+		}
+		return fmt.Sprintf("lines %d-%d", start, end)
+	}
 	flush := func(end int) {
-		section := strings.TrimSpace(strings.Join(body, "\n"))
-		if onlyHeadings(body) {
+		if !mid && onlyHeadings(body) {
 			return // a heading with nothing under it leads into the next section
 		}
-		if section != "" {
-			ref := strings.Join(nonEmpty(path), " > ")
-			if ref == "" {
-				ref = fmt.Sprintf("lines %d-%d", start, end)
-			}
-			out = append(out, pack(paragraphs(section, start), budget, ref)...)
+		if section := sectionText(); section != "" {
+			out = append(out, pack(paragraphs(section, start), budget, ref(end))...)
 		}
-		body = body[:0]
+		body, mid = body[:0], false
 	}
-	inFence := false
-	for i, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	fenceAt := make([]bool, len(lines)) // whether a fence is open before each line
+	inFence := st.Fence
+	for i, line := range lines {
+		fenceAt[i] = inFence
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
 			inFence = !inFence
 		}
 		if m := mdHeading.FindStringSubmatch(line); m != nil && !inFence {
-			flush(i)
+			fresh := mid || !onlyHeadings(body)
+			flush(first - 1 + i)
+			if fresh && i > 0 {
+				best = resumeAt{line: i, chunks: out, state: partState{Path: append([]string(nil), path...)}}
+			}
 			level := len(m[1])
 			for len(path) < level {
 				path = append(path, "")
 			}
 			path = append(path[:level-1], m[2])
-			start = i + 1
+			start = first + i
+		}
+		if len(body) == 0 && !mid {
+			bodyAt = i
 		}
 		body = append(body, line)
 	}
-	flush(strings.Count(text, "\n") + 1)
-	return out
+	if !more {
+		flush(first + strings.Count(text, "\n"))
+		return out, len(lines), partState{}
+	}
+	// Inside the open section packing starts afresh at some paragraphs.
+	// The section's chunks are named by its heading path, which is known,
+	// unless the section is the text before the first heading, named by
+	// its line range: that ends where no part has reached yet.
+	name := strings.Join(nonEmpty(path), " > ")
+	if name != "" && (mid || !onlyHeadings(body)) {
+		pieces := paragraphs(sectionText(), first+bodyAt)
+		var at, n int
+		packed := packPiecesResets(pieces, budget, func(i, k int) {
+			if i > 0 {
+				at, n = pieces[i].line-first, k
+			}
+		})
+		if at > best.line {
+			chunks := append([]Chunk(nil), out...)
+			for _, p := range packed[:n] {
+				chunks = append(chunks, Chunk{Text: strings.TrimSpace(p.text), Ref: name})
+			}
+			best = resumeAt{line: at, chunks: chunks, state: partState{Path: path, Fence: fenceAt[at], Section: start}}
+		}
+	}
+	if best.line > 0 {
+		return best.chunks, best.line, best.state
+	}
+	// No place in this part where chunking starts afresh: the open section
+	// is cut at the part's end, the one place where the chunks can differ
+	// from the whole file's.
+	flush(first + strings.Count(text, "\n"))
+	return out, len(lines), partState{Path: path, Fence: inFence, Section: start}
+}
+
+// partState is where chunking a file stands at the start of a part: what
+// a whole-file chunking would carry over from the text before it.
+type partState struct {
+	Path    []string `json:"path,omitempty"`    // Markdown: the heading path
+	Fence   bool     `json:"fence,omitempty"`   // Markdown: a code fence is open
+	Section int      `json:"section,omitempty"` // Markdown: the line the open section started at
+	Imports bool     `json:"imports,omitempty"` // code: in the package clause and imports
+	Open    int      `json:"open,omitempty"`    // code: brackets an import statement left open
+}
+
+// resumeAt is a line of a part where chunking starts afresh: the chunks
+// before it are final, and the next part starts there in state.
+type resumeAt struct {
+	line   int
+	chunks []Chunk
+	state  partState
 }
 
 func onlyHeadings(lines []string) bool {
@@ -104,12 +188,21 @@ func onlyHeadings(lines []string) bool {
 // small neighbours (together within a quarter of the budget) share one;
 // a declaration over the budget is cut into even parts at line ends.
 func chunkCode(text string, budget int) []Chunk {
+	out, _, _ := chunkCodeFrom(text, 1, partState{}, false, budget)
+	return out
+}
+
+// chunkCodeFrom is chunkCode for text that starts at line first of its file
+// in state st; with more, as chunkMarkdownFrom.
+func chunkCodeFrom(text string, first int, st partState, more bool, budget int) ([]Chunk, int, partState) {
 	lines := strings.Split(text, "\n")
-	imports := importLines(lines)
+	imports, openAt := importLinesFrom(lines, st.Open)
 	var units []codeUnit
 	var cur []string
-	curStart, inImports := 1, false
-	flush := func(n int) { // the first n lines of cur become a unit
+	curStart, inImports := first, st.Imports
+	importsAt := make([]bool, len(lines)) // inImports before each line
+	// flush makes the first n lines of cur a unit.
+	flush := func(n int) {
 		// A package clause alone is no import block: it goes with what
 		// follows when that is small.
 		imp := false
@@ -121,6 +214,7 @@ func chunkCode(text string, budget int) []Chunk {
 		cur = append([]string{}, cur[n:]...)
 	}
 	for i, line := range lines {
+		importsAt[i] = inImports
 		code := strings.TrimSpace(line) != "" && (imports[i] || !isComment(line))
 		startsImports := imports[i] && !inImports
 		endsImports := inImports && code && !imports[i]
@@ -140,14 +234,34 @@ func chunkCode(text string, budget int) []Chunk {
 		cur = append(cur, line)
 	}
 	flush(len(cur))
-	var out []Chunk
-	for _, c := range groupCode(units, budget) {
-		if strings.TrimSpace(c.text) != "" {
-			end := c.line + strings.Count(c.text, "\n")
-			out = append(out, Chunk{Text: strings.TrimSpace(c.text), Ref: fmt.Sprintf("lines %d-%d", c.line, end)})
+	chunks := func(ps []piece) []Chunk {
+		var out []Chunk
+		for _, c := range ps {
+			if strings.TrimSpace(c.text) != "" {
+				end := c.line + strings.Count(c.text, "\n")
+				out = append(out, Chunk{Text: strings.TrimSpace(c.text), Ref: fmt.Sprintf("lines %d-%d", c.line, end)})
+			}
 		}
+		return out
 	}
-	return out
+	if !more {
+		return chunks(groupCode(units, budget, nil)), len(lines), partState{}
+	}
+	// The last unit may go on in the next part (and the comments ending
+	// this one may belong to a declaration there), so grouping may start
+	// afresh only at a unit before it.
+	at, n := 0, 0
+	grouped := groupCode(units, budget, func(u, k int) {
+		if u > 0 && u < len(units)-1 {
+			at, n = units[u].line-first, k
+		}
+	})
+	if at > 0 {
+		return chunks(grouped[:n]), at, partState{Imports: importsAt[at], Open: openAt[at]}
+	}
+	// No such place: the part's end cuts the last unit, the one place
+	// where the chunks can differ from the whole file's.
+	return chunks(grouped), len(lines), partState{Imports: inImports, Open: openAt[len(lines)]}
 }
 
 // codeUnit is a declaration with its comments, or a run of imports.
@@ -158,7 +272,9 @@ type codeUnit struct {
 
 // groupCode makes chunks of units: imports apart from declarations, small
 // neighbours together, big declarations cut into even parts.
-func groupCode(units []codeUnit, budget int) []piece {
+// reset(u, n), when not nil, is called wherever grouping starts afresh at
+// units[u] with n pieces out so far.
+func groupCode(units []codeUnit, budget int, reset func(u, n int)) []piece {
 	small := budget / 4
 	var out []piece
 	var cur []string
@@ -170,18 +286,20 @@ func groupCode(units []codeUnit, budget int) []piece {
 			cur, tokens = nil, 0
 		}
 	}
-	for _, u := range units {
+	for i, u := range units {
 		if strings.TrimSpace(u.text) == "" {
 			continue
 		}
 		t := EstimateTokens(u.text)
-		if t > budget {
+		if t > budget || (len(cur) > 0 && (u.imports != curImports || tokens+t > small)) {
 			flush()
+		}
+		if reset != nil && len(cur) == 0 {
+			reset(i, len(out))
+		}
+		if t > budget {
 			out = append(out, splitLines(u.piece, budget)...)
 			continue
-		}
-		if len(cur) > 0 && (u.imports != curImports || tokens+t > small) {
-			flush()
 		}
 		if len(cur) == 0 {
 			curLine, curImports = u.line, u.imports
@@ -217,15 +335,25 @@ var packageClause = regexp.MustCompile(`^\s*package\s`)
 // with the lines of an import block (Go's import ( … ), JavaScript's
 // import { … } from).
 func importLines(lines []string) []bool {
+	is, _ := importLinesFrom(lines, 0)
+	return is
+}
+
+// importLinesFrom is importLines for lines that start with open brackets
+// of an import statement left open; it also says how many were open before
+// each line (and after the last).
+func importLinesFrom(lines []string, open int) ([]bool, []int) {
 	is := make([]bool, len(lines))
-	open := 0 // brackets the import statement being read left open
+	openAt := make([]int, len(lines)+1)
 	for i, l := range lines {
+		openAt[i] = open
 		if open > 0 || importLine.MatchString(l) {
 			is[i] = true
 			open = max(0, open+strings.Count(l, "(")+strings.Count(l, "{")-strings.Count(l, ")")-strings.Count(l, "}"))
 		}
 	}
-	return is
+	openAt[len(lines)] = open
+	return is, openAt
 }
 
 // withoutImports is code without its package clause and import lines.
@@ -268,8 +396,14 @@ func paragraphs(text string, first int) []piece {
 // pack joins pieces into chunks within budget; ref names them all, or when
 // empty each chunk gets its line range.
 func pack(pieces []piece, budget int, ref string) []Chunk {
+	return named(packPieces(pieces, budget), ref)
+}
+
+// named makes chunks of packed pieces; ref names them all, or when empty
+// each chunk gets its line range.
+func named(packed []piece, ref string) []Chunk {
 	var out []Chunk
-	for _, p := range packPieces(pieces, budget) {
+	for _, p := range packed {
 		r := ref
 		if r == "" {
 			r = fmt.Sprintf("lines %d-%d", p.line, p.line+strings.Count(p.text, "\n"))
@@ -280,6 +414,14 @@ func pack(pieces []piece, budget int, ref string) []Chunk {
 }
 
 func packPieces(pieces []piece, budget int) []piece {
+	return packPiecesResets(pieces, budget, nil)
+}
+
+// packPiecesResets is packPieces that calls reset(i, n) wherever packing
+// starts afresh at pieces[i] with n pieces out so far: what follows there
+// does not depend on what came before, so a file sent in parts can resume
+// there.
+func packPiecesResets(pieces []piece, budget int, reset func(i, n int)) []piece {
 	var out []piece
 	var cur []string
 	curLine, tokens := 0, 0
@@ -289,15 +431,17 @@ func packPieces(pieces []piece, budget int) []piece {
 			cur, tokens = nil, 0
 		}
 	}
-	for _, p := range pieces {
+	for i, p := range pieces {
 		t := EstimateTokens(p.text)
-		if t > budget {
+		if t > budget || tokens+t > budget {
 			flush()
+		}
+		if reset != nil && len(cur) == 0 {
+			reset(i, len(out))
+		}
+		if t > budget {
 			out = append(out, splitLines(p, budget)...)
 			continue
-		}
-		if tokens+t > budget {
-			flush()
 		}
 		if len(cur) == 0 {
 			curLine = p.line

@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// A file larger than a bus message arrives in parts, each chunked as it
+// comes, so neither side ever holds the whole file. To give the chunks (and
+// so their ids) a whole-file chunking gives, a part is chunked only up to
+// the last line where chunking starts afresh, a place where nothing of
+// what came before is carried on but a small state (the heading path, an
+// open fence or import statement). The reply names that place; the next
+// part starts there and carries the state back. Only where no such place
+// falls inside a part (a paragraph, section or declaration longer than a
+// part) is the cut made at the part's end, and the chunks there may differ
+// from a whole-file chunking's.
+
+// partChunks is what chunking a part gave.
+type partChunks struct {
+	chunks   []Chunk
+	used     int // bytes of the part that the chunks cover; the next part starts after them
+	nextLine int
+	resume   string
+}
+
+// chunkPart chunks text, the part of a file that starts at line first
+// with resume from the previous part's reply; more says the file goes on
+// after text.
+func chunkPart(text, language string, budget, first int, resume string, more bool) (partChunks, error) {
+	var st partState
+	if resume != "" {
+		if err := json.Unmarshal([]byte(resume), &st); err != nil {
+			return partChunks{}, contract.Errorf(contract.CodeInvalidRequest,
+				"resume is not what the previous part's reply gave: send the file again from its start").With("field", "resume")
+		}
+	}
+	if first <= 0 {
+		first = 1
+	}
+	norm := strings.ReplaceAll(text, "\r\n", "\n")
+	var chunks []Chunk
+	var at int
+	switch {
+	case language == "markdown":
+		chunks, at, st = chunkMarkdownFrom(norm, first, st, more, budget)
+	case codeLanguages[language]:
+		chunks, at, st = chunkCodeFrom(norm, first, st, more, budget)
+	default:
+		chunks, at = chunkPlainFrom(norm, first, more, budget)
+		st = partState{}
+	}
+	out := partChunks{chunks: chunks, used: len(text), nextLine: first + strings.Count(text, "\n")}
+	if lines := strings.Count(norm, "\n") + 1; at < lines {
+		// at counts lines, which a \r\n ends as a \n does.
+		out.used = lineOffset(text, at)
+		out.nextLine = first + at
+	}
+	if more {
+		b, _ := json.Marshal(st)
+		if out.resume = string(b); out.resume == "{}" {
+			out.resume = ""
+		}
+	}
+	return out, nil
+}
+
+// chunkPlainFrom is ChunkText for text other than Markdown and code, for
+// text that starts at line first; with more, as chunkMarkdownFrom.
+func chunkPlainFrom(text string, first int, more bool, budget int) ([]Chunk, int) {
+	pieces := paragraphs(text, first)
+	lines := strings.Count(text, "\n") + 1
+	if !more {
+		return pack(pieces, budget, ""), lines
+	}
+	// A paragraph the part's end cuts is shorter than the whole one: when
+	// it starts a chunk afresh here, it would in the whole file too.
+	at, n := 0, 0
+	packed := packPiecesResets(pieces, budget, func(i, k int) {
+		if i > 0 {
+			at, n = pieces[i].line-first, k
+		}
+	})
+	if at > 0 {
+		return named(packed[:n], ""), at
+	}
+	return named(packed, ""), lines
+}
+
+// lineOffset is the byte offset of line n (from 0) of text.
+func lineOffset(text string, n int) int {
+	off := 0
+	for ; n > 0; n-- {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	return off
+}
