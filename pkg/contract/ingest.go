@@ -1,6 +1,7 @@
 package contract
 
-// Limits of ingestion requests: one request must fit a NATS message.
+// Limits of ingestion requests: one request must fit a NATS message. A
+// file larger than that goes in parts.
 const (
 	MaxIngestFiles     = 200
 	MaxIngestFileChars = 1 << 20
@@ -20,7 +21,42 @@ type IngestFile struct {
 	Repo        string `json:"repo,omitempty"`
 	Commit      string `json:"commit,omitempty"`
 	ModifiedMS  int64  `json:"modified_ms,omitempty"`
+
+	// A file sent in parts: each part is a run of whole lines. SHA256
+	// names the file's version across its parts (and tells an unchanged
+	// file from its first part); Offset and Line say where Content starts
+	// in the file, and More that the file goes on. Each part but the last
+	// starts where the reply to the one before said (NextOffset, NextLine)
+	// and carries its Resume back.
+	SHA256 string `json:"sha256,omitempty"`
+	Offset int64  `json:"offset,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	More   bool   `json:"more,omitempty"`
+	Resume string `json:"resume,omitempty"`
 }
+
+// IngestedFile is what memory's ingest method did with one file (or part).
+type IngestedFile struct {
+	SourceID string `json:"source_id"`
+	// Status is stored, unchanged or empty; part for a part that is not the
+	// file's last (its chunks are stored, the file's old chunks not yet
+	// removed).
+	Status   string   `json:"status"`
+	Chunks   int      `json:"chunks"`
+	Redacted []string `json:"redacted,omitempty"`
+	// After a part: where the next one starts, and what it carries back.
+	NextOffset int64  `json:"next_offset,omitempty"`
+	NextLine   int    `json:"next_line,omitempty"`
+	Resume     string `json:"resume,omitempty"`
+}
+
+// Ingest statuses.
+const (
+	IngestStored    = "stored"
+	IngestUnchanged = "unchanged"
+	IngestEmpty     = "empty"
+	IngestPart      = "part"
+)
 
 // IngestInput checks memory's ingest method: a batch of files to store as
 // document chunks (openhuman-core ingest sends them).
@@ -38,6 +74,11 @@ func IngestInput() *Schema {
 		"repo":         str(""),
 		"commit":       str(""),
 		"modified_ms":  Integer("").Range(0, 1e15),
+		"sha256":       String("SHA-256 of the whole file, in hex, when it is sent in parts.").MaxLen(64),
+		"offset":       Integer("Byte offset of content in the file.").Range(0, 1e15),
+		"line":         Integer("Line of the file content starts at.").Range(0, 1e12),
+		"more":         Boolean("The file goes on after content."),
+		"resume":       String("The previous part's reply's resume.").MaxLen(1 << 16),
 	})
 	return Object("", []string{"files"}, map[string]*Schema{"files": Array("", file).Count(1, MaxIngestFiles)})
 }

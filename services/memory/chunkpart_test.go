@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// inParts chunks text as the ingest walk sends it: parts of at most size
+// chunkInParts chunks text as the ingest walk sends it: parts of at most size
 // bytes, cut at a line end, each starting where the last reply said.
-func inParts(t *testing.T, text, language string, size int) (chunks []Chunk, parts int) {
+func chunkInParts(t *testing.T, text, language string, size int) (chunks []Chunk, parts int) {
 	t.Helper()
 	offset, line, resume := 0, 1, ""
 	for offset < len(text) {
@@ -91,7 +91,7 @@ func TestChunkPartsMatchWhole(t *testing.T) {
 	for name, tl := range texts {
 		want := ChunkText(tl[0], tl[1], DefaultChunkTokens)
 		for _, size := range []int{4 << 10, 9 << 10, 64 << 10} {
-			got, parts := inParts(t, tl[0], tl[1], size)
+			got, parts := chunkInParts(t, tl[0], tl[1], size)
 			if len(tl[0]) > 2*size && parts < 2 {
 				t.Errorf("%s: %d bytes in %d parts of %d", name, len(tl[0]), parts, size)
 			}
@@ -105,7 +105,7 @@ func TestChunkPartsMatchWhole(t *testing.T) {
 // order, and every part makes progress.
 func TestChunkPartsLongParagraph(t *testing.T) {
 	text := strings.Repeat("a line of one long paragraph\n", 2000)
-	got, parts := inParts(t, text, "text", 8<<10)
+	got, parts := chunkInParts(t, text, "text", 8<<10)
 	if parts < 5 {
 		t.Fatalf("%d parts", parts)
 	}

@@ -19,12 +19,7 @@ type IngestParams struct {
 }
 
 // IngestedFile says what became of one file.
-type IngestedFile struct {
-	SourceID string   `json:"source_id"`
-	Status   string   `json:"status"` // stored, unchanged, empty
-	Chunks   int      `json:"chunks"`
-	Redacted []string `json:"redacted,omitempty"`
-}
+type IngestedFile = contract.IngestedFile
 
 // IngestResult reports a batch.
 type IngestResult struct {
@@ -33,7 +28,8 @@ type IngestResult struct {
 
 // Ingest stores files as chunks, one transaction per file. A file whose
 // content (and chunking) did not change is left alone; a changed file's
-// chunks replace its old ones, keeping those that did not change.
+// chunks replace its old ones, keeping those that did not change. A file
+// too large for one request comes in parts (see ingestPart).
 func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallContext) (*IngestResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -41,18 +37,18 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 	out := &IngestResult{Files: make([]IngestedFile, 0, len(p.Files))}
 	fresh := false
 	for _, f := range p.Files {
+		if inParts(f) {
+			res, stored, err := s.ingestPart(ctx, f, cc)
+			if err != nil {
+				return nil, err
+			}
+			fresh = fresh || stored
+			out.Files = append(out.Files, res)
+			continue
+		}
 		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
 		src := SourceRecord{ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
-		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
-		items := make([]Item, len(chunks))
-		for i, c := range chunks {
-			items[i] = Item{Kind: "document", Text: c.Text, Source: f.SourceKind, Provenance: provenance(cc),
-				SourceID: f.SourceID, SourceRef: c.Ref,
-				Meta: Meta{Workspace: f.Workspace, Folder: f.Folder, FilePath: f.FilePath, Language: f.Language, Repo: f.Repo, Commit: f.Commit}}
-			if f.ModifiedMS > 0 {
-				items[i].ObservedAt = time.UnixMilli(f.ModifiedMS).UTC()
-			}
-		}
+		items := fileItems(f, ChunkText(f.Content, f.Language, DefaultChunkTokens), cc)
 		prepared, err := s.prepare(items)
 		if err != nil {
 			return nil, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", f.DisplayName, contract.ErrorMessage(err))
@@ -61,15 +57,15 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		if err != nil {
 			return nil, err
 		}
-		res := IngestedFile{SourceID: f.SourceID, Status: "stored", Chunks: len(items)}
+		res := IngestedFile{SourceID: f.SourceID, Status: contract.IngestStored, Chunks: len(items)}
 		for _, p := range prepared {
 			res.Redacted = mergeKinds(res.Redacted, p.Redacted)
 		}
 		switch {
 		case unchanged:
-			res.Status, res.Redacted = "unchanged", nil
+			res.Status, res.Redacted = contract.IngestUnchanged, nil
 		case len(items) == 0:
-			res.Status = "empty"
+			res.Status = contract.IngestEmpty
 		}
 		for _, r := range replayed {
 			fresh = fresh || !r
@@ -80,6 +76,20 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		s.embedNew(ctx)
 	}
 	return out, nil
+}
+
+// fileItems are the document items of a file's chunks.
+func fileItems(f contract.IngestFile, chunks []Chunk, cc contract.CallContext) []Item {
+	items := make([]Item, len(chunks))
+	for i, c := range chunks {
+		items[i] = Item{Kind: "document", Text: c.Text, Source: f.SourceKind, Provenance: provenance(cc),
+			SourceID: f.SourceID, SourceRef: c.Ref,
+			Meta: Meta{Workspace: f.Workspace, Folder: f.Folder, FilePath: f.FilePath, Language: f.Language, Repo: f.Repo, Commit: f.Commit}}
+		if f.ModifiedMS > 0 {
+			items[i].ObservedAt = time.UnixMilli(f.ModifiedMS).UTC()
+		}
+	}
+	return items
 }
 
 // Turn is one message of a conversation.

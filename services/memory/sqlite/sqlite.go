@@ -218,6 +218,16 @@ DROP TABLE items_fts;
 -- to sub-agents' learnings, whose provenance names the agent.
 UPDATE items SET source = 'client'
 WHERE source = 'agent' AND provenance NOT LIKE 'agent:%' AND provenance NOT LIKE '%/agent:%';
+`, `
+-- A file that arrives in parts: the chunks the parts of the version being
+-- stored (its content hash) have stored so far. Its last part removes the
+-- source's other chunks and these rows.
+CREATE TABLE source_parts (
+	source_id    TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	item_id      TEXT NOT NULL,
+	PRIMARY KEY (source_id, content_hash, item_id)
+) WITHOUT ROWID;
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -42,14 +42,19 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 		if replayed, err = s.putTx(ctx, tx, items); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms)
-			VALUES (?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
-			ON CONFLICT(source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
-			content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
-			src.ID, src.Kind, src.DisplayName, src.ContentHash)
-		return err
+		return upsertSource(ctx, tx, src)
 	})
 	return unchanged, replayed, err
+}
+
+// upsertSource records src as stored with its content hash.
+func upsertSource(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms)
+		VALUES (?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+		ON CONFLICT(source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
+		content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
+		src.ID, src.Kind, src.DisplayName, src.ContentHash)
+	return err
 }
 
 // Item reads one item by id.

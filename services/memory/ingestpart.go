@@ -1,0 +1,68 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// inParts tells a part of a file sent in parts from a whole file.
+func inParts(f contract.IngestFile) bool {
+	return f.SHA256 != "" || f.More || f.Offset > 0 || f.Resume != "" || f.Line > 1
+}
+
+// ingestPart stores one part of a file sent in parts. Its chunks are
+// stored as it arrives (the chunks of a file that did not change keep
+// their rows and vectors); the file's old chunks go, and its content hash
+// is recorded, only with its last part. Until then, and when a file stops
+// half-way, the file has both its old chunks and the new ones stored so
+// far; sending it again in full heals that. stored reports new items.
+func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc contract.CallContext) (res IngestedFile, stored bool, err error) {
+	if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
+		return res, false, contract.Errorf(contract.CodeInvalidRequest,
+			"%s: sha256 must be the whole file's SHA-256 in hex (64 characters) when the file is sent in parts (offset, line, more or resume set)",
+			f.DisplayName).With("field", "sha256")
+	}
+	// The hash names the file's version without its text, so that an
+	// unchanged file is known from its first part.
+	sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00sha256:" + f.SHA256))
+	src := SourceRecord{ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
+	res.SourceID = f.SourceID
+	if f.Offset == 0 {
+		unchanged, err := s.store.StartSource(ctx, src)
+		if err != nil {
+			return res, false, err
+		}
+		if unchanged {
+			res.Status = contract.IngestUnchanged
+			return res, false, nil
+		}
+	}
+	part, err := chunkPart(f.Content, f.Language, DefaultChunkTokens, f.Line, f.Resume, f.More)
+	if err != nil {
+		return res, false, err
+	}
+	items := fileItems(f, part.chunks, cc)
+	prepared, err := s.prepare(items)
+	if err != nil {
+		return res, false, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", f.DisplayName, contract.ErrorMessage(err))
+	}
+	replayed, err := s.store.PutSourcePart(ctx, src, items, !f.More)
+	if err != nil {
+		return res, false, err
+	}
+	for _, p := range prepared {
+		res.Redacted = mergeKinds(res.Redacted, p.Redacted)
+	}
+	for _, r := range replayed {
+		stored = stored || !r
+	}
+	res.Status, res.Chunks = contract.IngestStored, len(items)
+	if f.More {
+		res.Status = contract.IngestPart
+		res.NextOffset, res.NextLine, res.Resume = f.Offset+int64(part.used), part.nextLine, part.resume
+	}
+	return res, stored, nil
+}

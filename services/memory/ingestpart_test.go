@@ -1,0 +1,148 @@
+package memory_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// chunkIDs lists a source's chunks, in the order they were stored.
+func chunkIDs(t *testing.T, svc *memory.Service, source string) []string {
+	t.Helper()
+	var ids []string
+	for off := 0; ; off += 100 {
+		page, err := svc.Browse(context.Background(), memory.BrowseParams{SourceIDs: []string{source}, K: 100, Offset: off})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range page.Chunks {
+			ids = append(ids, c.ID)
+		}
+		if len(page.Chunks) < 100 {
+			break
+		}
+	}
+	// Browse lists the newest first; every chunk here has the same time.
+	for i, j := 0, len(ids)-1; i < j; i, j = i+1, j-1 {
+		ids[i], ids[j] = ids[j], ids[i]
+	}
+	return ids
+}
+
+// sendParts sends text as the ingest walk does, in parts of about size
+// bytes, stopping after stop parts (0: all); it returns the replies.
+func sendParts(t *testing.T, svc *memory.Service, f contract.IngestFile, text string, size, stop int) []memory.IngestedFile {
+	t.Helper()
+	sum := sha256.Sum256([]byte(text))
+	f.SHA256 = hex.EncodeToString(sum[:])
+	var replies []memory.IngestedFile
+	offset, line, resume := int64(0), 1, ""
+	for offset < int64(len(text)) && (stop == 0 || len(replies) < stop) {
+		end := min(int(offset)+size, len(text))
+		if end < len(text) {
+			if nl := strings.LastIndexByte(text[offset:end], '\n'); nl >= 0 {
+				end = int(offset) + nl + 1
+			}
+		}
+		part := f
+		part.Content, part.Offset, part.Line, part.Resume, part.More = text[offset:end], offset, line, resume, end < len(text)
+		res, err := svc.Ingest(context.Background(), memory.IngestParams{Files: []contract.IngestFile{part}}, contract.CallContext{Source: "cli"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Files[0]
+		replies = append(replies, r)
+		if r.Status != contract.IngestPart {
+			break
+		}
+		offset, line, resume = r.NextOffset, r.NextLine, r.Resume
+	}
+	return replies
+}
+
+func bigMarkdown(sections int, edit string) string {
+	var b strings.Builder
+	b.WriteString("# Runbook\n\n")
+	for i := range sections {
+		fmt.Fprintf(&b, "## Step %d\n\n", i)
+		for j := range 3 + i%4 {
+			fmt.Fprintf(&b, "Paragraph %d of step %d: %s\n\n", j, i, strings.Repeat("restart the worker pool and check the queue ", 3+j))
+		}
+		if i == sections/2 {
+			b.WriteString(edit + "\n\n")
+		}
+	}
+	return b.String()
+}
+
+// A file sent in parts is stored with the chunks, ids and order it gets
+// sent whole; an unchanged file is known from its first part; a changed
+// file that stops half-way keeps its old chunks beside the new ones until
+// it is sent again in full, which leaves exactly the new file's chunks.
+func TestIngestInParts(t *testing.T) {
+	ctx := context.Background()
+	file := contract.IngestFile{SourceID: "/docs/runbook.md", SourceKind: "folder", DisplayName: "runbook.md",
+		Language: "markdown", Workspace: "ops", FilePath: "runbook.md", ModifiedMS: 1_700_000_000_000}
+	v1 := bigMarkdown(120, "Old advice: reboot the host.")
+	v2 := bigMarkdown(120, "New advice: drain the node first.")
+
+	// The same history with each version sent whole (a changed file's
+	// unchanged chunks keep their place, so the order depends on it).
+	whole := func(texts ...string) []string {
+		svc := mustOpenService(t)
+		for _, text := range texts {
+			f := file
+			f.Content = text
+			if _, err := svc.Ingest(ctx, memory.IngestParams{Files: []contract.IngestFile{f}}, contract.CallContext{Source: "cli"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return chunkIDs(t, svc, file.SourceID)
+	}
+	want1, want2 := whole(v1), whole(v1, v2)
+
+	svc := mustOpenService(t)
+	replies := sendParts(t, svc, file, v1, 8<<10, 0)
+	if len(replies) < 5 || replies[len(replies)-1].Status != contract.IngestStored {
+		t.Fatalf("%d parts, last %+v", len(replies), replies[len(replies)-1])
+	}
+	if got := chunkIDs(t, svc, file.SourceID); strings.Join(got, " ") != strings.Join(want1, " ") {
+		t.Fatalf("in parts: %d chunks, whole: %d; ids differ", len(got), len(want1))
+	}
+
+	if again := sendParts(t, svc, file, v1, 8<<10, 0); len(again) != 1 || again[0].Status != contract.IngestUnchanged {
+		t.Errorf("unchanged file: %+v", again)
+	}
+
+	// v2 stops before its last part, past its edited section: the old
+	// chunks are all still there, beside the new ones.
+	sendParts(t, svc, file, v2, 8<<10, len(replies)-1)
+	mixed := chunkIDs(t, svc, file.SourceID)
+	if len(mixed) <= len(want1) || strings.Join(mixed[:len(want1)], " ") != strings.Join(want1, " ") {
+		t.Errorf("after an interrupted v2: %d chunks, want v1's %d and the new ones after them", len(mixed), len(want1))
+	}
+	replies = sendParts(t, svc, file, v2, 8<<10, 0)
+	if replies[len(replies)-1].Status != contract.IngestStored {
+		t.Fatalf("last part of v2: %+v", replies[len(replies)-1])
+	}
+	if got := chunkIDs(t, svc, file.SourceID); strings.Join(got, " ") != strings.Join(want2, " ") {
+		t.Errorf("after v2 in full: %d chunks, v2 whole has %d; ids differ", len(got), len(want2))
+	}
+	page, err := svc.Browse(ctx, memory.BrowseParams{SourceIDs: []string{file.SourceID}, Query: "reboot"})
+	if err != nil || page.Total != 0 {
+		t.Errorf("v1's edited chunk is still there: %+v %v", page, err)
+	}
+
+	bad := file
+	bad.Content, bad.More, bad.SHA256 = "x", true, "abc"
+	_, err = svc.Ingest(ctx, memory.IngestParams{Files: []contract.IngestFile{bad}}, contract.CallContext{})
+	if contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a part without its file's hash: %v", err)
+	}
+}

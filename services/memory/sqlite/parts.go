@@ -1,0 +1,63 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// StartSource checks src's content hash before its parts are sent.
+func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (bool, error) {
+	unchanged := false
+	err := s.inTx(ctx, "starting "+src.DisplayName, func(tx *sql.Tx) error {
+		var hash string
+		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
+		switch {
+		case err == nil && hash == src.ContentHash:
+			unchanged = true
+			return nil
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		// Parts of this very version that an interrupted run stored stay
+		// noted: sending them again only replays them.
+		_, err = tx.ExecContext(ctx, `DELETE FROM source_parts WHERE source_id = ? AND content_hash != ?`, src.ID, src.ContentHash)
+		return err
+	})
+	return unchanged, err
+}
+
+// PutSourcePart stores one part of src.
+func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, items []memory.Item, last bool) ([]bool, error) {
+	var replayed []bool
+	err := s.inTx(ctx, "storing part of "+src.DisplayName, func(tx *sql.Tx) error {
+		var err error
+		if replayed, err = s.putTx(ctx, tx, items); err != nil {
+			return err
+		}
+		note, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO source_parts (source_id, content_hash, item_id) VALUES (?,?,?)`)
+		if err != nil {
+			return err
+		}
+		defer note.Close()
+		for _, it := range items {
+			if _, err := note.ExecContext(ctx, src.ID, src.ContentHash, it.ID); err != nil {
+				return err
+			}
+		}
+		if !last {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND id NOT IN
+			(SELECT item_id FROM source_parts WHERE source_id = ? AND content_hash = ?)`, src.ID, src.ID, src.ContentHash); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM source_parts WHERE source_id = ?`, src.ID); err != nil {
+			return err
+		}
+		return upsertSource(ctx, tx, src)
+	})
+	return replayed, err
+}
