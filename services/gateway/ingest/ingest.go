@@ -1,16 +1,17 @@
 // Package ingest walks files and folders for `openhuman-core ingest`: it
-// respects .gitignore, skips binaries and oversized files, detects each
-// file's language, reads the repository and commit from git, and hands the
-// files to the memory service in batches. The memory service chunks and
-// stores them; this side only reads the disk, which may be on another host
-// than the service.
+// respects .gitignore, skips binaries, oversized and secret files, detects
+// each file's language, reads the repository and commit from git, and hands
+// the files to the memory service in requests that fit the bus: small files
+// in batches, a file larger than a request in parts, read as it is sent.
+// The memory service chunks and stores them; this side only reads the
+// disk, which may be on another host than the service. A file that fails
+// is reported and skipped; the others are stored.
 package ingest
 
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -30,73 +31,91 @@ type Options struct {
 	Workspace string
 	// MaxFileBytes skips larger files (default 512 KiB).
 	MaxFileBytes int64
-	// BatchBytes is the content sent per request (default 700 KiB: within
-	// NATS's default 1 MiB message, JSON escaping included).
-	BatchBytes int
+	// MaxRequestBytes is the largest request the bus carries: the NATS
+	// connection's MaxPayload, which its server sets (default 1 MiB, as
+	// NATS's). Batches and parts are sized to fit it, JSON escaping
+	// included.
+	MaxRequestBytes int
+	// Failed, when set, is told of each file that could not be stored, as
+	// the walk goes on.
+	Failed func(Failure)
 }
 
 // Stats count what a walk did.
 type Stats struct {
 	Seen, Sent, Ignored, Binary, TooLarge, Unreadable int
+	// Secret counts files skipped because their name says they hold
+	// secrets; SecretNames lists them.
+	Secret      int
+	SecretNames []string
+	// What the memory service did with the files sent.
+	Stored, Unchanged, Empty, Chunks int
+	// InParts counts files sent in parts.
+	InParts int
+	// Failures are the files that could not be stored.
+	Failures []Failure
+	// Redacted names the kinds of secrets removed before storing.
+	Redacted []string
 }
 
-// Sender stores a batch and reports how many files were unchanged.
-type Sender func(ctx context.Context, batch []File) error
+// Skipped counts the files not sent.
+func (s Stats) Skipped() int {
+	return s.Ignored + s.Binary + s.TooLarge + s.Unreadable + s.Secret
+}
 
-// Walk reads roots (folders or files), and calls send with batches. progress
-// is called after each file with the counts so far.
+// Failure is a file that could not be stored, and why.
+type Failure struct {
+	Path   string
+	Reason string
+	// Partly: some of its parts were stored, beside its old chunks, until
+	// it is ingested again in full.
+	Partly bool
+}
+
+// Sender sends one ingest request, the files already encoded, and returns
+// the memory service's reply for each file.
+type Sender func(ctx context.Context, files []json.RawMessage) ([]contract.IngestedFile, error)
+
+// Walk reads roots (folders or files) and sends what they hold. progress
+// is called after each file with the counts so far. It fails only when the
+// walk cannot go on (ctx ends, the memory service stops answering); a file
+// that cannot be stored is in Stats.Failures.
 func Walk(ctx context.Context, roots []string, opts Options, send Sender, progress func(Stats)) (Stats, error) {
 	if opts.MaxFileBytes <= 0 {
 		opts.MaxFileBytes = 512 << 10
 	}
-	if opts.BatchBytes <= 0 {
-		opts.BatchBytes = 700 << 10
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = 1 << 20
 	}
-	var st Stats
-	var batch []File
-	size := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
+	w := &walker{opts: opts, send: send}
+	tick := func() {
+		if progress != nil {
+			progress(w.st)
 		}
-		if err := send(ctx, batch); err != nil {
-			return err
-		}
-		st.Sent += len(batch)
-		batch, size = nil, 0
-		return nil
-	}
-	add := func(f File) error {
-		if size+len(f.Content) > opts.BatchBytes && len(batch) > 0 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		batch = append(batch, f)
-		size += len(f.Content)
-		return nil
 	}
 	for _, root := range roots {
 		abs, err := filepath.Abs(root)
-		if err != nil {
-			return st, err
+		if err == nil {
+			var info os.FileInfo
+			if info, err = os.Stat(abs); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
+				err = errNotRegular
+			}
 		}
-		info, err := os.Stat(abs)
 		if err != nil {
-			return st, fmt.Errorf("%s: %w", root, errors.Unwrap(err))
+			w.st.Seen++
+			w.fail(Failure{Path: root, Reason: pathError(err)})
+			tick()
+			continue
 		}
 		git := gitInfo(abs)
-		if !info.IsDir() {
-			st.Seen++
-			f, why := readFile(abs, filepath.Base(abs), "file", opts, git, filepath.Base(filepath.Dir(abs)))
-			if count(&st, why) {
-				if err := add(f); err != nil {
-					return st, err
-				}
+		if info, _ := os.Stat(abs); !info.IsDir() {
+			// A file named on the command line is ingested even when its
+			// name says it holds secrets: they are scrubbed before storing.
+			w.st.Seen++
+			if err := w.file(ctx, abs, filepath.Base(abs), "file", git, filepath.Base(filepath.Dir(abs))); err != nil {
+				return w.st, err
 			}
-			if progress != nil {
-				progress(st)
-			}
+			tick()
 			continue
 		}
 		workspace := opts.Workspace
@@ -111,7 +130,7 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 			rel, _ := filepath.Rel(abs, path)
 			rel = filepath.ToSlash(rel)
 			if err != nil {
-				st.Unreadable++
+				w.st.Unreadable++
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -122,7 +141,7 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 					return fs.SkipDir
 				}
 				if rel != "." && ignored(sets, rel, true) {
-					st.Ignored++
+					w.st.Ignored++
 					return fs.SkipDir
 				}
 				// This folder's .gitignore applies below it; sets from
@@ -138,68 +157,41 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 			if !d.Type().IsRegular() {
 				return nil
 			}
-			st.Seen++
-			if ignored(sets, rel, false) {
-				st.Ignored++
-				return nil
-			}
-			f, why := readFile(path, rel, "folder", opts, git, workspace)
-			if count(&st, why) {
-				if err := add(f); err != nil {
+			w.st.Seen++
+			switch {
+			case ignored(sets, rel, false):
+				w.st.Ignored++
+			case isSecretFile(rel):
+				w.st.Secret++
+				w.st.SecretNames = append(w.st.SecretNames, rel)
+			default:
+				if err := w.file(ctx, path, rel, "folder", git, workspace); err != nil {
 					return err
 				}
 			}
-			if progress != nil {
-				progress(st)
-			}
+			tick()
 			return nil
 		})
 		if err != nil {
-			return st, err
+			return w.st, err
 		}
 	}
-	return st, flush()
+	return w.st, w.flush(ctx)
 }
 
-// Reasons a file is skipped.
-const (
-	skipNone = iota
-	skipBinary
-	skipTooLarge
-	skipUnreadable
-)
-
-func count(st *Stats, why int) bool {
-	switch why {
-	case skipBinary:
-		st.Binary++
-	case skipTooLarge:
-		st.TooLarge++
-	case skipUnreadable:
-		st.Unreadable++
-	default:
-		return true
-	}
-	return false
-}
-
-func readFile(path, rel, kind string, opts Options, git repoInfo, workspace string) (File, int) {
+// file reads one file and sends it, in the current batch or in parts.
+func (w *walker) file(ctx context.Context, path, rel, kind string, git repoInfo, workspace string) error {
 	info, err := os.Stat(path)
 	if err != nil {
-		return File{}, skipUnreadable
+		w.st.Unreadable++
+		return nil
 	}
-	if info.Size() > opts.MaxFileBytes {
-		return File{}, skipTooLarge
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return File{}, skipUnreadable
-	}
-	if isBinary(data) {
-		return File{}, skipBinary
+	if info.Size() > w.opts.MaxFileBytes {
+		w.st.TooLarge++
+		return nil
 	}
 	f := File{
-		SourceID: path, SourceKind: kind, DisplayName: rel, Content: string(data),
+		SourceID: path, SourceKind: kind, DisplayName: rel,
 		Language: Language(path), Workspace: workspace, FilePath: rel,
 		Repo: git.repo, Commit: git.commit, ModifiedMS: info.ModTime().UnixMilli(),
 	}
@@ -211,7 +203,7 @@ func readFile(path, rel, kind string, opts Options, git repoInfo, workspace stri
 			f.FilePath = filepath.ToSlash(r)
 		}
 	}
-	return f, skipNone
+	return w.add(ctx, f, info.Size())
 }
 
 // isBinary looks at the start of a file: a NUL byte or text that is not

@@ -36,16 +36,12 @@ func TestWalk(t *testing.T) {
 	write(t, root, "big.txt", []byte(strings.Repeat("x", 2000)))
 	write(t, root, ".git/config", []byte("[core]"))
 
-	var got []File
-	batches := 0
-	st, err := Walk(context.Background(), []string{root}, Options{MaxFileBytes: 1000, BatchBytes: 30}, func(_ context.Context, b []File) error {
-		batches++
-		got = append(got, b...)
-		return nil
-	}, nil)
+	mem := mustStartMemory(t, 0)
+	st, err := Walk(context.Background(), []string{root}, Options{MaxFileBytes: 1000, MaxRequestBytes: 5 << 10}, mem.send, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got, batches := mem.sent, mem.calls
 	var names []string
 	for _, f := range got {
 		names = append(names, f.DisplayName)
@@ -57,7 +53,7 @@ func TestWalk(t *testing.T) {
 	if strings.Join(names, " ") != ".gitignore README.md cmd/main.go web/.gitignore web/keep.log" {
 		t.Errorf("stored %v", names)
 	}
-	if st.Binary != 2 || st.TooLarge != 1 || st.Ignored != 3 || batches < 2 {
+	if st.Binary != 2 || st.TooLarge != 1 || st.Ignored != 3 || st.Stored != 5 || len(st.Failures) != 0 || batches < 2 {
 		t.Errorf("stats %+v, %d batches", st, batches)
 	}
 	for _, f := range got {
@@ -87,11 +83,9 @@ func TestWalkGitRepoAndSingleFile(t *testing.T) {
 		}
 	}
 	head, _ := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
-	var got []File
-	_, err := Walk(context.Background(), []string{filepath.Join(root, "docs", "guide.md")}, Options{}, func(_ context.Context, b []File) error {
-		got = append(got, b...)
-		return nil
-	}, nil)
+	mem := mustStartMemory(t, 0)
+	_, err := Walk(context.Background(), []string{filepath.Join(root, "docs", "guide.md")}, Options{}, mem.send, nil)
+	got := mem.sent
 	if err != nil || len(got) != 1 {
 		t.Fatalf("%v %v", got, err)
 	}

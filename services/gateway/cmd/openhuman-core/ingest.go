@@ -42,44 +42,37 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 		})
 	}
 
-	var stored, unchanged, empty, chunks int
-	var redacted []string
-	send := func(ctx context.Context, batch []ingest.File) error {
-		raw, err := gw.Ingest(ctx, batch, cc)
+	send := func(ctx context.Context, files []json.RawMessage) ([]contract.IngestedFile, error) {
+		raw, err := gw.Ingest(ctx, files, cc)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var res struct {
-			Files []struct {
-				Status   string   `json:"status"`
-				Chunks   int      `json:"chunks"`
-				Redacted []string `json:"redacted"`
-			} `json:"files"`
+			Files []contract.IngestedFile `json:"files"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil {
-			return err
+			return nil, contract.Errorf(contract.CodeInternal, "the memory service sent a malformed ingest reply")
 		}
-		for _, f := range res.Files {
-			switch f.Status {
-			case "unchanged":
-				unchanged++
-			case "empty":
-				empty++
-			default:
-				stored++
-				chunks += f.Chunks
-				redacted = append(redacted, f.Redacted...)
-			}
-		}
-		return nil
+		return res.Files, nil
 	}
+	term := isTerminal(m.Stderr)
 	var progress func(ingest.Stats)
-	if isTerminal(m.Stderr) {
+	if term {
 		progress = func(st ingest.Stats) {
-			fmt.Fprintf(m.Stderr, "\r\033[Kingesting: %d files read, %d sent, %d skipped", st.Seen, st.Sent, st.Ignored+st.Binary+st.TooLarge+st.Unreadable)
+			fmt.Fprintf(m.Stderr, "\r\033[Kingesting: %d files read, %d sent, %d skipped, %d failed", st.Seen, st.Sent, st.Skipped(), len(st.Failures))
 		}
 	}
-	st, err := ingest.Walk(ctx, fs.Args(), ingest.Options{Workspace: *workspace, MaxFileBytes: *maxSize}, send, progress)
+	opts := ingest.Options{Workspace: *workspace, MaxFileBytes: *maxSize, MaxRequestBytes: int(sys.NC.MaxPayload()),
+		Failed: func(f ingest.Failure) {
+			if term {
+				fmt.Fprint(m.Stderr, "\r\033[K")
+			}
+			fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: %s\n", f.Path, f.Reason)
+			if f.Partly {
+				fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: part of its new content is stored beside its old; ingesting it again in full replaces the old\n", f.Path)
+			}
+		}}
+	st, err := ingest.Walk(ctx, fs.Args(), opts, send, progress)
 	if progress != nil {
 		fmt.Fprint(m.Stderr, "\r\033[K")
 	}
@@ -87,12 +80,34 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 		fmt.Fprintln(m.Stderr, "openhuman-core: ingest:", contract.ErrorMessage(asContractErr(err)))
 		return exitFailure
 	}
-	fmt.Fprintf(m.Stdout, "ingested %d files: %d stored (%d chunks), %d unchanged, %d empty; skipped %d ignored, %d binary, %d over %d bytes, %d unreadable\n",
-		st.Sent, stored, chunks, unchanged, empty, st.Ignored, st.Binary, st.TooLarge, *maxSize, st.Unreadable)
-	if len(redacted) > 0 {
-		fmt.Fprintf(m.Stdout, "secrets removed before storing: %s\n", strings.Join(uniq(redacted), ", "))
+	summary := fmt.Sprintf("ingested %d files: %d stored (%d chunks), %d unchanged, %d empty", st.Sent, st.Stored, st.Chunks, st.Unchanged, st.Empty)
+	if st.InParts > 0 {
+		summary += fmt.Sprintf(", %d sent in parts", st.InParts)
+	}
+	fmt.Fprintf(m.Stdout, "%s; skipped %d ignored, %d binary, %d over %d bytes, %d unreadable, %d secret; %d failed\n",
+		summary, st.Ignored, st.Binary, st.TooLarge, *maxSize, st.Unreadable, st.Secret, len(st.Failures))
+	if len(st.SecretNames) > 0 {
+		fmt.Fprintf(m.Stdout, "secret files skipped (name one on the command line to ingest it, scrubbed): %s\n", listSome(st.SecretNames, 10))
+	}
+	if len(st.Redacted) > 0 {
+		fmt.Fprintf(m.Stdout, "secrets removed before storing: %s\n", strings.Join(st.Redacted, ", "))
+	}
+	if len(st.Failures) > 0 {
+		return exitSomeFailed
 	}
 	return exitOK
+}
+
+// exitSomeFailed says some files could not be stored (each was named on
+// stderr); every other file was.
+const exitSomeFailed = 3
+
+// listSome joins the first n names and says how many more there are.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // ingestConversations reads turn files and sends them in batches.
@@ -164,16 +179,4 @@ func asContractErr(err error) error {
 		return ce
 	}
 	return contract.Errorf(contract.CodeEngine, "%v", err)
-}
-
-func uniq(ss []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
