@@ -40,8 +40,10 @@ type IngestedFile struct {
 	SourceID string `json:"source_id"`
 	// Status is stored, unchanged or empty; part for a part that is not the
 	// file's last (its chunks are stored, the file's old chunks not yet
-	// removed).
+	// removed); failed for a file whose content cannot be stored, which
+	// Error explains (the batch's other files are stored).
 	Status   string   `json:"status"`
+	Error    string   `json:"error,omitempty"`
 	Chunks   int      `json:"chunks"`
 	Redacted []string `json:"redacted,omitempty"`
 	// After a part: where the next one starts, and what it carries back.
@@ -56,6 +58,7 @@ const (
 	IngestUnchanged = "unchanged"
 	IngestEmpty     = "empty"
 	IngestPart      = "part"
+	IngestFailed    = "failed"
 )
 
 // IngestInput checks memory's ingest method: a batch of files to store as

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -27,6 +28,8 @@ type IngestResult struct {
 }
 
 // Ingest stores files as chunks, one transaction per file. A file whose
+// content cannot be stored is reported failed in the result, and the
+// others stored; a failure of the store fails the request. A file whose
 // content (and chunking) did not change is left alone; a changed file's
 // chunks replace its old ones, keeping those that did not change. A file
 // too large for one request comes in parts (see ingestPart).
@@ -51,7 +54,9 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		items := fileItems(f, ChunkText(f.Content, f.Language, DefaultChunkTokens), cc)
 		prepared, err := s.prepare(items)
 		if err != nil {
-			return nil, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", f.DisplayName, contract.ErrorMessage(err))
+			// The file's own fault: the batch's other files are stored.
+			out.Files = append(out.Files, rejected(f, err))
+			continue
 		}
 		unchanged, replayed, err := s.store.ReplaceSource(ctx, src, items)
 		if err != nil {
@@ -76,6 +81,12 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		s.embedNew(ctx)
 	}
 	return out, nil
+}
+
+// rejected reports a file whose content cannot be stored.
+func rejected(f contract.IngestFile, err error) IngestedFile {
+	return IngestedFile{SourceID: f.SourceID, Status: contract.IngestFailed,
+		Error: fmt.Sprintf("%s: %s", f.DisplayName, contract.ErrorMessage(err))}
 }
 
 // fileItems are the document items of a file's chunks.

@@ -47,7 +47,7 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	items := fileItems(f, part.chunks, cc)
 	prepared, err := s.prepare(items)
 	if err != nil {
-		return res, false, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", f.DisplayName, contract.ErrorMessage(err))
+		return rejected(f, err), false, nil
 	}
 	replayed, err := s.store.PutSourcePart(ctx, src, items, !f.More)
 	if err != nil {
