@@ -193,7 +193,9 @@ func (w *walker) file(ctx context.Context, path, rel, kind string, git repoInfo,
 	f := File{
 		SourceID: path, SourceKind: kind, DisplayName: rel,
 		Language: Language(path), Workspace: workspace, FilePath: rel,
-		Repo: git.repo, Commit: git.commit, ModifiedMS: info.ModTime().UnixMilli(),
+		Repo: git.repo, Commit: git.commit,
+		// A time before 1970 (an archive's placeholder) is no time.
+		ModifiedMS: max(0, info.ModTime().UnixMilli()),
 	}
 	if dir := filepath.ToSlash(filepath.Dir(rel)); dir != "." {
 		f.Folder = dir

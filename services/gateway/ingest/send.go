@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -90,7 +91,7 @@ func (w *walker) flush(ctx context.Context) error {
 	w.batch, w.paths, w.size = nil, nil, 0
 	res, err := w.sendBatch(ctx, batch)
 	if err == nil {
-		w.count(res)
+		w.count(paths, res)
 		return nil
 	}
 	if len(batch) == 1 || fatal(ctx, err) {
@@ -104,7 +105,7 @@ func (w *walker) flush(ctx context.Context) error {
 			}
 			continue
 		}
-		w.count(res)
+		w.count(paths[i:i+1], res)
 	}
 	return nil
 }
@@ -118,20 +119,23 @@ func (w *walker) sendBatch(ctx context.Context, files []json.RawMessage) ([]cont
 	return res, err
 }
 
-// count adds what the memory service did with files to the stats.
-func (w *walker) count(res []contract.IngestedFile) {
+// count adds what the memory service did with the files at paths to the
+// stats.
+func (w *walker) count(paths []string, res []contract.IngestedFile) {
 	w.unavailable = 0
-	for _, r := range res {
+	for i, r := range res {
 		w.st.Sent++
 		switch r.Status {
+		case contract.IngestFailed:
+			w.fail(Failure{Path: paths[i], Reason: strings.TrimPrefix(r.Error, paths[i]+": ")})
 		case contract.IngestUnchanged:
 			w.st.Unchanged++
 		case contract.IngestEmpty:
 			w.st.Empty++
 		default:
 			w.st.Stored++
+			w.st.Chunks += r.Chunks
 		}
-		w.st.Chunks += r.Chunks
 		w.st.Redacted = mergeNames(w.st.Redacted, r.Redacted)
 	}
 }
@@ -229,11 +233,15 @@ func (w *walker) sendParts(ctx context.Context, f File) error {
 			return w.failed(ctx, f.DisplayName, err, part.Offset > 0)
 		}
 		r := res[0]
+		if r.Status == contract.IngestFailed {
+			w.st.Sent++
+			return w.fail(Failure{Path: f.DisplayName, Reason: strings.TrimPrefix(r.Error, f.DisplayName+": "), Partly: part.Offset > 0})
+		}
 		if r.Status != contract.IngestPart {
 			if !last && r.Status != contract.IngestUnchanged {
 				return w.failed(ctx, f.DisplayName, fmt.Errorf("the memory service took part of the file at byte %d for its end", part.Offset), true)
 			}
-			w.count(res)
+			w.count([]string{f.DisplayName}, res)
 			return nil
 		}
 		if last || r.NextOffset <= part.Offset || r.NextOffset > part.Offset+int64(cut) || r.NextLine < part.Line {
