@@ -80,7 +80,8 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 		fmt.Fprintln(m.Stderr, "openhuman-core: ingest:", contract.ErrorMessage(asContractErr(err)))
 		return exitFailure
 	}
-	summary := fmt.Sprintf("ingested %d files: %d stored (%d chunks), %d unchanged, %d empty", st.Sent, st.Stored, st.Chunks, st.Unchanged, st.Empty)
+	summary := fmt.Sprintf("ingested %d files: %d stored (%d chunks), %d unchanged, %d empty",
+		st.Stored+st.Unchanged+st.Empty, st.Stored, st.Chunks, st.Unchanged, st.Empty)
 	if st.InParts > 0 {
 		summary += fmt.Sprintf(", %d sent in parts", st.InParts)
 	}

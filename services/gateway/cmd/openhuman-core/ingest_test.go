@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+)
+
+// waitForService waits until service answers a ping on the NATS at url.
+func waitForService(t *testing.T, url, service string) {
+	t.Helper()
+	nc, err := bus.Connect(url, "test", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	c := bus.NewClient(nc)
+	deadline := time.Now().Add(30 * time.Second)
+	for c.Ping(context.Background(), service) != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the %s service did not answer", service)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestIngestOnASmallBus runs `openhuman-core ingest` against a memory
+// process on a NATS server that takes messages of 64 KB: a large file
+// goes in parts, a file the memory service rejects is named on stderr and
+// makes the exit status 3 while the others are stored, a .env file is
+// skipped unless named.
+func TestIngestOnASmallBus(t *testing.T) {
+	ns, err := embedded.Start(embedded.Options{Port: -1, MaxPayload: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	url := ns.ClientURL()
+	startService(t, "openhuman-memory", t.TempDir(), url, "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
+	waitForService(t, url, "memory")
+
+	src := t.TempDir()
+	var big strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&big, "## Service %d\n\nService %d answers on \"port\" %d; its owner is team %d.\n\n%s\n\n", i, i, 9000+i, i%9, strings.Repeat("It restarts nightly and logs to /var/log/svc. ", 20))
+	}
+	files := map[string]string{
+		"docs/services.md": "# Services\n\n" + big.String(),
+		"docs/intro.md":    "# Intro\n\nThe platform team keeps these notes.\n",
+		"blank.txt":        strings.Repeat("\u200b", 20),
+		".env":             "SECRET_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(src, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), append([]string{"ingest"}, args...)...)
+		cmd.Env = testEnv(t.TempDir(), "OPENHUMAN_NATS_URL="+url)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatal(err)
+		}
+		return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()
+	}
+
+	out, errOut, code := run("--max-file-size", "1000000", src)
+	if code != exitSomeFailed {
+		t.Errorf("exit %d, want %d\n%s%s", code, exitSomeFailed, out, errOut)
+	}
+	mustContain(t, out, "ingested 2 files: 2 stored")
+	mustContain(t, out, ", 1 sent in parts; skipped 0 ignored, 0 binary, 0 over 1000000 bytes, 0 unreadable, 1 secret; 1 failed\n")
+	mustContain(t, out, "secret files skipped (name one on the command line to ingest it, scrubbed): .env\n")
+	mustContain(t, errOut, "openhuman-core: ingest: blank.txt: item 1 has no text\n")
+
+	out, errOut, code = run(filepath.Join(src, ".env"))
+	if code != exitOK {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	mustContain(t, out, "ingested 1 files: 1 stored")
+	mustContain(t, out, "secrets removed before storing: ")
+}
