@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
@@ -11,14 +10,8 @@ import (
 // StartSource checks src's content hash before its parts are sent.
 func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (bool, error) {
 	unchanged := false
-	err := s.inTx(ctx, "starting "+src.DisplayName, func(tx *sql.Tx) error {
-		var hash string
-		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
-		switch {
-		case err == nil && hash == src.ContentHash:
-			unchanged = true
-			return nil
-		case err != nil && !errors.Is(err, sql.ErrNoRows):
+	err := s.inTx(ctx, "starting "+src.DisplayName, func(tx *sql.Tx) (err error) {
+		if unchanged, err = sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
 		// Parts of this very version that an interrupted run stored stay

@@ -15,14 +15,8 @@ import (
 func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, items []memory.Item) (bool, []bool, error) {
 	unchanged := false
 	var replayed []bool
-	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) error {
-		var hash string
-		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
-		switch {
-		case err == nil && hash == src.ContentHash:
-			unchanged = true
-			return nil
-		case err != nil && !errors.Is(err, sql.ErrNoRows):
+	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) (err error) {
+		if unchanged, err = sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
 		// Chunks that did not change keep their rows (and vectors); the
@@ -45,6 +39,16 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 		return upsertSource(ctx, tx, src)
 	})
 	return unchanged, replayed, err
+}
+
+// sourceUnchanged tells whether src is stored with its content hash.
+func sourceUnchanged(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) (bool, error) {
+	var hash string
+	err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil && hash == src.ContentHash, err
 }
 
 // upsertSource records src as stored with its content hash.
