@@ -39,7 +39,8 @@ Usage:
   openhuman-core [flags] serve [--addr A]     serve HTTP: MCP at /mcp, JSON-RPC at /rpc, /metrics, /healthz, /readyz
                                               (default address 127.0.0.1:9300, or $OPENHUMAN_HTTP_ADDR)
   openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
-  openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore;
+  openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore,
+                                              skips secret files unless named; exit status 3 when some files failed;
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
   openhuman-core version                      print the version (or --version)
 
