@@ -150,24 +150,6 @@ func chunkMarkdownFrom(text string, first int, st partState, more bool, budget i
 	return out, len(lines), partState{Path: path, Fence: inFence, Section: start}
 }
 
-// partState is where chunking a file stands at the start of a part: what
-// a whole-file chunking would carry over from the text before it.
-type partState struct {
-	Path    []string `json:"path,omitempty"`    // Markdown: the heading path
-	Fence   bool     `json:"fence,omitempty"`   // Markdown: a code fence is open
-	Section int      `json:"section,omitempty"` // Markdown: the line the open section started at
-	Imports bool     `json:"imports,omitempty"` // code: in the package clause and imports
-	Open    int      `json:"open,omitempty"`    // code: brackets an import statement left open
-}
-
-// resumeAt is a line of a part where chunking starts afresh: the chunks
-// before it are final, and the next part starts there in state.
-type resumeAt struct {
-	line   int
-	chunks []Chunk
-	state  partState
-}
-
 func onlyHeadings(lines []string) bool {
 	heads := 0
 	for _, l := range lines {

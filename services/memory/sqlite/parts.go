@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
@@ -42,6 +43,12 @@ func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, item
 		}
 		if !last {
 			return nil
+		}
+		// Another run that sent this same version finished first (and
+		// forgot what its parts noted): the old chunks are gone already.
+		if done, err := sourceUnchanged(ctx, tx, src); done || err != nil {
+			_, derr := tx.ExecContext(ctx, `DELETE FROM source_parts WHERE source_id = ?`, src.ID)
+			return errors.Join(err, derr)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND id NOT IN
 			(SELECT item_id FROM source_parts WHERE source_id = ? AND content_hash = ?)`, src.ID, src.ID, src.ContentHash); err != nil {
