@@ -146,13 +146,13 @@ func (w *walker) failed(ctx context.Context, path string, err error, partly bool
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr
 	}
-	w.fail(Failure{Path: path, Reason: contract.ErrorMessage(err), Partly: partly})
+	w.fail(Failure{Path: path, Reason: reason(err), Partly: partly})
 	if contract.ErrorCode(err) != contract.CodeUnavailable {
 		w.unavailable = 0
 		return nil
 	}
 	if w.unavailable++; w.unavailable >= unavailableRun || fatal(ctx, err) {
-		return fmt.Errorf("the memory service stopped answering, so the walk stopped: %s", contract.ErrorMessage(err))
+		return contract.Errorf(contract.CodeUnavailable, "the memory service stopped answering, so the walk stopped: %s", contract.ErrorMessage(err))
 	}
 	return nil
 }
@@ -163,6 +163,17 @@ func (w *walker) fail(f Failure) error {
 		w.opts.Failed(f)
 	}
 	return nil
+}
+
+// reason says why a file failed: the service's message, or what went
+// wrong reading it here (contract.ErrorMessage hides the latter, as it
+// should for a server's own errors).
+func reason(err error) string {
+	var ce *contract.Error
+	if errors.As(err, &ce) {
+		return ce.Message
+	}
+	return err.Error()
 }
 
 // fatal tells an error after which no file can be stored.
