@@ -28,11 +28,8 @@ type IngestResult struct {
 }
 
 // Ingest stores files as chunks, one transaction per file. A file whose
-// content cannot be stored is reported failed in the result, and the
-// others stored; a failure of the store fails the request. A file whose
 // content (and chunking) did not change is left alone; a changed file's
-// chunks replace its old ones, keeping those that did not change. A file
-// too large for one request comes in parts (see ingestPart).
+// chunks replace its old ones, keeping those that did not change.
 func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallContext) (*IngestResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -51,10 +48,12 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		}
 		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
 		src := SourceRecord{ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
-		items := fileItems(f, ChunkText(f.Content, f.Language, DefaultChunkTokens), cc)
+		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
+		items := fileItems(f, chunks, cc)
 		prepared, err := s.prepare(items)
 		if err != nil {
-			// The file's own fault: the batch's other files are stored.
+			// The file's own fault (a file too large for one request comes
+			// in parts, see ingestPart): the batch's other files are stored.
 			out.Files = append(out.Files, rejected(f, err))
 			continue
 		}

@@ -61,3 +61,23 @@ func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, item
 	})
 	return replayed, err
 }
+
+// sourceUnchanged tells whether src is stored with its content hash.
+func sourceUnchanged(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) (bool, error) {
+	var hash string
+	err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil && hash == src.ContentHash, err
+}
+
+// upsertSource records src as stored with its content hash.
+func upsertSource(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms)
+		VALUES (?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+		ON CONFLICT(source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
+		content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
+		src.ID, src.Kind, src.DisplayName, src.ContentHash)
+	return err
+}
