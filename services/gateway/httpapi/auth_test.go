@@ -168,9 +168,20 @@ func TestBearerAuth(t *testing.T) {
 		if !strings.Contains(out, `"items":[]`) {
 			t.Errorf("refused calls stored something, or the read token cannot list: %s", out)
 		}
-		// The session is ci's: laptop's token cannot use it.
+		// The session is ci's: laptop's token can neither use nor end it.
 		if resp, _ := post(t, mcp, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, append(withSession(sid), bearer(laptopToken)...)...); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("another token's session: %d, want 404", resp.StatusCode)
+		}
+		req, _ := http.NewRequest(http.MethodDelete, mcp, nil)
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Authorization", "Bearer "+laptopToken)
+		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNotFound {
+			t.Errorf("another token's DELETE: %v %v, want 404", resp, err)
+		} else {
+			resp.Body.Close()
+		}
+		if resp, _ := post(t, mcp, `{"jsonrpc":"2.0","id":5,"method":"ping"}`, append(withSession(sid), bearer(ciToken)...)...); resp.StatusCode != 200 {
+			t.Errorf("ci's session after another token's DELETE: %d", resp.StatusCode)
 		}
 	})
 

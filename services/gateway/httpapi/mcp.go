@@ -94,6 +94,10 @@ func (s *Server) mcpDelete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Bad Request: "+headerSession+" header is required")
 		return
 	}
+	if sess := s.sessions.get(id); sess != nil && !claimSession(r.Context(), sess) {
+		writeError(w, http.StatusNotFound, "Session not found")
+		return
+	}
 	if !s.sessions.close(id) {
 		writeError(w, http.StatusNotFound, "Session not found")
 		return
