@@ -16,12 +16,13 @@ type Session struct {
 	mu        sync.Mutex
 	source    string
 	protocol  string
-	// owner is the bearer token the session was opened with (see Claim).
-	owner    *owner
-	inflight map[string]*inflight
+	inflight  map[string]*inflight
 	// lastWrite closes when the most recent write-capable call has been
 	// answered; see order.
 	lastWrite chan struct{}
+
+	// owner is the bearer token the session was opened with (see Claim).
+	owner *owner
 }
 
 // Order schedules a message that runs concurrently with others: it returns a
