@@ -36,6 +36,7 @@ type Config struct {
 	Audit    Audit    `toml:"audit"`
 	Approval Approval `toml:"approval"`
 	Agents   Agents   `toml:"agents"`
+	Auth     Auth     `toml:"auth"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`

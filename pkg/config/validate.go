@@ -116,5 +116,5 @@ func (c *Config) validate() error {
 		}
 		seen[p.ID] = n
 	}
-	return nil
+	return c.validateAuth()
 }

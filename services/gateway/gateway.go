@@ -117,7 +117,7 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 	return raw, err
 }
 
-// call passes the act gate, sends the call, and audits it when the tool
+// call passes the scope and act gates, sends the call, and audits it when the tool
 // writes. The arguments travel as they came: the service serving the tool
 // checks them against its schema (it is the boundary every NATS client
 // reaches). Only a tool that acts has them checked here first, by the same
@@ -133,6 +133,12 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 		if err != nil {
 			return nil, err
 		}
+	}
+	// The scope gate first: a call the token may not make spends no budget.
+	if err = g.opts.Policy.AllowScope(tool.Name, tool.Scope(), cc); err != nil {
+		return nil, err
+	}
+	if tool.Acts {
 		if err = g.opts.Policy.Allow(tool.Name, cc.Source); err != nil {
 			return nil, err
 		}
@@ -148,7 +154,7 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 
 // audit records one call of a tool that writes.
 func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, raw json.RawMessage, err error) {
-	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
+	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
 	if err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 	} else {
@@ -183,6 +189,9 @@ func (g *Gateway) unknownTool(ctx context.Context, name string) error {
 
 // Resources lists the prompt resources, served by the agents service.
 func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]contract.Resource, error) {
+	if err := g.opts.Policy.AllowScope("resources/list", contract.ScopeRead, cc); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
 	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesList, struct{}{}, cc)
@@ -198,6 +207,9 @@ func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]con
 
 // ReadResource reads one resource by URI.
 func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.CallContext) (*contract.ResourceRead, error) {
+	if err := g.opts.Policy.AllowScope("resources/read", contract.ScopeRead, cc); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
 	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesRead, contract.ResourceReadParams{URI: uri}, cc)

@@ -17,6 +17,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
@@ -35,6 +36,9 @@ type Options struct {
 	SessionIdle time.Duration
 	// MaxSessions bounds live MCP sessions (default 10,000).
 	MaxSessions int
+	// Tokens are the bearer tokens; with any, every request but /healthz,
+	// /readyz and /metrics needs one (auth.go).
+	Tokens []config.Token
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	Logger  *slog.Logger
@@ -64,6 +68,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts))
+	r.Use(requireToken(opts.Tokens, opts.Logger))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	if opts.Metrics != nil {

@@ -61,6 +61,10 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if !claimSession(r.Context(), sess) { // answered as if unknown: the id is another token's
+		writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
+		return
+	}
 	wait, done := sess.Order(body)
 	defer done()
 	select {
@@ -88,6 +92,10 @@ func (s *Server) mcpDelete(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(headerSession)
 	if id == "" {
 		writeError(w, http.StatusBadRequest, "Bad Request: "+headerSession+" header is required")
+		return
+	}
+	if sess := s.sessions.get(id); sess != nil && !claimSession(r.Context(), sess) {
+		writeError(w, http.StatusNotFound, "Session not found")
 		return
 	}
 	if !s.sessions.close(id) {

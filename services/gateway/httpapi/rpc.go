@@ -27,13 +27,14 @@ var rpcErrors = map[contract.Code]int{
 }
 
 // rpc serves POST /rpc: JSON-RPC 2.0, single or batched, with every tool's
-// backing method and the registry methods. Calls carry provenance "rpc".
+// backing method and the registry methods. Calls carry provenance
+// http:<token name>, or "rpc" when the edge has no tokens.
 func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
 	body, ok := readBody(w, r)
 	if !ok {
 		return
 	}
-	cc := contract.CallContext{Source: "rpc", Transport: contract.TransportJSONRPC}
+	cc := rpcCallContext(r.Context())
 	out := jsonrpc.Handle(body, MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response {
 		if !gateway.IsRPCMethod(m.Method) {
 			if m.Notification() {

@@ -20,6 +20,9 @@ type Session struct {
 	// lastWrite closes when the most recent write-capable call has been
 	// answered; see order.
 	lastWrite chan struct{}
+
+	// owner is the bearer token the session was opened with (see Claim).
+	owner *owner
 }
 
 // Order schedules a message that runs concurrently with others: it returns a
@@ -103,7 +106,32 @@ func (s *Session) structured() bool {
 }
 
 func (s *Session) callContext() contract.CallContext {
-	return contract.CallContext{Source: s.Source(), Transport: s.transport}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cc := contract.CallContext{Source: s.source, Transport: s.transport}
+	if s.owner != nil {
+		cc.Token, cc.Workspaces = s.owner.token, s.owner.workspaces
+	}
+	return cc
+}
+
+type owner struct {
+	token      string
+	workspaces []string
+}
+
+// Claim makes the HTTP bearer token named token (limited to workspaces)
+// the session's owner if it has none yet, and reports whether token owns
+// it: every call of the session carries the owner's name and workspaces,
+// and a session id is of no use with another token. token is "" when
+// the edge has no tokens.
+func (s *Session) Claim(token string, workspaces []string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.owner == nil {
+		s.owner = &owner{token: token, workspaces: workspaces}
+	}
+	return s.owner.token == token
 }
 
 func (sess *Session) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {

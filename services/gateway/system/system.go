@@ -144,6 +144,9 @@ func closeAudit(rec *audit.Recorder) error {
 func (s *System) GatewayOptions(cfg config.Config) gateway.Options {
 	policy := gateway.NewPolicy(cfg.Policy.Autonomy, cfg.Policy.MaxActionsPerHour)
 	policy.ApprovalMode = cfg.Approval.Mode
+	for _, t := range cfg.Auth.Tokens {
+		policy.Tokens = append(policy.Tokens, gateway.Token{Name: t.Name, Scopes: t.Scopes, Workspaces: t.Workspaces})
+	}
 	return gateway.Options{
 		Timeout: cfg.Tools.Timeout(),
 		// A run's own deadline ends it first, with what it has done so far.

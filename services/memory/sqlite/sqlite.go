@@ -223,27 +223,7 @@ WHERE source = 'agent' AND provenance NOT LIKE 'agent:%' AND provenance NOT LIKE
 // migrate runs inside one IMMEDIATE transaction, so two processes starting
 // on a new file at the same moment migrate it once.
 func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var version int
-	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database is schema version %d, newer than this binary knows (%d): upgrade openhuman", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return sqlitefile.Migrate(ctx, s.write, migrations)
 }
 
 // storeErr converts a storage failure to a contract error at the package

@@ -41,6 +41,8 @@ Usage:
   openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
   openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore;
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
+  openhuman-core token new NAME               print a new bearer token for serve and the config.toml lines that
+                                              declare it (--scopes read,act; default read; --workspaces a,b)
   openhuman-core version                      print the version (or --version)
 
 Flags (before or after the command):
@@ -53,6 +55,8 @@ Environment (docs/configuration.md lists every setting and its variable):
   OPENHUMAN_NATS_URL      NATS server of separately run services (default none:
                           everything in this process on an embedded NATS server)
   OPENHUMAN_HTTP_ADDR     serve's address (default 127.0.0.1:9300)
+  OPENHUMAN_API_TOKEN     a bearer token serve accepts with every scope (default none; with no
+                          token at all serve answers everyone, on a loopback address only)
   OPENHUMAN_MCP_PROFILE   mcp's tool surface, v2 or v1 (default v2)
   OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
   OPENHUMAN_LLM_MODEL, OPENHUMAN_SEARXNG_ENABLED, OPENHUMAN_BRAVE_API_KEY, ...
@@ -110,6 +114,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	if cmd == "ingest" {
 		return m.runIngest(ctx, g, rest) // it has flags of its own
+	}
+	if cmd == "token" {
+		return m.runToken(rest)
 	}
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
@@ -218,6 +225,10 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	if g.addr != "" {
 		addr = g.addr
 	}
+	if err := httpapi.CheckListen(addr, m.cfg.Auth.Tokens); err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (pass --addr or set OPENHUMAN_HTTP_ADDR)\n", addr, err)
@@ -225,6 +236,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	mcp := newMCPServer(gw, log)
 	api := httpapi.New(gw, mcp, httpapi.Options{
+		Tokens:       m.cfg.Auth.Tokens,
 		ListenAddr:   ln.Addr().String(),
 		AllowedHosts: m.cfg.HTTP.AllowedHosts,
 		SessionIdle:  m.cfg.HTTP.SessionIdle(),
@@ -236,7 +248,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	go func() { errc <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url)
-	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version)
+	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version, "bearer_tokens", len(m.cfg.Auth.Tokens))
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
