@@ -51,6 +51,9 @@ type HTTP struct {
 	// localhost, for a gateway reached by name (DNS-rebinding protection
 	// refuses every other). The variable is comma-separated.
 	AllowedHosts []string `toml:"allowed_hosts" env:"OPENHUMAN_HTTP_ALLOWED_HOSTS"`
+	// AllowNullOrigin accepts requests with "Origin: null" (sandboxed
+	// frames, file: and data: pages), which any web site can produce.
+	AllowNullOrigin bool `toml:"allow_null_origin" env:"OPENHUMAN_HTTP_ALLOW_NULL_ORIGIN"`
 }
 
 // SessionIdle is how long an idle MCP-over-HTTP session lives.

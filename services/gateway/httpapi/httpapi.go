@@ -31,6 +31,9 @@ type Options struct {
 	ListenAddr string
 	// AllowedHosts are further host names accepted in Host and Origin.
 	AllowedHosts []string
+	// AllowNullOrigin accepts "Origin: null", which sandboxed frames and
+	// file: and data: pages send; refused by default.
+	AllowNullOrigin bool
 	// SessionIdle ends an MCP session unused this long (default 30 minutes).
 	SessionIdle time.Duration
 	// MaxSessions bounds live MCP sessions (default 10,000).
@@ -63,14 +66,14 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(opts.SessionIdle, opts.MaxSessions, time.Now)}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer)
-	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts))
+	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	if opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", opts.Metrics)
 	}
-	r.Post("/rpc", s.rpc)
-	r.Post("/mcp", s.mcpPost)
+	r.With(jsonBody).Post("/rpc", s.rpc)
+	r.With(jsonBody).Post("/mcp", s.mcpPost)
 	r.Get("/mcp", s.mcpGet)
 	r.Delete("/mcp", s.mcpDelete)
 	s.router = r
@@ -81,8 +84,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 
 // hostCheck refuses requests a web page could make through DNS rebinding: an
 // Origin that is not ours, and, on a loopback listener, a Host that is not a
-// loopback name. Both are answered 403 before anything else runs.
-func hostCheck(listenAddr string, allowed []string) func(http.Handler) http.Handler {
+// loopback name. Both are answered 403 before anything else runs. Origin
+// null is any sandboxed frame or file: or data: page, from whatever site;
+// it is refused unless allowNull.
+func hostCheck(listenAddr string, allowed []string, allowNull bool) func(http.Handler) http.Handler {
 	loopbackOnly := isLoopbackAddr(listenAddr)
 	ok := func(host string) bool {
 		h := hostname(host)
@@ -98,7 +103,12 @@ func hostCheck(listenAddr string, allowed []string) func(http.Handler) http.Hand
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if origin := r.Header.Get("Origin"); origin != "" && origin != "null" {
+			origin := r.Header.Get("Origin")
+			if origin == "null" && !allowNull {
+				writeError(w, http.StatusForbidden, "Forbidden: Origin null (a sandboxed frame, or a file: or data: page) is not allowed; set http.allow_null_origin = true (OPENHUMAN_HTTP_ALLOW_NULL_ORIGIN) to permit it")
+				return
+			}
+			if origin != "" && origin != "null" {
 				host := origin
 				if i := strings.Index(origin, "://"); i >= 0 {
 					host = origin[i+3:]

@@ -25,10 +25,17 @@ func mustServe(tb testing.TB, opts gateway.Options) *httptest.Server {
 // serveGateway runs gw behind a real HTTP listener.
 func serveGateway(tb testing.TB, gw *gateway.Gateway) *httptest.Server {
 	tb.Helper()
+	return serveWith(tb, gw, httpapi.Options{Metrics: telemetry.MetricsHandler()})
+}
+
+// serveWith is serveGateway with options; ListenAddr is the listener's.
+func serveWith(tb testing.TB, gw *gateway.Gateway, opts httpapi.Options) *httptest.Server {
+	tb.Helper()
 	mcp := mcpserver.New(gw, &mcpserver.Options{Version: "test", Instructions: gateway.Instructions})
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()
-	ts.Config.Handler = httpapi.New(gw, mcp, httpapi.Options{ListenAddr: ts.Listener.Addr().String(), Metrics: telemetry.MetricsHandler()})
+	opts.ListenAddr = ts.Listener.Addr().String()
+	ts.Config.Handler = httpapi.New(gw, mcp, opts)
 	tb.Cleanup(ts.Close)
 	return ts
 }

@@ -27,10 +27,6 @@ const (
 )
 
 func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "Unsupported Media Type: send Content-Type: application/json")
-		return
-	}
 	if !acceptsJSON(r.Header.Get("Accept")) {
 		writeError(w, http.StatusNotAcceptable, "Not Acceptable: the Accept header must allow application/json")
 		return
