@@ -17,7 +17,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
@@ -38,6 +40,9 @@ type Options struct {
 	SessionIdle time.Duration
 	// MaxSessions bounds live MCP sessions (default 10,000).
 	MaxSessions int
+	// MaxSessionsPerAddress bounds the live MCP sessions of one client
+	// address (default 64).
+	MaxSessionsPerAddress int
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	Logger  *slog.Logger
@@ -60,10 +65,14 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 10000
 	}
+	if opts.MaxSessionsPerAddress <= 0 {
+		opts.MaxSessionsPerAddress = 64
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(opts.SessionIdle, opts.MaxSessions, time.Now)}
+	lim := sessionLimits{idle: opts.SessionIdle, max: opts.MaxSessions, perKey: map[string]int{keyAddress: opts.MaxSessionsPerAddress}}
+	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(lim, time.Now)}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
@@ -181,6 +190,14 @@ func writeEncoded(w http.ResponseWriter, out []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	_, _ = w.Write(out)
+}
+
+// writeContractError answers a request refused before JSON-RPC started
+// for a reason with a contract code, carried in data.code as /rpc does.
+func writeContractError(w http.ResponseWriter, err error) {
+	e := contract.AsError(err)
+	writeJSON(w, httpStatus[e.Code], map[string]any{"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": rpcErrors[e.Code], "message": e.Message, "data": jsonrpc.ErrorData(e)}})
 }
 
 // writeError answers a request refused before JSON-RPC started.

@@ -86,6 +86,11 @@ func TestRPC(t *testing.T) {
 		{"batch of 1000", batch(1000), 200, []string{`"code":-32600`, "batch of 1000 requests is over the limit of 100"}},
 		{"5 MiB body", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_learn","params":{"text":"` + strings.Repeat("x", 5<<20) + `"}}`, 413, []string{"over 4 MiB"}},
 		{"notification", `{"jsonrpc":"2.0","method":"openhuman.memory_items_list"}`, 204, nil},
+		{"empty body", ``, 200, []string{`"code":-32600`, "the message is empty; send a JSON-RPC request object"}},
+		{"blank body", " \r\n\t", 200, []string{`"code":-32600`, "the message is empty"}},
+		{"nested too deep", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":{"filter":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, 200,
+			[]string{`"code":-32700`, "nested too deep (limit 10000 levels of arrays and objects)"}},
+		{"batch nested too deep", `[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]`, 200, []string{`"code":-32700`, "nested too deep (limit 10000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := post(t, url, tc.body)

@@ -225,12 +225,13 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	mcp := newMCPServer(gw, log)
 	api := httpapi.New(gw, mcp, httpapi.Options{
-		ListenAddr:      ln.Addr().String(),
-		AllowedHosts:    m.cfg.HTTP.AllowedHosts,
-		AllowNullOrigin: m.cfg.HTTP.AllowNullOrigin,
-		SessionIdle:     m.cfg.HTTP.SessionIdle(),
-		Metrics:         telemetry.MetricsHandler(),
-		Logger:          log,
+		ListenAddr:            ln.Addr().String(),
+		AllowedHosts:          m.cfg.HTTP.AllowedHosts,
+		AllowNullOrigin:       m.cfg.HTTP.AllowNullOrigin,
+		SessionIdle:           m.cfg.HTTP.SessionIdle(),
+		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
+		Metrics:               telemetry.MetricsHandler(),
+		Logger:                log,
 	})
 	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
