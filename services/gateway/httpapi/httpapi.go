@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -43,6 +44,11 @@ type Options struct {
 	// MaxSessionsPerAddress bounds the live MCP sessions of one client
 	// address (default 64).
 	MaxSessionsPerAddress int
+	// HeaderTimeout, BodyTimeout and IdleTimeout bound how long a client
+	// may take to send a request's headers (default 10 s), then its body
+	// (default 30 s), and how long a kept-alive connection may sit idle
+	// (default 2 minutes); see HTTPServer.
+	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	Logger  *slog.Logger
@@ -68,12 +74,16 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	if opts.MaxSessionsPerAddress <= 0 {
 		opts.MaxSessionsPerAddress = 64
 	}
+	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
+	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 30*time.Second)
+	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	lim := sessionLimits{idle: opts.SessionIdle, max: opts.MaxSessions, perKey: map[string]int{keyAddress: opts.MaxSessionsPerAddress}}
 	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(lim, time.Now)}
 	r := chi.NewRouter()
+	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
 	r.Get("/healthz", s.healthz)
@@ -205,14 +215,18 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32600, "message": msg}})
 }
 
-// readBody reads at most MaxBodyBytes; a larger body is answered 413 and
-// false is returned.
+// readBody reads at most MaxBodyBytes; a larger body is answered 413, one
+// that does not arrive in time 408, and false is returned.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
+	var netErr net.Error
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large: the body is over 4 MiB; send less at once")
+		return nil, false
+	case errors.As(err, &netErr) && netErr.Timeout():
+		writeError(w, http.StatusRequestTimeout, "Request Timeout: the body did not arrive in time; send it all at once, right after the headers")
 		return nil, false
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "Bad Request: reading the body failed: "+err.Error())
