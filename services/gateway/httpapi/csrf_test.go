@@ -3,9 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"mime/multipart"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -14,23 +12,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 )
-
-// rawPost sends body with exactly the headers given: no Content-Type
-// unless one is named.
-func rawPost(t *testing.T, url string, body []byte, headers ...string) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
-}
 
 // multipartBody wraps msg in a multipart form, as a page's <form> sends it.
 func multipartBody(msg string) (body []byte, contentType string) {

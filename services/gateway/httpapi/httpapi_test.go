@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -40,10 +41,17 @@ func serveWith(tb testing.TB, gw *gateway.Gateway, opts httpapi.Options) *httpte
 	return ts
 }
 
+// post sends body as JSON, with headers (name, value, ...) set after.
 func post(t *testing.T, url, body string, headers ...string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	return rawPost(t, url, []byte(body), append([]string{"Content-Type", "application/json"}, headers...)...)
+}
+
+// rawPost sends body with exactly the headers given: no Content-Type
+// unless one is named.
+func rawPost(t *testing.T, url string, body []byte, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}

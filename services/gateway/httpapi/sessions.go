@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -110,7 +111,7 @@ func (s *sessions) dropOldestPending(key *sessionKey) bool {
 	var oldest string
 	var at time.Time
 	for id, ls := range s.byID {
-		if ls.sess.Ready() || key != nil && !hasKey(ls.keys, *key) {
+		if ls.sess.Ready() || key != nil && !slices.Contains(ls.keys, *key) {
 			continue
 		}
 		if oldest == "" || ls.opened.Before(at) {
@@ -122,15 +123,6 @@ func (s *sessions) dropOldestPending(key *sessionKey) bool {
 	}
 	s.drop(oldest)
 	return true
-}
-
-func hasKey(keys []sessionKey, k sessionKey) bool {
-	for _, have := range keys {
-		if have == k {
-			return true
-		}
-	}
-	return false
 }
 
 // drop forgets session id; the caller holds s.mu.
