@@ -48,10 +48,19 @@ type HTTP struct {
 	Addr string `toml:"addr" env:"OPENHUMAN_HTTP_ADDR" default:"127.0.0.1:9300"`
 	// SessionIdleMinutes ends an MCP-over-HTTP session unused this long.
 	SessionIdleMinutes int `toml:"session_idle_minutes" env:"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES" default:"30"`
+	// MaxSessionsPerAddress bounds the MCP-over-HTTP sessions one client
+	// address holds, so that one cannot take every session there is.
+	MaxSessionsPerAddress int `toml:"max_sessions_per_address" env:"OPENHUMAN_HTTP_MAX_SESSIONS_PER_ADDRESS" default:"64"`
+	// MaxSessionsPerToken bounds the sessions opened with one bearer
+	// token, wherever from.
+	MaxSessionsPerToken int `toml:"max_sessions_per_token" env:"OPENHUMAN_HTTP_MAX_SESSIONS_PER_TOKEN" default:"256"`
 	// AllowedHosts are extra Host/Origin host names accepted besides
 	// localhost, for a gateway reached by name (DNS-rebinding protection
 	// refuses every other). The variable is comma-separated.
 	AllowedHosts []string `toml:"allowed_hosts" env:"OPENHUMAN_HTTP_ALLOWED_HOSTS"`
+	// AllowNullOrigin accepts requests with "Origin: null" (sandboxed
+	// frames, file: and data: pages), which any web site can produce.
+	AllowNullOrigin bool `toml:"allow_null_origin" env:"OPENHUMAN_HTTP_ALLOW_NULL_ORIGIN"`
 }
 
 // SessionIdle is how long an idle MCP-over-HTTP session lives.

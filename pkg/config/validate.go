@@ -72,6 +72,12 @@ func (c *Config) validate() error {
 	if c.HTTP.SessionIdleMinutes < 1 || c.HTTP.SessionIdleMinutes > 7*24*60 {
 		return fmt.Errorf("http.session_idle_minutes %d: use 1 to 10080", c.HTTP.SessionIdleMinutes)
 	}
+	if c.HTTP.MaxSessionsPerAddress < 1 || c.HTTP.MaxSessionsPerAddress > 10000 {
+		return fmt.Errorf("http.max_sessions_per_address %d: use 1 to 10000", c.HTTP.MaxSessionsPerAddress)
+	}
+	if c.HTTP.MaxSessionsPerToken < 1 || c.HTTP.MaxSessionsPerToken > 10000 {
+		return fmt.Errorf("http.max_sessions_per_token %d: use 1 to 10000", c.HTTP.MaxSessionsPerToken)
+	}
 	if a := c.Metrics.Addr; a != "" && a != "off" {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)

@@ -9,11 +9,13 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// Session is one client's state: its provenance label and negotiated version,
-// and the requests it has in flight (so notifications/cancelled can stop them).
+// Session is one client's state: where it is in the lifecycle, its
+// provenance label and negotiated version, and the requests it has in flight
+// (so notifications/cancelled can stop them).
 type Session struct {
 	transport string
 	mu        sync.Mutex
+	phase     phase
 	source    string
 	protocol  string
 	inflight  map[string]*inflight
@@ -88,6 +90,53 @@ type inflight struct {
 // NewSession starts a session on the named transport (contract.TransportMCPStdio, ...).
 func NewSession(transport string) *Session {
 	return &Session{transport: transport, source: contract.MCPSource(""), inflight: map[string]*inflight{}}
+}
+
+// phase is where a session is in MCP's lifecycle.
+type phase int
+
+const (
+	// phaseNew serves initialize and ping only: a client that has not
+	// said who it is has no label to write memory under.
+	phaseNew phase = iota
+	// phaseInitialized has answered initialize. Requests are served from
+	// here on: the spec asks clients to wait only for initialize's
+	// answer, and many send tools/list before notifications/initialized.
+	phaseInitialized
+	// phaseReady has heard from the client again after initialize:
+	// notifications/initialized or any other request.
+	phaseReady
+)
+
+// Ready reports whether the client got past initialize: it sent
+// notifications/initialized or another request after initialize was
+// answered. A session that never gets there was opened and abandoned,
+// which over HTTP is what a flood of initialize requests leaves behind.
+func (s *Session) Ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.phase == phaseReady
+}
+
+// admit reports whether a request for method, other than initialize, may
+// be served now; once initialized, any request makes the session ready.
+func (s *Session) admit(method string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.phase == phaseNew {
+		return method == "ping"
+	}
+	s.phase = phaseReady
+	return true
+}
+
+// confirm takes notifications/initialized: ready, if initialize was answered.
+func (s *Session) confirm() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.phase == phaseInitialized {
+		s.phase = phaseReady
+	}
 }
 
 // Source is the session's provenance label.

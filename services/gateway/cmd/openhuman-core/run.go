@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -236,14 +235,17 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	mcp := newMCPServer(gw, log)
 	api := httpapi.New(gw, mcp, httpapi.Options{
-		Tokens:       m.cfg.Auth.Tokens,
-		ListenAddr:   ln.Addr().String(),
-		AllowedHosts: m.cfg.HTTP.AllowedHosts,
-		SessionIdle:  m.cfg.HTTP.SessionIdle(),
-		Metrics:      telemetry.MetricsHandler(),
-		Logger:       log,
+		Tokens:                m.cfg.Auth.Tokens,
+		ListenAddr:            ln.Addr().String(),
+		AllowedHosts:          m.cfg.HTTP.AllowedHosts,
+		AllowNullOrigin:       m.cfg.HTTP.AllowNullOrigin,
+		SessionIdle:           m.cfg.HTTP.SessionIdle(),
+		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
+		MaxSessionsPerToken:   m.cfg.HTTP.MaxSessionsPerToken,
+		Metrics:               telemetry.MetricsHandler(),
+		Logger:                log,
 	})
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := api.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()

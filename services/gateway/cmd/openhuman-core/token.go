@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
@@ -62,6 +63,12 @@ func (m *Main) runToken(args []string) int {
 	}
 	fmt.Fprintf(m.Stderr, "openhuman-core: the token is on the first line and is shown this once: config.toml keeps only its sha256. "+
 		"Give it to the client as the header Authorization: Bearer %s...; a lost token is replaced with a new one.\n", tokenPrefix)
+	if !slices.Contains(t.Scopes, contract.ScopeAct) {
+		// Least privilege by default, said aloud: a client given this
+		// token will find memory.learn refused and should know why.
+		fmt.Fprintf(m.Stderr, "openhuman-core: scope read only: its calls can read memory but not learn, forget or run sub-agents; "+
+			"make it with --scopes read,act for a client that should.\n")
+	}
 	return exitOK
 }
 
