@@ -53,8 +53,8 @@ func Options(name string, log *slog.Logger) []nats.Option {
 			// After a reconnect the server refused twice (credentials
 			// revoked or rotated), nats.go gives up: say so rather than
 			// leave a process that looks alive and serves nothing.
-			if err := nc.LastError(); err != nil {
-				log.Error("NATS connection closed for good: restart with valid credentials", "err", err)
+			if err := nc.LastError(); authError(err) {
+				log.Error("NATS refused the credentials again and the connection is closed for good: restart with valid credentials", "err", err)
 			}
 		}),
 		nats.ErrorHandler(func(nc *nats.Conn, sub *nats.Subscription, err error) {
@@ -102,18 +102,14 @@ func connectError(cfg config.NATS, err error) error {
 	at := "NATS at " + RedactURL(cfg.URL)
 	reason := strings.TrimPrefix(err.Error(), "nats: ")
 	var unknownCA x509.UnknownAuthorityError
-	var hostname x509.HostnameError
 	switch {
-	case errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrAuthExpired), errors.Is(err, nats.ErrAuthRevoked),
-		errors.Is(err, nats.ErrAccountAuthExpired):
+	case authError(err):
 		if cfg.AuthMethod() == "" {
 			return fmt.Errorf("%s requires credentials (%s): set nats.user and nats.password, nats.token, nats.nkey or nats.creds", at, reason)
 		}
 		return fmt.Errorf("%s refused the credentials: %s; check %s", at, strings.ToLower(reason), cfg.AuthMethod())
 	case errors.As(err, &unknownCA):
 		return fmt.Errorf("%s: TLS: %s; set nats.tls_ca (OPENHUMAN_NATS_TLS_CA) to the CA that signed the server's certificate", at, reason)
-	case errors.As(err, &hostname):
-		return fmt.Errorf("%s: TLS: %s; connect by a name the server's certificate holds", at, reason)
 	case errors.Is(err, nats.ErrSecureConnWanted):
 		return fmt.Errorf("%s: %s: the server does not offer TLS; use a nats:// URL without nats.tls_ca, or enable TLS on the server", at, reason)
 	case strings.HasPrefix(reason, "tls") || strings.Contains(reason, "tls: ") || strings.Contains(reason, "certificate"):
@@ -122,6 +118,11 @@ func connectError(cfg config.NATS, err error) error {
 		return fmt.Errorf("%s: TLS: %s; a server that requires client certificates needs nats.tls_cert and nats.tls_key, signed by a CA it trusts", at, reason)
 	}
 	return fmt.Errorf("connecting to %s: %s", at, reason)
+}
+
+func authError(err error) bool {
+	return errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) ||
+		errors.Is(err, nats.ErrAuthRevoked) || errors.Is(err, nats.ErrAccountAuthExpired)
 }
 
 // RedactURL is url (one server or a comma-separated list) without any
