@@ -20,43 +20,33 @@ import (
 // here, and the connection's error handler (Options) ends at once the
 // calls the server refused, with a DENIED error that says what to grant.
 
-type pendingCall struct{ cancel context.CancelCauseFunc }
+type pendingCall struct {
+	nc      *nats.Conn
+	subject string
+	cancel  context.CancelCauseFunc
+}
 
+// pending holds the calls in flight. A refusal is rare, so finding its
+// calls may walk them all; registering one must stay cheap.
 var pending struct {
-	mu sync.Mutex
-	// by connection, then by subject; a connection's entry goes when its
-	// last call ends, so closed connections leave nothing behind.
-	calls map[*nats.Conn]map[string]map[*pendingCall]struct{}
+	mu    sync.Mutex
+	calls map[*pendingCall]struct{}
 }
 
 // watchRefusal returns ctx, ended with a DENIED cause when the server
 // refuses nc's request to subject, and the function that stops watching.
 func watchRefusal(ctx context.Context, nc *nats.Conn, subject string) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	p := &pendingCall{cancel: cancel}
+	p := &pendingCall{nc: nc, subject: subject, cancel: cancel}
 	pending.mu.Lock()
 	if pending.calls == nil {
-		pending.calls = map[*nats.Conn]map[string]map[*pendingCall]struct{}{}
+		pending.calls = map[*pendingCall]struct{}{}
 	}
-	bySubject := pending.calls[nc]
-	if bySubject == nil {
-		bySubject = map[string]map[*pendingCall]struct{}{}
-		pending.calls[nc] = bySubject
-	}
-	if bySubject[subject] == nil {
-		bySubject[subject] = map[*pendingCall]struct{}{}
-	}
-	bySubject[subject][p] = struct{}{}
+	pending.calls[p] = struct{}{}
 	pending.mu.Unlock()
 	return ctx, func() {
 		pending.mu.Lock()
-		delete(bySubject[subject], p)
-		if len(bySubject[subject]) == 0 {
-			delete(bySubject, subject)
-		}
-		if len(bySubject) == 0 {
-			delete(pending.calls, nc)
-		}
+		delete(pending.calls, p)
 		pending.mu.Unlock()
 		cancel(nil)
 	}
@@ -84,24 +74,33 @@ func refusePending(nc *nats.Conn, err error) {
 	if nc == nil || !errors.Is(err, nats.ErrPermissionViolation) {
 		return
 	}
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
-	bySubject := pending.calls[nc]
+	var denied func(p *pendingCall) *contract.Error
 	if m := publishRefused.FindStringSubmatch(err.Error()); m != nil {
-		for p := range bySubject[m[1]] {
-			p.cancel(contract.Errorf(contract.CodeDenied,
+		denied = func(p *pendingCall) *contract.Error {
+			if p.subject != m[1] {
+				return nil
+			}
+			return contract.Errorf(contract.CodeDenied,
 				"NATS refused this connection's request to %s (permissions violation): the server's authorization for this user does not let it publish there; grant it in the server's configuration (deploy/nats/auth.conf) or connect as a user that may",
-				m[1]).With("subject", m[1]))
+				m[1]).With("subject", m[1])
 		}
+	} else if m := subscribeRefused.FindStringSubmatch(err.Error()); m != nil && strings.HasPrefix(m[1], inboxPrefix(nc)) {
+		denied = func(p *pendingCall) *contract.Error {
+			return contract.Errorf(contract.CodeDenied,
+				"NATS refused this connection's subscription to %s, where the reply to %s would come (permissions violation): let this user subscribe to %s.> in the server's configuration (deploy/nats/auth.conf)",
+				m[1], p.subject, inboxPrefix(nc)).With("subject", p.subject)
+		}
+	} else {
 		return
 	}
-	if m := subscribeRefused.FindStringSubmatch(err.Error()); m != nil && strings.HasPrefix(m[1], inboxPrefix(nc)) {
-		for subject, calls := range bySubject {
-			for p := range calls {
-				p.cancel(contract.Errorf(contract.CodeDenied,
-					"NATS refused this connection's subscription to %s, where the reply to %s would come (permissions violation): let this user subscribe to %s.> in the server's configuration (deploy/nats/auth.conf)",
-					m[1], subject, inboxPrefix(nc)).With("subject", subject))
-			}
+	pending.mu.Lock()
+	defer pending.mu.Unlock()
+	for p := range pending.calls {
+		if p.nc != nc {
+			continue
+		}
+		if e := denied(p); e != nil {
+			p.cancel(e)
 		}
 	}
 }
