@@ -63,9 +63,14 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 		return nil, contract.Errorf(contract.CodeInvalidRequest,
 			"request is %d bytes, over the NATS message limit of %d bytes: send less at once", len(body), max)
 	}
+	ctx, unwatch := watchRefusal(ctx, c.nc, subject)
+	defer unwatch()
 	start := time.Now()
 	msg, err := c.nc.RequestWithContext(ctx, subject, body)
 	if err != nil {
+		if refused := refusal(ctx); refused != nil {
+			return nil, refused
+		}
 		return nil, transportError(service, subject, time.Since(start), err)
 	}
 	reply, err := contract.DecodeReply(msg.Data)

@@ -75,9 +75,26 @@ type Metrics struct {
 }
 
 // NATS says where the bus is. An empty URL means embedded mode: the gateway
-// starts its own in-process server and services.
+// starts its own in-process server and services. With a URL, the rest says
+// how to prove who this binary is to that server (one method at most) and
+// which TLS to use.
 type NATS struct {
 	URL string `toml:"url" env:"OPENHUMAN_NATS_URL"`
+	// User and Password are the server's user/password authentication.
+	User     string `toml:"user" env:"OPENHUMAN_NATS_USER"`
+	Password string `toml:"password" env:"OPENHUMAN_NATS_PASSWORD"`
+	// Token is the server's token authentication.
+	Token string `toml:"token" env:"OPENHUMAN_NATS_TOKEN"`
+	// NKey is the path of a file holding an nkey seed (SU...).
+	NKey string `toml:"nkey" env:"OPENHUMAN_NATS_NKEY"`
+	// Creds is the path of a .creds file (a user JWT and its seed), for a
+	// server in operator mode.
+	Creds string `toml:"creds" env:"OPENHUMAN_NATS_CREDS"`
+	// TLSCA is a PEM file of the CAs to trust instead of the system's;
+	// TLSCert and TLSKey are the client certificate the server may ask for.
+	TLSCA   string `toml:"tls_ca" env:"OPENHUMAN_NATS_TLS_CA"`
+	TLSCert string `toml:"tls_cert" env:"OPENHUMAN_NATS_TLS_CERT"`
+	TLSKey  string `toml:"tls_key" env:"OPENHUMAN_NATS_TLS_KEY"`
 }
 
 // Log sets the log level: debug, info, warn or error.

@@ -16,7 +16,11 @@ func (c *Config) validate() error {
 		return fmt.Errorf("tools.timeout_seconds %d: use 1 to 3600", c.Tools.TimeoutSeconds)
 	}
 	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
-		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+		// What comes before an @ may be a password: it is not repeated.
+		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u[strings.LastIndex(u, "@")+1:])
+	}
+	if err := c.NATS.validate(); err != nil {
+		return err
 	}
 	known := map[string]bool{}
 	for _, n := range SearchProviders {

@@ -75,10 +75,10 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 		return nil, fmt.Errorf("opening the audit log: %w", err)
 	}
 	if cfg.NATS.URL != "" {
-		nc, err := bus.Connect(cfg.NATS.URL, "openhuman-core", log)
+		nc, err := bus.Connect(cfg.NATS, "openhuman-core", log)
 		if err != nil {
 			closeAudit(rec)
-			return nil, fmt.Errorf("connecting to NATS at %s: %w (unset OPENHUMAN_NATS_URL to run everything in this process)", cfg.NATS.URL, err)
+			return nil, fmt.Errorf("%w (unset OPENHUMAN_NATS_URL to run everything in this process)", err)
 		}
 		return &System{NC: nc, Audit: rec}, nil
 	}

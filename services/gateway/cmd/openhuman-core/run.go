@@ -53,6 +53,9 @@ Environment (docs/configuration.md lists every setting and its variable):
   OPENHUMAN_CONFIG        config file (default $OPENHUMAN_HOME/config.toml)
   OPENHUMAN_NATS_URL      NATS server of separately run services (default none:
                           everything in this process on an embedded NATS server)
+  OPENHUMAN_NATS_USER, OPENHUMAN_NATS_PASSWORD
+                          its credentials, or OPENHUMAN_NATS_TOKEN, _NKEY or _CREDS
+                          (TLS: OPENHUMAN_NATS_TLS_CA, _TLS_CERT, _TLS_KEY)
   OPENHUMAN_HTTP_ADDR     serve's address (default 127.0.0.1:9300)
   OPENHUMAN_API_TOKEN     a bearer token serve accepts with every scope (default none; with no
                           token at all serve answers everyone, on a loopback address only)
