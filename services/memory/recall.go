@@ -149,7 +149,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	}
 	// Ask for more than we keep so the relevance cut still leaves enough.
 	depth := min(3*want, contract.MaxLimit)
-	v, err := s.viewOf(ctx, scoped(p.Filter, cc), m.Items)
+	v, err := s.viewOf(ctx, scoped(p.Filter, cc), m, m.Items)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,9 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -63,33 +65,72 @@ type view struct {
 	universe []int64
 }
 
-// viewOf reads which items with seq <= asOf a read filtered by f (already
-// scoped) may consider.
-func (s *Service) viewOf(ctx context.Context, f *Filter, asOf int64) (view, error) {
+// viewOf reads which items with seq <= asOf (asOf <= m.Items) a read
+// filtered by f (already scoped) may consider.
+func (s *Service) viewOf(ctx context.Context, f *Filter, m Marks, asOf int64) (view, error) {
 	var v view
 	if f == nil {
 		return v, nil
 	}
 	var err error
+	if f.Workspaces != nil {
+		if v.universe, err = s.scopes.seqs(ctx, s.store, f.Workspaces, m, asOf); err != nil {
+			return v, err
+		}
+		if f.onlyScope() {
+			v.allowed = v.universe
+			return v, nil
+		}
+	}
 	if v.allowed, err = s.store.Matching(ctx, f, asOf); err != nil {
 		return v, err
 	}
 	if v.allowed == nil {
 		v.allowed = []int64{} // nothing passes: not "no filter"
 	}
-	switch {
-	case f.Workspaces == nil:
-	case f.onlyScope():
-		v.universe = v.allowed
-	default:
-		if v.universe, err = s.store.Matching(ctx, &Filter{Workspaces: f.Workspaces}, asOf); err != nil {
-			return v, err
-		}
-		if v.universe == nil {
-			v.universe = []int64{}
-		}
-	}
 	return v, nil
+}
+
+// scopeCache keeps the seqs of the items of each scope seen lately, as of
+// the store's marks. Which items a scope holds changes only when items are
+// stored or deleted (an item never changes workspace), and reading them
+// from the store is otherwise most of what a scoped read costs.
+type scopeCache struct {
+	mu    sync.Mutex
+	items int64 // the marks the seqs are for
+	dels  int64
+	byKey map[string][]int64 // by scope
+}
+
+// maxCachedScopes bounds the cache: callers are tokens, which are few.
+const maxCachedScopes = 64
+
+// seqs returns the seqs (<= asOf, ascending) of the items of workspaces, as
+// of m. The slice is shared: callers must not modify it.
+func (c *scopeCache) seqs(ctx context.Context, store Store, workspaces []string, m Marks, asOf int64) ([]int64, error) {
+	key := strings.Join(workspaces, "\x00")
+	c.mu.Lock()
+	if c.items != m.Items || c.dels != m.Deletions || len(c.byKey) >= maxCachedScopes {
+		c.items, c.dels, c.byKey = m.Items, m.Deletions, map[string][]int64{}
+	}
+	seqs, ok := c.byKey[key]
+	c.mu.Unlock()
+	if !ok {
+		var err error
+		if seqs, err = store.Matching(ctx, &Filter{Workspaces: workspaces}, m.Items); err != nil {
+			return nil, err
+		}
+		if seqs == nil {
+			seqs = []int64{}
+		}
+		c.mu.Lock()
+		if c.items == m.Items && c.dels == m.Deletions {
+			c.byKey[key] = seqs
+		}
+		c.mu.Unlock()
+	}
+	n, _ := slices.BinarySearch(seqs, asOf+1)
+	return seqs[:n:n], nil
 }
 
 // writeWorkspace decides the workspace of an item cc writes, given the one

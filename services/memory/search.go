@@ -93,7 +93,7 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	}
 	n := limit(p.Limit)
 	out := &FetchResult{Hits: []Hit{}, Mode: mode}
-	v, err := s.viewOf(ctx, scoped(p.Filter, cc), c.AsOf)
+	v, err := s.viewOf(ctx, scoped(p.Filter, cc), m, c.AsOf)
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery, cc contract.CallC
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.viewOf(ctx, scoped(nil, cc), m.Items)
+	v, err := s.viewOf(ctx, scoped(nil, cc), m, m.Items)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery, cc contract.CallC
 		return nil, err
 	}
 	k := treeK(q.K, 50)
-	v, err := s.viewOf(ctx, scoped(nil, cc), m.Items)
+	v, err := s.viewOf(ctx, scoped(nil, cc), m, m.Items)
 	if err != nil {
 		return nil, err
 	}

@@ -178,9 +178,27 @@ func TestScopedForgetLeavesOtherWorkspaces(t *testing.T) {
 		strings.ReplaceAll(contract.ErrorMessage(errHidden), idB, "ID") != strings.ReplaceAll(contract.ErrorMessage(errAbsent), never, "ID") {
 		t.Errorf("reading b's item as a: %v; reading an id never stored: %v", errHidden, errAbsent)
 	}
+	fetchA := func() string {
+		var ids []string
+		for _, h := range list(r.must(t, contract.MemoryFetch.Endpoint(), map[string]any{"query": "Orbit Acme launch", "limit": 100}, callerA), "hits") {
+			ids = append(ids, h["id"].(string))
+		}
+		return strings.Join(ids, " ")
+	}
+	if !strings.Contains(fetchA(), idA) {
+		t.Fatalf("a does not find its item %s", idA)
+	}
 	res = r.must(t, contract.MemoryForget.Endpoint(), map[string]any{"ids": []string{idA, idB}}, callerA)
 	if res["forgotten"] != 1.0 || fmt.Sprint(res["not_found"]) != fmt.Sprint([]string{idB}) {
 		t.Errorf("a forgetting its own item and b's: %v", res)
+	}
+	// What a scope holds is followed as it changes.
+	if strings.Contains(fetchA(), idA) {
+		t.Errorf("a still finds the item it forgot")
+	}
+	added := r.must(t, contract.MemoryLearn.Endpoint(), map[string]any{"text": "The Acme launch party is on Orbit day."}, callerA)["id"].(string)
+	if !strings.Contains(fetchA(), added) {
+		t.Errorf("a does not find the item it just learned")
 	}
 	res = r.must(t, contract.MemoryForget.Endpoint(), map[string]any{"ids": []string{idB}}, admin)
 	if res["forgotten"] != 1.0 {

@@ -341,10 +341,18 @@ func workspaceSQL(workspaces []string) (string, []any) {
 		return " AND 0", nil
 	}
 	args := make([]any, len(workspaces))
+	named := true
 	for i, ws := range workspaces {
 		args[i] = ws
+		named = named && ws != ""
 	}
-	return " AND i.workspace IN (" + placeholders(len(workspaces)) + ")", args
+	where := " AND i.workspace IN (" + placeholders(len(workspaces)) + ")"
+	if named {
+		// Spelled out, it lets SQLite read the partial index on workspace
+		// instead of every row.
+		where += " AND i.workspace != ''"
+	}
+	return where, args
 }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
