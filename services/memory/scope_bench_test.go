@@ -2,24 +2,17 @@ package memory_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
 // BenchmarkFetchScope measures hybrid memory.fetch over 10k items split
 // between two workspaces, for a caller limited to none of them and for one
 // limited to one: what the scope costs a fetch.
 func BenchmarkFetchScope(b *testing.B) {
-	st := sqlite.New(filepath.Join(b.TempDir(), "memory.db"))
-	if err := st.Open(); err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	svc := memory.NewService(st, nil)
+	svc := mustOpenService(b)
 	ctx := context.Background()
 	c := newCorpus(1)
 	const n, batch = 10_000, 1000

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -111,28 +112,11 @@ func TestUpgradeRelabelsClientLearnings(t *testing.T) {
 // items' workspace as well, so that re-ingesting it there is still
 // recognised as unchanged.
 func TestUpgradeNamesSourcesByWorkspace(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "memory.db")
-	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range migrations[:5] {
-		if _, err := old.Exec(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, stmt := range []string{
-		`PRAGMA user_version = 5`,
+	path := openOld(t, 5,
 		`INSERT INTO items (id, kind, text, source, provenance, workspace, source_id, observed_at, created_at)
 			VALUES ('c1', 'document', 'chunk one', 'file', 'cli', 'acme', '/a.md', 1, 1)`,
 		`INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms) VALUES ('/a.md', 'file', 'a.md', 'h1', 1)`,
-		`INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms) VALUES ('/gone.md', 'file', 'gone.md', 'h2', 1)`,
-	} {
-		if _, err := old.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old.Close()
+		`INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms) VALUES ('/gone.md', 'file', 'gone.md', 'h2', 1)`)
 
 	s := New(path)
 	if err := s.Open(); err != nil {
@@ -149,4 +133,27 @@ func TestUpgradeNamesSourcesByWorkspace(t *testing.T) {
 	if err := s.read.QueryRow(`SELECT workspace FROM sources WHERE source_id = '/gone.md'`).Scan(&ws); err != nil || ws != "" {
 		t.Errorf("a source without items: workspace %q, %v", ws, err)
 	}
+}
+
+// openOld writes a file at schema version (the first version migrations),
+// runs stmts on it, and closes it, as an older binary would have left it.
+func openOld(t *testing.T, version int, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	for _, m := range migrations[:version] {
+		if _, err := old.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, stmt := range append([]string{fmt.Sprintf("PRAGMA user_version = %d", version)}, stmts...) {
+		if _, err := old.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
 }
