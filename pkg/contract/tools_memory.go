@@ -98,6 +98,8 @@ var MemoryLearn = Tool{
 		"text":       String("The learning, one self-contained statement.").MaxLen(MaxLearnText),
 		"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
 		"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
+		"workspace": String("Workspace the learning belongs to. A caller limited to workspaces must name one of them, " +
+			"unless it has exactly one, which is then the default.").MaxLen(1024),
 	}),
 	Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
 		"id":       out("string", "Id of the item holding the learning."),

@@ -16,6 +16,7 @@ type Service struct {
 	vectors  *vectorState
 	keywords *keywordState
 	cache    *itemCache
+	scopes   scopeCache
 	writer   AnswerWriter
 	log      *slog.Logger
 }

@@ -207,15 +207,16 @@ func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64
 // Delete removes items; a trigger logs each deletion for the in-memory
 // indexes to follow, and secure_delete zeroes the freed pages. The WAL is then checkpointed so no
 // old copy of the text lingers there either.
-func (s *Store) Delete(ctx context.Context, ids []string) ([]string, error) {
+func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) ([]string, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, storeErr("forgetting items", err)
 	}
 	defer tx.Rollback()
+	inWS, wsArgs := workspaceSQL(workspaces)
 	var missing []string
 	for _, id := range ids {
-		res, err := tx.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, id)
+		res, err := tx.ExecContext(ctx, `DELETE FROM items AS i WHERE i.id = ?`+inWS, append([]any{id}, wsArgs...)...)
 		if err != nil {
 			return nil, storeErr("forgetting items", err)
 		}
@@ -308,6 +309,11 @@ func filterSQL(f *memory.Filter) (string, []any) {
 	}
 	in("kind", f.Kinds)
 	in("source", f.Sources)
+	if f.Workspaces != nil {
+		where, ws := workspaceSQL(f.Workspaces)
+		b.WriteString(where)
+		args = append(args, ws...)
+	}
 	if len(f.TagsAny) > 0 {
 		b.WriteString(" AND EXISTS (SELECT 1 FROM json_each(i.tags) WHERE json_each.value IN (" + placeholders(len(f.TagsAny)) + "))")
 		for _, v := range f.TagsAny {
@@ -323,6 +329,30 @@ func filterSQL(f *memory.Filter) (string, []any) {
 		args = append(args, f.ObservedBefore.UnixMilli())
 	}
 	return b.String(), args
+}
+
+// workspaceSQL limits alias i to workspaces; nil limits nothing, and an
+// empty list lets nothing through.
+func workspaceSQL(workspaces []string) (string, []any) {
+	if workspaces == nil {
+		return "", nil
+	}
+	if len(workspaces) == 0 {
+		return " AND 0", nil
+	}
+	args := make([]any, len(workspaces))
+	named := true
+	for i, ws := range workspaces {
+		args[i] = ws
+		named = named && ws != ""
+	}
+	where := " AND i.workspace IN (" + placeholders(len(workspaces)) + ")"
+	if named {
+		// Spelled out, it lets SQLite read the partial index on workspace
+		// instead of every row.
+		where += " AND i.workspace != ''"
+	}
+	return where, args
 }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }

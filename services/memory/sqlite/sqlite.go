@@ -218,6 +218,25 @@ DROP TABLE items_fts;
 -- to sub-agents' learnings, whose provenance names the agent.
 UPDATE items SET source = 'client'
 WHERE source = 'agent' AND provenance NOT LIKE 'agent:%' AND provenance NOT LIKE '%/agent:%';
+`, `
+-- A source is named by its workspace and id together: the same file
+-- ingested into two workspaces is two sources, and one never replaces or
+-- reveals the other. A source stored before is of its items' workspace.
+CREATE TABLE sources_by_workspace (
+	workspace    TEXT NOT NULL DEFAULT '',
+	source_id    TEXT NOT NULL,
+	source_kind  TEXT NOT NULL,
+	display_name TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	updated_ms   INTEGER NOT NULL,
+	PRIMARY KEY (workspace, source_id)
+);
+INSERT INTO sources_by_workspace
+SELECT coalesce((SELECT i.workspace FROM items i WHERE i.source_id = s.source_id ORDER BY i.seq DESC LIMIT 1), ''),
+	s.source_id, s.source_kind, s.display_name, s.content_hash, s.updated_ms
+FROM sources s;
+DROP TABLE sources;
+ALTER TABLE sources_by_workspace RENAME TO sources;
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

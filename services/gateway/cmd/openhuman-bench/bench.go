@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
@@ -306,7 +307,7 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 	start := time.Now()
 	for i := 0; time.Since(start) < d; i++ {
 		t := time.Now()
-		if _, err := svc.Fetch(ctx, memory.FetchParams{Query: qs[i%len(qs)], Limit: 10}); err != nil {
+		if _, err := svc.Fetch(ctx, memory.FetchParams{Query: qs[i%len(qs)], Limit: 10}, contract.CallContext{}); err != nil {
 			res.errors++
 		}
 		res.latencies = append(res.latencies, time.Since(t))
