@@ -269,7 +269,7 @@ func (x *run) execute(ctx context.Context, call llm.ToolCall, rec *ToolCallRecor
 // write passes a side-effecting call through the approval gate, makes it,
 // and audits it either way.
 func (x *run) write(ctx context.Context, tool contract.Tool, obj map[string]any, params json.RawMessage, cc contract.CallContext) (string, error) {
-	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: tool.Summarize(obj)}
+	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(obj)}
 	defer func() {
 		if x.r.opts.Audit != nil {
 			x.r.opts.Audit.Record(ctx, row)
