@@ -37,7 +37,8 @@ func TestSubagentOfAScopedCallerReadsOnlyItsWorkspace(t *testing.T) {
 		}
 		return llmtest.Text("Lena owns the Orbit roadmap [1].")
 	})
-	gw := gatewaytest.Start(t, map[string]string{"OPENHUMAN_LLM_BASE_URL": model.URL, "OPENHUMAN_LLM_MODEL": "toy"}, gateway.Options{})
+	home := withTokens(t, "a-only=read,act")
+	gw := gatewaytest.StartIn(t, home, map[string]string{"OPENHUMAN_LLM_BASE_URL": model.URL, "OPENHUMAN_LLM_MODEL": "toy"}, gateway.Options{})
 	ctx := context.Background()
 	admin := contract.CallContext{Source: "cli", Transport: contract.TransportCLI}
 	for _, note := range []struct{ text, ws string }{

@@ -62,7 +62,7 @@ func TestTokenNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := startServe(t, home) + "/rpc"
-	learn := `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_learn","params":{"text":"Tokens made by token new open serve."}}`
+	learn := `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_learn","params":{"text":"Tokens made by token new open serve.","workspace":"work"}}`
 	if status, body := rpcAs(t, url, "", learn); status != http.StatusUnauthorized {
 		t.Errorf("without the token: %d %s", status, body)
 	}
