@@ -9,6 +9,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -132,6 +134,10 @@ type Store interface {
 	TopEntities(ctx context.Context, kind string, k int) ([]EntityCount, error)
 	// Sources lists every source with its item count and latest item.
 	Sources(ctx context.Context) ([]SourceSummary, error)
+
+	// Health says whether the storage can be trusted: damaged, failing
+	// again and again, or sound.
+	Health() contract.StoreHealth
 }
 
 // SourceRecord is an ingested source as the store keeps it.

@@ -1,7 +1,7 @@
 // Package natsbus serves the memory domain on the NATS bus: one micro
-// endpoint per memory tool of the contract catalog (and the ingest
-// methods), each checking its arguments against the schema in pkg/contract
-// before the domain sees them.
+// endpoint per memory tool of the contract catalog (and the ingest and
+// store health methods), each checking its arguments against the schema
+// in pkg/contract before the domain sees them.
 package natsbus
 
 import (
@@ -61,6 +61,9 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, log *slog.Logger)
 			}),
 			bus.Handle(contract.ConversationEndpoint, func(ctx context.Context, p memory.ConversationParams, cc contract.CallContext) (any, error) {
 				return svc.IngestConversation(ctx, p, cc)
+			}),
+			bus.Handle(contract.StoreHealthEndpoint, func(context.Context, struct{}, contract.CallContext) (any, error) {
+				return svc.StoreHealth(), nil
 			}),
 		},
 	})

@@ -56,11 +56,11 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 func (s *Store) Item(ctx context.Context, id string) (memory.Item, error) {
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.id = ?`, id)
 	if err != nil {
-		return memory.Item{}, storeErr("reading an item", err)
+		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	items, err := scanItems(rows)
 	if err != nil {
-		return memory.Item{}, storeErr("reading an item", err)
+		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	if len(items) == 0 {
 		return memory.Item{}, contract.Errorf(contract.CodeNotFound, "no chunk %q in memory: ids come from memory.search, memory.recall or tree.browse", id).With("chunk_id", id)
@@ -113,10 +113,10 @@ func (s *Store) Browse(ctx context.Context, q memory.BrowseQuery) ([]memory.Item
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where.String()+
 		` ORDER BY i.observed_at DESC, i.seq DESC LIMIT ? OFFSET ?`, append(args, q.K, q.Offset)...)
 	if err != nil {
-		return nil, 0, storeErr("browsing", err)
+		return nil, 0, s.storeErr("browsing", err)
 	}
 	items, err := scanItems(rows)
-	return items, total, storeErr("browsing", err)
+	return items, total, s.storeErr("browsing", err)
 }
 
 // TopEntities counts mentions per entity.
@@ -128,18 +128,18 @@ func (s *Store) TopEntities(ctx context.Context, kind string, k int) ([]memory.E
 	rows, err := s.query(ctx, `SELECT entity_id, kind, min(surface), count(*) AS n FROM entities`+where+
 		` GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT ?`, append(args, k)...)
 	if err != nil {
-		return nil, storeErr("counting entities", err)
+		return nil, s.storeErr("counting entities", err)
 	}
 	defer rows.Close()
 	out := []memory.EntityCount{}
 	for rows.Next() {
 		var e memory.EntityCount
 		if err := rows.Scan(&e.ID, &e.Kind, &e.Surface, &e.Count); err != nil {
-			return nil, storeErr("counting entities", err)
+			return nil, s.storeErr("counting entities", err)
 		}
 		out = append(out, e)
 	}
-	return out, storeErr("counting entities", rows.Err())
+	return out, s.storeErr("counting entities", rows.Err())
 }
 
 // Sources summarizes items per source.
@@ -148,19 +148,19 @@ func (s *Store) Sources(ctx context.Context) ([]memory.SourceSummary, error) {
 		coalesce((SELECT display_name FROM sources s WHERE s.source_id = i.source_id), '')
 		FROM items i GROUP BY sid, i.source ORDER BY max(i.observed_at) DESC, sid`)
 	if err != nil {
-		return nil, storeErr("listing sources", err)
+		return nil, s.storeErr("listing sources", err)
 	}
 	defer rows.Close()
 	out := []memory.SourceSummary{}
 	for rows.Next() {
-		var s memory.SourceSummary
-		if err := rows.Scan(&s.SourceID, &s.SourceKind, &s.ChunkCount, &s.MostRecentMS, &s.DisplayName); err != nil {
-			return nil, storeErr("listing sources", err)
+		var sum memory.SourceSummary
+		if err := rows.Scan(&sum.SourceID, &sum.SourceKind, &sum.ChunkCount, &sum.MostRecentMS, &sum.DisplayName); err != nil {
+			return nil, s.storeErr("listing sources", err)
 		}
-		if s.DisplayName == "" {
-			s.DisplayName = s.SourceID
+		if sum.DisplayName == "" {
+			sum.DisplayName = sum.SourceID
 		}
-		out = append(out, s)
+		out = append(out, sum)
 	}
-	return out, storeErr("listing sources", rows.Err())
+	return out, s.storeErr("listing sources", rows.Err())
 }
