@@ -56,10 +56,9 @@ func TestCallFailsOverWhenItsReplicaDies(t *testing.T) {
 			defer close(never)
 			started := make(chan string, 4)
 			ep := contract.Endpoint{Service: "pair", Method: "hold", Retryable: tc.retryable}
-			// Until a replica of the service has said it heartbeats, the
-			// client cannot tell it from an older one that never does, and
-			// counts silence only from a call's first heartbeat; a first
-			// call answered at once teaches it.
+			// Until a replica of the service has sent it a heartbeat, the
+			// client cannot tell the service from an older one that never
+			// does; a replica greets each caller at its first call.
 			warm := make(chan struct{})
 			close(warm)
 			ncW := mustConnect(t, s)
@@ -133,8 +132,8 @@ func TestBusyReplicaIsNotTakenForDead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A first call teaches the client that the service heartbeats, so
-	// silence counts from the start of the next ones.
+	// The greeting at the first call tells the client that the service
+	// heartbeats, so silence counts from the start of the next ones.
 	if _, err := c.CallEndpoint(context.Background(), hold, args{}, contract.CallContext{}); err != nil {
 		t.Fatal(err)
 	}

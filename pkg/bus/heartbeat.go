@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,12 +16,17 @@ import (
 // call's reply subject, that it still holds the call (queued or running),
 // and the caller gives up on a replica that has been silent too long.
 // Fast calls, the common case, are answered before the first heartbeat is
-// due and cost nothing more than a header.
+// due and cost one small header on the request.
+//
+// A caller must know that a service heartbeats before it may count
+// silence from the moment it sends a call (a replica can die before the
+// call's first heartbeat is due); a service that never heartbeats is an
+// older one, to be given the whole deadline. So a replica greets each
+// caller, the first time it holds a call of theirs, with a heartbeat at
+// once: one message per caller and replica, not per call.
 const (
 	// HeartbeatHeader on a request asks for heartbeats; on an empty
-	// message to the reply subject it is one; on a reply it says the
-	// service sends them, so the caller may count silence from the start
-	// of its next call.
+	// message to the reply subject it is one.
 	HeartbeatHeader = "Openhuman-Heartbeat"
 	// HeartbeatEvery is how often a service says it still holds a call.
 	HeartbeatEvery = 500 * time.Millisecond
@@ -33,8 +39,14 @@ const (
 const (
 	heartbeatAsk     = "ask"     // on a request
 	heartbeatWorking = "working" // a heartbeat
-	heartbeatSends   = "1"       // on a reply
 )
+
+// heartbeat is every heartbeat's header: it is only read.
+var heartbeat = nats.Header{HeartbeatHeader: {heartbeatWorking}}
+
+// maxGreeted bounds the callers a service remembers having greeted; past
+// it the memory starts over, and callers are greeted again (harmless).
+const maxGreeted = 4096
 
 // beats sends heartbeats for the calls a service holds. One goroutine
 // serves them all, so holding a call costs a map entry, not a timer.
@@ -45,17 +57,40 @@ type beats struct {
 	// held maps a call's reply subject to when it last heard from us
 	// (its arrival, at first).
 	held map[string]time.Time
+	// greeted holds the reply prefixes (callers) sent a first heartbeat.
+	greeted map[string]bool
 }
 
 func newBeats(nc *nats.Conn, log *slog.Logger) *beats {
-	return &beats{nc: nc, log: log, held: map[string]time.Time{}}
+	return &beats{nc: nc, log: log, held: map[string]time.Time{}, greeted: map[string]bool{}}
 }
 
-// hold starts heartbeats for the call answering to reply.
+// hold starts heartbeats for the call answering to reply, greeting its
+// caller first if this is the first call of theirs.
 func (b *beats) hold(reply string) {
+	caller := reply
+	if i := strings.LastIndexByte(reply, '.'); i > 0 {
+		caller = reply[:i]
+	}
 	b.mu.Lock()
 	b.held[reply] = time.Now()
+	greet := !b.greeted[caller]
+	if greet {
+		if len(b.greeted) >= maxGreeted {
+			clear(b.greeted)
+		}
+		b.greeted[caller] = true
+	}
 	b.mu.Unlock()
+	if greet {
+		b.send(reply)
+	}
+}
+
+func (b *beats) send(reply string) {
+	if err := b.nc.PublishMsg(&nats.Msg{Subject: reply, Header: heartbeat}); err != nil {
+		b.log.Debug("sending a heartbeat", "subject", reply, "err", err)
+	}
 }
 
 // release stops them: the call is being answered.
@@ -87,10 +122,7 @@ func (b *beats) run(ctx context.Context) {
 			}
 			b.mu.Unlock()
 			for _, reply := range due {
-				msg := &nats.Msg{Subject: reply, Header: nats.Header{HeartbeatHeader: {heartbeatWorking}}}
-				if err := b.nc.PublishMsg(msg); err != nil {
-					b.log.Debug("sending a heartbeat", "subject", reply, "err", err)
-				}
+				b.send(reply)
 			}
 		}
 	}

@@ -24,11 +24,11 @@ type inbox struct {
 	mu    sync.Mutex
 	calls map[string]*pending
 
-	// heartbeating holds, per service, whether its replicas were last seen
-	// sending heartbeats. Only then is silence from the start of a call
-	// a sign of a dead replica: a service that does not send them (an
-	// older one) is given the caller's whole deadline.
-	heartbeating sync.Map // service name → *atomic.Bool
+	// heartbeating holds the services a replica of which has sent a
+	// heartbeat. Only for those is silence from the start of a call a sign
+	// of a dead replica: a service that does not send them (an older one)
+	// is given the caller's whole deadline.
+	heartbeating sync.Map // service name → true
 }
 
 // pending is one call waiting for its reply.
@@ -105,15 +105,12 @@ func (in *inbox) deliver(m *nats.Msg) {
 	if p == nil {
 		return // a late heartbeat or reply of a call given up
 	}
-	switch {
-	case beat:
+	if beat {
 		p.heard.Store(time.Now().UnixNano())
-		in.service(p.service).Store(true)
+		if _, known := in.heartbeating.Load(p.service); !known {
+			in.heartbeating.Store(p.service, true)
+		}
 		return
-	case m.Header.Get(noRespondersHeader) == noRespondersStatus && len(m.Data) == 0:
-		// The server's answer that nobody listens says nothing of replicas.
-	default:
-		in.service(p.service).Store(m.Header.Get(HeartbeatHeader) == heartbeatSends)
 	}
 	p.reply <- m
 }
@@ -124,20 +121,12 @@ const (
 	noRespondersStatus = "503"
 )
 
-func (in *inbox) service(name string) *atomic.Bool {
-	if v, ok := in.heartbeating.Load(name); ok {
-		return v.(*atomic.Bool)
-	}
-	v, _ := in.heartbeating.LoadOrStore(name, new(atomic.Bool))
-	return v.(*atomic.Bool)
-}
-
 // request publishes body to subject asking for heartbeats and waits for
 // the reply, until ctx ends or watch gives up on the call.
 func (in *inbox) request(ctx context.Context, service, subject string, body []byte) (*nats.Msg, error) {
 	token := strconv.FormatUint(in.next.Add(1), 36)
 	p := &pending{service: service, reply: make(chan *nats.Msg, 1)}
-	if in.service(service).Load() {
+	if _, known := in.heartbeating.Load(service); known {
 		// The call's first heartbeat is due within HeartbeatEvery of its
 		// arrival, queued or not: silence counts from now.
 		p.heard.Store(time.Now().UnixNano())

@@ -308,8 +308,8 @@ func (s *Service) handle(ep *Endpoint, data []byte) (reply contract.Reply) {
 	return contract.Reply{Result: raw}
 }
 
-// respond answers a request. beating says its caller asked for heartbeats:
-// they stop, and the reply says they were sent.
+// respond answers a request. beating says its caller asked for
+// heartbeats: they stop.
 func (s *Service) respond(subject string, beating bool, reply contract.Reply) {
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
@@ -336,12 +336,6 @@ func (s *Service) respond(subject string, beating bool, reply contract.Reply) {
 	msg := &nats.Msg{Subject: subject, Data: body}
 	if reply.Error != nil {
 		msg.Header = nats.Header{micro.ErrorCodeHeader: {string(reply.Error.Code)}, micro.ErrorHeader: {reply.Error.Message}}
-	}
-	if beating {
-		if msg.Header == nil {
-			msg.Header = nats.Header{}
-		}
-		msg.Header[HeartbeatHeader] = []string{heartbeatSends}
 	}
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.cfg.Logger.Error("sending reply", "subject", subject, "err", err)
