@@ -8,14 +8,19 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
+// benchClient is a client of the echo service, on a server of its own.
+func benchClient(b *testing.B) *bus.Client {
+	s := mustStartServer(b)
+	release := make(chan struct{})
+	b.Cleanup(func() { close(release) })
+	echoService(b, mustConnect(b, s), release)
+	return bus.NewClient(mustConnect(b, s))
+}
+
 // BenchmarkCall is one round trip to a handler that answers at once: what
 // the bus itself costs a call, with no work behind it.
 func BenchmarkCall(b *testing.B) {
-	s := mustStartServer(b)
-	release := make(chan struct{})
-	defer close(release)
-	echoService(b, mustConnect(b, s), release)
-	c := bus.NewClient(mustConnect(b, s))
+	c := benchClient(b)
 	ctx := context.Background()
 	cc := contract.CallContext{Source: "bench"}
 	b.ReportAllocs()
@@ -30,11 +35,7 @@ func BenchmarkCall(b *testing.B) {
 // BenchmarkCallParallel keeps many calls in flight at once, as a gateway
 // serving several clients does: the bus's cost per call under load.
 func BenchmarkCallParallel(b *testing.B) {
-	s := mustStartServer(b)
-	release := make(chan struct{})
-	defer close(release)
-	echoService(b, mustConnect(b, s), release)
-	c := bus.NewClient(mustConnect(b, s))
+	c := benchClient(b)
 	cc := contract.CallContext{Source: "bench"}
 	b.ReportAllocs()
 	b.SetParallelism(8)

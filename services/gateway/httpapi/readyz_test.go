@@ -1,9 +1,7 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -13,8 +11,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
-	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite/sqlitetest"
 )
 
@@ -23,23 +19,7 @@ import (
 func homeWithMemory(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	store := sqlite.New(filepath.Join(home, "memory.db"))
-	if err := store.Open(); err != nil {
-		t.Fatal(err)
-	}
-	svc := memory.NewService(store, nil)
-	for i := range 300 {
-		text := fmt.Sprintf("Learning %d: the deploy of service %d goes through the staging cluster first.", i, i%23)
-		if _, err := svc.Learn(context.Background(), memory.LearnParams{Text: text}, contract.CallContext{Source: "mcp:test"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := store.Checkpoint(); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Close(); err != nil {
-		t.Fatal(err)
-	}
+	sqlitetest.WriteItems(t, filepath.Join(home, "memory.db"), 300)
 	return home
 }
 

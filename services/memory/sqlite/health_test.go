@@ -2,7 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,28 +29,11 @@ func checked(t *testing.T, s *sqlite.Store) contract.StoreHealth {
 	}
 }
 
-// storeWithItems is a closed store file holding n items, its WAL
-// checkpointed into the file.
+// storeWithItems is a closed store file holding n items.
 func storeWithItems(t *testing.T, n int) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	s := sqlite.New(path)
-	if err := s.Open(); err != nil {
-		t.Fatal(err)
-	}
-	items := make([]memory.Item, n)
-	for i := range items {
-		items[i] = item(fmt.Sprintf("Item %d: a sentence long enough to fill pages of the file, about topic %d.", i, i%17), nil)
-	}
-	if _, err := s.Put(context.Background(), items); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Checkpoint(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
+	sqlitetest.WriteItems(t, path, n)
 	return path
 }
 
@@ -71,12 +53,25 @@ func TestHealth(t *testing.T) {
 			t.Fatalf("health = %+v", h)
 		}
 		// Queries that reach the page fail, and are counted.
-		_, err := s.List(context.Background(), nil, 0, 1000)
-		if contract.ErrorCode(err) != contract.CodeEngine {
-			t.Fatalf("listing every item of a damaged file: %v", err)
+		ctx := context.Background()
+		_, errList := s.List(ctx, nil, 0, 1000)
+		_, errTop := s.TopEntities(ctx, "", 1000)
+		_, errSources := s.Sources(ctx)
+		_, _, errVectors := s.VectorChanges(ctx, memory.NewHashEmbedder(0).Model(), 0, 0, func(int64, []float32) {}, func(int64) {})
+		failed := 0
+		for _, err := range []error{errList, errTop, errSources, errVectors} {
+			if err != nil {
+				if contract.ErrorCode(err) != contract.CodeEngine {
+					t.Fatalf("reading a damaged file: %v", err)
+				}
+				failed++
+			}
 		}
-		if h := s.Health(); h.RecentErrors != 1 || h.LastError == "" {
-			t.Errorf("after a failed query: %+v", h)
+		if failed == 0 {
+			t.Fatal("reading items, entities, sources and vectors of a damaged file all succeeded")
+		}
+		if h := s.Health(); h.RecentErrors != failed || h.LastError == "" {
+			t.Errorf("after %d failed reads: %+v", failed, h)
 		}
 	})
 }

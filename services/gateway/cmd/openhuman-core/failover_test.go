@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -15,36 +14,13 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite/sqlitetest"
 )
 
 // failoverItems is how many items the shared memory holds: enough that a
 // replica that has just started spends a second or more building its
 // search indexes, during which its fetches are in flight.
 const failoverItems = 60000
-
-// populateMemory writes n items into the memory database of home.
-func populateMemory(t *testing.T, home string, n int) {
-	t.Helper()
-	store := sqlite.New(filepath.Join(home, "memory.db"))
-	if err := store.Open(); err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	svc := memory.NewService(store, nil)
-	for b := 0; b < n; b += 1000 {
-		items := make([]memory.Item, min(1000, n-b))
-		for i := range items {
-			k := b + i
-			items[i] = memory.Item{Kind: "learning", LearningKind: "fact", Source: "client", Provenance: "mcp:test",
-				Text: fmt.Sprintf("Note %d: the deploy of service %d goes through cluster %d after a review by team %d.", k, k%97, k%13, k%7)}
-		}
-		if _, err := svc.Remember(context.Background(), items); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // rpcOutcome is one JSON-RPC call as a client saw it.
 type rpcOutcome struct {
@@ -94,7 +70,7 @@ func TestReplicaKilledMidCall(t *testing.T) {
 	t.Cleanup(ns.Shutdown)
 	url := ns.ClientURL()
 	memHome := t.TempDir()
-	populateMemory(t, memHome, failoverItems)
+	sqlitetest.WriteItems(t, filepath.Join(memHome, "memory.db"), failoverItems)
 	gw := startServe(t, t.TempDir(), "OPENHUMAN_NATS_URL="+url)
 
 	// Replica b starts first and builds its indexes.

@@ -1,12 +1,47 @@
-// Package sqlitetest damages memory databases for tests of what the system
-// does with a file that is no longer sound.
+// Package sqlitetest writes memory databases for tests: full ones, for
+// tests that need real work behind a call, and damaged ones, for tests of
+// what the system does with a file that is no longer sound.
 package sqlitetest
 
 import (
+	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
+
+// WriteItems stores n learnings in the memory database at path, through
+// the memory service as a client's learnings would go, and closes it with
+// its WAL checkpointed into the file.
+func WriteItems(tb testing.TB, path string, n int) {
+	tb.Helper()
+	store := sqlite.New(path)
+	if err := store.Open(); err != nil {
+		tb.Fatal(err)
+	}
+	svc := memory.NewService(store, nil)
+	for b := 0; b < n; b += 1000 {
+		items := make([]memory.Item, min(1000, n-b))
+		for i := range items {
+			k := b + i
+			items[i] = memory.Item{Kind: "learning", LearningKind: "fact", Source: "client", Provenance: "mcp:test",
+				Text: fmt.Sprintf("Note %d: the deploy of service %d goes through cluster %d after a review by team %d.", k, k%97, k%13, k%7)}
+		}
+		if _, err := svc.Remember(context.Background(), items); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := store.Checkpoint(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := store.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
 
 // DamageMiddlePage overwrites the page in the middle of the SQLite file at
 // path with garbage, as a failing disk or a torn copy would: the header
