@@ -26,9 +26,9 @@ type pendingCall struct {
 	cancel  context.CancelCauseFunc
 }
 
-// pending holds the calls in flight. A refusal is rare, so finding its
+// watching holds the calls in flight. A refusal is rare, so finding its
 // calls may walk them all; registering one must stay cheap.
-var pending struct {
+var watching struct {
 	mu    sync.Mutex
 	calls map[*pendingCall]struct{}
 }
@@ -38,16 +38,16 @@ var pending struct {
 func watchRefusal(ctx context.Context, nc *nats.Conn, subject string) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	p := &pendingCall{nc: nc, subject: subject, cancel: cancel}
-	pending.mu.Lock()
-	if pending.calls == nil {
-		pending.calls = map[*pendingCall]struct{}{}
+	watching.mu.Lock()
+	if watching.calls == nil {
+		watching.calls = map[*pendingCall]struct{}{}
 	}
-	pending.calls[p] = struct{}{}
-	pending.mu.Unlock()
+	watching.calls[p] = struct{}{}
+	watching.mu.Unlock()
 	return ctx, func() {
-		pending.mu.Lock()
-		delete(pending.calls, p)
-		pending.mu.Unlock()
+		watching.mu.Lock()
+		delete(watching.calls, p)
+		watching.mu.Unlock()
 		cancel(nil)
 	}
 }
@@ -93,9 +93,9 @@ func refusePending(nc *nats.Conn, err error) {
 	} else {
 		return
 	}
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
-	for p := range pending.calls {
+	watching.mu.Lock()
+	defer watching.mu.Unlock()
+	for p := range watching.calls {
 		if p.nc != nc {
 			continue
 		}

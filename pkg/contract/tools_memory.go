@@ -107,7 +107,7 @@ var MemoryLearn = Tool{
 		"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
 	}),
 	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
-	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true,
+	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.learn to store a new preference, fact, procedure or correction",
 	Summary: []SummaryField{LengthOf("text"), ValueOf("kind")},
 }
@@ -125,7 +125,7 @@ var MemoryForget = Tool{
 		"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
 	}),
 	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
-	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true,
+	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.forget to delete items by id when the user asks",
 	Summary: []SummaryField{CountOf("ids", "id_count")},
 }

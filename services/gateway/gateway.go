@@ -18,6 +18,7 @@ import (
 // caller is the bus as the gateway uses it.
 type caller interface {
 	Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error)
+	CallEndpoint(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error)
 	CallTool(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error)
 	Served(ctx context.Context, services ...string) map[string]bool
 	Ping(ctx context.Context, service string) error
@@ -194,7 +195,7 @@ func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]con
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesList, struct{}{}, cc)
+	raw, err := g.bus.CallEndpoint(ctx, contract.ResourcesListEndpoint, struct{}{}, cc)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +213,7 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesRead, contract.ResourceReadParams{URI: uri}, cc)
+	raw, err := g.bus.CallEndpoint(ctx, contract.ResourcesReadEndpoint, contract.ResourceReadParams{URI: uri}, cc)
 	if err != nil {
 		return nil, err
 	}
@@ -227,14 +228,14 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodIngest, map[string]any{"files": files}, cc)
+	return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
 }
 
 // IngestConversation sends conversation turns to the memory service.
 func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodConversation, map[string]any{"turns": turns}, cc)
+	return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
 }
 
 // Instructions is the one-paragraph guide sent in initialize: which tool is

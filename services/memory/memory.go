@@ -9,6 +9,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -139,6 +141,10 @@ type Store interface {
 	// Sources lists every source of workspaces (every workspace when nil)
 	// with its item count and latest item there.
 	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
+
+	// Health says whether the storage can be trusted: damaged, failing
+	// again and again, or sound.
+	Health() contract.StoreHealth
 }
 
 // SourceRecord is an ingested source as the store keeps it. A source is

@@ -184,7 +184,7 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 // readyz is 503 when an expected service does not answer its ping over
-// NATS. Search providers that are down leave it 200 with status
+// NATS, or memory's store cannot be trusted. Search providers that are down leave it 200 with status
 // "degraded": the rest of the gateway works, and an orchestrator that
 // restarted the gateway for them would not bring them back.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {

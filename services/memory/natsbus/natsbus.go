@@ -1,8 +1,8 @@
 // Package natsbus serves the memory domain on the NATS bus: one micro
-// endpoint per memory tool of the contract catalog (and the ingest
-// methods), each checking its arguments against the schema in pkg/contract
-// before the domain sees them, and passing the domain the request's call
-// context, whose workspaces the domain holds every call to.
+// endpoint per memory tool of the contract catalog (and the ingest and
+// store health methods), each checking its arguments against the schema in
+// pkg/contract before the domain sees them, and passing the domain the
+// request's call context, whose workspaces the domain holds every call to.
 package natsbus
 
 import (
@@ -62,6 +62,9 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, log *slog.Logger)
 			}),
 			bus.Handle(contract.ConversationEndpoint, func(ctx context.Context, p memory.ConversationParams, cc contract.CallContext) (any, error) {
 				return svc.IngestConversation(ctx, p, cc)
+			}),
+			bus.Handle(contract.StoreHealthEndpoint, func(context.Context, struct{}, contract.CallContext) (any, error) {
+				return svc.StoreHealth(), nil
 			}),
 		},
 	})

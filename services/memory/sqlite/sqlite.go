@@ -32,11 +32,12 @@ type Store struct {
 	// BusyTimeout is how long a write waits for another process's write.
 	BusyTimeout time.Duration
 
-	write *sql.DB // one connection: writes queue here rather than in SQLite's lock
-	read  *sql.DB
-	stmts sync.Map // SQL text → *sql.Stmt on read or write; see stmt
-	marks marksCache
-	shm   shmFile
+	write  *sql.DB // one connection: writes queue here rather than in SQLite's lock
+	read   *sql.DB
+	stmts  sync.Map // SQL text → *sql.Stmt on read or write; see stmt
+	marks  marksCache
+	shm    shmFile
+	health health
 }
 
 // New returns a store for the file at path; Open does the I/O.
@@ -65,11 +66,13 @@ func (s *Store) Open() error {
 		return fmt.Errorf("opening %s: %w", s.Path, err)
 	}
 	openStores.add(s)
+	s.startCheck()
 	return nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.stopCheck()
 	openStores.remove(s)
 	s.shm.mu.Lock()
 	s.shm.close()
@@ -248,7 +251,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // storeErr converts a storage failure to a contract error at the package
 // edge: what was being done, and the engine's own words, which are the useful
 // part of "disk I/O error" or "database disk image is malformed".
-func storeErr(doing string, err error) error {
+func (s *Store) storeErr(doing string, err error) error {
 	var ce *contract.Error
 	switch {
 	case err == nil:
@@ -261,6 +264,7 @@ func storeErr(doing string, err error) error {
 		return contract.Errorf(contract.CodeUnavailable,
 			"memory is busy: another process held the write lock too long while %s; retry", doing)
 	}
+	s.health.failed(err)
 	return contract.Errorf(contract.CodeEngine, "memory storage failed while %s: %v", doing, err)
 }
 

@@ -58,11 +58,11 @@ func (s *Store) Item(ctx context.Context, id string, workspaces []string) (memor
 	inWS, wsArgs := workspaceSQL(workspaces)
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.id = ?`+inWS, append([]any{id}, wsArgs...)...)
 	if err != nil {
-		return memory.Item{}, storeErr("reading an item", err)
+		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	items, err := scanItems(rows)
 	if err != nil {
-		return memory.Item{}, storeErr("reading an item", err)
+		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	if len(items) == 0 {
 		return memory.Item{}, contract.Errorf(contract.CodeNotFound, "no chunk %q in memory: ids come from memory.search, memory.recall or tree.browse", id).With("chunk_id", id)
@@ -118,10 +118,10 @@ func (s *Store) Browse(ctx context.Context, q memory.BrowseQuery) ([]memory.Item
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where.String()+
 		` ORDER BY i.observed_at DESC, i.seq DESC LIMIT ? OFFSET ?`, append(args, q.K, q.Offset)...)
 	if err != nil {
-		return nil, 0, storeErr("browsing", err)
+		return nil, 0, s.storeErr("browsing", err)
 	}
 	items, err := scanItems(rows)
-	return items, total, storeErr("browsing", err)
+	return items, total, s.storeErr("browsing", err)
 }
 
 // TopEntities counts mentions per entity.
@@ -138,18 +138,18 @@ func (s *Store) TopEntities(ctx context.Context, kind string, k int, workspaces 
 	rows, err := s.query(ctx, `SELECT e.entity_id, e.kind, min(e.surface), count(*) AS n FROM `+from+where+
 		` GROUP BY e.entity_id ORDER BY n DESC, e.entity_id LIMIT ?`, append(args, k)...)
 	if err != nil {
-		return nil, storeErr("counting entities", err)
+		return nil, s.storeErr("counting entities", err)
 	}
 	defer rows.Close()
 	out := []memory.EntityCount{}
 	for rows.Next() {
 		var e memory.EntityCount
 		if err := rows.Scan(&e.ID, &e.Kind, &e.Surface, &e.Count); err != nil {
-			return nil, storeErr("counting entities", err)
+			return nil, s.storeErr("counting entities", err)
 		}
 		out = append(out, e)
 	}
-	return out, storeErr("counting entities", rows.Err())
+	return out, s.storeErr("counting entities", rows.Err())
 }
 
 // Sources summarizes items per source.
@@ -159,19 +159,19 @@ func (s *Store) Sources(ctx context.Context, workspaces []string) ([]memory.Sour
 		coalesce((SELECT display_name FROM sources s WHERE s.source_id = i.source_id AND s.workspace = i.workspace), '')
 		FROM items i WHERE 1=1`+inWS+` GROUP BY sid, i.source ORDER BY max(i.observed_at) DESC, sid`, wsArgs...)
 	if err != nil {
-		return nil, storeErr("listing sources", err)
+		return nil, s.storeErr("listing sources", err)
 	}
 	defer rows.Close()
 	out := []memory.SourceSummary{}
 	for rows.Next() {
-		var s memory.SourceSummary
-		if err := rows.Scan(&s.SourceID, &s.SourceKind, &s.ChunkCount, &s.MostRecentMS, &s.DisplayName); err != nil {
-			return nil, storeErr("listing sources", err)
+		var sum memory.SourceSummary
+		if err := rows.Scan(&sum.SourceID, &sum.SourceKind, &sum.ChunkCount, &sum.MostRecentMS, &sum.DisplayName); err != nil {
+			return nil, s.storeErr("listing sources", err)
 		}
-		if s.DisplayName == "" {
-			s.DisplayName = s.SourceID
+		if sum.DisplayName == "" {
+			sum.DisplayName = sum.SourceID
 		}
-		out = append(out, s)
+		out = append(out, sum)
 	}
-	return out, storeErr("listing sources", rows.Err())
+	return out, s.storeErr("listing sources", rows.Err())
 }
