@@ -24,8 +24,10 @@ import (
 
 // Row is one audited call.
 type Row struct {
-	TimestampMS int64          `json:"timestamp_ms"`
-	Client      string         `json:"client"` // provenance: mcp:cursor, agent:note_taker, ...
+	TimestampMS int64  `json:"timestamp_ms"`
+	Client      string `json:"client"` // provenance: mcp:cursor, agent:note_taker, ...
+	// Token names the HTTP bearer token the call came with, if any.
+	Token       string         `json:"token,omitempty"`
 	ToolName    string         `json:"tool_name"`
 	ArgsSummary map[string]any `json:"args_summary"`
 	ResultingID string         `json:"resulting_id,omitempty"`
@@ -86,7 +88,7 @@ func (rec *Recorder) Record(ctx context.Context, r Row) {
 	rowsTotal.WithLabelValues(outcome).Inc()
 	if err := rec.log.Record(context.WithoutCancel(ctx), r); err != nil {
 		errorsTotal.WithLabelValues("lost").Inc()
-		rec.slog.Error("audit row not stored", "err", err, "tool", r.ToolName, "client", r.Client, "success", r.Success, "resulting_id", r.ResultingID, "error_message", r.ErrorMessage)
+		rec.slog.Error("audit row not stored", "err", err, "tool", r.ToolName, "client", r.Client, "token", r.Token, "success", r.Success, "resulting_id", r.ResultingID, "error_message", r.ErrorMessage)
 	}
 }
 

@@ -245,6 +245,11 @@ func TestWorkersAreReused(t *testing.T) {
 	s := mustStartServer(t)
 	svc := echoService(t, mustConnect(t, s), nil)
 	c := bus.NewClient(mustConnect(t, s))
+	// The client's first call sets up its reply subscription, whose
+	// goroutines last as long as the connection.
+	if _, err := c.Call(context.Background(), "echo", "echo", nil, contract.CallContext{}); err != nil {
+		t.Fatal(err)
+	}
 	before := runtime.NumGoroutine()
 	seen := map[string]int{}
 	for i := 0; i < 50; i++ {

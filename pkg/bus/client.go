@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -18,19 +19,43 @@ const DefaultTimeout = 30 * time.Second
 // Client sends requests to services.
 type Client struct {
 	nc *nats.Conn
+
+	once     sync.Once
+	replies  *inbox
+	inboxErr error
 }
 
 // NewClient wraps a connection.
 func NewClient(nc *nats.Conn) *Client { return &Client{nc: nc} }
+
+// inbox subscribes to the client's replies on first use.
+func (c *Client) inbox() (*inbox, error) {
+	c.once.Do(func() { c.replies, c.inboxErr = newInbox(c.nc) })
+	return c.replies, c.inboxErr
+}
 
 // Conn returns the underlying connection.
 func (c *Client) Conn() *nats.Conn { return c.nc }
 
 // Call sends params to service.method and returns the raw result. Failures are
 // always *contract.Error: the service's own, or UNAVAILABLE when nobody answers
-// in time.
+// in time or the replica holding the call stops answering. A call is sent
+// again only when its replica refused it while stopping; CallEndpoint and
+// CallTool also retry a call the contract says may be repeated.
 func (c *Client) Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error) {
-	subject := contract.Subject(service, method)
+	return c.call(ctx, contract.Endpoint{Service: service, Method: method}, params, cc)
+}
+
+// CallEndpoint calls ep. When the replica holding the call stops answering
+// and ep is Retryable, the call is sent once more, to whichever replica
+// takes it; otherwise it fails as UNAVAILABLE saying it may have been
+// partly done.
+func (c *Client) CallEndpoint(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error) {
+	return c.call(ctx, ep, params, cc)
+}
+
+func (c *Client) call(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error) {
+	subject := ep.Subject()
 	raw, ok := params.(json.RawMessage)
 	// Arguments are written into the envelope as they are, so they must be
 	// one JSON value: `{}, "ctx": {...}` would otherwise add members to the
@@ -50,6 +75,28 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
 		defer cancel()
 	}
+	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		result, err := c.attempt(ctx, ep, raw, cc, start)
+		if err == nil {
+			return result, nil
+		}
+		reason, _ := contract.AsError(err).Data["reason"].(string)
+		again := attempt == 1 && ctx.Err() == nil &&
+			(reason == contract.ReasonReplicaStopping || reason == contract.ReasonReplicaStopped && ep.Retryable)
+		if reason == contract.ReasonReplicaStopping || reason == contract.ReasonReplicaStopped {
+			replicaLost(ep, again)
+		}
+		if !again {
+			return result, err
+		}
+	}
+}
+
+// attempt sends the call once. The deadline is measured again each time,
+// so a call sent again carries the time it has left.
+func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.RawMessage, cc contract.CallContext, start time.Time) (json.RawMessage, error) {
+	service, subject := ep.Service, ep.Subject()
 	deadline, _ := ctx.Deadline()
 	cc.TimeoutMS = time.Until(deadline).Milliseconds()
 	if cc.TimeoutMS <= 0 {
@@ -63,9 +110,23 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 		return nil, contract.Errorf(contract.CodeInvalidRequest,
 			"request is %d bytes, over the NATS message limit of %d bytes: send less at once", len(body), max)
 	}
-	start := time.Now()
-	msg, err := c.nc.RequestWithContext(ctx, subject, body)
+	ctx, unwatch := watchRefusal(ctx, c.nc, subject)
+	defer unwatch()
+	in, err := c.inbox()
 	if err != nil {
+		return nil, contract.Errorf(contract.CodeUnavailable, "cannot receive replies from NATS: %s", strings.TrimPrefix(err.Error(), "nats: "))
+	}
+	msg, err := in.request(ctx, service, subject, body)
+	if errors.Is(err, errReplicaSilent) {
+		return nil, contract.Errorf(contract.CodeUnavailable,
+			"the %s replica handling %s stopped answering (no sign of it for %s): it stopped, lost its connection or is overloaded; "+
+				"the call may have been partly done, so check before sending it again", service, subject, ReplicaSilence).
+			With("subject", subject).With("reason", contract.ReasonReplicaStopped)
+	}
+	if err != nil {
+		if refused := refusal(ctx); refused != nil {
+			return nil, refused
+		}
 		return nil, transportError(service, subject, time.Since(start), err)
 	}
 	reply, err := contract.DecodeReply(msg.Data)
@@ -90,7 +151,7 @@ func (c *Client) Call(ctx context.Context, service, method string, params any, c
 // to configure. The message does not name the tool: every transport puts
 // "<tool> failed: " before it.
 func (c *Client) CallTool(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
-	raw, err := c.Call(ctx, tool.Service, tool.Method, params, cc)
+	raw, err := c.call(ctx, tool.Endpoint(), params, cc)
 	if err != nil && tool.Needs != "" && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders && c.Ping(ctx, tool.Service) == nil {
 		return nil, contract.Errorf(contract.CodeUnavailable, "not enabled here: %s", tool.Needs).With("tool", tool.Name)
 	}

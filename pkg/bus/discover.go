@@ -55,7 +55,12 @@ func (c *Client) Ping(ctx context.Context, service string) error {
 	if err != nil {
 		return err
 	}
+	ctx, unwatch := watchRefusal(ctx, c.nc, subject)
+	defer unwatch()
 	if _, err := c.nc.RequestWithContext(ctx, subject, nil); err != nil {
+		if refused := refusal(ctx); refused != nil {
+			return refused
+		}
 		return transportError(service, subject, time.Second, err)
 	}
 	return nil

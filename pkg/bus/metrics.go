@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
@@ -19,8 +20,21 @@ var (
 		Help:    "Time a service took to handle a request, from receipt to reply.",
 		Buckets: telemetry.DurationBuckets,
 	}, []string{"service", "method"})
+	replicasLost = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "openhuman_bus_replica_lost_total",
+		Help: "Calls whose replica stopped answering or refused them while stopping, by whether they were sent again to another replica (retried) or failed.",
+	}, []string{"service", "method", "action"})
 	serviceInFlight = promauto.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "openhuman_service_requests_in_flight",
 		Help: "Requests a service is handling right now.",
 	}, []string{"service"})
 )
+
+// replicaLost counts a call whose replica went away.
+func replicaLost(ep contract.Endpoint, retried bool) {
+	action := "failed"
+	if retried {
+		action = "retried"
+	}
+	replicasLost.WithLabelValues(ep.Service, ep.Method, action).Inc()
+}

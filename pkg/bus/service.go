@@ -57,8 +57,9 @@ type ServiceConfig struct {
 	Version     string // semver
 	Description string
 	Endpoints   []Endpoint
-	// MaxConcurrent caps requests handled at once (default 64); more wait in
-	// the subscription's pending queue.
+	// MaxConcurrent caps requests handled at once (default 64). Up to
+	// queuedPerWorker times as many more wait their turn, heartbeating;
+	// past that they wait in the subscription's pending queue.
 	MaxConcurrent int
 	// MaxTimeout caps the deadline a request may ask for (default 10 minutes).
 	MaxTimeout time.Duration
@@ -75,7 +76,9 @@ type Service struct {
 	micro   micro.Service
 	nc      *nats.Conn
 	cfg     ServiceConfig
-	sem     chan struct{}
+	sem     chan struct{} // a slot per request being handled
+	queue   chan struct{} // a slot per request taken from the subscription
+	beats   *beats
 	work    chan func() // idle workers take requests from here
 	mu      sync.Mutex  // guards stopped and wg.Add against Stop's wg.Wait
 	stopped bool
@@ -106,8 +109,9 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Service{nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent), work: make(chan func()),
-		ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
+	s := &Service{nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent),
+		queue: make(chan struct{}, cfg.MaxConcurrent*queuedPerWorker), beats: newBeats(nc, cfg.Logger),
+		work: make(chan func()), ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
 	for _, ep := range cfg.Endpoints {
 		s.stats[ep.def.Method] = newEndpointStats(cfg.Name, ep.def.Method)
 	}
@@ -123,6 +127,8 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
 	}
 	s.micro = ms
+	// Heartbeats go on until Stop has answered every request in flight.
+	go s.beats.run(ctx)
 	group := ms.AddGroup(contract.SubjectPrefix + "." + cfg.Name)
 	for i := range cfg.Endpoints {
 		ep := &cfg.Endpoints[i]
@@ -169,23 +175,32 @@ func (s *Service) Stop() error {
 func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 	reply := r.Reply()
 	data := r.Data()
+	beating := reply != "" && r.Headers().Get(HeartbeatHeader) == heartbeatAsk
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
-		// Drained after Stop: answer at once so the caller can retry elsewhere.
-		s.respond(reply, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
-			"the %s service is shutting down; retry", s.cfg.Name)})
+		// Drained after Stop: answer at once so the caller can retry
+		// elsewhere; nothing of the call was done.
+		s.respond(reply, beating, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
+			"the %s service is shutting down; retry", s.cfg.Name).With("reason", contract.ReasonReplicaStopping)})
 		return
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	s.sem <- struct{}{}
+	// A request waiting for a free slot is held, and heartbeats like one
+	// being handled: its caller must not take a busy replica for a dead one.
+	s.queue <- struct{}{}
+	if beating {
+		s.beats.hold(reply)
+	}
 	job := func() {
-		defer func() { <-s.sem; s.wg.Done() }()
+		defer func() { <-s.queue; s.wg.Done() }()
+		s.sem <- struct{}{}
+		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
 		r := s.handle(ep, data)
-		s.respond(reply, r)
+		s.respond(reply, beating, r)
 		st.inFlight.Dec()
 		took := time.Since(start)
 		st.record(took, r.Error)
@@ -224,6 +239,10 @@ func (s *Service) worker(job func()) {
 }
 
 const workerIdle = 10 * time.Second
+
+// queuedPerWorker bounds the requests a service takes from its subscription
+// ahead of a free slot, per slot.
+const queuedPerWorker = 4
 
 // handle answers one request. Its bytes are decoded once, envelope and
 // arguments together; the arguments are checked against the endpoint's
@@ -289,9 +308,14 @@ func (s *Service) handle(ep *Endpoint, data []byte) (reply contract.Reply) {
 	return contract.Reply{Result: raw}
 }
 
-func (s *Service) respond(subject string, reply contract.Reply) {
+// respond answers a request. beating says its caller asked for
+// heartbeats: they stop.
+func (s *Service) respond(subject string, beating bool, reply contract.Reply) {
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
+	}
+	if beating {
+		s.beats.release(subject)
 	}
 	var body []byte
 	var err error

@@ -36,6 +36,7 @@ type Config struct {
 	Audit    Audit    `toml:"audit"`
 	Approval Approval `toml:"approval"`
 	Agents   Agents   `toml:"agents"`
+	Auth     Auth     `toml:"auth"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
@@ -47,10 +48,19 @@ type HTTP struct {
 	Addr string `toml:"addr" env:"OPENHUMAN_HTTP_ADDR" default:"127.0.0.1:9300"`
 	// SessionIdleMinutes ends an MCP-over-HTTP session unused this long.
 	SessionIdleMinutes int `toml:"session_idle_minutes" env:"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES" default:"30"`
+	// MaxSessionsPerAddress bounds the MCP-over-HTTP sessions one client
+	// address holds, so that one cannot take every session there is.
+	MaxSessionsPerAddress int `toml:"max_sessions_per_address" env:"OPENHUMAN_HTTP_MAX_SESSIONS_PER_ADDRESS" default:"64"`
+	// MaxSessionsPerToken bounds the sessions opened with one bearer
+	// token, wherever from.
+	MaxSessionsPerToken int `toml:"max_sessions_per_token" env:"OPENHUMAN_HTTP_MAX_SESSIONS_PER_TOKEN" default:"256"`
 	// AllowedHosts are extra Host/Origin host names accepted besides
 	// localhost, for a gateway reached by name (DNS-rebinding protection
 	// refuses every other). The variable is comma-separated.
 	AllowedHosts []string `toml:"allowed_hosts" env:"OPENHUMAN_HTTP_ALLOWED_HOSTS"`
+	// AllowNullOrigin accepts requests with "Origin: null" (sandboxed
+	// frames, file: and data: pages), which any web site can produce.
+	AllowNullOrigin bool `toml:"allow_null_origin" env:"OPENHUMAN_HTTP_ALLOW_NULL_ORIGIN"`
 }
 
 // SessionIdle is how long an idle MCP-over-HTTP session lives.
@@ -65,9 +75,26 @@ type Metrics struct {
 }
 
 // NATS says where the bus is. An empty URL means embedded mode: the gateway
-// starts its own in-process server and services.
+// starts its own in-process server and services. With a URL, the rest says
+// how to prove who this binary is to that server (one method at most) and
+// which TLS to use.
 type NATS struct {
 	URL string `toml:"url" env:"OPENHUMAN_NATS_URL"`
+	// User and Password are the server's user/password authentication.
+	User     string `toml:"user" env:"OPENHUMAN_NATS_USER"`
+	Password string `toml:"password" env:"OPENHUMAN_NATS_PASSWORD"`
+	// Token is the server's token authentication.
+	Token string `toml:"token" env:"OPENHUMAN_NATS_TOKEN"`
+	// NKey is the path of a file holding an nkey seed (SU...).
+	NKey string `toml:"nkey" env:"OPENHUMAN_NATS_NKEY"`
+	// Creds is the path of a .creds file (a user JWT and its seed), for a
+	// server in operator mode.
+	Creds string `toml:"creds" env:"OPENHUMAN_NATS_CREDS"`
+	// TLSCA is a PEM file of the CAs to trust instead of the system's;
+	// TLSCert and TLSKey are the client certificate the server may ask for.
+	TLSCA   string `toml:"tls_ca" env:"OPENHUMAN_NATS_TLS_CA"`
+	TLSCert string `toml:"tls_cert" env:"OPENHUMAN_NATS_TLS_CERT"`
+	TLSKey  string `toml:"tls_key" env:"OPENHUMAN_NATS_TLS_KEY"`
 }
 
 // Log sets the log level: debug, info, warn or error.

@@ -22,13 +22,14 @@ const (
 	envConfig = "OPENHUMAN_CONFIG"
 )
 
-// EnvVars lists every environment variable Load reads, OPENHUMAN_HOME and
-// OPENHUMAN_CONFIG first, then in the order of Config's fields. It is for
+// EnvVars lists every environment variable Load reads, OPENHUMAN_HOME,
+// OPENHUMAN_CONFIG and OPENHUMAN_API_TOKEN (which has no key: the file
+// holds hashes, not tokens) first, then in the order of Config's fields. It is for
 // checking a deployment's variables: one missing from this list is
 // ignored by every binary, which is almost always a typo (UnknownEnv
 // reports them).
 func EnvVars() []string {
-	return append([]string{envHome, envConfig}, envNames(envScope)...)
+	return append([]string{envHome, envConfig, envAPIToken}, envNames(envScope)...)
 }
 
 // envNames lists the env tags a walk reaches, each once:

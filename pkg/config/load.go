@@ -47,6 +47,7 @@ func Load(home string, getenv func(string) string) (Config, error) {
 	if err := c.readEnv(getenv); err != nil {
 		return c, err
 	}
+	c.readAPIToken(getenv)
 	c.applyDefaults()
 	return c, c.validate()
 }

@@ -16,7 +16,11 @@ func (c *Config) validate() error {
 		return fmt.Errorf("tools.timeout_seconds %d: use 1 to 3600", c.Tools.TimeoutSeconds)
 	}
 	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
-		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u)
+		// What comes before an @ may be a password: it is not repeated.
+		return fmt.Errorf("nats.url %q: use a URL such as nats://127.0.0.1:4222", u[strings.LastIndex(u, "@")+1:])
+	}
+	if err := c.NATS.validate(); err != nil {
+		return err
 	}
 	known := map[string]bool{}
 	for _, n := range SearchProviders {
@@ -72,6 +76,12 @@ func (c *Config) validate() error {
 	if c.HTTP.SessionIdleMinutes < 1 || c.HTTP.SessionIdleMinutes > 7*24*60 {
 		return fmt.Errorf("http.session_idle_minutes %d: use 1 to 10080", c.HTTP.SessionIdleMinutes)
 	}
+	if c.HTTP.MaxSessionsPerAddress < 1 || c.HTTP.MaxSessionsPerAddress > 10000 {
+		return fmt.Errorf("http.max_sessions_per_address %d: use 1 to 10000", c.HTTP.MaxSessionsPerAddress)
+	}
+	if c.HTTP.MaxSessionsPerToken < 1 || c.HTTP.MaxSessionsPerToken > 10000 {
+		return fmt.Errorf("http.max_sessions_per_token %d: use 1 to 10000", c.HTTP.MaxSessionsPerToken)
+	}
 	if a := c.Metrics.Addr; a != "" && a != "off" {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)
@@ -116,5 +126,5 @@ func (c *Config) validate() error {
 		}
 		seen[p.ID] = n
 	}
-	return nil
+	return c.validateAuth()
 }

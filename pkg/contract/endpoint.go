@@ -11,6 +11,9 @@ type Endpoint struct {
 	Method  string
 	Input   *Schema
 	Tool    string
+	// Retryable says a call may be sent once more, to another replica,
+	// when the replica serving it stops answering (Tool.Retryable).
+	Retryable bool
 }
 
 // Subject is the NATS subject the endpoint serves.
@@ -18,16 +21,19 @@ func (e Endpoint) Subject() string { return Subject(e.Service, e.Method) }
 
 // Endpoint is the bus method that serves the tool.
 func (t Tool) Endpoint() Endpoint {
-	return Endpoint{Service: t.Service, Method: t.Method, Input: t.Input, Tool: t.Name}
+	return Endpoint{Service: t.Service, Method: t.Method, Input: t.Input, Tool: t.Name, Retryable: t.Retryable()}
 }
 
 // Methods that are not tools: what openhuman-core's ingest and resources
-// calls, readiness and the registry reach.
+// calls, readiness and the registry reach. Ingesting is retryable: a
+// chunk's id is a fingerprint of its source, place and text, and a file
+// whose content did not change is left alone, so a replay stores nothing
+// twice.
 var (
-	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput()}
-	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput()}
-	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil)}
+	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput(), Retryable: true}
+	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput(), Retryable: true}
+	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil), Retryable: true}
 	ResourcesReadEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesRead,
-		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)})}
-	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil)}
+		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)}), Retryable: true}
+	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil), Retryable: true}
 )

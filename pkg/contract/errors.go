@@ -28,6 +28,15 @@ const (
 // answered: the service is down, or it runs without that endpoint.
 const ReasonNoResponders = "no_responders"
 
+// Reasons (data.reason) for an UNAVAILABLE call whose replica went away.
+// A call the replica refused while stopping was never started, so any call
+// may be sent again; one whose replica stopped answering may have been
+// partly done, so only a Retryable one may.
+const (
+	ReasonReplicaStopping = "replica_stopping"
+	ReasonReplicaStopped  = "replica_stopped"
+)
+
 // Codes lists every code, so transports can prove in a test that each one maps.
 func Codes() []Code {
 	return []Code{CodeInvalidRequest, CodeNotFound, CodeMemoryOff, CodeUnsupported, CodeUnavailable,

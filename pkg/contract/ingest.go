@@ -93,6 +93,7 @@ func ConversationInput() *Schema {
 		"speaker":   String("").MaxLen(256),
 		"text":      String("").MaxLen(MaxLearnText),
 		"timestamp": Timestamp(""),
+		"workspace": String("").MaxLen(4096),
 	})
 	return Object("", []string{"turns"}, map[string]*Schema{"turns": Array("", turn).Count(1, MaxTurns)})
 }

@@ -5,14 +5,29 @@ import (
 	"encoding/json"
 )
 
+// MaxJSONDepth is how deeply arrays and objects may nest, encoding/json's
+// limit: deeper input is refused before anything decodes it.
+const MaxJSONDepth = 10000
+
 // ValidJSON reports whether b is one JSON value, as json.Valid does (the
-// same grammar, strings not checked for UTF-8, nesting up to 10,000 deep),
+// same grammar, strings not checked for UTF-8, nesting up to MaxJSONDepth),
 // in one pass without a call per byte: every result that crosses the bus
 // is checked, and json.Valid took as long as encoding the result.
 func ValidJSON(b []byte) bool {
 	i := scanValue(b, skipSpace(b, 0))
 	return i >= 0 && skipSpace(b, i) == len(b)
 }
+
+// TooDeep reports whether b is refused by ValidJSON because its arrays and
+// objects nest deeper than MaxJSONDepth before any other fault: a client
+// that sent such a message needs to hear that, not that it is not JSON. It
+// scans again, so it is for explaining a refusal, not for the usual path.
+func TooDeep(b []byte) bool {
+	return scanValue(b, skipSpace(b, 0)) == tooDeep
+}
+
+// tooDeep is scanValue's answer for input nested past MaxJSONDepth.
+const tooDeep = -2
 
 // EachMember calls fn with the key (still quoted) and the value of each
 // member of the JSON object b, in order, in one pass and without copying.
@@ -61,9 +76,8 @@ func EachMember(b []byte, fn func(key, value []byte)) bool {
 }
 
 // scanValue returns the index just past the JSON value starting at b[i],
-// or -1 when there is none.
+// tooDeep when it nests past MaxJSONDepth, or -1 when there is none.
 func scanValue(b []byte, i int) int {
-	const maxDepth = 10000 // encoding/json's limit
 	const (
 		value = iota // a value must come next
 		after        // a value ended
@@ -79,8 +93,8 @@ func scanValue(b []byte, i int) int {
 			}
 			switch c := b[i]; {
 			case c == '{' || c == '[':
-				if len(stack) >= maxDepth {
-					return -1
+				if len(stack) >= MaxJSONDepth {
+					return tooDeep
 				}
 				end := byte('}')
 				if c == '[' {

@@ -30,6 +30,28 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
+func TestTooDeep(t *testing.T) {
+	for _, tc := range []struct {
+		json string
+		want bool
+	}{
+		{strings.Repeat("[", MaxJSONDepth) + strings.Repeat("]", MaxJSONDepth), false},
+		{strings.Repeat("[", MaxJSONDepth+1) + strings.Repeat("]", MaxJSONDepth+1), true},
+		{strings.Repeat(`{"a":`, MaxJSONDepth+1) + "1" + strings.Repeat("}", MaxJSONDepth+1), true},
+		{strings.Repeat("[", MaxJSONDepth+1), true}, // unterminated, but too deep first
+		{"[x" + strings.Repeat("[", MaxJSONDepth+1), false},
+		{`{"a":`, false},
+		{``, false},
+	} {
+		if got := TooDeep([]byte(tc.json)); got != tc.want {
+			t.Errorf("TooDeep(%.40q…) = %v, want %v", tc.json, got, tc.want)
+		}
+		if TooDeep([]byte(tc.json)) && ValidJSON([]byte(tc.json)) {
+			t.Errorf("%.40q… is valid and too deep", tc.json)
+		}
+	}
+}
+
 func FuzzValidJSON(f *testing.F) {
 	for _, s := range jsonSamples {
 		f.Add([]byte(s))

@@ -33,6 +33,11 @@ type Tool struct {
 	// Acts marks tools that pass the act gate (autonomy, the hourly action
 	// budget): the writes, and running a sub-agent, which may write.
 	Acts bool
+	// Idempotent marks a write whose replay changes nothing (an item's id
+	// is a fingerprint of its content; forgetting twice forgets once), so
+	// the bus may send it again to another replica when the one serving
+	// it stops answering. See Retryable.
+	Idempotent bool
 	// Summary is what the audit keeps of a call's arguments (see
 	// Summarize); only tools that act are audited.
 	Summary []SummaryField
@@ -84,6 +89,15 @@ func (t Tool) CheckArguments(args json.RawMessage) (map[string]any, error) {
 
 // Subject is the NATS subject the tool's calls are sent to.
 func (t Tool) Subject() string { return Subject(t.Service, t.Method) }
+
+// Retryable reports whether a call may be sent once more, to another
+// replica, when the replica serving it stops answering: reads, and writes
+// that are idempotent by construction. Anything else (running a sub-agent,
+// deciding an approval) may have been partly done and fails instead.
+func (t Tool) Retryable() bool {
+	readOnly := t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
+	return t.Idempotent || (readOnly && !t.Writes && !t.Acts)
+}
 
 var (
 	yes = func() *bool { b := true; return &b }()

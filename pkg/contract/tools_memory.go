@@ -98,6 +98,8 @@ var MemoryLearn = Tool{
 		"text":       String("The learning, one self-contained statement.").MaxLen(MaxLearnText),
 		"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
 		"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
+		"workspace": String("Workspace the learning belongs to. A caller limited to workspaces must name one of them, " +
+			"unless it has exactly one, which is then the default.").MaxLen(1024),
 	}),
 	Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
 		"id":       out("string", "Id of the item holding the learning."),
@@ -105,7 +107,7 @@ var MemoryLearn = Tool{
 		"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
 	}),
 	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
-	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true,
+	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.learn to store a new preference, fact, procedure or correction",
 	Summary: []SummaryField{LengthOf("text"), ValueOf("kind")},
 }
@@ -123,7 +125,7 @@ var MemoryForget = Tool{
 		"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
 	}),
 	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
-	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true,
+	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.forget to delete items by id when the user asks",
 	Summary: []SummaryField{CountOf("ids", "id_count")},
 }

@@ -57,6 +57,9 @@ Flags:
 
 Environment (docs/configuration.md lists every setting and its variable):
   OPENHUMAN_NATS_URL      NATS server, such as nats://127.0.0.1:4222
+  OPENHUMAN_NATS_USER, OPENHUMAN_NATS_PASSWORD
+                          its credentials, or OPENHUMAN_NATS_TOKEN, _NKEY or _CREDS
+                          (TLS: OPENHUMAN_NATS_TLS_CA, _TLS_CERT, _TLS_KEY)
   OPENHUMAN_HOME          data and config directory (default ~/.openhuman)
   OPENHUMAN_CONFIG        config file (default $OPENHUMAN_HOME/config.toml)
   OPENHUMAN_METRICS_ADDR  /metrics and /healthz on HOST:PORT, or off (default %[2]s)
@@ -124,9 +127,9 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		return errors.New(s.Name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
 			"to run everything in one process without NATS, run openhuman-core instead")
 	}
-	nc, err := bus.Connect(cfg.NATS.URL, s.Name, log)
+	nc, err := bus.Connect(cfg.NATS, s.Name, log)
 	if err != nil {
-		return fmt.Errorf("connecting to NATS at %s: %w", cfg.NATS.URL, err)
+		return err
 	}
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -144,7 +147,11 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 	if err != nil {
 		return err
 	}
-	log.Info("serving", "nats", nc.ConnectedUrlRedacted(), "version", telemetry.Version)
+	if err := bus.Refused(nc); err != nil {
+		_ = closer.Close()
+		return err
+	}
+	log.Info("serving", "nats", bus.RedactURL(nc.ConnectedUrl()), "version", telemetry.Version)
 	<-ctx.Done()
 	log.Info("shutting down")
 	err = closer.Close()

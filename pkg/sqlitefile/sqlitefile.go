@@ -4,7 +4,10 @@
 package sqlitefile
 
 import (
+	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -32,4 +35,32 @@ func RetryBusy(timeout time.Duration, fn func() error) error {
 		}
 		time.Sleep(time.Duration(20+rand.IntN(80)) * time.Millisecond)
 	}
+}
+
+// Migrate brings db's schema to the last of migrations, each a script run
+// once, in order; PRAGMA user_version counts those applied. All run in one
+// transaction, which db must begin IMMEDIATE (_txlock=immediate), so two
+// processes starting on one file at the same moment migrate it once.
+func Migrate(ctx context.Context, db *sql.DB, migrations []string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("the database is schema version %d, newer than this binary knows (%d): upgrade openhuman", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

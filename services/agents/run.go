@@ -249,7 +249,10 @@ func (x *run) execute(ctx context.Context, call llm.ToolCall, rec *ToolCallRecor
 	if !json.Valid(args) {
 		return "", contract.Errorf(contract.CodeInvalidRequest, "the arguments of %s are not valid JSON (%s): send one JSON object", tool.Name, clip(call.Function.Arguments, 80))
 	}
-	cc := contract.CallContext{Source: x.source(), Transport: x.cc.Transport, Agent: x.def.ID, Depth: x.cc.Depth + 1}
+	// The agent acts for its caller: its calls carry the caller's token
+	// and are held to the caller's workspaces, never wider.
+	cc := contract.CallContext{Source: x.source(), Transport: x.cc.Transport, Agent: x.def.ID, Depth: x.cc.Depth + 1,
+		Token: x.cc.Token, Workspaces: x.cc.Workspaces}
 	if tool.Writes {
 		// Checked here as well as by the service: a bad call must not
 		// wait for an approval it could never use.
@@ -266,7 +269,7 @@ func (x *run) execute(ctx context.Context, call llm.ToolCall, rec *ToolCallRecor
 // write passes a side-effecting call through the approval gate, makes it,
 // and audits it either way.
 func (x *run) write(ctx context.Context, tool contract.Tool, obj map[string]any, params json.RawMessage, cc contract.CallContext) (string, error) {
-	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: tool.Summarize(obj)}
+	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(obj)}
 	defer func() {
 		if x.r.opts.Audit != nil {
 			x.r.opts.Audit.Record(ctx, row)

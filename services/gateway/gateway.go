@@ -18,6 +18,7 @@ import (
 // caller is the bus as the gateway uses it.
 type caller interface {
 	Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error)
+	CallEndpoint(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error)
 	CallTool(ctx context.Context, tool contract.Tool, params json.RawMessage, cc contract.CallContext) (json.RawMessage, error)
 	Served(ctx context.Context, services ...string) map[string]bool
 	Ping(ctx context.Context, service string) error
@@ -117,7 +118,7 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 	return raw, err
 }
 
-// call passes the act gate, sends the call, and audits it when the tool
+// call passes the scope and act gates, sends the call, and audits it when the tool
 // writes. The arguments travel as they came: the service serving the tool
 // checks them against its schema (it is the boundary every NATS client
 // reaches). Only a tool that acts has them checked here first, by the same
@@ -133,6 +134,12 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 		if err != nil {
 			return nil, err
 		}
+	}
+	// The scope gate first: a call the token may not make spends no budget.
+	if err = g.opts.Policy.AllowScope(tool.Name, tool.Scope(), cc); err != nil {
+		return nil, err
+	}
+	if tool.Acts {
 		if err = g.opts.Policy.Allow(tool.Name, cc.Source); err != nil {
 			return nil, err
 		}
@@ -148,7 +155,7 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 
 // audit records one call of a tool that writes.
 func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, raw json.RawMessage, err error) {
-	row := audit.Row{Client: cc.Source, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
+	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
 	if err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 	} else {
@@ -183,9 +190,12 @@ func (g *Gateway) unknownTool(ctx context.Context, name string) error {
 
 // Resources lists the prompt resources, served by the agents service.
 func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]contract.Resource, error) {
+	if err := g.opts.Policy.AllowScope("resources/list", contract.ScopeRead, cc); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesList, struct{}{}, cc)
+	raw, err := g.bus.CallEndpoint(ctx, contract.ResourcesListEndpoint, struct{}{}, cc)
 	if err != nil {
 		return nil, err
 	}
@@ -198,9 +208,12 @@ func (g *Gateway) Resources(ctx context.Context, cc contract.CallContext) ([]con
 
 // ReadResource reads one resource by URI.
 func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.CallContext) (*contract.ResourceRead, error) {
+	if err := g.opts.Policy.AllowScope("resources/read", contract.ScopeRead, cc); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, err := g.bus.Call(ctx, contract.ServiceAgents, contract.MethodResourcesRead, contract.ResourceReadParams{URI: uri}, cc)
+	raw, err := g.bus.CallEndpoint(ctx, contract.ResourcesReadEndpoint, contract.ResourceReadParams{URI: uri}, cc)
 	if err != nil {
 		return nil, err
 	}
@@ -215,14 +228,14 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodIngest, map[string]any{"files": files}, cc)
+	return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
 }
 
 // IngestConversation sends conversation turns to the memory service.
 func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.Call(ctx, contract.ServiceMemory, contract.MethodConversation, map[string]any{"turns": turns}, cc)
+	return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
 }
 
 // Instructions is the one-paragraph guide sent in initialize: which tool is

@@ -22,6 +22,9 @@ type Policy struct {
 	// ApprovalMode is how the agents service gates sub-agents' writes
 	// (auto, deny, ask), reported by diagnostics.
 	ApprovalMode string
+	// Tokens are the HTTP edge's bearer tokens, for the scope gate
+	// (AllowScope).
+	Tokens []Token
 
 	mu      sync.Mutex
 	now     func() time.Time
@@ -34,7 +37,9 @@ type Denial struct {
 	TimestampMS int64  `json:"timestamp_ms"`
 	Tool        string `json:"tool"`
 	Client      string `json:"client"`
-	Reason      string `json:"reason"`
+	// Token names the bearer token the call came with, if any.
+	Token  string `json:"token,omitempty"`
+	Reason string `json:"reason"`
 }
 
 const maxDenials = 20
@@ -68,16 +73,21 @@ func (p *Policy) Allow(tool, client string) error {
 		}
 	}
 	if reason != "" {
-		p.denials = append(p.denials, Denial{TimestampMS: now.UnixMilli(), Tool: tool, Client: client, Reason: reason})
-		if len(p.denials) > maxDenials {
-			p.denials = p.denials[len(p.denials)-maxDenials:]
-		}
+		p.deny(Denial{TimestampMS: now.UnixMilli(), Tool: tool, Client: client, Reason: reason})
 		return contract.Errorf(contract.CodeDenied, "%s", reason).With("tool", tool)
 	}
 	if p.ActionsPerHour > 0 {
 		p.acts = append(p.acts, now)
 	}
 	return nil
+}
+
+// deny keeps d among the recent denials; p.mu is held.
+func (p *Policy) deny(d Denial) {
+	p.denials = append(p.denials, d)
+	if len(p.denials) > maxDenials {
+		p.denials = p.denials[len(p.denials)-maxDenials:]
+	}
 }
 
 // posture describes the gate for diagnostics.
@@ -111,5 +121,6 @@ func (p *Policy) posture() (map[string]any, []Denial) {
 		"max_actions_per_hour": budget,
 		"actions_last_hour":    used,
 		"sub_agent_writes":     "pass the agents service's approval gate",
+		"http_auth":            p.authPosture(),
 	}, denials
 }

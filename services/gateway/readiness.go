@@ -13,12 +13,13 @@ import (
 const (
 	ReadyOK       = "ready"     // every expected service answers and search works as configured
 	ReadyDegraded = "degraded"  // every expected service answers, but search providers are skipped or failing
-	ReadyNot      = "not ready" // an expected service does not answer
+	ReadyNot      = "not ready" // an expected service does not answer, or memory's store is damaged or failing
 )
 
 // Readiness is what /readyz reports.
 type Readiness struct {
-	// Ready is false when an expected service does not answer its ping.
+	// Ready is false when an expected service does not answer its ping,
+	// or memory's store is damaged, failing or cannot be opened.
 	// Search providers that fail do not make the gateway unready: memory,
 	// agents and the registry still work, and restarting the gateway would
 	// not bring a provider back. They make Status "degraded" instead.
@@ -30,13 +31,15 @@ type Readiness struct {
 	// SearchProviders are the search service's providers (configured or
 	// not) with their states, when the search service answers.
 	SearchProviders []contract.SearchProvider `json:"search_providers,omitempty"`
+	// MemoryStore is the memory service's store health, when it answers.
+	MemoryStore *contract.StoreHealth `json:"memory_store,omitempty"`
 }
 
-// searchHealthTimeout bounds the search service's health answer.
-const searchHealthTimeout = 2 * time.Second
+// healthTimeout bounds a service's health answer.
+const healthTimeout = 2 * time.Second
 
-// Readiness pings every expected service and asks the search service how
-// its providers fare.
+// Readiness pings every expected service, asks the memory service whether
+// its store can be trusted and the search service how its providers fare.
 func (g *Gateway) Readiness(ctx context.Context) Readiness {
 	r := Readiness{Ready: true, Status: ReadyOK, Services: map[string]string{}}
 	expectSearch := false
@@ -50,6 +53,9 @@ func (g *Gateway) Readiness(ctx context.Context) Readiness {
 			continue
 		}
 		r.Services[svc] = "ok"
+	}
+	if r.Services[contract.ServiceMemory] == "ok" {
+		g.memoryReadiness(ctx, &r)
 	}
 	if expectSearch && r.Services[contract.ServiceSearch] != "ok" {
 		return r
@@ -86,19 +92,50 @@ func (g *Gateway) Readiness(ctx context.Context) Readiness {
 	return r
 }
 
+// memoryReadiness folds the memory store's health into r: a memory
+// service that answers pings while its SQLite file is damaged fails every
+// call that reaches the damage, so the gateway is not ready.
+func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
+	var h contract.StoreHealth
+	err := g.health(ctx, contract.StoreHealthEndpoint, &h)
+	switch {
+	case err != nil && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders:
+		return // a memory service from before store health: its ping is all there is
+	case err != nil:
+		r.Services[contract.ServiceMemory] = "degraded: its store's health is unknown: " + contract.ErrorMessage(err)
+		if r.Ready {
+			r.Status = ReadyDegraded
+		}
+		return
+	}
+	r.MemoryStore = &h
+	if !h.OK {
+		r.Ready, r.Status = false, ReadyNot
+		r.Services[contract.ServiceMemory] = h.Detail
+	}
+}
+
 // searchHealth asks the search service for its providers' health.
 func (g *Gateway) searchHealth(ctx context.Context) (*contract.SearchHealth, error) {
-	ctx, cancel := context.WithTimeout(ctx, searchHealthTimeout)
-	defer cancel()
-	raw, err := g.bus.Call(ctx, contract.ServiceSearch, contract.MethodSearchHealth, struct{}{}, contract.CallContext{Source: "gateway"})
-	if err != nil {
+	var h contract.SearchHealth
+	if err := g.health(ctx, contract.SearchHealthEndpoint, &h); err != nil {
 		return nil, err
 	}
-	var h contract.SearchHealth
-	if err := json.Unmarshal(raw, &h); err != nil {
-		return nil, contract.Errorf(contract.CodeInternal, "the search service sent a malformed provider health")
-	}
 	return &h, nil
+}
+
+// health calls a service's health endpoint into out.
+func (g *Gateway) health(ctx context.Context, ep contract.Endpoint, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	raw, err := g.bus.CallEndpoint(ctx, ep, struct{}{}, contract.CallContext{Source: "gateway"})
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return contract.Errorf(contract.CodeInternal, "the %s service sent a malformed answer to %s", ep.Service, ep.Method)
+	}
+	return nil
 }
 
 // searchStatus sums up the configured providers: "" when none is

@@ -141,6 +141,10 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 		if err == nil {
 			err = m.Input.Validate(args)
 		}
+		if err == nil {
+			// The registry only reads; its methods carry no annotations.
+			err = g.opts.Policy.AllowScope(m.Name, contract.ScopeRead, cc)
+		}
 		if err != nil {
 			return nil, err
 		}

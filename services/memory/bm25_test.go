@@ -30,7 +30,7 @@ func TestKeywordScoresMatchFTS5(t *testing.T) {
 		learn(t, svc, text)
 	}
 	const query = "billing service exports"
-	res, err := svc.Fetch(context.Background(), memory.FetchParams{Query: query, Mode: "keyword", Limit: 100})
+	res, err := svc.Fetch(context.Background(), memory.FetchParams{Query: query, Mode: "keyword", Limit: 100}, anyone)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,18 +69,18 @@ func TestEmbedderDownNeverBlocksWrites(t *testing.T) {
 	if _, err := svc.Learn(ctx, memory.LearnParams{Text: "The backup job runs at 02:00 UTC."}, cursor); err != nil {
 		t.Fatalf("a down embedder blocked a write: %v", err)
 	}
-	res, err := svc.Fetch(ctx, memory.FetchParams{Query: "backup job"})
+	res, err := svc.Fetch(ctx, memory.FetchParams{Query: "backup job"}, anyone)
 	if err != nil || len(res.Hits) != 1 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "keyword only") {
 		t.Fatalf("hybrid with the vector leg down: %+v %v", res, err)
 	}
-	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "backup job", Mode: "vector"}); contract.ErrorCode(err) != contract.CodeUnavailable {
+	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "backup job", Mode: "vector"}, anyone); contract.ErrorCode(err) != contract.CodeUnavailable {
 		t.Fatalf("vector mode with nothing embedded: %v", err)
 	}
 	// The server comes back: the background worker embeds what was missed.
 	runInBackground(t, svc)
 	emb.down.Store(false)
 	waitUntil(t, "the item gets its vector", func() bool {
-		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "bakup jobs", Mode: "vector"})
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "bakup jobs", Mode: "vector"}, anyone)
 		return err == nil && len(res.Hits) == 1
 	})
 }
@@ -98,10 +98,10 @@ func TestModelChangeReembeds(t *testing.T) {
 	// Same database, new model: its vectors are not mixed with model-a's.
 	emb := &remoteEmbedder{model: "model-b"}
 	svc := memory.NewService(st, &memory.Options{Embedder: emb})
-	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoices", Mode: "vector"}); contract.ErrorCode(err) != contract.CodeUnavailable {
+	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoices", Mode: "vector"}, anyone); contract.ErrorCode(err) != contract.CodeUnavailable {
 		t.Fatalf("model-b searched model-a's vectors: %v", err)
 	}
-	if res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "invoices"}); len(res.Hits) != 1 {
+	if res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "invoices"}, anyone); len(res.Hits) != 1 {
 		t.Fatalf("keyword leg must keep working during the re-embed: %+v", res)
 	}
 	runInBackground(t, svc)
@@ -109,7 +109,7 @@ func TestModelChangeReembeds(t *testing.T) {
 		todo, err := st.Unembedded(ctx, "model-b", 0, 10)
 		return err == nil && len(todo) == 0
 	})
-	if res, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoice", Mode: "vector"}); err != nil || len(res.Hits) == 0 || !strings.HasPrefix(res.Hits[0].Text, "Invoices") {
+	if res, err := svc.Fetch(ctx, memory.FetchParams{Query: "invoice", Mode: "vector"}, anyone); err != nil || len(res.Hits) == 0 || !strings.HasPrefix(res.Hits[0].Text, "Invoices") {
 		t.Fatalf("vector search under model-b: %+v %v", res, err)
 	}
 	waitUntil(t, "model-a's vectors dropped", func() bool {
@@ -123,13 +123,13 @@ func TestForgottenItemsLeaveTheVectorLeg(t *testing.T) {
 	ctx := context.Background()
 	id := learn(t, svc, "The spare office key is under the blue flowerpot.")
 	learn(t, svc, "The garden hose is in the shed.")
-	if res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "flowerpot key", Mode: "vector"}); len(res.Hits) == 0 || res.Hits[0].ID != id {
+	if res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "flowerpot key", Mode: "vector"}, anyone); len(res.Hits) == 0 || res.Hits[0].ID != id {
 		t.Fatalf("before forget: %+v", res)
 	}
-	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id}}); err != nil {
+	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id}}, anyone); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "flowerpot key", Mode: "vector"})
+	res, _ := svc.Fetch(ctx, memory.FetchParams{Query: "flowerpot key", Mode: "vector"}, anyone)
 	for _, h := range res.Hits {
 		if h.ID == id {
 			t.Fatal("a forgotten item is still found by the vector leg")
@@ -144,11 +144,11 @@ func TestVectorIndexFollowsOtherWriters(t *testing.T) {
 	b := memory.NewService(mustOpenStoreAt(t, path), nil)
 	ctx := context.Background()
 	learn(t, a, "Quarterly planning happens in the second week of March.")
-	if res, _ := b.Fetch(ctx, memory.FetchParams{Query: "quartely planing", Mode: "vector"}); len(res.Hits) != 1 {
+	if res, _ := b.Fetch(ctx, memory.FetchParams{Query: "quartely planing", Mode: "vector"}, anyone); len(res.Hits) != 1 {
 		t.Fatalf("b does not see a's vector: %+v", res)
 	}
 	learn(t, b, "The offsite is in Lisbon this year.")
-	if res, _ := a.Fetch(ctx, memory.FetchParams{Query: "lisbon offsite", Mode: "vector"}); len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "Lisbon") {
+	if res, _ := a.Fetch(ctx, memory.FetchParams{Query: "lisbon offsite", Mode: "vector"}, anyone); len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "Lisbon") {
 		t.Fatalf("a does not see b's vector: %+v", res)
 	}
 }
@@ -162,7 +162,7 @@ func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
 	ctx := context.Background()
 	keyword := func(svc *memory.Service, q string, f *memory.Filter) []string {
 		t.Helper()
-		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q, Mode: "keyword", Filter: f})
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q, Mode: "keyword", Filter: f}, anyone)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
 	if got := keyword(a, "billing", &memory.Filter{Kinds: []string{"conversation"}}); len(got) != 0 {
 		t.Fatalf("a filter that passes nothing still ranked %v", got)
 	}
-	if _, err := a.Forget(ctx, memory.ForgetParams{IDs: []string{second}}); err != nil {
+	if _, err := a.Forget(ctx, memory.ForgetParams{IDs: []string{second}}, anyone); err != nil {
 		t.Fatal(err)
 	}
 	if got := keyword(b, "owners billing", nil); len(got) != 1 || got[0] != first {
@@ -198,7 +198,7 @@ func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
 	// The index itself lets go, not just the read that follows a ranking
 	// (a newer item keeps the forgotten one below the newest seq).
 	learn(t, a, "Lunch is at noon.")
-	if res, err := b.TreeSearch(ctx, memory.TreeQuery{Query: "owners"}); err != nil || res.Total != 0 {
+	if res, err := b.TreeSearch(ctx, memory.TreeQuery{Query: "owners"}, anyone); err != nil || res.Total != 0 {
 		t.Fatalf("b's index still counts the forgotten item: %+v, %v", res, err)
 	}
 }

@@ -3,6 +3,8 @@ package memory
 import (
 	"context"
 	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 // ForgetParams are memory.forget's arguments.
@@ -16,13 +18,14 @@ type ForgetResult struct {
 	NotFound  []string `json:"not_found"`
 }
 
-// Forget removes items for good.
-func (s *Service) Forget(ctx context.Context, p ForgetParams) (*ForgetResult, error) {
+// Forget removes items for good. An item cc may not see is not there for
+// it: reported not found, and left alone.
+func (s *Service) Forget(ctx context.Context, p ForgetParams, cc contract.CallContext) (*ForgetResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	ids := dedupe(p.IDs)
-	missing, err := s.store.Delete(ctx, ids)
+	missing, err := s.store.Delete(ctx, ids, scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}

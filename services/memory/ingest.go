@@ -29,10 +29,18 @@ type IngestResult struct {
 
 // Ingest stores files as chunks, one transaction per file. A file whose
 // content (and chunking) did not change is left alone; a changed file's
-// chunks replace its old ones, keeping those that did not change.
+// chunks replace its old ones, keeping those that did not change. Every
+// file must go to a workspace cc may write to, or none is stored.
 func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallContext) (*IngestResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
+	}
+	for i := range p.Files {
+		ws, err := writeWorkspace(cc, p.Files[i].Workspace, fmt.Sprintf("files[%d].workspace", i))
+		if err != nil {
+			return nil, err
+		}
+		p.Files[i].Workspace = ws
 	}
 	out := &IngestResult{Files: make([]IngestedFile, 0, len(p.Files))}
 	fresh := false
@@ -47,7 +55,7 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			continue
 		}
 		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
-		src := SourceRecord{ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
+		src := SourceRecord{Workspace: f.Workspace, ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
 		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
 		items := fileItems(f, chunks, cc)
 		prepared, err := s.prepare(items)
@@ -108,6 +116,7 @@ type Turn struct {
 	Speaker   string `json:"speaker,omitempty"`
 	Text      string `json:"text"`
 	Timestamp string `json:"timestamp,omitempty"` // RFC 3339
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // ConversationParams are turns to store.
@@ -123,15 +132,20 @@ type ConversationResult struct {
 
 // IngestConversation stores each turn as a conversation item of its thread.
 // Turns already stored are replays, so a transcript can be sent again.
+// Every turn must go to a workspace cc may write to, or none is stored.
 func (s *Service) IngestConversation(ctx context.Context, p ConversationParams, cc contract.CallContext) (*ConversationResult, error) {
 	items := make([]Item, len(p.Turns))
 	for i, t := range p.Turns {
+		ws, err := writeWorkspace(cc, t.Workspace, fmt.Sprintf("turns[%d].workspace", i))
+		if err != nil {
+			return nil, err
+		}
 		text := t.Text
 		if t.Speaker != "" {
 			text = t.Speaker + ": " + t.Text
 		}
 		items[i] = Item{Kind: "conversation", Source: "conversation", Text: text, Provenance: provenance(cc),
-			SourceID: "thread:" + t.ThreadID, SourceRef: t.Timestamp, Meta: Meta{ThreadID: t.ThreadID}}
+			SourceID: "thread:" + t.ThreadID, SourceRef: t.Timestamp, Meta: Meta{ThreadID: t.ThreadID, Workspace: ws}}
 		if t.Timestamp != "" {
 			ts, err := time.Parse(time.RFC3339Nano, t.Timestamp)
 			if err != nil {

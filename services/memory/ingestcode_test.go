@@ -53,7 +53,7 @@ func TestIngestedCode(t *testing.T) {
 	ingestTree(t, svc, "testdata/gotree")
 
 	t.Run("API calls and keywords are not entities", func(t *testing.T) {
-		ents, err := svc.TopEntities(ctx, memory.TopEntitiesParams{K: 10})
+		ents, err := svc.TopEntities(ctx, memory.TopEntitiesParams{K: 10}, anyone)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,14 +71,14 @@ func TestIngestedCode(t *testing.T) {
 	})
 
 	t.Run("code chunks follow declarations, imports apart", func(t *testing.T) {
-		list, err := svc.Browse(ctx, memory.BrowseParams{K: 100})
+		list, err := svc.Browse(ctx, memory.BrowseParams{K: 100}, anyone)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var prev memory.ChunkRow
 		for i := len(list.Chunks) - 1; i >= 0; i-- { // oldest first: file order
 			c := list.Chunks[i]
-			full, _ := svc.ReadChunk(ctx, memory.ReadChunkParams{ChunkID: c.ID})
+			full, _ := svc.ReadChunk(ctx, memory.ReadChunkParams{ChunkID: c.ID}, anyone)
 			if !strings.HasSuffix(c.SourceID, ".go") {
 				if !strings.HasSuffix(c.SourceID, ".md") || strings.HasPrefix(c.SourceRef, "lines") {
 					t.Errorf("%s: a Markdown chunk without its section: %q", c.SourceID, c.SourceRef)
@@ -114,7 +114,7 @@ func TestIngestedCode(t *testing.T) {
 	t.Run("recall does not quote imports", func(t *testing.T) {
 		for _, q := range []string{"Which packages does the sqlite store use?", "What does the sqlite package do with context and errors?",
 			"How are secrets scrubbed?", "How does the store list sources?"} {
-			res, err := svc.Recall(ctx, memory.RecallParams{Question: q})
+			res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
 			if err != nil {
 				t.Fatal(err)
 			}

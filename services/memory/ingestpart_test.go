@@ -17,7 +17,7 @@ func chunkIDs(t *testing.T, svc *memory.Service, source string) []string {
 	t.Helper()
 	var ids []string
 	for off := 0; ; off += 100 {
-		page, err := svc.Browse(context.Background(), memory.BrowseParams{SourceIDs: []string{source}, K: 100, Offset: off})
+		page, err := svc.Browse(context.Background(), memory.BrowseParams{SourceIDs: []string{source}, K: 100, Offset: off}, contract.CallContext{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestIngestInParts(t *testing.T) {
 	if got := chunkIDs(t, svc, file.SourceID); strings.Join(got, " ") != strings.Join(want2, " ") {
 		t.Errorf("after v2 in full: %d chunks, v2 whole has %d; ids differ", len(got), len(want2))
 	}
-	page, err := svc.Browse(ctx, memory.BrowseParams{SourceIDs: []string{file.SourceID}, Query: "reboot"})
+	page, err := svc.Browse(ctx, memory.BrowseParams{SourceIDs: []string{file.SourceID}, Query: "reboot"}, contract.CallContext{})
 	if err != nil || page.Total != 0 {
 		t.Errorf("v1's edited chunk is still there: %+v %v", page, err)
 	}

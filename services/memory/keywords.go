@@ -16,8 +16,10 @@ type keywordIndex interface {
 	Add(seq int64, text string)
 	Remove(seq int64)
 	Search(keys []string, k int, asOf int64, allowed []int64) []Ranked
+	SearchWithin(keys []string, k int, asOf int64, allowed, universe []int64) []Ranked
 	Matching(keys []string, asOf int64) []int64
 	DocFreq(key string) int
+	DocFreqWithin(key string, universe []int64) int
 }
 
 var _ keywordIndex = (*keywordindex.Index)(nil)

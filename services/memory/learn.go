@@ -14,6 +14,7 @@ type LearnParams struct {
 	Text       string   `json:"text"`
 	Kind       string   `json:"kind,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
+	Workspace  string   `json:"workspace,omitempty"`
 }
 
 // LearnResult says which item holds the learning.
@@ -31,7 +32,8 @@ const (
 	SourceAgent  = "agent"
 )
 
-// Learn stores one learning with the caller's provenance.
+// Learn stores one learning with the caller's provenance, in a workspace
+// the caller may write to.
 func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallContext) (*LearnResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -39,6 +41,10 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	text := contract.TrimBlank(p.Text)
 	if text == "" {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
+	}
+	ws, err := writeWorkspace(cc, p.Workspace, "workspace")
+	if err != nil {
+		return nil, err
 	}
 	kind := p.Kind
 	if kind == "" {
@@ -54,7 +60,7 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	}
 	item := Item{
 		Kind: "learning", LearningKind: kind, Text: text, Confidence: &conf,
-		Source: source, Provenance: provenance(cc),
+		Source: source, Provenance: provenance(cc), Meta: Meta{Workspace: ws},
 	}
 	res, err := s.Remember(ctx, []Item{item})
 	if err != nil {

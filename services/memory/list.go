@@ -1,6 +1,10 @@
 package memory
 
-import "context"
+import (
+	"context"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
 
 // ListParams are memory.list's arguments.
 type ListParams struct {
@@ -15,19 +19,19 @@ type ListResult struct {
 	NextCursor string `json:"next_cursor,omitempty"`
 }
 
-// List pages through items newest first. The cursor holds the last seq
-// seen, so pages stay consistent while other writers add items.
-func (s *Service) List(ctx context.Context, p ListParams) (*ListResult, error) {
+// List pages through the items cc may see, newest first. The cursor holds
+// the last seq seen, so pages stay consistent while other writers add items.
+func (s *Service) List(ctx context.Context, p ListParams, cc contract.CallContext) (*ListResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	fp := argsFingerprint("list", p.Filter)
+	fp := argsFingerprint(cursorKind("list", cc), p.Filter)
 	c, err := decodeCursor(p.Cursor, fp)
 	if err != nil {
 		return nil, err
 	}
 	n := limit(p.Limit)
-	items, err := s.store.List(ctx, p.Filter, c.Before, n+1)
+	items, err := s.store.List(ctx, scoped(p.Filter, cc), c.Before, n+1)
 	if err != nil {
 		return nil, err
 	}

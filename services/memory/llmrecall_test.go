@@ -57,7 +57,7 @@ func TestRecallWithLanguageModel(t *testing.T) {
 	ask := func(reply string) *memory.RecallResult {
 		t.Helper()
 		fake.reply.Store(reply)
-		res, err := svc.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"})
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"}, anyone)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,14 +93,14 @@ func TestRecallWithLanguageModel(t *testing.T) {
 	})
 	t.Run("model down: extractive answer and a warning", func(t *testing.T) {
 		down := memory.NewService(st, &memory.Options{Writer: llm.NewWriter(llm.New("http://127.0.0.1:1/v1", "tiny-model", "", time.Second), memory.AnswerInstructions)})
-		res, err := down.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"})
+		res, err := down.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"}, anyone)
 		if err != nil || res.Model != "extractive" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "cannot be reached") {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
 	t.Run("nothing relevant: no model call", func(t *testing.T) {
 		fake.lastUser.Store("")
-		res, _ := svc.Recall(ctx, memory.RecallParams{Question: "What is the capital of Mongolia?"})
+		res, _ := svc.Recall(ctx, memory.RecallParams{Question: "What is the capital of Mongolia?"}, anyone)
 		if !strings.HasPrefix(res.Answer, memory.IDontKnow) || fake.lastUser.Load().(string) != "" {
 			t.Fatalf("%+v", res)
 		}

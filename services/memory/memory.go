@@ -9,6 +9,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -58,6 +60,9 @@ type Filter struct {
 	TagsAny        []string   `json:"tags_any,omitempty"`
 	ObservedAfter  *time.Time `json:"observed_after,omitempty"`
 	ObservedBefore *time.Time `json:"observed_before,omitempty"`
+	// Workspaces, when not nil, are the only workspaces an item may be of:
+	// the caller's scope, which the service sets and no argument can.
+	Workspaces []string `json:"-"`
 }
 
 // Ranked is an item's position in a ranking, with its score.
@@ -84,9 +89,10 @@ type Store interface {
 	// Put stores items in one transaction, skipping those whose ID exists;
 	// replayed[i] reports that for items[i].
 	Put(ctx context.Context, items []Item) (replayed []bool, err error)
-	// Delete removes items, their vectors and index entries; it returns the
-	// ids that did not exist.
-	Delete(ctx context.Context, ids []string) (missing []string, err error)
+	// Delete removes the items of workspaces (every workspace when nil),
+	// their vectors and index entries; it returns the ids that did not
+	// exist there.
+	Delete(ctx context.Context, ids []string, workspaces []string) (missing []string, err error)
 	// List returns up to limit items passing f with seq < before (no bound
 	// when 0), newest first.
 	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
@@ -130,22 +136,31 @@ type Store interface {
 
 	// ReplaceSource makes items the whole content of src in one
 	// transaction: nothing changes when src's content hash is unchanged;
-	// otherwise its items that are not among items are deleted and the new
-	// ones stored.
+	// otherwise its items (those of its workspace) that are not among items
+	// are deleted and the new ones stored.
 	ReplaceSource(ctx context.Context, src SourceRecord, items []Item) (unchanged bool, replayed []bool, err error)
-	// Item reads one item by id (NOT_FOUND when absent).
-	Item(ctx context.Context, id string) (Item, error)
+	// Item reads one item of workspaces (every workspace when nil) by id
+	// (NOT_FOUND when absent there).
+	Item(ctx context.Context, id string, workspaces []string) (Item, error)
 	// Browse lists items matching q, newest observed first, and how many match.
 	Browse(ctx context.Context, q BrowseQuery) ([]Item, int, error)
-	// TopEntities counts items per entity, most mentioned first.
-	TopEntities(ctx context.Context, kind string, k int) ([]EntityCount, error)
-	// Sources lists every source with its item count and latest item.
-	Sources(ctx context.Context) ([]SourceSummary, error)
+	// TopEntities counts the items of workspaces (every workspace when nil)
+	// per entity, most mentioned first.
+	TopEntities(ctx context.Context, kind string, k int, workspaces []string) ([]EntityCount, error)
+	// Sources lists every source of workspaces (every workspace when nil)
+	// with its item count and latest item there.
+	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
+
+	// Health says whether the storage can be trusted: damaged, failing
+	// again and again, or sound.
+	Health() contract.StoreHealth
 }
 
-// SourceRecord is an ingested source as the store keeps it.
+// SourceRecord is an ingested source as the store keeps it. A source is
+// named by its workspace and id together: the same file ingested into two
+// workspaces is two sources, and one never replaces the other's items.
 type SourceRecord struct {
-	ID, Kind, DisplayName, ContentHash string
+	Workspace, ID, Kind, DisplayName, ContentHash string
 }
 
 // BrowseQuery selects items for the memory tree's browse view. Empty fields
@@ -156,7 +171,8 @@ type BrowseQuery struct {
 	EntityIDs   []string
 	SinceMS     int64
 	UntilMS     int64
-	Seqs        []int64 // when not nil, only these items (those matching a keyword query)
+	Seqs        []int64  // when not nil, only these items (those matching a keyword query)
+	Workspaces  []string // when not nil, only items of these workspaces
 	K, Offset   int
 }
 

@@ -30,6 +30,9 @@ func mustOpenService(tb testing.TB) *memory.Service {
 
 var cursor = contract.CallContext{Source: "mcp:cursor"}
 
+// anyone is a caller limited to no workspace.
+var anyone contract.CallContext
+
 func learn(tb testing.TB, svc *memory.Service, text string) string {
 	tb.Helper()
 	res, err := svc.Learn(context.Background(), memory.LearnParams{Text: text}, cursor)
@@ -54,7 +57,7 @@ func TestLearn(t *testing.T) {
 	if other.ID == res.ID {
 		t.Error("kind is part of the fingerprint")
 	}
-	list, err := svc.List(ctx, memory.ListParams{})
+	list, err := svc.List(ctx, memory.ListParams{}, anyone)
 	if err != nil || len(list.Items) != 2 {
 		t.Fatalf("%v %v", list, err)
 	}
@@ -81,7 +84,7 @@ func TestLearnSource(t *testing.T) {
 		}
 	}
 	got := map[string]string{}
-	list, _ := svc.List(ctx, memory.ListParams{Limit: 10})
+	list, _ := svc.List(ctx, memory.ListParams{Limit: 10}, anyone)
 	for _, it := range list.Items {
 		got[it.Meta.Provenance] = it.Meta.Source
 	}
@@ -90,12 +93,12 @@ func TestLearnSource(t *testing.T) {
 		t.Errorf("sources by provenance %v, want %v", got, want)
 	}
 	for src, n := range map[string]int{"client": 3, "agent": 1} {
-		res, err := svc.List(ctx, memory.ListParams{Limit: 10, Filter: &memory.Filter{Sources: []string{src}}})
+		res, err := svc.List(ctx, memory.ListParams{Limit: 10, Filter: &memory.Filter{Sources: []string{src}}}, anyone)
 		if err != nil || len(res.Items) != n {
 			t.Errorf("filter sources [%s]: %d items, want %d (%v)", src, len(res.Items), n, err)
 		}
 	}
-	srcs, _ := svc.ListSources(ctx, memory.ListSourcesParams{})
+	srcs, _ := svc.ListSources(ctx, memory.ListSourcesParams{}, anyone)
 	kinds := map[string]string{}
 	for _, s := range srcs.Sources {
 		kinds[s.SourceID] = s.SourceKind
@@ -121,7 +124,7 @@ func TestFetch(t *testing.T) {
 	learn(t, svc, "Staging deploys need a green build on main.")
 	learn(t, svc, "The production database runs PostgreSQL 16 on a managed host.")
 	t.Run("hybrid is the default mode", func(t *testing.T) {
-		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "staging deploy"})
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "staging deploy"}, anyone)
 		if err != nil || res.Mode != "hybrid" || len(res.Hits) == 0 || res.Hits[0].Score == nil || len(res.Warnings) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -130,19 +133,19 @@ func TestFetch(t *testing.T) {
 		}
 	})
 	t.Run("vector and hybrid catch a misspelling keyword misses", func(t *testing.T) {
-		kw, _ := svc.Fetch(ctx, memory.FetchParams{Query: "postgress databse", Mode: "keyword"})
+		kw, _ := svc.Fetch(ctx, memory.FetchParams{Query: "postgress databse", Mode: "keyword"}, anyone)
 		if len(kw.Hits) != 0 {
 			t.Errorf("keyword found %v", kw.Hits)
 		}
 		for _, mode := range []string{"vector", "hybrid"} {
-			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "postgress databse", Mode: mode})
+			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "postgress databse", Mode: mode}, anyone)
 			if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "PostgreSQL") {
 				t.Errorf("%s: %+v %v", mode, res, err)
 			}
 		}
 	})
 	t.Run("unknown modes are UNSUPPORTED", func(t *testing.T) {
-		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "semantic"})
+		_, err := svc.Fetch(ctx, memory.FetchParams{Query: "deploy", Mode: "semantic"}, anyone)
 		if contract.ErrorCode(err) != contract.CodeUnsupported || !strings.Contains(err.Error(), "hybrid") {
 			t.Fatalf("got %v", err)
 		}
@@ -150,14 +153,14 @@ func TestFetch(t *testing.T) {
 	t.Run("an emoji is a word", func(t *testing.T) {
 		learn(t, svc, "Release day 🚀 went smoothly.")
 		for _, mode := range []string{"keyword", ""} {
-			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "🚀", Mode: mode})
+			res, err := svc.Fetch(ctx, memory.FetchParams{Query: "🚀", Mode: mode}, anyone)
 			if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "🚀") {
 				t.Errorf("mode %q: %+v %v", mode, res, err)
 			}
 		}
 	})
 	t.Run("stopwords only find nothing by keyword", func(t *testing.T) {
-		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "what is the", Mode: "keyword"})
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "what is the", Mode: "keyword"}, anyone)
 		if err != nil || len(res.Hits) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -176,7 +179,7 @@ func TestPagingIsStableUnderWrites(t *testing.T) {
 			notes := 0
 			cur := ""
 			for page := 0; ; page++ {
-				res, err := svc.Fetch(ctx, memory.FetchParams{Query: "quarterly release", Mode: mode, Limit: 7, Cursor: cur})
+				res, err := svc.Fetch(ctx, memory.FetchParams{Query: "quarterly release", Mode: mode, Limit: 7, Cursor: cur}, anyone)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,7 +211,7 @@ func TestPagingIsStableUnderWrites(t *testing.T) {
 		seen := map[string]bool{}
 		cur := ""
 		for {
-			res, err := svc.List(ctx, memory.ListParams{Limit: 10, Cursor: cur})
+			res, err := svc.List(ctx, memory.ListParams{Limit: 10, Cursor: cur}, anyone)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,27 +236,27 @@ func TestCursorMisuse(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		learn(t, svc, fmt.Sprintf("alpha %d", i))
 	}
-	list, _ := svc.List(ctx, memory.ListParams{Limit: 1})
-	fetch, _ := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Limit: 1})
+	list, _ := svc.List(ctx, memory.ListParams{Limit: 1}, anyone)
+	fetch, _ := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Limit: 1}, anyone)
 	for name, call := range map[string]func() error{
 		"garbage": func() error {
-			_, err := svc.List(ctx, memory.ListParams{Cursor: "%%%not-a-cursor"})
+			_, err := svc.List(ctx, memory.ListParams{Cursor: "%%%not-a-cursor"}, anyone)
 			return err
 		},
 		"list cursor, other filter": func() error {
-			_, err := svc.List(ctx, memory.ListParams{Cursor: list.NextCursor, Filter: &memory.Filter{Kinds: []string{"document"}}})
+			_, err := svc.List(ctx, memory.ListParams{Cursor: list.NextCursor, Filter: &memory.Filter{Kinds: []string{"document"}}}, anyone)
 			return err
 		},
 		"fetch cursor, other query": func() error {
-			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "beta", Cursor: fetch.NextCursor})
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "beta", Cursor: fetch.NextCursor}, anyone)
 			return err
 		},
 		"fetch cursor, other mode": func() error {
-			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Mode: "keyword", Cursor: fetch.NextCursor})
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Mode: "keyword", Cursor: fetch.NextCursor}, anyone)
 			return err
 		},
 		"list cursor used for fetch": func() error {
-			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Cursor: list.NextCursor})
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Cursor: list.NextCursor}, anyone)
 			return err
 		},
 	} {
@@ -274,7 +277,7 @@ func TestRecall(t *testing.T) {
 	learn(t, svc, "Lunch orders close at 11:30.")
 
 	t.Run("answer cites what it quotes", func(t *testing.T) {
-		res, err := svc.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"})
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"}, anyone)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,7 +305,7 @@ func TestRecall(t *testing.T) {
 	})
 	t.Run("nothing relevant is I don't know", func(t *testing.T) {
 		for _, q := range []string{"What is the capital of Mongolia?", "what is it?", "Which host runs the billing queue and staging cache workers?"} {
-			res, err := svc.Recall(ctx, memory.RecallParams{Question: q})
+			res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -312,7 +315,7 @@ func TestRecall(t *testing.T) {
 		}
 	})
 	t.Run("filter applies", func(t *testing.T) {
-		res, err := svc.Recall(ctx, memory.RecallParams{Question: "production deploys", Filter: &memory.Filter{Kinds: []string{"document"}}})
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: "production deploys", Filter: &memory.Filter{Kinds: []string{"document"}}}, anyone)
 		if err != nil || len(res.Citations) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -323,24 +326,24 @@ func TestForget(t *testing.T) {
 	svc := mustOpenService(t)
 	ctx := context.Background()
 	id := learn(t, svc, "Temporary note about the offsite.")
-	res, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id, id, "nope"}})
+	res, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id, id, "nope"}}, anyone)
 	if err != nil || res.Forgotten != 1 || len(res.NotFound) != 1 || res.NotFound[0] != "nope" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "offsite"}); len(got.Hits) != 0 {
+	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "offsite"}, anyone); len(got.Hits) != 0 {
 		t.Error("forgotten item still found")
 	}
 	// An item read by a search is cached; forgetting it empties the cache
 	// of it at the next search.
 	text := "The offsite moved to Porto."
 	id = learn(t, svc, text)
-	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "porto"}); len(got.Hits) != 1 || !memory.CachedText(svc, text) {
+	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "porto"}, anyone); len(got.Hits) != 1 || !memory.CachedText(svc, text) {
 		t.Fatalf("after a search the item is not cached: %+v", got)
 	}
-	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id}}); err != nil {
+	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{id}}, anyone); err != nil {
 		t.Fatal(err)
 	}
-	svc.Fetch(ctx, memory.FetchParams{Query: "anything"})
+	svc.Fetch(ctx, memory.FetchParams{Query: "anything"}, anyone)
 	if memory.CachedText(svc, text) {
 		t.Error("the forgotten item's text is still in the item cache")
 	}
@@ -353,7 +356,7 @@ func TestOff(t *testing.T) {
 	if contract.ErrorCode(err) != contract.CodeMemoryOff || !strings.HasPrefix(err.Error(), "memory is off: disabled") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := svc.Recall(ctx, memory.RecallParams{Question: "x"}); contract.ErrorCode(err) != contract.CodeMemoryOff {
+	if _, err := svc.Recall(ctx, memory.RecallParams{Question: "x"}, anyone); contract.ErrorCode(err) != contract.CodeMemoryOff {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -368,12 +371,12 @@ func TestLearnScrubsSecrets(t *testing.T) {
 	if strings.Join(res.Redacted, ",") != "api_key,url_password" {
 		t.Errorf("redacted = %v", res.Redacted)
 	}
-	list, _ := svc.List(ctx, memory.ListParams{})
+	list, _ := svc.List(ctx, memory.ListParams{}, anyone)
 	text := list.Items[0].Text
 	if strings.Contains(text, "s3cretpass") || strings.Contains(text, "ghp_") {
 		t.Fatalf("secret stored: %q", text)
 	}
-	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "s3cretpass"}); len(got.Hits) != 0 {
+	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "s3cretpass"}, anyone); len(got.Hits) != 0 {
 		t.Error("secret is searchable")
 	}
 }

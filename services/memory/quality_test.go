@@ -80,7 +80,7 @@ func TestRetrievalQuality(t *testing.T) {
 				continue
 			}
 			sc.n++
-			got, err := svc.Fetch(ctx, memory.FetchParams{Query: q.Q, Mode: mode, Filter: q.Filter, Limit: 5})
+			got, err := svc.Fetch(ctx, memory.FetchParams{Query: q.Q, Mode: mode, Filter: q.Filter, Limit: 5}, anyone)
 			if err != nil {
 				t.Fatalf("%s %q: %v", mode, q.Q, err)
 			}
@@ -97,7 +97,7 @@ func TestRetrievalQuality(t *testing.T) {
 	// the questions memory cannot answer.
 	recallScore := &score{}
 	for _, q := range set.Questions {
-		ans, err := svc.Recall(ctx, memory.RecallParams{Question: q.Q, Filter: q.Filter, Limit: 5})
+		ans, err := svc.Recall(ctx, memory.RecallParams{Question: q.Q, Filter: q.Filter, Limit: 5}, anyone)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,9 +65,12 @@ const recallMinShare = 0.6
 // termWeights weighs each question word by how rare it is in memory (inverse
 // document frequency): a hit that shares only the common words ("Maya")
 // with a question about something memory never heard of ("blood type")
-// does not answer it.
-func (s *Service) termWeights(ctx context.Context, m Marks, terms []string) (map[string]float64, error) {
+// does not answer it. Memory is the items of universe when it is not nil.
+func (s *Service) termWeights(ctx context.Context, m Marks, terms []string, universe []int64) (map[string]float64, error) {
 	items := m.Items
+	if universe != nil {
+		items = int64(len(universe))
+	}
 	idx, err := s.syncKeywords(ctx, m)
 	if err != nil {
 		return nil, err
@@ -75,7 +78,11 @@ func (s *Service) termWeights(ctx context.Context, m Marks, terms []string) (map
 	df := make(map[string]int, len(terms))
 	for _, t := range terms {
 		for _, key := range textkeys.Keys([]string{t}) {
-			df[t] = min(idx.DocFreq(key), 1000)
+			if universe != nil {
+				df[t] = min(idx.DocFreqWithin(key, universe), 1000)
+			} else {
+				df[t] = min(idx.DocFreq(key), 1000)
+			}
 		}
 	}
 	// A small memory makes every word look rare; counting it as at least
@@ -123,8 +130,9 @@ const IDontKnow = "I don't know"
 // Recall answers a question from memory by quoting the most relevant stored
 // sentences, each followed by its citation marker. Hits that share too few
 // of the question's words are dropped: no answer is better than one built
-// from irrelevant notes.
-func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, error) {
+// from irrelevant notes. Memory is what cc may see; the language model that
+// writes the answer is shown only the citations, which are of it.
+func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallContext) (*RecallResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -141,7 +149,11 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 	}
 	// Ask for more than we keep so the relevance cut still leaves enough.
 	depth := min(3*want, contract.MaxLimit)
-	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, p.Filter, m.Items, depth, depth)
+	v, err := s.viewOf(ctx, scoped(p.Filter, cc), m, m.Items)
+	if err != nil {
+		return nil, err
+	}
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, v, m.Items, depth, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +161,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams) (*RecallResult, er
 	if err != nil {
 		return nil, err
 	}
-	weights, err := s.termWeights(ctx, m, terms)
+	weights, err := s.termWeights(ctx, m, terms, v.universe)
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func BenchmarkScale(b *testing.B) {
 
 			// The first search loads the vector index from SQLite.
 			loadStart := time.Now()
-			if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "warm up", Limit: 10}); err != nil {
+			if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "warm up", Limit: 10}, anyone); err != nil {
 				b.Fatal(err)
 			}
 			load := time.Since(loadStart)
@@ -115,14 +115,14 @@ func BenchmarkScale(b *testing.B) {
 			for i := 0; i < 300; i++ {
 				query := q.words(2 + i%2)
 				t := time.Now()
-				if _, err := svc.Fetch(ctx, memory.FetchParams{Query: query, Limit: 10}); err != nil {
+				if _, err := svc.Fetch(ctx, memory.FetchParams{Query: query, Limit: 10}, anyone); err != nil {
 					b.Fatal(err)
 				}
 				fetch = append(fetch, time.Since(t))
 			}
 			for i := 0; i < 100; i++ {
 				t := time.Now()
-				if _, err := svc.Recall(ctx, memory.RecallParams{Question: "what about " + q.words(3) + "?", Limit: 5}); err != nil {
+				if _, err := svc.Recall(ctx, memory.RecallParams{Question: "what about " + q.words(3) + "?", Limit: 5}, anyone); err != nil {
 					b.Fatal(err)
 				}
 				recall = append(recall, time.Since(t))

@@ -60,8 +60,9 @@ type fused struct {
 	inVec   bool
 }
 
-// Fetch finds items matching a query, in the requested mode.
-func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error) {
+// Fetch finds items matching a query, in the requested mode, among those
+// cc may see.
+func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallContext) (*FetchResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error
 			mode, strings.Join(Modes, ", "))
 	}
 	query := strings.TrimSpace(p.Query)
-	fp := argsFingerprint("fetch", struct {
+	fp := argsFingerprint(cursorKind("fetch", cc), struct {
 		Q, M string
 		F    *Filter
 	}{query, mode, p.Filter})
@@ -92,8 +93,12 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams) (*FetchResult, error
 	}
 	n := limit(p.Limit)
 	out := &FetchResult{Hits: []Hit{}, Mode: mode}
+	v, err := s.viewOf(ctx, scoped(p.Filter, cc), m, c.AsOf)
+	if err != nil {
+		return nil, err
+	}
 	// One past the page tells whether another page follows.
-	ranked, warning, err := s.rank(ctx, m, mode, query, p.Filter, c.AsOf, maxDepth, c.Offset+n+1)
+	ranked, warning, err := s.rank(ctx, m, mode, query, v, c.AsOf, maxDepth, c.Offset+n+1)
 	if err != nil {
 		return nil, err
 	}
@@ -134,22 +139,13 @@ func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, er
 	return s.items(ctx, seqs)
 }
 
-// rank ranks the candidates for query among items with seq <= asOf passing
-// f, each leg read to depth, with the indexes caught up to m, and returns the
+// rank ranks the candidates for query among the items of v with seq <=
+// asOf, each leg read to depth, with the indexes caught up to m, and returns the
 // best min(need, depth) of them, best first. A vector leg that cannot run (the embedder is
 // down, or nothing is embedded yet) leaves hybrid with the keyword leg and
 // a warning that says so; vector mode fails instead.
-func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filter, asOf int64, depth, need int) ([]fused, string, error) {
-	var allowed []int64
-	if f != nil {
-		var err error
-		if allowed, err = s.store.Matching(ctx, f, asOf); err != nil {
-			return nil, "", err
-		}
-		if allowed == nil {
-			allowed = []int64{} // nothing passes: not "no filter"
-		}
-	}
+func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view, asOf int64, depth, need int) ([]fused, string, error) {
+	allowed := v.allowed
 	var kw []Ranked
 	if mode != ModeVector {
 		if keys := textkeys.Keys(Terms(query)); len(keys) > 0 {
@@ -157,7 +153,11 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, f *Filt
 			if err != nil {
 				return nil, "", err
 			}
-			kw = idx.Search(keys, depth, asOf, allowed)
+			if v.universe != nil {
+				kw = idx.SearchWithin(keys, depth, asOf, allowed, v.universe)
+			} else {
+				kw = idx.Search(keys, depth, asOf, allowed)
+			}
 		}
 	}
 	var vec []Ranked

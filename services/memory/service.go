@@ -11,11 +11,13 @@ import (
 type Service struct {
 	store    Store
 	off      string // reason memory is off, "" when on
+	failed   bool   // off because its store could not be opened, not by choice
 	now      func() time.Time
 	embedder Embedder
 	vectors  *vectorState
 	keywords *keywordState
 	cache    *itemCache
+	scopes   scopeCache
 	writer   AnswerWriter
 	log      *slog.Logger
 }
@@ -55,6 +57,26 @@ func NewService(store Store, opts *Options) *Service {
 // Off returns a service whose every call answers MEMORY_OFF with reason, so
 // clients learn why instead of seeing the tools vanish.
 func Off(reason string) *Service { return &Service{off: reason, now: time.Now} }
+
+// Failed returns a service that is off because its store could not be
+// opened: every call answers MEMORY_OFF with reason, and its store health
+// is not ok, so readiness says so.
+func Failed(reason string) *Service {
+	s := Off(reason)
+	s.failed = true
+	return s
+}
+
+// StoreHealth says whether memory's storage can be trusted.
+func (s *Service) StoreHealth() contract.StoreHealth {
+	switch {
+	case s.off != "" && s.failed:
+		return contract.StoreHealth{State: contract.StoreOff, Detail: "memory is off: " + s.off}
+	case s.off != "":
+		return contract.StoreHealth{OK: true, State: contract.StoreDisabled, Detail: "memory is off: " + s.off}
+	}
+	return s.store.Health()
+}
 
 // SetClock replaces the clock (tests).
 func (s *Service) SetClock(now func() time.Time) { s.now = now }

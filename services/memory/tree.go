@@ -8,6 +8,7 @@ import (
 
 	"unicode/utf8"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -75,8 +76,8 @@ func treeK(k, max int) int {
 	return k
 }
 
-// TreeSearch is keyword search over chunks, best first.
-func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, error) {
+// TreeSearch is keyword search over the chunks cc may see, best first.
+func (s *Service) TreeSearch(ctx context.Context, q TreeQuery, cc contract.CallContext) (*ChunkList, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -89,8 +90,19 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 	if err != nil {
 		return nil, err
 	}
-	ranked := idx.Search(keys, treeK(q.K, 50), m.Items, nil)
-	out.Total = len(idx.Matching(keys, m.Items))
+	v, err := s.viewOf(ctx, scoped(nil, cc), m, m.Items)
+	if err != nil {
+		return nil, err
+	}
+	matching := idx.Matching(keys, m.Items)
+	var ranked []Ranked
+	if v.universe != nil {
+		ranked = idx.SearchWithin(keys, treeK(q.K, 50), m.Items, nil, v.universe)
+		matching = intersectSorted(matching, v.universe)
+	} else {
+		ranked = idx.Search(keys, treeK(q.K, 50), m.Items, nil)
+	}
+	out.Total = len(matching)
 	seqs := make([]int64, len(ranked))
 	for i, r := range ranked {
 		seqs[i] = r.Seq
@@ -107,8 +119,9 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery) (*ChunkList, erro
 	return out, nil
 }
 
-// TreeRecall is semantic recall over chunks: the hybrid ranking, with scores.
-func (s *Service) TreeRecall(ctx context.Context, q TreeQuery) (*ScoredChunks, error) {
+// TreeRecall is semantic recall over the chunks cc may see: the hybrid
+// ranking, with scores.
+func (s *Service) TreeRecall(ctx context.Context, q TreeQuery, cc contract.CallContext) (*ScoredChunks, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -117,7 +130,11 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery) (*ScoredChunks, e
 		return nil, err
 	}
 	k := treeK(q.K, 50)
-	ranked, _, err := s.rank(ctx, m, ModeHybrid, q.Query, nil, m.Items, k, k)
+	v, err := s.viewOf(ctx, scoped(nil, cc), m, m.Items)
+	if err != nil {
+		return nil, err
+	}
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, q.Query, v, m.Items, k, k)
 	if err != nil {
 		return nil, err
 	}
@@ -146,12 +163,12 @@ type FullChunk struct {
 	Content string   `json:"content"`
 }
 
-// ReadChunk returns one chunk in full.
-func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams) (*FullChunk, error) {
+// ReadChunk returns one chunk cc may see in full; any other is not found.
+func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.CallContext) (*FullChunk, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	it, err := s.store.Item(ctx, strings.TrimSpace(p.ChunkID))
+	it, err := s.store.Item(ctx, strings.TrimSpace(p.ChunkID), scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
@@ -170,12 +187,13 @@ type BrowseParams struct {
 	Offset      int      `json:"offset,omitempty"`
 }
 
-// Browse pages through chunks, newest first, by source, entity, time and words.
-func (s *Service) Browse(ctx context.Context, p BrowseParams) (*ChunkList, error) {
+// Browse pages through the chunks cc may see, newest first, by source,
+// entity, time and words.
+func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallContext) (*ChunkList, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs),
+	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs), Workspaces: scopeOf(cc),
 		SinceMS: p.SinceMS, UntilMS: p.UntilMS, K: treeK(p.K, 100), Offset: max(p.Offset, 0)}
 	if strings.TrimSpace(p.Query) != "" {
 		keys := textkeys.Keys(Terms(p.Query))
@@ -212,12 +230,13 @@ type EntityList struct {
 	Entities []EntityCount `json:"entities"`
 }
 
-// TopEntities lists the most mentioned entities, optionally of one kind.
-func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams) (*EntityList, error) {
+// TopEntities lists the entities most mentioned by the items cc may see,
+// optionally of one kind.
+func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams, cc contract.CallContext) (*EntityList, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	list, err := s.store.TopEntities(ctx, strings.ToLower(p.Kind), treeK(p.K, 100))
+	list, err := s.store.TopEntities(ctx, strings.ToLower(p.Kind), treeK(p.K, 100), scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
@@ -240,19 +259,19 @@ type SourceList struct {
 	Sources []SourceRow `json:"sources"`
 }
 
-// ListSources lists every source. With a user email hint, sources that
-// mention that address are marked and listed first.
-func (s *Service) ListSources(ctx context.Context, p ListSourcesParams) (*SourceList, error) {
+// ListSources lists every source of the items cc may see. With a user
+// email hint, sources that mention that address are marked and listed first.
+func (s *Service) ListSources(ctx context.Context, p ListSourcesParams, cc contract.CallContext) (*SourceList, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	list, err := s.store.Sources(ctx)
+	list, err := s.store.Sources(ctx, scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
 	mentions := map[string]bool{}
 	if hint := strings.ToLower(strings.TrimSpace(p.UserEmailHint)); hint != "" {
-		items, _, err := s.store.Browse(ctx, BrowseQuery{EntityIDs: []string{EntityEmail + ":" + hint}, K: 1000})
+		items, _, err := s.store.Browse(ctx, BrowseQuery{EntityIDs: []string{EntityEmail + ":" + hint}, Workspaces: scopeOf(cc), K: 1000})
 		if err != nil {
 			return nil, err
 		}

@@ -23,7 +23,7 @@ func TestTreeViews(t *testing.T) {
 	}
 	learn(t, svc, "Orbit is the codename of the new API.")
 
-	all, err := svc.Browse(ctx, memory.BrowseParams{K: 10})
+	all, err := svc.Browse(ctx, memory.BrowseParams{K: 10}, anyone)
 	if err != nil || all.Total != 4 || all.Chunks[0].SourceKind != "client" || all.Chunks[0].SourceID != "mcp:cursor" {
 		t.Fatalf("browse all: %+v %v", all, err)
 	}
@@ -41,31 +41,31 @@ func TestTreeViews(t *testing.T) {
 		"offset past total": {memory.BrowseParams{Offset: 10}, 4},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, err := svc.Browse(ctx, tc.p)
+			got, err := svc.Browse(ctx, tc.p, anyone)
 			if err != nil || got.Total != tc.want {
 				t.Errorf("total %d, want %d (%v)", got.Total, tc.want, err)
 			}
 		})
 	}
-	ents, _ := svc.TopEntities(ctx, memory.TopEntitiesParams{K: 3})
+	ents, _ := svc.TopEntities(ctx, memory.TopEntitiesParams{K: 3}, anyone)
 	if len(ents.Entities) == 0 || ents.Entities[0].ID != "term:orbit" || ents.Entities[0].Count != 4 {
 		t.Errorf("top entities %+v", ents)
 	}
-	if tags, _ := svc.TopEntities(ctx, memory.TopEntitiesParams{Kind: "hashtag"}); len(tags.Entities) != 1 || tags.Entities[0].Surface != "demo" {
+	if tags, _ := svc.TopEntities(ctx, memory.TopEntitiesParams{Kind: "hashtag"}, anyone); len(tags.Entities) != 1 || tags.Entities[0].Surface != "demo" {
 		t.Errorf("hashtags %+v", tags)
 	}
-	srcs, _ := svc.ListSources(ctx, memory.ListSourcesParams{})
+	srcs, _ := svc.ListSources(ctx, memory.ListSourcesParams{}, anyone)
 	if len(srcs.Sources) != 3 {
 		t.Errorf("sources %+v", srcs)
 	}
-	if _, err := svc.ReadChunk(ctx, memory.ReadChunkParams{ChunkID: "nope"}); contract.ErrorCode(err) != contract.CodeNotFound {
+	if _, err := svc.ReadChunk(ctx, memory.ReadChunkParams{ChunkID: "nope"}, anyone); contract.ErrorCode(err) != contract.CodeNotFound {
 		t.Errorf("read missing chunk: %v", err)
 	}
 	// Forgetting an item removes its entities too.
-	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{all.Chunks[0].ID}}); err != nil {
+	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{all.Chunks[0].ID}}, anyone); err != nil {
 		t.Fatal(err)
 	}
-	if ents, _ := svc.TopEntities(ctx, memory.TopEntitiesParams{K: 1}); ents.Entities[0].Count != 3 {
+	if ents, _ := svc.TopEntities(ctx, memory.TopEntitiesParams{K: 1}, anyone); ents.Entities[0].Count != 3 {
 		t.Errorf("after forget: %+v", ents)
 	}
 }

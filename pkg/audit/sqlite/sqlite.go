@@ -31,6 +31,23 @@ type Log struct {
 
 var _ audit.Log = (*Log)(nil)
 
+// migrations are the audit table's schema, in order. The first is written
+// to find the table of a file made before migrations counted, as it is.
+var migrations = []string{`
+CREATE TABLE IF NOT EXISTS audit (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	timestamp_ms INTEGER NOT NULL,
+	client TEXT NOT NULL,
+	tool_name TEXT NOT NULL,
+	args_summary TEXT NOT NULL,
+	resulting_id TEXT NOT NULL DEFAULT '',
+	success INTEGER NOT NULL,
+	error_message TEXT NOT NULL DEFAULT ''
+)`, `
+-- The name of the HTTP bearer token the call came with.
+ALTER TABLE audit ADD COLUMN token TEXT NOT NULL DEFAULT ''`,
+}
+
 // Open opens (creating) the audit file at path.
 func Open(path string, maxRows int) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -48,19 +65,7 @@ func Open(path string, maxRows int) (*Log, error) {
 	db.SetMaxOpenConns(1)
 	// Each openhuman-core a client launches opens this file, often at the
 	// same moment.
-	err = sqlitefile.RetryBusy(30*time.Second, func() error {
-		_, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (
-		id INTEGER PRIMARY KEY AUTOINCREMENT,
-		timestamp_ms INTEGER NOT NULL,
-		client TEXT NOT NULL,
-		tool_name TEXT NOT NULL,
-		args_summary TEXT NOT NULL,
-		resulting_id TEXT NOT NULL DEFAULT '',
-		success INTEGER NOT NULL,
-		error_message TEXT NOT NULL DEFAULT ''
-	)`)
-		return err
-	})
+	err = sqlitefile.RetryBusy(30*time.Second, func() error { return sqlitefile.Migrate(context.Background(), db, migrations) })
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening the audit log %s: %w", path, err)
@@ -74,8 +79,8 @@ func Open(path string, maxRows int) (*Log, error) {
 // Record inserts r.
 func (s *Log) Record(ctx context.Context, r audit.Row) error {
 	summary, _ := json.Marshal(r.ArgsSummary)
-	res, err := s.db.ExecContext(ctx, `INSERT INTO audit (timestamp_ms, client, tool_name, args_summary, resulting_id, success, error_message) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.TimestampMS, r.Client, r.ToolName, string(summary), r.ResultingID, r.Success, r.ErrorMessage)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO audit (timestamp_ms, client, token, tool_name, args_summary, resulting_id, success, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.TimestampMS, r.Client, r.Token, r.ToolName, string(summary), r.ResultingID, r.Success, r.ErrorMessage)
 	if err != nil {
 		return fmt.Errorf("audit log %s: %w", s.path, err)
 	}
@@ -90,7 +95,7 @@ func (s *Log) Record(ctx context.Context, r audit.Row) error {
 
 // Recent returns the newest n rows.
 func (s *Log) Recent(ctx context.Context, n int, failuresOnly bool) ([]audit.Row, error) {
-	query := `SELECT timestamp_ms, client, tool_name, args_summary, resulting_id, success, error_message FROM audit`
+	query := `SELECT timestamp_ms, client, token, tool_name, args_summary, resulting_id, success, error_message FROM audit`
 	if failuresOnly {
 		query += ` WHERE success = 0`
 	}
@@ -103,7 +108,7 @@ func (s *Log) Recent(ctx context.Context, n int, failuresOnly bool) ([]audit.Row
 	for rows.Next() {
 		var r audit.Row
 		var summary string
-		if err := rows.Scan(&r.TimestampMS, &r.Client, &r.ToolName, &summary, &r.ResultingID, &r.Success, &r.ErrorMessage); err != nil {
+		if err := rows.Scan(&r.TimestampMS, &r.Client, &r.Token, &r.ToolName, &summary, &r.ResultingID, &r.Success, &r.ErrorMessage); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(summary), &r.ArgsSummary)

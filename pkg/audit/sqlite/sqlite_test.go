@@ -3,10 +3,12 @@ package sqlite_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -114,5 +116,55 @@ func TestOpenAtOnce(t *testing.T) {
 		if err != nil || len(rows) != len(cmds) {
 			t.Fatalf("round %d: %d rows, %v; want one from each opener", round, len(rows), err)
 		}
+	}
+}
+
+// TestMigratesAnOlderFile: a file written before rows named their token
+// keeps its rows, and takes the token of new ones.
+func TestMigratesAnOlderFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.db")
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE audit (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		timestamp_ms INTEGER NOT NULL,
+		client TEXT NOT NULL,
+		tool_name TEXT NOT NULL,
+		args_summary TEXT NOT NULL,
+		resulting_id TEXT NOT NULL DEFAULT '',
+		success INTEGER NOT NULL,
+		error_message TEXT NOT NULL DEFAULT ''
+	);
+	INSERT INTO audit (timestamp_ms, client, tool_name, args_summary, resulting_id, success) VALUES (7, 'mcp:old', 'memory.learn', '{}', 'id-old', 1)`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second opening finds the file migrated
+		l, err := sqlite.Open(path, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = l.Record(context.Background(), audit.Row{TimestampMS: 8, Client: "http:ci", Token: "ci", ToolName: "memory.learn", Success: true})
+		rows, rerr := l.Recent(context.Background(), 10, false)
+		l.Close()
+		if err != nil || rerr != nil {
+			t.Fatal(err, rerr)
+		}
+		if last := rows[len(rows)-1]; last.ResultingID != "id-old" || last.Token != "" || rows[0].Token != "ci" {
+			t.Fatalf("rows %+v", rows)
+		}
+	}
+
+	db, _ := sql.Open("sqlite", "file:"+path)
+	_, err = db.Exec(`PRAGMA user_version = 99`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlite.Open(path, 0); err == nil || !strings.Contains(err.Error(), "newer than this binary knows") {
+		t.Fatalf("a file of a newer schema: %v", err)
 	}
 }

@@ -49,6 +49,13 @@ func Start(opts Options) (*Server, error) {
 		MaxPending:     64 << 20,
 		MaxControlLine: 4096,
 	}
+	return StartServer(sopts)
+}
+
+// StartServer starts a server with nats-server's own options, such as
+// server.ProcessConfigFile reads from a deployment's configuration, and
+// waits until it accepts connections.
+func StartServer(sopts *server.Options) (*Server, error) {
 	ns, err := server.NewServer(sopts)
 	if err != nil {
 		return nil, fmt.Errorf("embedded NATS server: %w", err)

@@ -226,3 +226,15 @@ func TestApprovalWithRedisDownIsRefused(t *testing.T) {
 		t.Fatal("a write went through without its approval")
 	}
 }
+
+// TestAuditNamesTheToken: a sub-agent's write is audited with the bearer
+// token its caller came with, as the caller's own writes are.
+func TestAuditNamesTheToken(t *testing.T) {
+	r := newRig(t, rigOptions{}, noteTaker)
+	if _, err := r.runAs("note_taker", "Standup moved to 9:30 on Mondays.", contract.CallContext{Source: "mcp:test", Transport: "mcp_http", Token: "laptop"}); err != nil {
+		t.Fatal(err)
+	}
+	if rows := r.auditRows(t); len(rows) != 1 || rows[0].Token != "laptop" || rows[0].ToolName != "memory.learn" {
+		t.Fatalf("audit %+v", rows)
+	}
+}

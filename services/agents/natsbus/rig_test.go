@@ -30,6 +30,7 @@ type standInMemory struct {
 	learned []string
 	sources []string
 	depths  []int
+	ccs     []contract.CallContext
 }
 
 func (m *standInMemory) record(tool string, cc contract.CallContext) {
@@ -38,6 +39,7 @@ func (m *standInMemory) record(tool string, cc contract.CallContext) {
 	m.calls = append(m.calls, tool)
 	m.sources = append(m.sources, cc.Source)
 	m.depths = append(m.depths, cc.Depth)
+	m.ccs = append(m.ccs, cc)
 }
 
 func (m *standInMemory) snapshot() (calls, learned []string) {
@@ -175,10 +177,15 @@ func (r *rig) startReplica(t *testing.T, o rigOptions, gate *agents.Gate) {
 var runTool, _ = contract.ToolByName("agent.run_subagent")
 
 func (r *rig) run(agentID, prompt string, depth int) (*agents.RunResult, error) {
+	return r.runAs(agentID, prompt, contract.CallContext{Source: "mcp:test", Transport: "mcp_stdio", Depth: depth})
+}
+
+// runAs runs a sub-agent for the caller cc.
+func (r *rig) runAs(agentID, prompt string, cc contract.CallContext) (*agents.RunResult, error) {
 	params, _ := json.Marshal(map[string]any{"agent_id": agentID, "prompt": prompt})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	raw, err := r.client.CallTool(ctx, runTool, params, contract.CallContext{Source: "mcp:test", Transport: "mcp_stdio", Depth: depth})
+	raw, err := r.client.CallTool(ctx, runTool, params, cc)
 	if err != nil {
 		return nil, err
 	}

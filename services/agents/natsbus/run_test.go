@@ -54,6 +54,34 @@ func TestLibrarianAnswersFromMemoryWithItsOwnToolsOnly(t *testing.T) {
 	}
 }
 
+// A sub-agent acts for its caller: what it reads and writes is asked with
+// the caller's token and held to the caller's workspaces.
+func TestSubagentCallsCarryTheCallersScope(t *testing.T) {
+	r := newRig(t, rigOptions{}, func(n int, req llm.Request) llm.Message {
+		switch n {
+		case 0:
+			return call("memory_fetch", `{"query":"roadmap"}`)
+		case 1:
+			return call("memory_learn", `{"text":"The roadmap is due Friday."}`)
+		}
+		return text("Done.")
+	})
+	caller := contract.CallContext{Source: "mcp:test", Transport: contract.TransportMCPHTTP, Token: "ci", Workspaces: []string{"acme", "docs"}}
+	if _, err := r.runAs("task_manager", "Note the roadmap's due date.", caller); err != nil {
+		t.Fatal(err)
+	}
+	r.memory.mu.Lock()
+	defer r.memory.mu.Unlock()
+	if len(r.memory.ccs) != 2 {
+		t.Fatalf("memory saw %v", r.memory.calls)
+	}
+	for i, cc := range r.memory.ccs {
+		if cc.Token != "ci" || strings.Join(cc.Workspaces, ",") != "acme,docs" || cc.Agent != "task_manager" || cc.Depth != 1 {
+			t.Errorf("%s carried %+v", r.memory.calls[i], cc)
+		}
+	}
+}
+
 func TestMaxIterations(t *testing.T) {
 	t.Run("the last turn offers no tools and must answer", func(t *testing.T) {
 		r := newRig(t, rigOptions{}, func(n int, req llm.Request) llm.Message {

@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,7 +18,10 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
@@ -31,10 +35,25 @@ type Options struct {
 	ListenAddr string
 	// AllowedHosts are further host names accepted in Host and Origin.
 	AllowedHosts []string
+	// AllowNullOrigin accepts "Origin: null", which sandboxed frames and
+	// file: and data: pages send; refused by default.
+	AllowNullOrigin bool
 	// SessionIdle ends an MCP session unused this long (default 30 minutes).
 	SessionIdle time.Duration
 	// MaxSessions bounds live MCP sessions (default 10,000).
 	MaxSessions int
+	// Tokens are the bearer tokens; with any, every request but /healthz,
+	// /readyz and /metrics needs one (auth.go).
+	Tokens []config.Token
+	// MaxSessionsPerAddress bounds the live MCP sessions of one client
+	// address (default 64), and MaxSessionsPerToken those opened with one
+	// bearer token (default 256).
+	MaxSessionsPerAddress, MaxSessionsPerToken int
+	// HeaderTimeout, BodyTimeout and IdleTimeout bound how long a client
+	// may take to send a request's headers (default 10 s), then its body
+	// (default 30 s), and how long a kept-alive connection may sit idle
+	// (default 2 minutes); see HTTPServer.
+	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	Logger  *slog.Logger
@@ -57,20 +76,32 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 10000
 	}
+	if opts.MaxSessionsPerAddress <= 0 {
+		opts.MaxSessionsPerAddress = 64
+	}
+	if opts.MaxSessionsPerToken <= 0 {
+		opts.MaxSessionsPerToken = 256
+	}
+	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
+	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 30*time.Second)
+	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(opts.SessionIdle, opts.MaxSessions, time.Now)}
+	lim := sessionLimits{idle: opts.SessionIdle, max: opts.MaxSessions, perKey: map[string]int{keyAddress: opts.MaxSessionsPerAddress, keyToken: opts.MaxSessionsPerToken}}
+	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(lim, time.Now)}
 	r := chi.NewRouter()
+	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
-	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts))
+	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
+	r.Use(requireToken(opts.Tokens, opts.Logger))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	if opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", opts.Metrics)
 	}
-	r.Post("/rpc", s.rpc)
-	r.Post("/mcp", s.mcpPost)
+	r.With(jsonBody).Post("/rpc", s.rpc)
+	r.With(jsonBody).Post("/mcp", s.mcpPost)
 	r.Get("/mcp", s.mcpGet)
 	r.Delete("/mcp", s.mcpDelete)
 	s.router = r
@@ -81,8 +112,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 
 // hostCheck refuses requests a web page could make through DNS rebinding: an
 // Origin that is not ours, and, on a loopback listener, a Host that is not a
-// loopback name. Both are answered 403 before anything else runs.
-func hostCheck(listenAddr string, allowed []string) func(http.Handler) http.Handler {
+// loopback name. Both are answered 403 before anything else runs. Origin
+// null is any sandboxed frame or file: or data: page, from whatever site;
+// it is refused unless allowNull.
+func hostCheck(listenAddr string, allowed []string, allowNull bool) func(http.Handler) http.Handler {
 	loopbackOnly := isLoopbackAddr(listenAddr)
 	ok := func(host string) bool {
 		h := hostname(host)
@@ -98,7 +131,12 @@ func hostCheck(listenAddr string, allowed []string) func(http.Handler) http.Hand
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if origin := r.Header.Get("Origin"); origin != "" && origin != "null" {
+			origin := r.Header.Get("Origin")
+			if origin == "null" && !allowNull {
+				writeError(w, http.StatusForbidden, "Forbidden: Origin null (a sandboxed frame, or a file: or data: page) is not allowed; set http.allow_null_origin = true (OPENHUMAN_HTTP_ALLOW_NULL_ORIGIN) to permit it")
+				return
+			}
+			if origin != "" && origin != "null" {
 				host := origin
 				if i := strings.Index(origin, "://"); i >= 0 {
 					host = origin[i+3:]
@@ -146,7 +184,7 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 // readyz is 503 when an expected service does not answer its ping over
-// NATS. Search providers that are down leave it 200 with status
+// NATS, or memory's store cannot be trusted. Search providers that are down leave it 200 with status
 // "degraded": the rest of the gateway works, and an orchestrator that
 // restarted the gateway for them would not bring them back.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
@@ -173,19 +211,31 @@ func writeEncoded(w http.ResponseWriter, out []byte) {
 	_, _ = w.Write(out)
 }
 
+// writeContractError answers a request refused before JSON-RPC started
+// for a reason with a contract code, carried in data.code as /rpc does.
+func writeContractError(w http.ResponseWriter, err error) {
+	e := contract.AsError(err)
+	writeJSON(w, httpStatus[e.Code], map[string]any{"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": rpcErrors[e.Code], "message": e.Message, "data": jsonrpc.ErrorData(e)}})
+}
+
 // writeError answers a request refused before JSON-RPC started.
 func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32600, "message": msg}})
 }
 
-// readBody reads at most MaxBodyBytes; a larger body is answered 413 and
-// false is returned.
+// readBody reads at most MaxBodyBytes; a larger body is answered 413, one
+// that does not arrive in time 408, and false is returned.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
+	var netErr net.Error
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large: the body is over 4 MiB; send less at once")
+		return nil, false
+	case errors.As(err, &netErr) && netErr.Timeout():
+		writeError(w, http.StatusRequestTimeout, "Request Timeout: the body did not arrive in time; send it all at once, right after the headers")
 		return nil, false
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "Bad Request: reading the body failed: "+err.Error())

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,18 +26,32 @@ func mustServe(tb testing.TB, opts gateway.Options) *httptest.Server {
 // serveGateway runs gw behind a real HTTP listener.
 func serveGateway(tb testing.TB, gw *gateway.Gateway) *httptest.Server {
 	tb.Helper()
+	return serveWith(tb, gw, httpapi.Options{Metrics: telemetry.MetricsHandler()})
+}
+
+// serveWith is serveGateway with options; ListenAddr is the listener's.
+func serveWith(tb testing.TB, gw *gateway.Gateway, opts httpapi.Options) *httptest.Server {
+	tb.Helper()
 	mcp := mcpserver.New(gw, &mcpserver.Options{Version: "test", Instructions: gateway.Instructions})
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()
-	ts.Config.Handler = httpapi.New(gw, mcp, httpapi.Options{ListenAddr: ts.Listener.Addr().String(), Metrics: telemetry.MetricsHandler()})
+	opts.ListenAddr = ts.Listener.Addr().String()
+	ts.Config.Handler = httpapi.New(gw, mcp, opts)
 	tb.Cleanup(ts.Close)
 	return ts
 }
 
+// post sends body as JSON, with headers (name, value, ...) set after.
 func post(t *testing.T, url, body string, headers ...string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	return rawPost(t, url, []byte(body), append([]string{"Content-Type", "application/json"}, headers...)...)
+}
+
+// rawPost sends body with exactly the headers given: no Content-Type
+// unless one is named.
+func rawPost(t *testing.T, url string, body []byte, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
@@ -79,6 +94,11 @@ func TestRPC(t *testing.T) {
 		{"batch of 1000", batch(1000), 200, []string{`"code":-32600`, "batch of 1000 requests is over the limit of 100"}},
 		{"5 MiB body", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_learn","params":{"text":"` + strings.Repeat("x", 5<<20) + `"}}`, 413, []string{"over 4 MiB"}},
 		{"notification", `{"jsonrpc":"2.0","method":"openhuman.memory_items_list"}`, 204, nil},
+		{"empty body", ``, 200, []string{`"code":-32600`, "the message is empty; send a JSON-RPC request object"}},
+		{"blank body", " \r\n\t", 200, []string{`"code":-32600`, "the message is empty"}},
+		{"nested too deep", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":{"filter":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, 200,
+			[]string{`"code":-32700`, "nested too deep (limit 10000 levels of arrays and objects)"}},
+		{"batch nested too deep", `[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]`, 200, []string{`"code":-32700`, "nested too deep (limit 10000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := post(t, url, tc.body)

@@ -62,7 +62,7 @@ func BenchmarkFetchLayers(b *testing.B) {
 	}
 	b.Run("direct", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := svc.Fetch(context.Background(), memory.FetchParams{Query: q(), Limit: 10}); err != nil {
+			if _, err := svc.Fetch(context.Background(), memory.FetchParams{Query: q(), Limit: 10}, contract.CallContext{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -2,16 +2,11 @@ package httpapi
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
@@ -19,7 +14,7 @@ import (
 // answered with application/json (the server has nothing to push, so there
 // is no event stream: GET is 405). initialize opens a session, named by the
 // Mcp-Session-Id header on every later request; DELETE ends it, and a
-// session unused for SessionIdle expires.
+// session unused for SessionIdle expires (sessions.go has the limits).
 
 const (
 	headerSession  = "Mcp-Session-Id"
@@ -27,10 +22,6 @@ const (
 )
 
 func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "Unsupported Media Type: send Content-Type: application/json")
-		return
-	}
 	if !acceptsJSON(r.Header.Get("Accept")) {
 		writeError(w, http.StatusNotAcceptable, "Not Acceptable: the Accept header must allow application/json")
 		return
@@ -45,21 +36,29 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 	}
 	var sess *mcpserver.Session
 	id := r.Header.Get(headerSession)
+	if id != "" {
+		sess = s.sessions.get(id)
+	}
 	switch {
+	case sess != nil:
+		// initialize on a live session is the session's to refuse: a
+		// client does not get to rename itself by sending it again.
 	case isInitialize(body):
 		var err error
-		if id, sess, err = s.sessions.open(); err != nil {
-			writeError(w, http.StatusServiceUnavailable, err.Error())
+		if id, sess, err = s.sessions.open(sessionKeys(r)); err != nil {
+			writeContractError(w, err)
 			return
 		}
 	case id == "":
 		writeError(w, http.StatusBadRequest, "Bad Request: "+headerSession+" header is required; send initialize first")
 		return
 	default:
-		if sess = s.sessions.get(id); sess == nil {
-			writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
-			return
-		}
+		writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
+		return
+	}
+	if !claimSession(r.Context(), sess) { // answered as if unknown: the id is another token's
+		writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
+		return
 	}
 	wait, done := sess.Order(body)
 	defer done()
@@ -88,6 +87,10 @@ func (s *Server) mcpDelete(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(headerSession)
 	if id == "" {
 		writeError(w, http.StatusBadRequest, "Bad Request: "+headerSession+" header is required")
+		return
+	}
+	if sess := s.sessions.get(id); sess != nil && !claimSession(r.Context(), sess) {
+		writeError(w, http.StatusNotFound, "Session not found")
 		return
 	}
 	if !s.sessions.close(id) {
@@ -120,73 +123,4 @@ func isInitialize(body []byte) bool {
 		Method string `json:"method"`
 	}
 	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
-}
-
-// sessions are the live MCP-over-HTTP sessions. Expired ones are dropped
-// when met and whenever a new one opens, so nothing runs in the background.
-type sessions struct {
-	mu   sync.Mutex
-	idle time.Duration
-	max  int
-	now  func() time.Time
-	byID map[string]*liveSession
-}
-
-type liveSession struct {
-	sess     *mcpserver.Session
-	lastUsed time.Time
-}
-
-func newSessions(idle time.Duration, max int, now func() time.Time) *sessions {
-	return &sessions{idle: idle, max: max, now: now, byID: map[string]*liveSession{}}
-}
-
-type errTooManySessions struct{}
-
-func (errTooManySessions) Error() string {
-	return "Service Unavailable: too many open MCP sessions; close unused ones with DELETE /mcp or wait for them to expire"
-}
-
-func (s *sessions) open() (string, *mcpserver.Session, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	for id, ls := range s.byID {
-		if now.Sub(ls.lastUsed) > s.idle {
-			delete(s.byID, id)
-		}
-	}
-	if len(s.byID) >= s.max {
-		return "", nil, errTooManySessions{}
-	}
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	id := hex.EncodeToString(b[:])
-	sess := mcpserver.NewSession(contract.TransportMCPHTTP)
-	s.byID[id] = &liveSession{sess: sess, lastUsed: now}
-	return id, sess, nil
-}
-
-func (s *sessions) get(id string) *mcpserver.Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ls, ok := s.byID[id]
-	if !ok {
-		return nil
-	}
-	now := s.now()
-	if now.Sub(ls.lastUsed) > s.idle {
-		delete(s.byID, id)
-		return nil
-	}
-	ls.lastUsed = now
-	return ls.sess
-}
-
-func (s *sessions) close(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.byID[id]
-	delete(s.byID, id)
-	return ok
 }

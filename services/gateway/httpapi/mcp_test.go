@@ -110,6 +110,54 @@ func TestMCPOverHTTP(t *testing.T) {
 	})
 }
 
+// TestMCPLifecycleOverHTTP: a session serves nothing but ping until
+// initialize has succeeded on it, and keeps the client label it got then.
+func TestMCPLifecycleOverHTTP(t *testing.T) {
+	ts := mustServe(t, gateway.Options{})
+	url := ts.URL + "/mcp"
+	// An initialize that fails still names a session, which is not
+	// initialized: a tool call on it is refused and stores nothing.
+	resp, body := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":"oops"}}`, mcpHeaders...)
+	failed := resp.Header.Get("Mcp-Session-Id")
+	if !strings.Contains(body, `"code":-32602`) || failed == "" {
+		t.Fatalf("failed initialize: %s %q", body, failed)
+	}
+	learn := func(id, word string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"memory.learn","arguments":{"text":"Written by ` + word + `."}}}`
+	}
+	if _, body := post(t, url, learn("2", "zquninitword"), withSession(failed)...); !strings.Contains(body, `"code":-32600`) || !strings.Contains(body, "tools/call before initialize; send initialize first") {
+		t.Errorf("tools/call before initialize: %s", body)
+	}
+	if _, body := post(t, url, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, withSession(failed)...); body != `{"jsonrpc":"2.0","id":3,"result":{}}` {
+		t.Errorf("ping before initialize: %s", body)
+	}
+
+	resp, _ = post(t, url, initBody, mcpHeaders...)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	// tools/list right after initialize's answer, before
+	// notifications/initialized, as many clients send it.
+	if _, body := post(t, url, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, withSession(sid)...); !strings.Contains(body, `"tools":[`) {
+		t.Errorf("tools/list before notifications/initialized: %.200s", body)
+	}
+	again := `{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"Impostor"}}}`
+	resp, body = post(t, url, again, withSession(sid)...)
+	if !strings.Contains(body, `"code":-32600`) || !strings.Contains(body, "already initialized (as mcp:http-client)") || resp.Header.Get("Mcp-Session-Id") != sid {
+		t.Errorf("second initialize: %s (session %q)", body, resp.Header.Get("Mcp-Session-Id"))
+	}
+	post(t, url, learn("6", "zqlabelword"), withSession(sid)...)
+	_, body = post(t, url, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory.fetch","arguments":{"query":"zqlabelword zquninitword"}}}`, withSession(sid)...)
+	if !strings.Contains(body, "zqlabelword") || !strings.Contains(body, `mcp:http-client`) || strings.Contains(body, "mcp:impostor") {
+		t.Errorf("the session's label changed: %.600s", body)
+	}
+	if strings.Contains(body, "zquninitword") {
+		t.Errorf("the call before initialize was stored: %.600s", body)
+	}
+	// An empty body on a session is an error, not a silent 202.
+	if resp, body := post(t, url, "", withSession(sid)...); resp.StatusCode != 200 || !strings.Contains(body, "the message is empty") {
+		t.Errorf("empty body: %d %s", resp.StatusCode, body)
+	}
+}
+
 func TestDNSRebindingProtection(t *testing.T) {
 	ts := mustServe(t, gateway.Options{})
 	for _, tc := range []struct {

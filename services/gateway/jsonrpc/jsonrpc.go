@@ -173,11 +173,13 @@ func validID(id json.RawMessage) bool {
 func Handle(data []byte, maxBatch int, one func(*Message) *Response) []byte {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil
+		// Answered, not ignored: a client that sent nothing by mistake
+		// (a lost body, a form post) must learn that nothing ran.
+		return Encode(ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: the message is empty; send a JSON-RPC request object, or a batch array of them", nil))
 	}
 	if data[0] != '[' {
 		if !contract.ValidJSON(data) {
-			return Encode(ErrorResponse(nil, CodeParseError, "Parse error: the message is not valid JSON", nil))
+			return Encode(parseError(data))
 		}
 		if resp := answer(data, one); resp != nil {
 			return Encode(resp)
@@ -186,7 +188,7 @@ func Handle(data []byte, maxBatch int, one func(*Message) *Response) []byte {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(data, &items); err != nil {
-		return Encode(ErrorResponse(nil, CodeParseError, "Parse error: the message is not valid JSON", nil))
+		return Encode(parseError(data))
 	}
 	if len(items) == 0 {
 		return Encode(ErrorResponse(nil, CodeInvalidRequest, "Invalid Request: empty batch", nil))
@@ -205,6 +207,14 @@ func Handle(data []byte, maxBatch int, one func(*Message) *Response) []byte {
 		return nil
 	}
 	return Encode(out)
+}
+
+// parseError says why data, which is not one JSON value, was refused.
+func parseError(data []byte) *Response {
+	if contract.TooDeep(data) {
+		return ErrorResponse(nil, CodeParseError, fmt.Sprintf("Parse error: the JSON is nested too deep (limit %d levels of arrays and objects); send it flatter", contract.MaxJSONDepth), nil)
+	}
+	return ErrorResponse(nil, CodeParseError, "Parse error: the message is not valid JSON", nil)
 }
 
 func answer(raw json.RawMessage, one func(*Message) *Response) *Response {

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -99,5 +100,35 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A message that cannot run is answered with what to change: nothing sent
+// at all, or JSON nested past the limit, are not "not valid JSON".
+func TestHandleSaysWhyNothingRan(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	deepParams := `{"jsonrpc":"2.0","id":1,"method":"x","params":` + deep + `}`
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"empty", ``, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the message is empty; send a JSON-RPC request object, or a batch array of them"}}`},
+		{"only space", " \r\n\t ", `"code":-32600,"message":"Invalid Request: the message is empty`},
+		{"nested too deep", deepParams, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the JSON is nested too deep (limit 10000 levels of arrays and objects); send it flatter"}}`},
+		{"batch nested too deep", "[" + deepParams + "]", `"code":-32700,"message":"Parse error: the JSON is nested too deep (limit 10000`},
+		{"not JSON", `{"jsonrpc":`, `"code":-32700,"message":"Parse error: the message is not valid JSON"`},
+		{"batch not JSON", `[{"jsonrpc":]`, `"code":-32700,"message":"Parse error: the message is not valid JSON"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			called := false
+			out := string(Handle([]byte(tc.data), 0, func(*Message) *Response { called = true; return nil }))
+			if called || !strings.Contains(out, tc.want) {
+				t.Errorf("called %v, got %s\nwant %s", called, out, tc.want)
+			}
+		})
+	}
+	// Just under the limit is JSON like any other.
+	ok := `{"jsonrpc":"2.0","id":1,"method":"x","params":[` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `]}`
+	if out := Handle([]byte(ok), 0, func(m *Message) *Response { return ResultResponse(m.ID, "ran") }); string(out) != `{"jsonrpc":"2.0","id":1,"result":"ran"}` {
+		t.Errorf("9,999 levels deep: %.200s", out)
 	}
 }

@@ -37,4 +37,5 @@ var toolErrors = map[contract.Code]toolOutcome{
 var resourceErrors = map[contract.Code]int{
 	contract.CodeNotFound:       codeResourceNotFound,
 	contract.CodeInvalidRequest: jsonrpc.CodeInvalidParams,
+	contract.CodeDenied:         jsonrpc.CodeInvalidParams, // as for tools: a token without scope read
 }

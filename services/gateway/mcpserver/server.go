@@ -115,6 +115,11 @@ func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Messag
 }
 
 func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message) (any, *jsonrpc.Error) {
+	if m.Method != "initialize" && !sess.admit(m.Method) {
+		s.opts.Logger.Debug("refused a request before initialize", "method", m.Method, "transport", sess.transport)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: fmt.Sprintf("Invalid Request: %.100s before initialize; send initialize first, and other requests once it is answered (only ping may come before)", m.Method)}
+	}
 	switch m.Method {
 	case "initialize":
 		return s.initialize(ctx, sess, m.Params)
@@ -151,6 +156,7 @@ func (s *Server) notify(sess *Session, m *jsonrpc.Message) {
 			sess.cancel(p.RequestID)
 		}
 	case "notifications/initialized":
+		sess.confirm()
 	default:
 		s.opts.Logger.Debug("ignored notification", "method", m.Method)
 	}
@@ -200,6 +206,16 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 		}
 	}
 	sess.mu.Lock()
+	if sess.phase != phaseNew {
+		// The label is on every memory the session wrote; a client may
+		// not rename itself halfway through.
+		source := sess.source
+		sess.mu.Unlock()
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: this session is already initialized (as " + source + "), and keeps the client and protocol it agreed then; " +
+				"to start over, open a new session (over HTTP, initialize without Mcp-Session-Id; over stdio, start the server again)"}
+	}
+	sess.phase = phaseInitialized
 	sess.source = contract.MCPSource(p.ClientInfo.Name)
 	sess.protocol = version
 	sess.mu.Unlock()

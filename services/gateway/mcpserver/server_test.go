@@ -61,9 +61,21 @@ func handle(t *testing.T, s *Server, sess *Session, msg string) map[string]any {
 	return m
 }
 
+const initLine = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"Test Client","version":"1"}}}`
+
+// initialized is a stdio session past initialize, as clients use them.
+func initialized(t *testing.T, s *Server) *Session {
+	t.Helper()
+	sess := NewSession(contract.TransportMCPStdio)
+	if resp := handle(t, s, sess, initLine); resp["result"] == nil {
+		t.Fatalf("initialize: %v", resp)
+	}
+	return sess
+}
+
 func TestEveryCodeMaps(t *testing.T) {
 	s, _ := newTestServer(t)
-	sess := NewSession(contract.TransportMCPStdio)
+	sess := initialized(t, s)
 	for _, code := range contract.Codes() {
 		outcome, ok := toolErrors[code]
 		if !ok {
@@ -126,7 +138,7 @@ func TestProvenanceFollowsClientInfo(t *testing.T) {
 
 func TestPanicIsRecovered(t *testing.T) {
 	s, _ := newTestServer(t)
-	sess := NewSession(contract.TransportMCPStdio)
+	sess := initialized(t, s)
 	resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"test.panic"}}`)
 	if e := resp["error"].(map[string]any); e["code"] != float64(jsonrpc.CodeInternalError) || !strings.Contains(e["message"].(string), "still running") {
 		t.Errorf("got %v", resp)
@@ -156,6 +168,17 @@ func stdioSession(t *testing.T, s *Server) (io.WriteCloser, <-chan string, <-cha
 	return inW, lines, done
 }
 
+// initializedStdio is stdioSession after initialize has been answered.
+func initializedStdio(t *testing.T, s *Server) (io.WriteCloser, <-chan string, <-chan error) {
+	t.Helper()
+	in, lines, done := stdioSession(t, s)
+	io.WriteString(in, initLine+"\n")
+	if l := recv(t, lines); !strings.Contains(l, `"id":"init","result"`) {
+		t.Fatalf("initialize: %s", l)
+	}
+	return in, lines, done
+}
+
 func recv(t *testing.T, lines <-chan string) string {
 	t.Helper()
 	select {
@@ -169,7 +192,7 @@ func recv(t *testing.T, lines <-chan string) string {
 
 func TestCancelledRequestGetsNoResponse(t *testing.T) {
 	s, f := newTestServer(t)
-	in, lines, _ := stdioSession(t, s)
+	in, lines, _ := initializedStdio(t, s)
 	// Sent together: the cancellation may be read before the call's
 	// handler has started, and must stop it all the same.
 	io.WriteString(in, `{"jsonrpc":"2.0","id":"slow-1","method":"tools/call","params":{"name":"test.slow","arguments":{"n":1}}}`+"\n"+
@@ -190,7 +213,7 @@ func TestCancelledRequestGetsNoResponse(t *testing.T) {
 
 func TestSlowCallDoesNotBlockOthers(t *testing.T) {
 	s, f := newTestServer(t)
-	in, lines, done := stdioSession(t, s)
+	in, lines, done := initializedStdio(t, s)
 	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test.slow"}}`+"\n")
 	io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory.list","arguments":{}}}`+"\n")
 	io.WriteString(in, `{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
@@ -240,7 +263,7 @@ func (zeros) Read(p []byte) (int, error) {
 // concurrently.
 func TestSessionReadsItsOwnWrites(t *testing.T) {
 	s, _ := newTestServer(t)
-	in, lines, _ := stdioSession(t, s)
+	in, lines, _ := initializedStdio(t, s)
 	const n = 25
 	go func() {
 		for i := 0; i < n; i++ {

@@ -9,17 +9,22 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// Session is one client's state: its provenance label and negotiated version,
-// and the requests it has in flight (so notifications/cancelled can stop them).
+// Session is one client's state: where it is in the lifecycle, its
+// provenance label and negotiated version, and the requests it has in flight
+// (so notifications/cancelled can stop them).
 type Session struct {
 	transport string
 	mu        sync.Mutex
+	phase     phase
 	source    string
 	protocol  string
 	inflight  map[string]*inflight
 	// lastWrite closes when the most recent write-capable call has been
 	// answered; see order.
 	lastWrite chan struct{}
+
+	// owner is the bearer token the session was opened with (see Claim).
+	owner *owner
 }
 
 // Order schedules a message that runs concurrently with others: it returns a
@@ -87,6 +92,53 @@ func NewSession(transport string) *Session {
 	return &Session{transport: transport, source: contract.MCPSource(""), inflight: map[string]*inflight{}}
 }
 
+// phase is where a session is in MCP's lifecycle.
+type phase int
+
+const (
+	// phaseNew serves initialize and ping only: a client that has not
+	// said who it is has no label to write memory under.
+	phaseNew phase = iota
+	// phaseInitialized has answered initialize. Requests are served from
+	// here on: the spec asks clients to wait only for initialize's
+	// answer, and many send tools/list before notifications/initialized.
+	phaseInitialized
+	// phaseReady has heard from the client again after initialize:
+	// notifications/initialized or any other request.
+	phaseReady
+)
+
+// Ready reports whether the client got past initialize: it sent
+// notifications/initialized or another request after initialize was
+// answered. A session that never gets there was opened and abandoned,
+// which over HTTP is what a flood of initialize requests leaves behind.
+func (s *Session) Ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.phase == phaseReady
+}
+
+// admit reports whether a request for method, other than initialize, may
+// be served now; once initialized, any request makes the session ready.
+func (s *Session) admit(method string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.phase == phaseNew {
+		return method == "ping"
+	}
+	s.phase = phaseReady
+	return true
+}
+
+// confirm takes notifications/initialized: ready, if initialize was answered.
+func (s *Session) confirm() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.phase == phaseInitialized {
+		s.phase = phaseReady
+	}
+}
+
 // Source is the session's provenance label.
 func (s *Session) Source() string {
 	s.mu.Lock()
@@ -103,7 +155,32 @@ func (s *Session) structured() bool {
 }
 
 func (s *Session) callContext() contract.CallContext {
-	return contract.CallContext{Source: s.Source(), Transport: s.transport}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cc := contract.CallContext{Source: s.source, Transport: s.transport}
+	if s.owner != nil {
+		cc.Token, cc.Workspaces = s.owner.token, s.owner.workspaces
+	}
+	return cc
+}
+
+type owner struct {
+	token      string
+	workspaces []string
+}
+
+// Claim makes the HTTP bearer token named token (limited to workspaces)
+// the session's owner if it has none yet, and reports whether token owns
+// it: every call of the session carries the owner's name and workspaces,
+// and a session id is of no use with another token. token is "" when
+// the edge has no tokens.
+func (s *Session) Claim(token string, workspaces []string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.owner == nil {
+		s.owner = &owner{token: token, workspaces: workspaces}
+	}
+	return s.owner.token == token
 }
 
 func (sess *Session) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {

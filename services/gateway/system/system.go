@@ -75,10 +75,10 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 		return nil, fmt.Errorf("opening the audit log: %w", err)
 	}
 	if cfg.NATS.URL != "" {
-		nc, err := bus.Connect(cfg.NATS.URL, "openhuman-core", log)
+		nc, err := bus.Connect(cfg.NATS, "openhuman-core", log)
 		if err != nil {
 			closeAudit(rec)
-			return nil, fmt.Errorf("connecting to NATS at %s: %w (unset OPENHUMAN_NATS_URL to run everything in this process)", cfg.NATS.URL, err)
+			return nil, fmt.Errorf("%w (unset OPENHUMAN_NATS_URL to run everything in this process)", err)
 		}
 		return &System{NC: nc, Audit: rec}, nil
 	}
@@ -144,6 +144,9 @@ func closeAudit(rec *audit.Recorder) error {
 func (s *System) GatewayOptions(cfg config.Config) gateway.Options {
 	policy := gateway.NewPolicy(cfg.Policy.Autonomy, cfg.Policy.MaxActionsPerHour)
 	policy.ApprovalMode = cfg.Approval.Mode
+	for _, t := range cfg.Auth.Tokens {
+		policy.Tokens = append(policy.Tokens, gateway.Token{Name: t.Name, Scopes: t.Scopes, Workspaces: t.Workspaces})
+	}
 	return gateway.Options{
 		Timeout: cfg.Tools.Timeout(),
 		// A run's own deadline ends it first, with what it has done so far.

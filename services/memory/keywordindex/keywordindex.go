@@ -207,8 +207,41 @@ func (x *Index) Search(keys []string, k int, asOf int64, allowed []int64) []topk
 	if x.live == 0 || k <= 0 {
 		return nil
 	}
-	n := float64(x.live)
-	avgLen := float64(x.totalLen) / n
+	return x.search(keys, k, asOf, allowed, float64(x.live), float64(x.totalLen), nil)
+}
+
+// SearchWithin is Search as if the index held only the items of universe
+// (ascending seqs, all <= asOf; allowed, when not nil, a subset of it).
+// BM25 weighs terms by statistics of the collection (how many items, their
+// average length, how many hold each term); these are universe's here, so
+// that no score, and no order, depends on an item outside it.
+func (x *Index) SearchWithin(keys []string, k int, asOf int64, allowed, universe []int64) []topk.Ranked {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if k <= 0 {
+		return nil
+	}
+	var n, total float64
+	for _, seq := range universe {
+		if s, ok := x.slotOf(seq); ok && x.seqs[s] > 0 && seq <= asOf {
+			n++
+			total += float64(x.lens[s])
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if allowed == nil {
+		allowed = universe
+	}
+	return x.search(keys, k, asOf, allowed, n, total, universe)
+}
+
+// search ranks as Search does, over a collection of n items totalling
+// totalLen tokens; a term's document frequency counts the items of
+// universe holding it, or all live ones when universe is nil.
+func (x *Index) search(keys []string, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64) []topk.Ranked {
+	avgLen := totalLen / n
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
 	scores := sc.scores
@@ -218,7 +251,13 @@ func (x *Index) Search(keys []string, k int, asOf int64, allowed []int64) []topk
 			continue
 		}
 		p := &x.terms[id]
-		idf := math.Log((n - float64(p.df) + 0.5) / (float64(p.df) + 0.5))
+		df := p.df
+		if universe != nil {
+			if df = x.docFreqWithin(p, universe); df == 0 {
+				continue
+			}
+		}
+		idf := math.Log((n - float64(df) + 0.5) / (float64(df) + 0.5))
 		if idf <= 0 {
 			idf = 1e-6 // as FTS5 does: a term in most items still counts a little
 		}
@@ -298,6 +337,27 @@ func (x *Index) DocFreq(key string) int {
 		return x.terms[id].df
 	}
 	return 0
+}
+
+// DocFreqWithin is how many of the items of universe (ascending seqs) hold
+// key.
+func (x *Index) DocFreqWithin(key string, universe []int64) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if id, ok := x.ids[key]; ok {
+		return x.docFreqWithin(&x.terms[id], universe)
+	}
+	return 0
+}
+
+func (x *Index) docFreqWithin(p *postings, universe []int64) int {
+	df := 0
+	for _, s := range p.slots {
+		if seq := x.seqs[s]; seq > 0 && containsSorted(universe, seq) {
+			df++
+		}
+	}
+	return df
 }
 
 // Len is how many live items the index holds.

@@ -222,3 +222,50 @@ func TestKeywordIndexCompactsSlots(t *testing.T) {
 		t.Fatalf("after more changes: %v, df %d", got, x.DocFreq("common"))
 	}
 }
+
+// SearchWithin scores as an index holding only its universe would: the
+// items outside it change no score and no order.
+func TestSearchWithinIgnoresItemsOutside(t *testing.T) {
+	mine := []string{
+		"The billing export runs nightly.",
+		"Billing owners are Ana and Raj; the export is theirs.",
+		"Deploys go out on Tuesdays.",
+	}
+	alone := mustIndex(mine...)
+	mixed := New()
+	var universe []int64
+	seq := int64(0)
+	for i, text := range mine {
+		// Others' items, between and around ours, full of the query's words.
+		for j := 0; j < 50; j++ {
+			seq++
+			mixed.Add(seq, fmt.Sprintf("billing billing export %d %d of someone else, a much longer text than ours", i, j))
+		}
+		seq++
+		mixed.Add(seq, text)
+		universe = append(universe, seq)
+	}
+	keys := textkeys.Keys([]string{"billing", "export", "deploys"})
+	want := alone.Search(keys, 10, 100, nil)
+	got := mixed.SearchWithin(keys, 10, seq, nil, universe)
+	if len(got) != len(want) || len(want) != 3 {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if universe[want[i].Seq-1] != got[i].Seq || want[i].Score != got[i].Score {
+			t.Errorf("rank %d: got %v, want %v", i, got[i], want[i])
+		}
+	}
+	alone3 := alone.Search(keys, 10, 100, []int64{3})
+	if got := mixed.SearchWithin(keys, 10, seq, []int64{universe[2]}, universe); len(got) != 1 || got[0].Seq != universe[2] || got[0].Score != alone3[0].Score {
+		t.Errorf("allowed within universe: %v, alone %v", got, alone3)
+	}
+	for _, key := range keys {
+		if a, b := alone.DocFreq(key), mixed.DocFreqWithin(key, universe); a != b {
+			t.Errorf("doc freq of %s: %d alone, %d within", key, a, b)
+		}
+	}
+	if got := mixed.SearchWithin(keys, 10, seq, nil, nil); got != nil {
+		t.Errorf("an empty universe ranked %v", got)
+	}
+}

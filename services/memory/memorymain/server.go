@@ -44,7 +44,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.store = sqlite.New(cfg.Memory.Path)
 		if err := s.store.Open(); err != nil {
 			log.Error("memory is off: cannot open its database", "path", cfg.Memory.Path, "err", err)
-			domain = memory.Off(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
+			domain = memory.Failed(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
 			s.store = nil
 		} else {
 			emb := embedder(cfg.Memory.Embeddings)

@@ -1,7 +1,8 @@
 // Package natsbus serves the memory domain on the NATS bus: one micro
-// endpoint per memory tool of the contract catalog (and the ingest
-// methods), each checking its arguments against the schema in pkg/contract
-// before the domain sees them.
+// endpoint per memory tool of the contract catalog (and the ingest and
+// store health methods), each checking its arguments against the schema in
+// pkg/contract before the domain sees them, and passing the domain the
+// request's call context, whose workspaces the domain holds every call to.
 package natsbus
 
 import (
@@ -26,41 +27,44 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, log *slog.Logger)
 			bus.Handle(contract.MemoryLearn.Endpoint(), func(ctx context.Context, p memory.LearnParams, cc contract.CallContext) (any, error) {
 				return svc.Learn(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryList.Endpoint(), func(ctx context.Context, p memory.ListParams, _ contract.CallContext) (any, error) {
-				return svc.List(ctx, p)
+			bus.Handle(contract.MemoryList.Endpoint(), func(ctx context.Context, p memory.ListParams, cc contract.CallContext) (any, error) {
+				return svc.List(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryFetch.Endpoint(), func(ctx context.Context, p memory.FetchParams, _ contract.CallContext) (any, error) {
-				return svc.Fetch(ctx, p)
+			bus.Handle(contract.MemoryFetch.Endpoint(), func(ctx context.Context, p memory.FetchParams, cc contract.CallContext) (any, error) {
+				return svc.Fetch(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryRecall.Endpoint(), func(ctx context.Context, p memory.RecallParams, _ contract.CallContext) (any, error) {
-				return svc.Recall(ctx, p)
+			bus.Handle(contract.MemoryRecall.Endpoint(), func(ctx context.Context, p memory.RecallParams, cc contract.CallContext) (any, error) {
+				return svc.Recall(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryForget.Endpoint(), func(ctx context.Context, p memory.ForgetParams, _ contract.CallContext) (any, error) {
-				return svc.Forget(ctx, p)
+			bus.Handle(contract.MemoryForget.Endpoint(), func(ctx context.Context, p memory.ForgetParams, cc contract.CallContext) (any, error) {
+				return svc.Forget(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeSearch.Endpoint(), func(ctx context.Context, p memory.TreeQuery, _ contract.CallContext) (any, error) {
-				return svc.TreeSearch(ctx, p)
+			bus.Handle(contract.TreeSearch.Endpoint(), func(ctx context.Context, p memory.TreeQuery, cc contract.CallContext) (any, error) {
+				return svc.TreeSearch(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeRecall.Endpoint(), func(ctx context.Context, p memory.TreeQuery, _ contract.CallContext) (any, error) {
-				return svc.TreeRecall(ctx, p)
+			bus.Handle(contract.TreeRecall.Endpoint(), func(ctx context.Context, p memory.TreeQuery, cc contract.CallContext) (any, error) {
+				return svc.TreeRecall(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeReadChunk.Endpoint(), func(ctx context.Context, p memory.ReadChunkParams, _ contract.CallContext) (any, error) {
-				return svc.ReadChunk(ctx, p)
+			bus.Handle(contract.TreeReadChunk.Endpoint(), func(ctx context.Context, p memory.ReadChunkParams, cc contract.CallContext) (any, error) {
+				return svc.ReadChunk(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeBrowse.Endpoint(), func(ctx context.Context, p memory.BrowseParams, _ contract.CallContext) (any, error) {
-				return svc.Browse(ctx, p)
+			bus.Handle(contract.TreeBrowse.Endpoint(), func(ctx context.Context, p memory.BrowseParams, cc contract.CallContext) (any, error) {
+				return svc.Browse(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeTopEntities.Endpoint(), func(ctx context.Context, p memory.TopEntitiesParams, _ contract.CallContext) (any, error) {
-				return svc.TopEntities(ctx, p)
+			bus.Handle(contract.TreeTopEntities.Endpoint(), func(ctx context.Context, p memory.TopEntitiesParams, cc contract.CallContext) (any, error) {
+				return svc.TopEntities(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeListSources.Endpoint(), func(ctx context.Context, p memory.ListSourcesParams, _ contract.CallContext) (any, error) {
-				return svc.ListSources(ctx, p)
+			bus.Handle(contract.TreeListSources.Endpoint(), func(ctx context.Context, p memory.ListSourcesParams, cc contract.CallContext) (any, error) {
+				return svc.ListSources(ctx, p, cc)
 			}),
 			bus.Handle(contract.IngestEndpoint, func(ctx context.Context, p memory.IngestParams, cc contract.CallContext) (any, error) {
 				return svc.Ingest(ctx, p, cc)
 			}),
 			bus.Handle(contract.ConversationEndpoint, func(ctx context.Context, p memory.ConversationParams, cc contract.CallContext) (any, error) {
 				return svc.IngestConversation(ctx, p, cc)
+			}),
+			bus.Handle(contract.StoreHealthEndpoint, func(context.Context, struct{}, contract.CallContext) (any, error) {
+				return svc.StoreHealth(), nil
 			}),
 		},
 	})

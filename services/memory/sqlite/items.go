@@ -40,18 +40,18 @@ func (s *Store) Put(ctx context.Context, items []memory.Item) ([]bool, error) {
 func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) error {
 	for _, q := range []string{insertItem, insertEntity} {
 		if _, err := s.stmt(ctx, s.write, q); err != nil {
-			return storeErr(doing, err)
+			return s.storeErr(doing, err)
 		}
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return storeErr(doing, err)
+		return s.storeErr(doing, err)
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return storeErr(doing, err)
+		return s.storeErr(doing, err)
 	}
-	return storeErr(doing, tx.Commit())
+	return s.storeErr(doing, tx.Commit())
 }
 
 // txStmt is a cached statement bound to tx.
@@ -102,10 +102,10 @@ func (s *Store) List(ctx context.Context, f *memory.Filter, before int64, limit 
 	}
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where+` ORDER BY i.seq DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
-		return nil, storeErr("listing items", err)
+		return nil, s.storeErr("listing items", err)
 	}
 	items, err := scanItems(rows)
-	return items, storeErr("listing items", err)
+	return items, s.storeErr("listing items", err)
 }
 
 // Matching returns the seqs of items passing f, ascending.
@@ -113,18 +113,18 @@ func (s *Store) Matching(ctx context.Context, f *memory.Filter, asOf int64) ([]i
 	where, args := filterSQL(f)
 	rows, err := s.query(ctx, `SELECT i.seq FROM items i WHERE i.seq <= ?`+where+` ORDER BY i.seq`, append([]any{asOf}, args...)...)
 	if err != nil {
-		return nil, storeErr("filtering", err)
+		return nil, s.storeErr("filtering", err)
 	}
 	defer rows.Close()
 	out := []int64{}
 	for rows.Next() {
 		var seq int64
 		if err := rows.Scan(&seq); err != nil {
-			return nil, storeErr("filtering", err)
+			return nil, s.storeErr("filtering", err)
 		}
 		out = append(out, seq)
 	}
-	return out, storeErr("filtering", rows.Err())
+	return out, s.storeErr("filtering", rows.Err())
 }
 
 // Items reads items by seq. The seqs travel as one JSON array so that a
@@ -138,11 +138,11 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	list, _ := json.Marshal(seqs)
 	rows, err := s.lookup(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.seq IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
-		return nil, storeErr("reading items", err)
+		return nil, s.storeErr("reading items", err)
 	}
 	items, err := scanItems(rows)
 	if err != nil {
-		return nil, storeErr("reading items", err)
+		return nil, s.storeErr("reading items", err)
 	}
 	for _, it := range items {
 		out[it.Seq] = it
@@ -162,7 +162,7 @@ func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
 	}
 	rows, err := s.query(ctx, `SELECT seq, text FROM items WHERE seq > ? ORDER BY seq`, addMark)
 	if err != nil {
-		return addMark, delMark, storeErr("reading items", err)
+		return addMark, delMark, s.storeErr("reading items", err)
 	}
 	defer rows.Close()
 	newAdd := addMark
@@ -170,13 +170,13 @@ func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
 		var seq int64
 		var text string
 		if err := rows.Scan(&seq, &text); err != nil {
-			return addMark, delMark, storeErr("reading items", err)
+			return addMark, delMark, s.storeErr("reading items", err)
 		}
 		add(seq, text)
 		newAdd = seq
 	}
 	if err := rows.Err(); err != nil {
-		return addMark, delMark, storeErr("reading items", err)
+		return addMark, delMark, s.storeErr("reading items", err)
 	}
 	return max(newAdd, addMark), newDel, nil
 }
@@ -186,20 +186,20 @@ func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
 func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64)) (int64, error) {
 	rows, err := s.query(ctx, `SELECT id, seq FROM vector_deletions WHERE id > ? ORDER BY id`, mark)
 	if err != nil {
-		return mark, storeErr("reading deletions", err)
+		return mark, s.storeErr("reading deletions", err)
 	}
 	defer rows.Close()
 	newMark := mark
 	for rows.Next() {
 		var id, seq int64
 		if err := rows.Scan(&id, &seq); err != nil {
-			return mark, storeErr("reading deletions", err)
+			return mark, s.storeErr("reading deletions", err)
 		}
 		remove(seq)
 		newMark = id
 	}
 	if err := rows.Err(); err != nil {
-		return mark, storeErr("reading deletions", err)
+		return mark, s.storeErr("reading deletions", err)
 	}
 	return newMark, nil
 }
@@ -207,24 +207,25 @@ func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64
 // Delete removes items; a trigger logs each deletion for the in-memory
 // indexes to follow, and secure_delete zeroes the freed pages. The WAL is then checkpointed so no
 // old copy of the text lingers there either.
-func (s *Store) Delete(ctx context.Context, ids []string) ([]string, error) {
+func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) ([]string, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, storeErr("forgetting items", err)
+		return nil, s.storeErr("forgetting items", err)
 	}
 	defer tx.Rollback()
+	inWS, wsArgs := workspaceSQL(workspaces)
 	var missing []string
 	for _, id := range ids {
-		res, err := tx.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, id)
+		res, err := tx.ExecContext(ctx, `DELETE FROM items AS i WHERE i.id = ?`+inWS, append([]any{id}, wsArgs...)...)
 		if err != nil {
-			return nil, storeErr("forgetting items", err)
+			return nil, s.storeErr("forgetting items", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			missing = append(missing, id)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, storeErr("forgetting items", err)
+		return nil, s.storeErr("forgetting items", err)
 	}
 	// Best effort: a reader in another process may hold old frames a while longer.
 	_, _ = s.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
@@ -254,26 +255,26 @@ func (s *Store) lookup(ctx context.Context, query string, args ...any) (*sql.Row
 // scalar reads the first row of a read into dst.
 func (s *Store) scalar(ctx context.Context, query string, dst any, args ...any) error {
 	rows, err := s.query(ctx, query, args...)
-	return firstRow(rows, err, dst)
+	return s.firstRow(rows, err, dst)
 }
 
 // lookups reads the first row of a lookup (see lookup) into dsts.
 func (s *Store) lookups(ctx context.Context, query string, dsts []any, args ...any) error {
 	rows, err := s.lookup(ctx, query, args...)
-	return firstRow(rows, err, dsts...)
+	return s.firstRow(rows, err, dsts...)
 }
 
-func firstRow(rows *sql.Rows, err error, dsts ...any) error {
+func (s *Store) firstRow(rows *sql.Rows, err error, dsts ...any) error {
 	if err != nil {
-		return storeErr("reading", err)
+		return s.storeErr("reading", err)
 	}
 	defer rows.Close()
 	if rows.Next() {
 		if err := rows.Scan(dsts...); err != nil {
-			return storeErr("reading", err)
+			return s.storeErr("reading", err)
 		}
 	}
-	return storeErr("reading", rows.Err())
+	return s.storeErr("reading", rows.Err())
 }
 
 // filterSQL turns a filter into " AND ..." clauses over alias i.
@@ -308,6 +309,11 @@ func filterSQL(f *memory.Filter) (string, []any) {
 	}
 	in("kind", f.Kinds)
 	in("source", f.Sources)
+	if f.Workspaces != nil {
+		where, ws := workspaceSQL(f.Workspaces)
+		b.WriteString(where)
+		args = append(args, ws...)
+	}
 	if len(f.TagsAny) > 0 {
 		b.WriteString(" AND EXISTS (SELECT 1 FROM json_each(i.tags) WHERE json_each.value IN (" + placeholders(len(f.TagsAny)) + "))")
 		for _, v := range f.TagsAny {
@@ -323,6 +329,30 @@ func filterSQL(f *memory.Filter) (string, []any) {
 		args = append(args, f.ObservedBefore.UnixMilli())
 	}
 	return b.String(), args
+}
+
+// workspaceSQL limits alias i to workspaces; nil limits nothing, and an
+// empty list lets nothing through.
+func workspaceSQL(workspaces []string) (string, []any) {
+	if workspaces == nil {
+		return "", nil
+	}
+	if len(workspaces) == 0 {
+		return " AND 0", nil
+	}
+	args := make([]any, len(workspaces))
+	named := true
+	for i, ws := range workspaces {
+		args[i] = ws
+		named = named && ws != ""
+	}
+	where := " AND i.workspace IN (" + placeholders(len(workspaces)) + ")"
+	if named {
+		// Spelled out, it lets SQLite read the partial index on workspace
+		// instead of every row.
+		where += " AND i.workspace != ''"
+	}
+	return where, args
 }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }

@@ -18,7 +18,7 @@ import (
 // nothing (BenchmarkMarks).
 func (s *Store) Marks(ctx context.Context) (memory.Marks, error) {
 	if err := ctx.Err(); err != nil {
-		return memory.Marks{}, storeErr("reading", err)
+		return memory.Marks{}, s.storeErr("reading", err)
 	}
 	hdr, known := s.walIndexHeader()
 	if known {

@@ -47,7 +47,7 @@ func TestMarksFollowAnotherWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i%50 == 49 { // a deletion checkpoints and truncates the log
-			if _, err := writer.Delete(ctx, []string{note(i - 1).ID}); err != nil {
+			if _, err := writer.Delete(ctx, []string{note(i - 1).ID}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

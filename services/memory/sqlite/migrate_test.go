@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestUpgradeDropsTheFTSCopy(t *testing.T) {
 	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text string) { texts = append(texts, text) }, func(int64) {}); err != nil || len(texts) != 2 {
 		t.Fatalf("items after the upgrade: %q, %v", texts, err)
 	}
-	if _, err := s.Delete(ctx, []string{"a2"}); err != nil {
+	if _, err := s.Delete(ctx, []string{"a2"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Put(ctx, []memory.Item{{ID: "a3", Kind: "learning", Text: "a new note", Source: "agent", Provenance: "mcp"}}); err != nil {
@@ -100,9 +101,59 @@ func TestUpgradeRelabelsClientLearnings(t *testing.T) {
 	want := map[string]string{"cli": "client", "rpc": "client", "mcp": "client", "unknown": "client",
 		"sub": "agent", "bare-sub": "agent", "doc": "folder"}
 	for id, src := range want {
-		it, err := s.Item(context.Background(), id)
+		it, err := s.Item(context.Background(), id, nil)
 		if err != nil || it.Source != src {
 			t.Errorf("%s: source %q, want %q (%v)", id, it.Source, src, err)
 		}
 	}
+}
+
+// Sources were named by id alone; opening the file names each by its
+// items' workspace as well, so that re-ingesting it there is still
+// recognised as unchanged.
+func TestUpgradeNamesSourcesByWorkspace(t *testing.T) {
+	path := openOld(t, 5,
+		`INSERT INTO items (id, kind, text, source, provenance, workspace, source_id, observed_at, created_at)
+			VALUES ('c1', 'document', 'chunk one', 'file', 'cli', 'acme', '/a.md', 1, 1)`,
+		`INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms) VALUES ('/a.md', 'file', 'a.md', 'h1', 1)`,
+		`INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms) VALUES ('/gone.md', 'file', 'gone.md', 'h2', 1)`)
+
+	s := New(path)
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	item := memory.Item{ID: "c1", Kind: "document", Text: "chunk one", Source: "file", SourceID: "/a.md", Meta: memory.Meta{Workspace: "acme"}}
+	unchanged, _, err := s.ReplaceSource(ctx, memory.SourceRecord{Workspace: "acme", ID: "/a.md", Kind: "file", DisplayName: "a.md", ContentHash: "h1"}, []memory.Item{item})
+	if err != nil || !unchanged {
+		t.Errorf("the source is no longer recognised in its workspace: unchanged %v, %v", unchanged, err)
+	}
+	var ws string
+	if err := s.read.QueryRow(`SELECT workspace FROM sources WHERE source_id = '/gone.md'`).Scan(&ws); err != nil || ws != "" {
+		t.Errorf("a source without items: workspace %q, %v", ws, err)
+	}
+}
+
+// openOld writes a file at schema version (the first version migrations),
+// runs stmts on it, and closes it, as an older binary would have left it.
+func openOld(t *testing.T, version int, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	for _, m := range migrations[:version] {
+		if _, err := old.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, stmt := range append([]string{fmt.Sprintf("PRAGMA user_version = %d", version)}, stmts...) {
+		if _, err := old.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
 }

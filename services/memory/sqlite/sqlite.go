@@ -32,11 +32,12 @@ type Store struct {
 	// BusyTimeout is how long a write waits for another process's write.
 	BusyTimeout time.Duration
 
-	write *sql.DB // one connection: writes queue here rather than in SQLite's lock
-	read  *sql.DB
-	stmts sync.Map // SQL text → *sql.Stmt on read or write; see stmt
-	marks marksCache
-	shm   shmFile
+	write  *sql.DB // one connection: writes queue here rather than in SQLite's lock
+	read   *sql.DB
+	stmts  sync.Map // SQL text → *sql.Stmt on read or write; see stmt
+	marks  marksCache
+	shm    shmFile
+	health health
 }
 
 // New returns a store for the file at path; Open does the I/O.
@@ -65,11 +66,13 @@ func (s *Store) Open() error {
 		return fmt.Errorf("opening %s: %w", s.Path, err)
 	}
 	openStores.add(s)
+	s.startCheck()
 	return nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.stopCheck()
 	openStores.remove(s)
 	s.shm.mu.Lock()
 	s.shm.close()
@@ -219,6 +222,25 @@ DROP TABLE items_fts;
 UPDATE items SET source = 'client'
 WHERE source = 'agent' AND provenance NOT LIKE 'agent:%' AND provenance NOT LIKE '%/agent:%';
 `, `
+-- A source is named by its workspace and id together: the same file
+-- ingested into two workspaces is two sources, and one never replaces or
+-- reveals the other. A source stored before is of its items' workspace.
+CREATE TABLE sources_by_workspace (
+	workspace    TEXT NOT NULL DEFAULT '',
+	source_id    TEXT NOT NULL,
+	source_kind  TEXT NOT NULL,
+	display_name TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	updated_ms   INTEGER NOT NULL,
+	PRIMARY KEY (workspace, source_id)
+);
+INSERT INTO sources_by_workspace
+SELECT coalesce((SELECT i.workspace FROM items i WHERE i.source_id = s.source_id ORDER BY i.seq DESC LIMIT 1), ''),
+	s.source_id, s.source_kind, s.display_name, s.content_hash, s.updated_ms
+FROM sources s;
+DROP TABLE sources;
+ALTER TABLE sources_by_workspace RENAME TO sources;
+`, `
 -- A file that arrives in parts: the chunks the parts of the version being
 -- stored (its content hash) have stored so far. Its last part removes the
 -- source's other chunks and these rows.
@@ -233,33 +255,13 @@ CREATE TABLE source_parts (
 // migrate runs inside one IMMEDIATE transaction, so two processes starting
 // on a new file at the same moment migrate it once.
 func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var version int
-	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database is schema version %d, newer than this binary knows (%d): upgrade openhuman", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return sqlitefile.Migrate(ctx, s.write, migrations)
 }
 
 // storeErr converts a storage failure to a contract error at the package
 // edge: what was being done, and the engine's own words, which are the useful
 // part of "disk I/O error" or "database disk image is malformed".
-func storeErr(doing string, err error) error {
+func (s *Store) storeErr(doing string, err error) error {
 	var ce *contract.Error
 	switch {
 	case err == nil:
@@ -272,6 +274,7 @@ func storeErr(doing string, err error) error {
 		return contract.Errorf(contract.CodeUnavailable,
 			"memory is busy: another process held the write lock too long while %s; retry", doing)
 	}
+	s.health.failed(err)
 	return contract.Errorf(contract.CodeEngine, "memory storage failed while %s: %v", doing, err)
 }
 

@@ -102,7 +102,7 @@ func TestItemChanges(t *testing.T) {
 	}
 	// Deleting the newest item lowers max(seq); the deletion log still moves.
 	before, _ := s.Marks(ctx)
-	if _, err := s.Delete(ctx, []string{b.ID}); err != nil {
+	if _, err := s.Delete(ctx, []string{b.ID}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if after, err := s.Marks(ctx); err != nil || after.Items != before.Items-1 || after.Deletions != before.Deletions+1 {
@@ -194,7 +194,7 @@ func TestDeleteIsForGood(t *testing.T) {
 	secret := item("the zebracorn launch code is 4417", nil)
 	keep := item("the weather was fine", nil)
 	put(t, s, secret, keep)
-	missing, err := s.Delete(ctx, []string{secret.ID, "0000000000000000"})
+	missing, err := s.Delete(ctx, []string{secret.ID, "0000000000000000"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

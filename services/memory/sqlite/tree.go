@@ -17,7 +17,7 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 	var replayed []bool
 	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) error {
 		var hash string
-		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
+		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE workspace = ? AND source_id = ?`, src.Workspace, src.ID).Scan(&hash)
 		switch {
 		case err == nil && hash == src.ContentHash:
 			unchanged = true
@@ -26,9 +26,9 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 			return err
 		}
 		// Chunks that did not change keep their rows (and vectors); the
-		// rest of the old content goes.
-		keep := make([]any, 0, len(items)+1)
-		keep = append(keep, src.ID)
+		// rest of the old content goes, in this workspace only.
+		keep := make([]any, 0, len(items)+2)
+		keep = append(keep, src.ID, src.Workspace)
 		for _, it := range items {
 			keep = append(keep, it.ID)
 		}
@@ -36,31 +36,33 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 		if len(items) > 0 {
 			notIn = ` AND id NOT IN (` + placeholders(len(items)) + `)`
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ?`+notIn, keep...); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND workspace = ?`+notIn, keep...); err != nil {
 			return err
 		}
 		if replayed, err = s.putTx(ctx, tx, items); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms)
-			VALUES (?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
-			ON CONFLICT(source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
+		_, err = tx.ExecContext(ctx, `INSERT INTO sources (workspace, source_id, source_kind, display_name, content_hash, updated_ms)
+			VALUES (?,?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+			ON CONFLICT(workspace, source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
 			content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
-			src.ID, src.Kind, src.DisplayName, src.ContentHash)
+			src.Workspace, src.ID, src.Kind, src.DisplayName, src.ContentHash)
 		return err
 	})
 	return unchanged, replayed, err
 }
 
-// Item reads one item by id.
-func (s *Store) Item(ctx context.Context, id string) (memory.Item, error) {
-	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.id = ?`, id)
+// Item reads one item by id. One of a workspace not among workspaces is
+// not found, with the very error of an id never stored.
+func (s *Store) Item(ctx context.Context, id string, workspaces []string) (memory.Item, error) {
+	inWS, wsArgs := workspaceSQL(workspaces)
+	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE i.id = ?`+inWS, append([]any{id}, wsArgs...)...)
 	if err != nil {
-		return memory.Item{}, storeErr("reading an item", err)
+		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	items, err := scanItems(rows)
 	if err != nil {
-		return memory.Item{}, storeErr("reading an item", err)
+		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	if len(items) == 0 {
 		return memory.Item{}, contract.Errorf(contract.CodeNotFound, "no chunk %q in memory: ids come from memory.search, memory.recall or tree.browse", id).With("chunk_id", id)
@@ -106,6 +108,9 @@ func (s *Store) Browse(ctx context.Context, q memory.BrowseQuery) ([]memory.Item
 		where.WriteString(" AND i.seq IN (SELECT value FROM json_each(?))")
 		args = append(args, string(list))
 	}
+	inWS, wsArgs := workspaceSQL(q.Workspaces)
+	where.WriteString(inWS)
+	args = append(args, wsArgs...)
 	var total int
 	if err := s.scalar(ctx, `SELECT count(*) FROM items i WHERE 1=1`+where.String(), &total, args...); err != nil {
 		return nil, 0, err
@@ -113,54 +118,60 @@ func (s *Store) Browse(ctx context.Context, q memory.BrowseQuery) ([]memory.Item
 	rows, err := s.query(ctx, `SELECT `+itemColumns+` FROM items i WHERE 1=1`+where.String()+
 		` ORDER BY i.observed_at DESC, i.seq DESC LIMIT ? OFFSET ?`, append(args, q.K, q.Offset)...)
 	if err != nil {
-		return nil, 0, storeErr("browsing", err)
+		return nil, 0, s.storeErr("browsing", err)
 	}
 	items, err := scanItems(rows)
-	return items, total, storeErr("browsing", err)
+	return items, total, s.storeErr("browsing", err)
 }
 
 // TopEntities counts mentions per entity.
-func (s *Store) TopEntities(ctx context.Context, kind string, k int) ([]memory.EntityCount, error) {
-	where, args := "", []any{}
+func (s *Store) TopEntities(ctx context.Context, kind string, k int, workspaces []string) ([]memory.EntityCount, error) {
+	from, where, args := "entities e", " WHERE 1=1", []any{}
 	if kind != "" {
-		where, args = " WHERE kind = ?", append(args, kind)
+		where, args = where+" AND e.kind = ?", append(args, kind)
 	}
-	rows, err := s.query(ctx, `SELECT entity_id, kind, min(surface), count(*) AS n FROM entities`+where+
-		` GROUP BY entity_id ORDER BY n DESC, entity_id LIMIT ?`, append(args, k)...)
+	if workspaces != nil {
+		// Only a limited caller pays for the join.
+		inWS, wsArgs := workspaceSQL(workspaces)
+		from, where, args = "entities e JOIN items i ON i.seq = e.seq", where+inWS, append(args, wsArgs...)
+	}
+	rows, err := s.query(ctx, `SELECT e.entity_id, e.kind, min(e.surface), count(*) AS n FROM `+from+where+
+		` GROUP BY e.entity_id ORDER BY n DESC, e.entity_id LIMIT ?`, append(args, k)...)
 	if err != nil {
-		return nil, storeErr("counting entities", err)
+		return nil, s.storeErr("counting entities", err)
 	}
 	defer rows.Close()
 	out := []memory.EntityCount{}
 	for rows.Next() {
 		var e memory.EntityCount
 		if err := rows.Scan(&e.ID, &e.Kind, &e.Surface, &e.Count); err != nil {
-			return nil, storeErr("counting entities", err)
+			return nil, s.storeErr("counting entities", err)
 		}
 		out = append(out, e)
 	}
-	return out, storeErr("counting entities", rows.Err())
+	return out, s.storeErr("counting entities", rows.Err())
 }
 
 // Sources summarizes items per source.
-func (s *Store) Sources(ctx context.Context) ([]memory.SourceSummary, error) {
+func (s *Store) Sources(ctx context.Context, workspaces []string) ([]memory.SourceSummary, error) {
+	inWS, wsArgs := workspaceSQL(workspaces)
 	rows, err := s.query(ctx, `SELECT `+sourceIDExpr+` AS sid, i.source, count(*), max(i.observed_at),
-		coalesce((SELECT display_name FROM sources s WHERE s.source_id = i.source_id), '')
-		FROM items i GROUP BY sid, i.source ORDER BY max(i.observed_at) DESC, sid`)
+		coalesce((SELECT display_name FROM sources s WHERE s.source_id = i.source_id AND s.workspace = i.workspace), '')
+		FROM items i WHERE 1=1`+inWS+` GROUP BY sid, i.source ORDER BY max(i.observed_at) DESC, sid`, wsArgs...)
 	if err != nil {
-		return nil, storeErr("listing sources", err)
+		return nil, s.storeErr("listing sources", err)
 	}
 	defer rows.Close()
 	out := []memory.SourceSummary{}
 	for rows.Next() {
-		var s memory.SourceSummary
-		if err := rows.Scan(&s.SourceID, &s.SourceKind, &s.ChunkCount, &s.MostRecentMS, &s.DisplayName); err != nil {
-			return nil, storeErr("listing sources", err)
+		var sum memory.SourceSummary
+		if err := rows.Scan(&sum.SourceID, &sum.SourceKind, &sum.ChunkCount, &sum.MostRecentMS, &sum.DisplayName); err != nil {
+			return nil, s.storeErr("listing sources", err)
 		}
-		if s.DisplayName == "" {
-			s.DisplayName = s.SourceID
+		if sum.DisplayName == "" {
+			sum.DisplayName = sum.SourceID
 		}
-		out = append(out, s)
+		out = append(out, sum)
 	}
-	return out, storeErr("listing sources", rows.Err())
+	return out, s.storeErr("listing sources", rows.Err())
 }

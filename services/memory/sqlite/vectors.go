@@ -27,29 +27,29 @@ func (s *Store) PutVectors(ctx context.Context, model string, vs []memory.Embedd
 	}
 	// Prepared before the writer's one connection is pinned, as inTx does.
 	if _, err := s.stmt(ctx, s.write, insertVector); err != nil {
-		return storeErr("storing vectors", err)
+		return s.storeErr("storing vectors", err)
 	}
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
-		return storeErr("storing vectors", err)
+		return s.storeErr("storing vectors", err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
-		return storeErr("storing vectors", err)
+		return s.storeErr("storing vectors", err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`)
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return storeErr("storing vectors", err)
+		return s.storeErr("storing vectors", err)
 	}
 	defer tx.Rollback()
 	ins := s.txStmt(ctx, tx, insertVector)
 	for _, v := range vs {
 		if _, err := ins.ExecContext(ctx, model, len(v.Vector), encodeVector(v.Vector), v.Seq); err != nil {
-			return storeErr("storing vectors", err)
+			return s.storeErr("storing vectors", err)
 		}
 	}
-	return storeErr("storing vectors", tx.Commit())
+	return s.storeErr("storing vectors", tx.Commit())
 }
 
 // Unembedded lists items without a vector of model, oldest first, with
@@ -59,18 +59,18 @@ func (s *Store) Unembedded(ctx context.Context, model string, after int64, limit
 		WHERE i.seq > ? AND NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.seq = i.seq AND v.model = ?)
 		ORDER BY i.seq LIMIT ?`, after, model, limit)
 	if err != nil {
-		return nil, storeErr("finding items to embed", err)
+		return nil, s.storeErr("finding items to embed", err)
 	}
 	defer rows.Close()
 	var items []memory.Item
 	for rows.Next() {
 		var it memory.Item
 		if err := rows.Scan(&it.Seq, &it.Text); err != nil {
-			return nil, storeErr("finding items to embed", err)
+			return nil, s.storeErr("finding items to embed", err)
 		}
 		items = append(items, it)
 	}
-	return items, storeErr("finding items to embed", rows.Err())
+	return items, s.storeErr("finding items to embed", rows.Err())
 }
 
 // VectorChanges reads vectors and deletions newer than the marks.
@@ -78,7 +78,7 @@ func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMar
 	add func(seq int64, v []float32), remove func(seq int64)) (int64, int64, error) {
 	rows, err := s.query(ctx, `SELECT vid, seq, vec FROM item_vectors WHERE vid > ? AND model = ? ORDER BY vid`, addMark, model)
 	if err != nil {
-		return addMark, delMark, storeErr("reading vectors", err)
+		return addMark, delMark, s.storeErr("reading vectors", err)
 	}
 	newAdd := addMark
 	for rows.Next() {
@@ -86,14 +86,14 @@ func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMar
 		var blob []byte
 		if err := rows.Scan(&vid, &seq, &blob); err != nil {
 			rows.Close()
-			return addMark, delMark, storeErr("reading vectors", err)
+			return addMark, delMark, s.storeErr("reading vectors", err)
 		}
 		add(seq, decodeVector(blob))
 		newAdd = vid
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return addMark, delMark, storeErr("reading vectors", err)
+		return addMark, delMark, s.storeErr("reading vectors", err)
 	}
 	// Vectors of other models advance the mark too, so they are not read again.
 	if err := s.scalar(ctx, `SELECT coalesce(max(vid), 0) FROM item_vectors`, &newAdd); err != nil {
@@ -108,7 +108,7 @@ func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMar
 func (s *Store) DropVectorsExcept(ctx context.Context, model string) (int64, error) {
 	res, err := s.write.ExecContext(ctx, `DELETE FROM item_vectors WHERE model != ?`, model)
 	if err != nil {
-		return 0, storeErr("dropping old vectors", err)
+		return 0, s.storeErr("dropping old vectors", err)
 	}
 	n, _ := res.RowsAffected()
 	return n, nil

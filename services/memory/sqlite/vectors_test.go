@@ -51,7 +51,7 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("second read: %v mark %d→%d %v", got, addMark, a2, err)
 	}
 	// Forgetting an item removes its vectors and is reported.
-	if _, err := s.Delete(ctx, []string{a.ID}); err != nil {
+	if _, err := s.Delete(ctx, []string{a.ID}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.VectorChanges(ctx, "m1", a2, d2, add, remove); err != nil || len(removed) != 1 {

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
@@ -51,6 +52,9 @@ type options struct {
 	concurrency []int
 	duration    time.Duration
 	transports  []string
+	soak        time.Duration
+	token       string
+	stderr      io.Writer
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -62,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	conc := fs.String("concurrency", "1,8,64", "concurrent clients, comma-separated")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time per transport and concurrency")
 	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
+	fs.DurationVar(&o.soak, "soak", 0, "instead of the benchmark, drive mixed /rpc and /mcp traffic this long and fail if errors, RSS, goroutines or p99 grow past their bounds")
+	fs.StringVar(&o.token, "token", "", "bearer token sent with every request, for a server that requires one")
 	version := fs.Bool("version", false, "print the version and exit")
 	fs.SetOutput(io.Discard) // usage goes to stdout when asked for, else to stderr
 	if err := fs.Parse(args); err != nil {
@@ -85,6 +91,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--concurrency %q: use positive whole numbers", *conc)
 		}
 		o.concurrency = append(o.concurrency, n)
+	}
+	o.stderr = stderr
+	if o.soak > 0 {
+		// A soak's memory stays about this size: its writes are forgotten
+		// again. Ten thousand items would only make it start slower.
+		explicit := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+		if !explicit["items"] {
+			o.items = 2000
+		}
+		if !explicit["concurrency"] {
+			o.concurrency = []int{8}
+		}
 	}
 	for _, t := range strings.Split(*tr, ",") {
 		t = strings.TrimSpace(t)
@@ -113,7 +132,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}}
+	var transport http.RoundTripper = &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}
+	if o.token != "" {
+		transport = bearer{token: o.token, next: transport}
+	}
+	client := &http.Client{Transport: transport}
+	if o.soak > 0 {
+		return soak(ctx, client, o, slices.Max(o.concurrency), stdout)
+	}
 	fmt.Fprintf(stdout, "memory.fetch, %d items, %s per row\n\n", o.items, o.duration)
 	fmt.Fprintln(stdout, "| path | clients | calls/s | p50 | p99 | errors | server CPU/call | bench CPU/call |")
 	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -163,6 +189,18 @@ func startServe(home string, stderr io.Writer) (string, int, func(), error) {
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 	return url, cmd.Process.Pid, stop, nil
+}
+
+// bearer sends the token with every request the bench makes.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -236,13 +274,7 @@ type result struct {
 }
 
 func (r result) row(path string, clients int) string {
-	slices.Sort(r.latencies)
-	pct := func(p float64) time.Duration {
-		if len(r.latencies) == 0 {
-			return 0
-		}
-		return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
-	}
+	pct := func(p float64) time.Duration { return percentile(r.latencies, p) }
 	perCall := func(d time.Duration) string {
 		if d <= 0 || r.calls == 0 {
 			return "–"
@@ -275,7 +307,7 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 	start := time.Now()
 	for i := 0; time.Since(start) < d; i++ {
 		t := time.Now()
-		if _, err := svc.Fetch(ctx, memory.FetchParams{Query: qs[i%len(qs)], Limit: 10}); err != nil {
+		if _, err := svc.Fetch(ctx, memory.FetchParams{Query: qs[i%len(qs)], Limit: 10}, contract.CallContext{}); err != nil {
 			res.errors++
 		}
 		res.latencies = append(res.latencies, time.Since(t))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,13 +20,7 @@ func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts openhuman-core")
 	}
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "openhuman-core"), "github.com/openhuman-go/openhuman-go/services/gateway/cmd/openhuman-core")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("PATH", buildCore(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var out, errs bytes.Buffer
 	err := run(context.Background(), []string{"--items", "120", "--duration", "500ms", "--concurrency", "2",
 		"--transports", "rpc,mcp,rpc-nothing,healthz"}, &out, &errs)
@@ -54,6 +49,38 @@ func TestRun(t *testing.T) {
 	if rows["POST /rpc"][6] == "–" {
 		t.Error("POST /rpc: no CPU time for the server it started")
 	}
+}
+
+var (
+	coreOnce sync.Once
+	coreDir  string
+	coreErr  error
+)
+
+// buildCore builds openhuman-core once for the tests that start it, and
+// returns its folder.
+func buildCore(t *testing.T) string {
+	coreOnce.Do(func() {
+		coreDir, coreErr = os.MkdirTemp("", "openhuman-bench-test-")
+		if coreErr != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(coreDir, "openhuman-core"), "github.com/openhuman-go/openhuman-go/services/gateway/cmd/openhuman-core")
+		build.Stderr = os.Stderr
+		coreErr = build.Run()
+	})
+	if coreErr != nil {
+		t.Fatal(coreErr)
+	}
+	return coreDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if coreDir != "" {
+		os.RemoveAll(coreDir)
+	}
+	os.Exit(code)
 }
 
 func TestUnknownTransportRefusedBeforeWork(t *testing.T) {

@@ -14,12 +14,13 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
 )
 
 // waitForService waits until service answers a ping on the NATS at url.
 func waitForService(t *testing.T, url, service string) {
 	t.Helper()
-	nc, err := bus.Connect(url, "test", slog.New(slog.DiscardHandler))
+	nc, err := bus.Connect(config.NATS{URL: url}, "test", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,14 @@ import (
 // startServe runs `openhuman-core serve` on a free port and returns its URL.
 func startServe(t *testing.T, home string, extraEnv ...string) string {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), "serve", "--addr", "127.0.0.1:0")
+	return startServeOn(t, home, "127.0.0.1:0", extraEnv...)
+}
+
+// startServeOn is startServe on addr; the URL it returns is the one serve
+// prints, such as http://[::]:41234.
+func startServeOn(t *testing.T, home, addr string, extraEnv ...string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), "serve", "--addr", addr)
 	cmd.Env = testEnv(home, extraEnv...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -31,7 +38,7 @@ func startServe(t *testing.T, home string, extraEnv ...string) string {
 	if err != nil {
 		t.Fatalf("serve printed nothing: %v\n%s", err, stderr.String())
 	}
-	u := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(string(line[:n]))
+	u := regexp.MustCompile(`http://(\[[0-9a-f:]*\]|[0-9.]+):\d+`).FindString(string(line[:n]))
 	if u == "" {
 		t.Fatalf("serve did not say where it listens: %q", line[:n])
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -42,6 +41,8 @@ Usage:
   openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore,
                                               skips secret files unless named; exit status 3 when some files failed;
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
+  openhuman-core token new NAME               print a new bearer token for serve and the config.toml lines that
+                                              declare it (--scopes read,act; default read; --workspaces a,b)
   openhuman-core version                      print the version (or --version)
 
 Flags (before or after the command):
@@ -53,7 +54,12 @@ Environment (docs/configuration.md lists every setting and its variable):
   OPENHUMAN_CONFIG        config file (default $OPENHUMAN_HOME/config.toml)
   OPENHUMAN_NATS_URL      NATS server of separately run services (default none:
                           everything in this process on an embedded NATS server)
+  OPENHUMAN_NATS_USER, OPENHUMAN_NATS_PASSWORD
+                          its credentials, or OPENHUMAN_NATS_TOKEN, _NKEY or _CREDS
+                          (TLS: OPENHUMAN_NATS_TLS_CA, _TLS_CERT, _TLS_KEY)
   OPENHUMAN_HTTP_ADDR     serve's address (default 127.0.0.1:9300)
+  OPENHUMAN_API_TOKEN     a bearer token serve accepts with every scope (default none; with no
+                          token at all serve answers everyone, on a loopback address only)
   OPENHUMAN_MCP_PROFILE   mcp's tool surface, v2 or v1 (default v2)
   OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
   OPENHUMAN_LLM_MODEL, OPENHUMAN_SEARXNG_ENABLED, OPENHUMAN_BRAVE_API_KEY, ...
@@ -111,6 +117,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	if cmd == "ingest" {
 		return m.runIngest(ctx, g, rest) // it has flags of its own
+	}
+	if cmd == "token" {
+		return m.runToken(rest)
 	}
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
@@ -219,6 +228,10 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	if g.addr != "" {
 		addr = g.addr
 	}
+	if err := httpapi.CheckListen(addr, m.cfg.Auth.Tokens); err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (pass --addr or set OPENHUMAN_HTTP_ADDR)\n", addr, err)
@@ -226,18 +239,22 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	mcp := newMCPServer(gw, log)
 	api := httpapi.New(gw, mcp, httpapi.Options{
-		ListenAddr:   ln.Addr().String(),
-		AllowedHosts: m.cfg.HTTP.AllowedHosts,
-		SessionIdle:  m.cfg.HTTP.SessionIdle(),
-		Metrics:      telemetry.MetricsHandler(),
-		Logger:       log,
+		Tokens:                m.cfg.Auth.Tokens,
+		ListenAddr:            ln.Addr().String(),
+		AllowedHosts:          m.cfg.HTTP.AllowedHosts,
+		AllowNullOrigin:       m.cfg.HTTP.AllowNullOrigin,
+		SessionIdle:           m.cfg.HTTP.SessionIdle(),
+		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
+		MaxSessionsPerToken:   m.cfg.HTTP.MaxSessionsPerToken,
+		Metrics:               telemetry.MetricsHandler(),
+		Logger:                log,
 	})
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := api.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url)
-	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version)
+	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version, "bearer_tokens", len(m.cfg.Auth.Tokens))
 	select {
 	case <-ctx.Done():
 	case err := <-errc:

@@ -39,9 +39,10 @@ func TestSmokeV1(t *testing.T) {
 	// The same binary, with --profile, and v1 has no resources.
 	p := exec.Command(filepath.Join(binDir, "openhuman-core"), "mcp", "--profile", "v1")
 	p.Env = testEnv(t.TempDir())
-	p.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"resources/list"}` + "\n")
+	p.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"resources/list"}` + "\n")
 	out, _ = p.Output()
-	mustContain(t, string(out), `"code":-32601`)
+	mustContain(t, string(out), `{"jsonrpc":"2.0","id":2,"error":{"code":-32601`)
 }
 
 // TestIngestAndTree ingests a folder with the CLI, then reads it back with

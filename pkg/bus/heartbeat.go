@@ -1,0 +1,129 @@
+package bus
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// NATS request-reply cannot tell a slow replica from a dead one: a request
+// whose replica was killed waits for the caller's whole deadline. So a
+// service tells a caller that asks for it, with an empty message to the
+// call's reply subject, that it still holds the call (queued or running),
+// and the caller gives up on a replica that has been silent too long.
+// Fast calls, the common case, are answered before the first heartbeat is
+// due and cost one small header on the request.
+//
+// A caller must know that a service heartbeats before it may count
+// silence from the moment it sends a call (a replica can die before the
+// call's first heartbeat is due); a service that never heartbeats is an
+// older one, to be given the whole deadline. So a replica greets each
+// caller, the first time it holds a call of theirs, with a heartbeat at
+// once: one message per caller and replica, not per call.
+const (
+	// HeartbeatHeader on a request asks for heartbeats; on an empty
+	// message to the reply subject it is one.
+	HeartbeatHeader = "Openhuman-Heartbeat"
+	// HeartbeatEvery is how often a service says it still holds a call.
+	HeartbeatEvery = 500 * time.Millisecond
+	// ReplicaSilence is how long a caller waits for a sign of life before
+	// it counts the replica holding its call as gone: three heartbeats.
+	ReplicaSilence = 3 * HeartbeatEvery
+)
+
+// Header values.
+const (
+	heartbeatAsk     = "ask"     // on a request
+	heartbeatWorking = "working" // a heartbeat
+)
+
+// heartbeat is every heartbeat's header: it is only read.
+var heartbeat = nats.Header{HeartbeatHeader: {heartbeatWorking}}
+
+// maxGreeted bounds the callers a service remembers having greeted; past
+// it the memory starts over, and callers are greeted again (harmless).
+const maxGreeted = 4096
+
+// beats sends heartbeats for the calls a service holds. One goroutine
+// serves them all, so holding a call costs a map entry, not a timer.
+type beats struct {
+	nc  *nats.Conn
+	log *slog.Logger
+	mu  sync.Mutex
+	// held maps a call's reply subject to when it last heard from us
+	// (its arrival, at first).
+	held map[string]time.Time
+	// greeted holds the reply prefixes (callers) sent a first heartbeat.
+	greeted map[string]bool
+}
+
+func newBeats(nc *nats.Conn, log *slog.Logger) *beats {
+	return &beats{nc: nc, log: log, held: map[string]time.Time{}, greeted: map[string]bool{}}
+}
+
+// hold starts heartbeats for the call answering to reply, greeting its
+// caller first if this is the first call of theirs.
+func (b *beats) hold(reply string) {
+	caller := reply
+	if i := strings.LastIndexByte(reply, '.'); i > 0 {
+		caller = reply[:i]
+	}
+	b.mu.Lock()
+	b.held[reply] = time.Now()
+	greet := !b.greeted[caller]
+	if greet {
+		if len(b.greeted) >= maxGreeted {
+			clear(b.greeted)
+		}
+		b.greeted[caller] = true
+	}
+	b.mu.Unlock()
+	if greet {
+		b.send(reply)
+	}
+}
+
+func (b *beats) send(reply string) {
+	if err := b.nc.PublishMsg(&nats.Msg{Subject: reply, Header: heartbeat}); err != nil {
+		b.log.Debug("sending a heartbeat", "subject", reply, "err", err)
+	}
+}
+
+// release stops them: the call is being answered.
+func (b *beats) release(reply string) {
+	b.mu.Lock()
+	delete(b.held, reply)
+	b.mu.Unlock()
+}
+
+// run sends a heartbeat for every call held for HeartbeatEvery since its
+// last one, until ctx ends. Checking twice per period keeps the longest gap
+// a caller sees at 1.5 periods.
+func (b *beats) run(ctx context.Context) {
+	tick := time.NewTicker(HeartbeatEvery / 2)
+	defer tick.Stop()
+	var due []string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			due = due[:0]
+			b.mu.Lock()
+			for reply, last := range b.held {
+				if now.Sub(last) >= HeartbeatEvery {
+					b.held[reply] = now
+					due = append(due, reply)
+				}
+			}
+			b.mu.Unlock()
+			for _, reply := range due {
+				b.send(reply)
+			}
+		}
+	}
+}

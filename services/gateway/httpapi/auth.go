@@ -1,0 +1,155 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+)
+
+// Bearer-token authentication. With tokens configured every request needs
+// "Authorization: Bearer <token>", loopback included, except the routes
+// that hold no memory content (openRoutes). A token is known by its SHA-256
+// only; the one presented is hashed and compared with every configured
+// hash in constant time, so neither a match's position nor its prefix
+// shows in the time taken. Neither a token nor its hash is ever logged.
+
+// openRoutes answer without a token: orchestrators and Prometheus probe
+// them, and they hold no memory content.
+var openRoutes = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+
+// realm is the WWW-Authenticate realm of a refusal.
+const realm = `Bearer realm="openhuman"`
+
+// A caller is the token a request authenticated with.
+type caller struct {
+	name       string
+	workspaces []string
+}
+
+type callerKey struct{}
+
+func newContextWithCaller(ctx context.Context, c *caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// callerFromContext is the request's token, nil when the edge has none.
+func callerFromContext(ctx context.Context) *caller {
+	c, _ := ctx.Value(callerKey{}).(*caller)
+	return c
+}
+
+type knownToken struct {
+	caller
+	digest [sha256.Size]byte
+}
+
+// requireToken is the authentication middleware; with no tokens it lets
+// every request through, as serve allows on a loopback address only (see
+// CheckListen).
+func requireToken(tokens []config.Token, log *slog.Logger) func(http.Handler) http.Handler {
+	var known []knownToken
+	for _, t := range tokens {
+		// config.Load refuses an entry whose hash does not parse.
+		if d, ok := t.Digest(); ok {
+			known = append(known, knownToken{caller: caller{name: t.Name, workspaces: t.Workspaces}, digest: d})
+		}
+	}
+	return func(next http.Handler) http.Handler {
+		if len(tokens) == 0 {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if openRoutes[r.URL.Path] {
+				next.ServeHTTP(w, r)
+				return
+			}
+			presented, problem := bearer(r.Header.Get("Authorization"))
+			var who *caller
+			if problem == "" {
+				sum := sha256.Sum256([]byte(presented))
+				// Every hash is compared, whatever matched before it.
+				for i := range known {
+					if subtle.ConstantTimeCompare(sum[:], known[i].digest[:]) == 1 {
+						who = &known[i].caller
+					}
+				}
+			}
+			if who == nil {
+				refuse(w, r, log, presented != "", problem)
+				return
+			}
+			log.Debug("authenticated", "token", who.name, "path", r.URL.Path)
+			next.ServeHTTP(w, r.WithContext(newContextWithCaller(r.Context(), who)))
+		})
+	}
+}
+
+// bearer takes the token out of an Authorization header; problem says what
+// is wrong with the header when there is no token in it.
+func bearer(header string) (token, problem string) {
+	if header == "" {
+		return "", "no Authorization header"
+	}
+	scheme, rest, _ := strings.Cut(header, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", "the Authorization header's scheme is not Bearer"
+	}
+	token = strings.TrimSpace(rest)
+	if token == "" || strings.ContainsAny(token, " \t") {
+		return "", "the Authorization header holds no single bearer token"
+	}
+	return token, ""
+}
+
+// refuse answers 401 with the challenge RFC 6750 describes, and a body
+// saying what to send. wrong is true when a token was presented and no
+// configured one matched it.
+func refuse(w http.ResponseWriter, r *http.Request, log *slog.Logger, wrong bool, problem string) {
+	challenge, msg := realm, "Unauthorized: "+problem+"; send Authorization: Bearer <token> (`openhuman-core token new NAME` makes a token; its sha256 goes in [[auth.tokens]] of config.toml)"
+	if wrong {
+		challenge += `, error="invalid_token"`
+		msg = "Unauthorized: the bearer token matches no token of this server; send one whose sha256 is in [[auth.tokens]] of its config.toml, or make one with `openhuman-core token new NAME`"
+		problem = "unknown bearer token"
+	}
+	log.Info("request refused: not authenticated", "reason", problem, "path", r.URL.Path, "remote", r.RemoteAddr)
+	w.Header().Set("WWW-Authenticate", challenge)
+	writeError(w, http.StatusUnauthorized, msg)
+}
+
+// rpcCallContext is a /rpc call's context: provenance http:<token name>
+// with the token's workspaces, or "rpc" when the edge has no tokens.
+func rpcCallContext(ctx context.Context) contract.CallContext {
+	cc := contract.CallContext{Source: "rpc", Transport: contract.TransportJSONRPC}
+	if c := callerFromContext(ctx); c != nil {
+		cc.Source, cc.Token, cc.Workspaces = "http:"+c.name, c.name, c.workspaces
+	}
+	return cc
+}
+
+// claimSession ties an MCP session to the token that opened it; it is
+// false when the request came with another token.
+func claimSession(ctx context.Context, sess *mcpserver.Session) bool {
+	if c := callerFromContext(ctx); c != nil {
+		return sess.Claim(c.name, c.workspaces)
+	}
+	return sess.Claim("", nil)
+}
+
+// CheckListen refuses to serve on an address other hosts can reach
+// without any token: anyone there could read and change memory.
+func CheckListen(addr string, tokens []config.Token) error {
+	if len(tokens) > 0 || isLoopbackAddr(addr) {
+		return nil
+	}
+	return fmt.Errorf("refusing to serve on %s without a bearer token: any host that reaches it could read and change memory. "+
+		"Make a token with `openhuman-core token new NAME` and add the lines it prints to config.toml, or set OPENHUMAN_API_TOKEN; "+
+		"or listen on a loopback address such as 127.0.0.1:9300", addr)
+}
