@@ -18,7 +18,9 @@ func inParts(f contract.IngestFile) bool {
 // their rows and vectors); the file's old chunks go, and its content hash
 // is recorded, only with its last part. Until then, and when a file stops
 // half-way, the file has both its old chunks and the new ones stored so
-// far; sending it again in full heals that. stored reports new items.
+// far; sending it again in full heals that. f's workspace is the one
+// Ingest held to the caller's, as for a whole file, and names the source
+// with its id. stored reports new items.
 func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc contract.CallContext) (res IngestedFile, stored bool, err error) {
 	if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
 		return res, false, contract.Errorf(contract.CodeInvalidRequest,
@@ -28,7 +30,7 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	// The hash names the file's version without its text, so that an
 	// unchanged file is known from its first part.
 	sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00sha256:" + f.SHA256))
-	src := SourceRecord{ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
+	src := SourceRecord{Workspace: f.Workspace, ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
 	res.SourceID = f.SourceID
 	if f.Offset == 0 {
 		unchanged, err := s.store.StartSource(ctx, src)

@@ -12,12 +12,13 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
-// chunkIDs lists a source's chunks, in the order they were stored.
-func chunkIDs(t *testing.T, svc *memory.Service, source string) []string {
+// chunkIDs lists the chunks of source that cc sees, in the order they
+// were stored.
+func chunkIDs(t *testing.T, svc *memory.Service, cc contract.CallContext, source string) []string {
 	t.Helper()
 	var ids []string
 	for off := 0; ; off += 100 {
-		page, err := svc.Browse(context.Background(), memory.BrowseParams{SourceIDs: []string{source}, K: 100, Offset: off}, contract.CallContext{})
+		page, err := svc.Browse(context.Background(), memory.BrowseParams{SourceIDs: []string{source}, K: 100, Offset: off}, cc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,9 +36,29 @@ func chunkIDs(t *testing.T, svc *memory.Service, source string) []string {
 	return ids
 }
 
+// limitedTo is a caller limited to workspace ws.
+func limitedTo(ws string) contract.CallContext {
+	return contract.CallContext{Source: "cli", Token: ws, Workspaces: []string{ws}}
+}
+
+// sender sends one file (or part) alone and says what became of it.
+type sender func(contract.IngestFile) memory.IngestedFile
+
+// ingestAs sends as cc.
+func ingestAs(t *testing.T, svc *memory.Service, cc contract.CallContext) sender {
+	return func(f contract.IngestFile) memory.IngestedFile {
+		t.Helper()
+		res, err := svc.Ingest(context.Background(), memory.IngestParams{Files: []contract.IngestFile{f}}, cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Files[0]
+	}
+}
+
 // sendParts sends text as the ingest walk does, in parts of about size
 // bytes, stopping after stop parts (0: all); it returns the replies.
-func sendParts(t *testing.T, svc *memory.Service, f contract.IngestFile, text string, size, stop int) []memory.IngestedFile {
+func sendParts(t *testing.T, send sender, f contract.IngestFile, text string, size, stop int) []memory.IngestedFile {
 	t.Helper()
 	sum := sha256.Sum256([]byte(text))
 	f.SHA256 = hex.EncodeToString(sum[:])
@@ -52,11 +73,7 @@ func sendParts(t *testing.T, svc *memory.Service, f contract.IngestFile, text st
 		}
 		part := f
 		part.Content, part.Offset, part.Line, part.Resume, part.More = text[offset:end], offset, line, resume, end < len(text)
-		res, err := svc.Ingest(context.Background(), memory.IngestParams{Files: []contract.IngestFile{part}}, contract.CallContext{Source: "cli"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := res.Files[0]
+		r := send(part)
 		replies = append(replies, r)
 		if r.Status != contract.IngestPart {
 			break
@@ -64,6 +81,21 @@ func sendParts(t *testing.T, svc *memory.Service, f contract.IngestFile, text st
 		offset, line, resume = r.NextOffset, r.NextLine, r.Resume
 	}
 	return replies
+}
+
+var cli = contract.CallContext{Source: "cli"}
+
+// wholeIDs are the chunk ids f gets when each of texts is ingested whole
+// in turn (a changed file's unchanged chunks keep their place, so the
+// order depends on the history).
+func wholeIDs(t *testing.T, f contract.IngestFile, texts ...string) []string {
+	t.Helper()
+	svc := mustOpenService(t)
+	for _, text := range texts {
+		f.Content = text
+		ingestAs(t, svc, cli)(f)
+	}
+	return chunkIDs(t, svc, anyone, f.SourceID)
 }
 
 func bigMarkdown(sections int, edit string) string {
@@ -92,46 +124,35 @@ func TestIngestInParts(t *testing.T) {
 	v1 := bigMarkdown(120, "Old advice: reboot the host.")
 	v2 := bigMarkdown(120, "New advice: drain the node first.")
 
-	// The same history with each version sent whole (a changed file's
-	// unchanged chunks keep their place, so the order depends on it).
-	whole := func(texts ...string) []string {
-		svc := mustOpenService(t)
-		for _, text := range texts {
-			f := file
-			f.Content = text
-			if _, err := svc.Ingest(ctx, memory.IngestParams{Files: []contract.IngestFile{f}}, contract.CallContext{Source: "cli"}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return chunkIDs(t, svc, file.SourceID)
-	}
-	want1, want2 := whole(v1), whole(v1, v2)
+	// The same history with each version sent whole.
+	want1, want2 := wholeIDs(t, file, v1), wholeIDs(t, file, v1, v2)
 
 	svc := mustOpenService(t)
-	replies := sendParts(t, svc, file, v1, 8<<10, 0)
+	send := ingestAs(t, svc, cli)
+	replies := sendParts(t, send, file, v1, 8<<10, 0)
 	if len(replies) < 5 || replies[len(replies)-1].Status != contract.IngestStored {
 		t.Fatalf("%d parts, last %+v", len(replies), replies[len(replies)-1])
 	}
-	if got := chunkIDs(t, svc, file.SourceID); strings.Join(got, " ") != strings.Join(want1, " ") {
+	if got := chunkIDs(t, svc, anyone, file.SourceID); strings.Join(got, " ") != strings.Join(want1, " ") {
 		t.Fatalf("in parts: %d chunks, whole: %d; ids differ", len(got), len(want1))
 	}
 
-	if again := sendParts(t, svc, file, v1, 8<<10, 0); len(again) != 1 || again[0].Status != contract.IngestUnchanged {
+	if again := sendParts(t, send, file, v1, 8<<10, 0); len(again) != 1 || again[0].Status != contract.IngestUnchanged {
 		t.Errorf("unchanged file: %+v", again)
 	}
 
 	// v2 stops before its last part, past its edited section: the old
 	// chunks are all still there, beside the new ones.
-	sendParts(t, svc, file, v2, 8<<10, len(replies)-1)
-	mixed := chunkIDs(t, svc, file.SourceID)
+	sendParts(t, send, file, v2, 8<<10, len(replies)-1)
+	mixed := chunkIDs(t, svc, anyone, file.SourceID)
 	if len(mixed) <= len(want1) || strings.Join(mixed[:len(want1)], " ") != strings.Join(want1, " ") {
 		t.Errorf("after an interrupted v2: %d chunks, want v1's %d and the new ones after them", len(mixed), len(want1))
 	}
-	replies = sendParts(t, svc, file, v2, 8<<10, 0)
+	replies = sendParts(t, send, file, v2, 8<<10, 0)
 	if replies[len(replies)-1].Status != contract.IngestStored {
 		t.Fatalf("last part of v2: %+v", replies[len(replies)-1])
 	}
-	if got := chunkIDs(t, svc, file.SourceID); strings.Join(got, " ") != strings.Join(want2, " ") {
+	if got := chunkIDs(t, svc, anyone, file.SourceID); strings.Join(got, " ") != strings.Join(want2, " ") {
 		t.Errorf("after v2 in full: %d chunks, v2 whole has %d; ids differ", len(got), len(want2))
 	}
 	page, err := svc.Browse(ctx, memory.BrowseParams{SourceIDs: []string{file.SourceID}, Query: "reboot"}, contract.CallContext{})
@@ -144,5 +165,73 @@ func TestIngestInParts(t *testing.T) {
 	_, err = svc.Ingest(ctx, memory.IngestParams{Files: []contract.IngestFile{bad}}, contract.CallContext{})
 	if contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(err.Error(), "sha256") {
 		t.Errorf("a part without its file's hash: %v", err)
+	}
+}
+
+// The same file sent in parts into two workspaces is two sources: the
+// second is not taken for unchanged, each gets the chunks it gets sent
+// whole there, and a new version in one leaves the other's chunks alone.
+func TestIngestInPartsPerWorkspace(t *testing.T) {
+	file := contract.IngestFile{SourceID: "/docs/runbook.md", SourceKind: "folder", DisplayName: "runbook.md",
+		Language: "markdown", FilePath: "runbook.md", ModifiedMS: 1_700_000_000_000}
+	v1 := bigMarkdown(120, "Old advice: reboot the host.")
+	v2 := bigMarkdown(120, "New advice: drain the node first.")
+	inA, inB := file, file
+	inA.Workspace, inB.Workspace = "a", "b"
+
+	svc := mustOpenService(t)
+	for _, f := range []contract.IngestFile{inA, inB} {
+		replies := sendParts(t, ingestAs(t, svc, cli), f, v1, 8<<10, 0)
+		if last := replies[len(replies)-1]; len(replies) < 5 || last.Status != contract.IngestStored {
+			t.Fatalf("%s: %d parts, last %+v", f.Workspace, len(replies), last)
+		}
+	}
+	wantB := wholeIDs(t, inB, v1)
+	for ws, want := range map[string][]string{"a": wholeIDs(t, inA, v1), "b": wantB} {
+		if got := chunkIDs(t, svc, limitedTo(ws), file.SourceID); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s after v1: %d chunks, whole: %d; ids differ", ws, len(got), len(want))
+		}
+	}
+
+	// A caller limited to a, naming no workspace, sends v2 there.
+	inA.Workspace = ""
+	sendParts(t, ingestAs(t, svc, limitedTo("a")), inA, v2, 8<<10, 0)
+	inA.Workspace = "a"
+	if got, want := chunkIDs(t, svc, limitedTo("a"), file.SourceID), wholeIDs(t, inA, v1, v2); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("a after v2: %d chunks, whole: %d; ids differ", len(got), len(want))
+	}
+	if got := chunkIDs(t, svc, limitedTo("b"), file.SourceID); strings.Join(got, " ") != strings.Join(wantB, " ") {
+		t.Errorf("b after v2 went to a: %d chunks, want its %d of v1", len(got), len(wantB))
+	}
+	if again := sendParts(t, ingestAs(t, svc, cli), inB, v1, 8<<10, 0); len(again) != 1 || again[0].Status != contract.IngestUnchanged {
+		t.Errorf("v1 again into b: %+v", again)
+	}
+
+	// Two runs at once, v1 back into a and v2 into b, their parts taking
+	// turns: neither forgets what the other's parts noted. A part's reply
+	// depends only on the part, so b's parts are those a scratch memory
+	// asks for.
+	var partsB []contract.IngestFile
+	scratch := ingestAs(t, mustOpenService(t), cli)
+	sendParts(t, func(f contract.IngestFile) memory.IngestedFile { partsB = append(partsB, f); return scratch(f) }, inB, v2, 8<<10, 0)
+	send := ingestAs(t, svc, cli)
+	sendParts(t, func(f contract.IngestFile) memory.IngestedFile {
+		if len(partsB) > 1 { // b's last part comes after a's
+			send(partsB[0])
+			partsB = partsB[1:]
+		}
+		return send(f)
+	}, inA, v1, 8<<10, 0)
+	for _, f := range partsB {
+		send(f)
+	}
+	for _, h := range []struct {
+		f     contract.IngestFile
+		texts []string
+	}{{inA, []string{v1, v2, v1}}, {inB, []string{v1, v2}}} {
+		got, want := chunkIDs(t, svc, limitedTo(h.f.Workspace), file.SourceID), wholeIDs(t, h.f, h.texts...)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s after two runs at once: %d chunks, whole: %d; ids differ", h.f.Workspace, len(got), len(want))
+		}
 	}
 }

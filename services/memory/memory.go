@@ -110,13 +110,15 @@ type Store interface {
 	ItemChanges(ctx context.Context, addMark, delMark int64,
 		add func(seq int64, text string), remove func(seq int64)) (newAdd, newDel int64, err error)
 
-	// StartSource begins storing src in parts: nothing changes when src's
-	// content hash is unchanged; otherwise what an unfinished earlier
-	// version of src noted is dropped (its chunks stay until a last part).
+	// StartSource begins storing src (its workspace and id) in parts:
+	// nothing changes when src's content hash is unchanged; otherwise what
+	// an unfinished earlier version of src noted is dropped (its chunks
+	// stay until a last part).
 	StartSource(ctx context.Context, src SourceRecord) (unchanged bool, err error)
 	// PutSourcePart stores the items of one part of src and notes them as
-	// src's. With last, in the same transaction, src's items that no part
-	// of this version noted are deleted and its content hash is recorded.
+	// src's. With last, in the same transaction, src's items (those of its
+	// workspace) that no part of this version noted are deleted and its
+	// content hash is recorded.
 	PutSourcePart(ctx context.Context, src SourceRecord, items []Item, last bool) (replayed []bool, err error)
 
 	// PutVectors stores vectors of model; vectors of items deleted

@@ -17,7 +17,8 @@ func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (bool,
 		}
 		// Parts of this very version that an interrupted run stored stay
 		// noted: sending them again only replays them.
-		_, err = tx.ExecContext(ctx, `DELETE FROM source_parts WHERE source_id = ? AND content_hash != ?`, src.ID, src.ContentHash)
+		_, err = tx.ExecContext(ctx, `DELETE FROM source_parts WHERE workspace = ? AND source_id = ? AND content_hash != ?`,
+			src.Workspace, src.ID, src.ContentHash)
 		return err
 	})
 	return unchanged, err
@@ -31,30 +32,36 @@ func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, item
 		if replayed, err = s.putTx(ctx, tx, items); err != nil {
 			return err
 		}
-		note, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO source_parts (source_id, content_hash, item_id) VALUES (?,?,?)`)
+		note, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO source_parts (workspace, source_id, content_hash, item_id) VALUES (?,?,?,?)`)
 		if err != nil {
 			return err
 		}
 		defer note.Close()
 		for _, it := range items {
-			if _, err := note.ExecContext(ctx, src.ID, src.ContentHash, it.ID); err != nil {
+			if _, err := note.ExecContext(ctx, src.Workspace, src.ID, src.ContentHash, it.ID); err != nil {
 				return err
 			}
 		}
 		if !last {
 			return nil
 		}
+		forget := func() error {
+			_, err := tx.ExecContext(ctx, `DELETE FROM source_parts WHERE workspace = ? AND source_id = ?`, src.Workspace, src.ID)
+			return err
+		}
 		// Another run that sent this same version finished first (and
 		// forgot what its parts noted): the old chunks are gone already.
 		if done, err := sourceUnchanged(ctx, tx, src); done || err != nil {
-			_, derr := tx.ExecContext(ctx, `DELETE FROM source_parts WHERE source_id = ?`, src.ID)
-			return errors.Join(err, derr)
+			return errors.Join(err, forget())
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND id NOT IN
-			(SELECT item_id FROM source_parts WHERE source_id = ? AND content_hash = ?)`, src.ID, src.ID, src.ContentHash); err != nil {
+		// The same file in another workspace is another source: its
+		// chunks stay.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND workspace = ? AND id NOT IN
+			(SELECT item_id FROM source_parts WHERE workspace = ? AND source_id = ? AND content_hash = ?)`,
+			src.ID, src.Workspace, src.Workspace, src.ID, src.ContentHash); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM source_parts WHERE source_id = ?`, src.ID); err != nil {
+		if err := forget(); err != nil {
 			return err
 		}
 		return upsertSource(ctx, tx, src)
@@ -65,7 +72,7 @@ func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, item
 // sourceUnchanged tells whether src is stored with its content hash.
 func sourceUnchanged(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) (bool, error) {
 	var hash string
-	err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE source_id = ?`, src.ID).Scan(&hash)
+	err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE workspace = ? AND source_id = ?`, src.Workspace, src.ID).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -74,10 +81,10 @@ func sourceUnchanged(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) (
 
 // upsertSource records src as stored with its content hash.
 func upsertSource(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO sources (source_id, source_kind, display_name, content_hash, updated_ms)
-		VALUES (?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
-		ON CONFLICT(source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
+	_, err := tx.ExecContext(ctx, `INSERT INTO sources (workspace, source_id, source_kind, display_name, content_hash, updated_ms)
+		VALUES (?,?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+		ON CONFLICT(workspace, source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
 		content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
-		src.ID, src.Kind, src.DisplayName, src.ContentHash)
+		src.Workspace, src.ID, src.Kind, src.DisplayName, src.ContentHash)
 	return err
 }

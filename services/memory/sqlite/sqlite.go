@@ -243,12 +243,14 @@ ALTER TABLE sources_by_workspace RENAME TO sources;
 `, `
 -- A file that arrives in parts: the chunks the parts of the version being
 -- stored (its content hash) have stored so far. Its last part removes the
--- source's other chunks and these rows.
+-- source's other chunks and these rows. A source is named by its workspace
+-- and id, as in sources.
 CREATE TABLE source_parts (
+	workspace    TEXT NOT NULL,
 	source_id    TEXT NOT NULL,
 	content_hash TEXT NOT NULL,
 	item_id      TEXT NOT NULL,
-	PRIMARY KEY (source_id, content_hash, item_id)
+	PRIMARY KEY (workspace, source_id, content_hash, item_id)
 ) WITHOUT ROWID;
 `}
 
