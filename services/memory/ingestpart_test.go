@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -233,5 +234,82 @@ func TestIngestInPartsPerWorkspace(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s after two runs at once: %d chunks, whole: %d; ids differ", h.f.Workspace, len(got), len(want))
 		}
+	}
+}
+
+// A part sent twice (its first attempt stored it, but the reply was lost
+// with its replica) stores nothing twice and is answered the same; so is
+// a duplicate that arrives only after the file's last part.
+func TestIngestPartTwice(t *testing.T) {
+	file := contract.IngestFile{SourceID: "/docs/runbook.md", SourceKind: "folder", DisplayName: "runbook.md",
+		Language: "markdown", Workspace: "ops", FilePath: "runbook.md", ModifiedMS: 1_700_000_000_000}
+	v1 := bigMarkdown(120, "Old advice: reboot the host.")
+	v2 := bigMarkdown(120, "New advice: drain the node first.")
+
+	svc := mustOpenService(t)
+	once := ingestAs(t, svc, cli)
+	var sent []contract.IngestFile
+	twice := func(f contract.IngestFile) memory.IngestedFile {
+		first, again := once(f), once(f)
+		if !reflect.DeepEqual(first, again) {
+			t.Errorf("part at %d: %+v, sent again: %+v", f.Offset, first, again)
+		}
+		sent = append(sent, f)
+		return again
+	}
+	for _, h := range []struct {
+		text string
+		want []string
+	}{{v1, wholeIDs(t, file, v1)}, {v2, wholeIDs(t, file, v1, v2)}} {
+		sent = nil
+		replies := sendParts(t, twice, file, h.text, 8<<10, 0)
+		if len(replies) < 5 || replies[len(replies)-1].Status != contract.IngestStored {
+			t.Fatalf("%d parts, last %+v", len(replies), replies[len(replies)-1])
+		}
+		if got := chunkIDs(t, svc, anyone, file.SourceID); strings.Join(got, " ") != strings.Join(h.want, " ") {
+			t.Fatalf("each part twice: %d chunks, whole: %d; ids differ", len(got), len(h.want))
+		}
+	}
+	// A late copy of a middle part of the version now stored.
+	if r := once(sent[len(sent)/2]); r.Status != contract.IngestPart {
+		t.Errorf("a late copy of a part: %+v", r)
+	}
+	if got, want := chunkIDs(t, svc, anyone, file.SourceID), wholeIDs(t, file, v1, v2); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("after a late copy of a part: %d chunks, whole: %d; ids differ", len(got), len(want))
+	}
+	// What the late copy noted does not outlive the next version.
+	sendParts(t, once, file, v1, 8<<10, 0)
+	if got, want := chunkIDs(t, svc, anyone, file.SourceID), wholeIDs(t, file, v1, v2, v1); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("v1 again after a late copy of a v2 part: %d chunks, whole: %d; ids differ", len(got), len(want))
+	}
+}
+
+// A caller limited to a workspace cannot send any part of a file into
+// another, first or later, and nothing of it is stored; a caller that may
+// write to several must name one for every part.
+func TestIngestPartOutsideScope(t *testing.T) {
+	ctx := context.Background()
+	text := bigMarkdown(40, "")
+	sum := sha256.Sum256([]byte(text))
+	cut := strings.Index(text, "## Step 20")
+	first := contract.IngestFile{SourceID: "/docs/runbook.md", SourceKind: "folder", DisplayName: "runbook.md", Language: "markdown",
+		Workspace: "b", SHA256: hex.EncodeToString(sum[:]), Content: text[:cut], More: true}
+	later := first
+	later.Content, later.Offset, later.Line, later.More = text[cut:], int64(cut), 1+strings.Count(text[:cut], "\n"), false
+
+	svc := mustOpenService(t)
+	for _, part := range []contract.IngestFile{first, later} {
+		_, err := svc.Ingest(ctx, memory.IngestParams{Files: []contract.IngestFile{part}}, limitedTo("a"))
+		if contract.ErrorCode(err) != contract.CodeDenied || !strings.Contains(contract.ErrorMessage(err), "argument `files[0].workspace`") {
+			t.Errorf("part at %d into b as a caller limited to a: %v", part.Offset, err)
+		}
+		part.Workspace = ""
+		_, err = svc.Ingest(ctx, memory.IngestParams{Files: []contract.IngestFile{part}}, contract.CallContext{Workspaces: []string{"a", "c"}})
+		if contract.ErrorCode(err) != contract.CodeInvalidRequest || !strings.Contains(contract.ErrorMessage(err), "argument `files[0].workspace` is required") {
+			t.Errorf("part at %d with no workspace as a caller of two: %v", part.Offset, err)
+		}
+	}
+	if ids := chunkIDs(t, svc, anyone, first.SourceID); len(ids) != 0 {
+		t.Errorf("refused parts stored %d chunks", len(ids))
 	}
 }
