@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -15,14 +14,8 @@ import (
 func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, items []memory.Item) (bool, []bool, error) {
 	unchanged := false
 	var replayed []bool
-	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) error {
-		var hash string
-		err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE workspace = ? AND source_id = ?`, src.Workspace, src.ID).Scan(&hash)
-		switch {
-		case err == nil && hash == src.ContentHash:
-			unchanged = true
-			return nil
-		case err != nil && !errors.Is(err, sql.ErrNoRows):
+	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) (err error) {
+		if unchanged, err = sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
 		// Chunks that did not change keep their rows (and vectors); the
@@ -42,12 +35,7 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 		if replayed, err = s.putTx(ctx, tx, items); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO sources (workspace, source_id, source_kind, display_name, content_hash, updated_ms)
-			VALUES (?,?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
-			ON CONFLICT(workspace, source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
-			content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
-			src.Workspace, src.ID, src.Kind, src.DisplayName, src.ContentHash)
-		return err
+		return upsertSource(ctx, tx, src)
 	})
 	return unchanged, replayed, err
 }
