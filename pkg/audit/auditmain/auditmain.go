@@ -7,6 +7,7 @@ package auditmain
 
 import (
 	"log/slog"
+	"path/filepath"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/audit/redis"
@@ -22,6 +23,12 @@ func Open(cfg config.Config, log *slog.Logger) (*audit.Recorder, error) {
 	if !cfg.Audit.On() {
 		return nil, nil
 	}
+	// The key stays beside the file, in Redis mode too: it is this
+	// process's, and never travels to the shared stream.
+	key, err := audit.LoadKey(filepath.Join(filepath.Dir(cfg.Audit.Path), audit.KeyFile))
+	if err != nil {
+		return nil, err
+	}
 	file, err := sqlite.Open(cfg.Audit.Path, cfg.Audit.MaxRows)
 	if err != nil {
 		return nil, err
@@ -35,7 +42,7 @@ func Open(cfg config.Config, log *slog.Logger) (*audit.Recorder, error) {
 		}
 		l = &ownedStream{Stream: redis.NewStream(client, cfg.Audit.MaxRows, file), client: client}
 	}
-	return audit.NewRecorder(l, log), nil
+	return audit.NewRecorder(l, log, key), nil
 }
 
 // ownedStream closes the Redis client it was opened with: the stream

@@ -40,6 +40,8 @@ func Open(path string, maxRows int) (*Log, error) {
 	q.Add("_pragma", "busy_timeout(30000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
+	// A migrated or trimmed row's old bytes are zeroed, not left in free space.
+	q.Add("_pragma", "secure_delete(1)")
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
@@ -59,6 +61,9 @@ func Open(path string, maxRows int) (*Log, error) {
 		success INTEGER NOT NULL,
 		error_message TEXT NOT NULL DEFAULT ''
 	)`)
+		if err == nil {
+			err = migrate(db)
+		}
 		return err
 	})
 	if err != nil {
@@ -69,6 +74,46 @@ func Open(path string, maxRows int) (*Log, error) {
 		maxRows = 100000
 	}
 	return &Log{db: db, path: path, maxRows: int64(maxRows)}, nil
+}
+
+// migrations run once each, in order, after the table exists;
+// user_version counts those that ran. Append only.
+var migrations = []string{
+	// Rows used to keep resulting ids as they came, and a memory item's id
+	// is a plain hash of its text: such ids are blanked, HMACs (see
+	// audit.Pseudonym) kept.
+	`UPDATE audit SET resulting_id = '' WHERE resulting_id != '' AND resulting_id NOT LIKE 'hmac:%'`,
+}
+
+// migrate runs the migrations the file has not had, in one IMMEDIATE
+// transaction (two processes opening it at once migrate it once), then
+// checkpoints so the old pages leave the file for the WAL's copies.
+func migrate(db *sql.DB) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version >= len(migrations) {
+		return nil
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.Exec(migrations[i]); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	_, err = db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
 }
 
 // Record inserts r.
