@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -205,8 +206,14 @@ func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64
 }
 
 // Delete removes items; a trigger logs each deletion for the in-memory
-// indexes to follow, and secure_delete zeroes the freed pages. The WAL is then checkpointed so no
-// old copy of the text lingers there either.
+// indexes to follow, and secure_delete zeroes the freed pages. The WAL is
+// then checkpointed so no old copy of the text lingers there either.
+//
+// A source that lost an item loses its content hash too: the hash is of
+// the whole file, forgotten part included, so it would confirm a guess of
+// that part, and it no longer describes what is stored (ingesting the file
+// again stores it again instead of calling it unchanged). A source left
+// with no items goes.
 func (s *Store) Delete(ctx context.Context, ids []string) ([]string, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -214,13 +221,26 @@ func (s *Store) Delete(ctx context.Context, ids []string) ([]string, error) {
 	}
 	defer tx.Rollback()
 	var missing []string
+	sources := map[string]bool{}
 	for _, id := range ids {
-		res, err := tx.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, id)
-		if err != nil {
+		var source string
+		err := tx.QueryRowContext(ctx, `DELETE FROM items WHERE id = ? RETURNING source_id`, id).Scan(&source)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			missing = append(missing, id)
+		case err != nil:
+			return nil, storeErr("forgetting items", err)
+		case source != "":
+			sources[source] = true
+		}
+	}
+	for source := range sources {
+		if _, err := tx.ExecContext(ctx, `UPDATE sources SET content_hash = '' WHERE source_id = ?`, source); err != nil {
 			return nil, storeErr("forgetting items", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			missing = append(missing, id)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE source_id = ?
+			AND NOT EXISTS (SELECT 1 FROM items WHERE source_id = ?)`, source, source); err != nil {
+			return nil, storeErr("forgetting items", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
