@@ -258,6 +258,9 @@ func findProviderTokens(text string, spans []span) []span {
 			if n := end - i - len(p.prefix); n >= p.min && (!p.exact || n == p.min) {
 				spans = append(spans, span{i, end, p.kind})
 			}
+			// What was read is one word; no token starts inside it that
+			// this one would not have covered ("sk-sk-sk-…" is read once).
+			i = end - 1
 			break
 		}
 	}

@@ -78,7 +78,11 @@ func findAssignments(text, lower string, spans []span) []span {
 	// A key holding two hints (SECRET_TOKEN) is read twice; its spans
 	// are the same and merge.
 	for _, hint := range secretKeyHints {
+		done := 0 // end of the last key read: a hint inside it is the same key
 		indexAll(lower, hint, func(i int) {
+			if i < done {
+				return
+			}
 			ks, ke := i, i+len(hint)
 			for ks > 0 && isKeyByte(text[ks-1]) {
 				ks--
@@ -86,6 +90,7 @@ func findAssignments(text, lower string, spans []span) []span {
 			for ke < len(text) && isKeyByte(text[ke]) {
 				ke++
 			}
+			done = ke
 			if sp, ok := assignment(text, ks, ke); ok {
 				spans = append(spans, sp)
 			}
@@ -370,7 +375,10 @@ func findCommandLinePasswords(text, lower string, spans []span) []span {
 		return spans
 	}
 	indexAll(lower, " -p", func(i int) {
-		line := lower[strings.LastIndexByte(lower[:i], '\n')+1 : i]
+		// The command is near: a bounded look back keeps a long line from
+		// being read once per " -p".
+		line := lower[max(0, i-256):i]
+		line = line[strings.LastIndexByte(line, '\n')+1:]
 		if !strings.Contains(line, "mysql") && !strings.Contains(line, "mariadb") {
 			return
 		}
@@ -420,12 +428,24 @@ func skipBlanks(text string, i int) int {
 
 // atLineStart reports that only indentation, a list dash or "export"
 // precedes i on its line: a YAML mapping or a .env line, not a sentence.
+// It reads back from i, never the whole line: a long line with many keys
+// would otherwise be read once per key.
 func atLineStart(text string, i int) bool {
-	line := text[strings.LastIndexByte(text[:i], '\n')+1 : i]
-	line = strings.TrimLeft(line, " \t")
-	line = strings.TrimPrefix(line, "- ")
-	line = strings.TrimPrefix(line, "export ")
-	return strings.TrimSpace(line) == ""
+	blanks := func() {
+		for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			i--
+		}
+	}
+	blanks()
+	if strings.HasSuffix(text[:i], "export") {
+		i -= len("export")
+		blanks()
+	}
+	if i > 0 && text[i-1] == '-' {
+		i--
+		blanks()
+	}
+	return i == 0 || text[i-1] == '\n'
 }
 
 func hasAnyPrefix(s string, prefixes ...string) bool {
