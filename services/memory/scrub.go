@@ -27,10 +27,9 @@ func Scrub(text string) (string, []string) {
 		if len(spans) == 0 {
 			break
 		}
-		text = redact(text, spans)
-		for _, sp := range spans {
-			kinds = mergeKinds(kinds, []string{sp.kind})
-		}
+		var written []string
+		text, written = redact(text, spans)
+		kinds = mergeKinds(kinds, written)
 	}
 	sort.Strings(kinds)
 	return text, kinds
@@ -60,8 +59,10 @@ func findSecrets(text string) []span {
 	return spans
 }
 
-// redact replaces spans, merging those that overlap.
-func redact(text string, spans []span) string {
+// redact replaces spans, merging those that overlap, and returns the kinds
+// its markers name: a span inside another (a GitHub token given as a
+// "token" value) is the outer one's kind only.
+func redact(text string, spans []span) (string, []string) {
 	sort.SliceStable(spans, func(i, j int) bool {
 		if spans[i].start != spans[j].start {
 			return spans[i].start < spans[j].start
@@ -70,6 +71,7 @@ func redact(text string, spans []span) string {
 	})
 	var b strings.Builder
 	b.Grow(len(text))
+	var kinds []string
 	at := 0
 	for i := 0; i < len(spans); {
 		cur := spans[i]
@@ -78,10 +80,11 @@ func redact(text string, spans []span) string {
 		}
 		b.WriteString(text[at:cur.start])
 		b.WriteString(marker(cur.kind))
+		kinds = mergeKinds(kinds, []string{cur.kind})
 		at = cur.end
 	}
 	b.WriteString(text[at:])
-	return b.String()
+	return b.String(), kinds
 }
 
 // lowerASCII lowercases A–Z only, so that offsets in the result are
