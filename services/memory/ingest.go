@@ -51,7 +51,10 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 	fresh := false
 	for _, f := range p.Files {
 		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
-		src := SourceRecord{Workspace: f.Workspace, ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
+		// The record is scrubbed as its chunks' fields are (scrubFields).
+		srcID, _ := Scrub(f.SourceID)
+		name, _ := Scrub(f.DisplayName)
+		src := SourceRecord{Workspace: f.Workspace, ID: srcID, Kind: f.SourceKind, DisplayName: name, ContentHash: hex.EncodeToString(sum[:])}
 		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
 		items := make([]Item, len(chunks))
 		for i, c := range chunks {
@@ -64,7 +67,7 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		}
 		prepared, err := s.prepare(items)
 		if err != nil {
-			return nil, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", f.DisplayName, contract.ErrorMessage(err))
+			return nil, contract.Errorf(contract.CodeInvalidRequest, "%s: %s", name, contract.ErrorMessage(err))
 		}
 		unchanged, replayed, err := s.store.ReplaceSource(ctx, src, items)
 		if err != nil {
