@@ -2,7 +2,7 @@
 // and memory.forget made over MCP or HTTP, and every side-effecting call a
 // sub-agent makes, whether it succeeded or was refused. A row says who
 // called what, a summary of the arguments that never holds their content,
-// the id it produced, and how it ended.
+// an HMAC of the id it produced (key.go), and how it ended.
 //
 // The backends are adapters beside it: a SQLite table (package sqlite, the
 // embedded default, <home>/audit.db) and a Redis stream capped by length
@@ -63,14 +63,17 @@ type Recorder struct {
 	log  Log
 	slog *slog.Logger
 	now  func() time.Time
+	key  []byte
 }
 
-// NewRecorder records into l.
-func NewRecorder(l Log, log *slog.Logger) *Recorder {
+// NewRecorder records into l. A row's ResultingID is replaced by its
+// Pseudonym under key (LoadKey) before any backend sees it; with no key
+// none is kept.
+func NewRecorder(l Log, log *slog.Logger, key []byte) *Recorder {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Recorder{log: l, slog: log, now: time.Now}
+	return &Recorder{log: l, slog: log, now: time.Now, key: key}
 }
 
 // Record writes r, stamping it now when it has no time.
@@ -81,6 +84,7 @@ func (rec *Recorder) Record(ctx context.Context, r Row) {
 	if r.ArgsSummary == nil {
 		r.ArgsSummary = map[string]any{}
 	}
+	r.ResultingID = Pseudonym(rec.key, r.ResultingID)
 	outcome := "success"
 	if !r.Success {
 		outcome = "failure"

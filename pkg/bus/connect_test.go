@@ -246,7 +246,9 @@ func TestPermissionViolations(t *testing.T) {
 			}},
 			{Username: "echo", Password: "pw", Permissions: &server.Permissions{
 				Subscribe: &server.SubjectPermission{Allow: []string{"openhuman.echo.>", "$SRV.*", "$SRV.*.echo", "$SRV.*.echo.*"}},
-				Response:  &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute},
+				// Unlimited, as deploy/nats/auth.conf has it: a reply may
+				// follow heartbeats on the same subject.
+				Response: &server.ResponsePermission{MaxMsgs: -1, Expires: time.Minute},
 			}},
 			{Username: "thief", Password: "pw", Permissions: &server.Permissions{
 				Subscribe: &server.SubjectPermission{Allow: []string{"openhuman.other.>"}},

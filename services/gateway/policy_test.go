@@ -100,7 +100,11 @@ func TestWritesAreAuditedWithoutTheirContent(t *testing.T) {
 		t.Fatalf("%d rows: %+v", len(rows), rows)
 	}
 	bad, forget, learnRow := rows[0], rows[1], rows[2]
-	if !learnRow.Success || learnRow.ResultingID != learned.ID || learnRow.ArgsSummary["text_length"] != float64(len("The vault code is 7391-ALPHA.")) || learnRow.Client != "mcp:cursor" {
+	key, err := audit.LoadKey(filepath.Join(home, audit.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !learnRow.Success || learnRow.ResultingID != audit.Pseudonym(key, learned.ID) || learnRow.ArgsSummary["text_length"] != float64(len("The vault code is 7391-ALPHA.")) || learnRow.Client != "mcp:cursor" {
 		t.Errorf("learn row %+v", learnRow)
 	}
 	if !forget.Success || forget.ToolName != "memory.forget" || forget.ArgsSummary["id_count"] != float64(1) || forget.Client != "mcp:zed" {

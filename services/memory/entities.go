@@ -61,7 +61,8 @@ func ExtractEntities(text, language string) []Entity {
 	add := func(kind, surface string) {
 		surface = strings.TrimSpace(surface)
 		id := kind + ":" + strings.ToLower(surface)
-		if surface == "" || seen[id] || len(out) >= maxEntities {
+		// Scrub's [REDACTED:<kind>] marks where a secret was, not a name.
+		if surface == "" || surface == redactedPrefix[1:] || seen[id] || len(out) >= maxEntities {
 			return
 		}
 		seen[id] = true

@@ -55,7 +55,10 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			continue
 		}
 		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
-		src := SourceRecord{Workspace: f.Workspace, ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
+		// The record is scrubbed as its chunks' fields are (scrubFields).
+		srcID, _ := Scrub(f.SourceID)
+		name, _ := Scrub(f.DisplayName)
+		src := SourceRecord{Workspace: f.Workspace, ID: srcID, Kind: f.SourceKind, DisplayName: name, ContentHash: hex.EncodeToString(sum[:])}
 		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
 		items := fileItems(f, chunks, cc)
 		prepared, err := s.prepare(items)
@@ -90,10 +93,12 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 	return out, nil
 }
 
-// rejected reports a file whose content cannot be stored.
+// rejected reports a file whose content cannot be stored, by its name
+// scrubbed as its source record's is.
 func rejected(f contract.IngestFile, err error) IngestedFile {
+	name, _ := Scrub(f.DisplayName)
 	return IngestedFile{SourceID: f.SourceID, Status: contract.IngestFailed,
-		Error: fmt.Sprintf("%s: %s", f.DisplayName, contract.ErrorMessage(err))}
+		Error: fmt.Sprintf("%s: %s", name, contract.ErrorMessage(err))}
 }
 
 // fileItems are the document items of a file's chunks.

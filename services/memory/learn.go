@@ -94,7 +94,9 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 	return out, nil
 }
 
-// prepare readies items for storing: secrets scrubbed, observed_at
+// prepare readies items for storing: secrets scrubbed (from the text and
+// every other field a client wrote) before entities are extracted or the
+// id computed, so neither can keep one; observed_at
 // defaulted to now, tokens estimated, entities extracted, ids fingerprinted.
 func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 	now := s.now().UTC()
@@ -103,6 +105,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 		it := &items[i]
 		var redacted []string
 		it.Text, redacted = Scrub(contract.TrimBlank(it.Text))
+		redacted = mergeKinds(redacted, scrubFields(it))
 		if it.Text == "" {
 			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
 		}
@@ -118,6 +121,28 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
 	}
 	return out, nil
+}
+
+// scrubFields scrubs what an item says besides its text: a repository's
+// remote can carry a token (https://x-access-token:…@github.com/…), and
+// a path or thread id is whatever the client sent. Scrub is deterministic,
+// so a source's id scrubs to the same id on every ingest.
+func scrubFields(it *Item) []string {
+	var kinds []string
+	for _, f := range []*string{&it.SourceID, &it.SourceRef, &it.Meta.Folder, &it.Meta.FilePath,
+		&it.Meta.Repo, &it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID} {
+		if *f != "" {
+			var k []string
+			*f, k = Scrub(*f)
+			kinds = mergeKinds(kinds, k)
+		}
+	}
+	for i := range it.Tags {
+		var k []string
+		it.Tags[i], k = Scrub(it.Tags[i])
+		kinds = mergeKinds(kinds, k)
+	}
+	return kinds
 }
 
 func provenance(cc contract.CallContext) string {

@@ -6,65 +6,382 @@ import (
 	"strings"
 )
 
-// secretPatterns find credentials people paste by accident. Each match is
-// replaced by [REDACTED:<kind>] before anything is stored or indexed, so a
-// secret never reaches the database, the index or a search result.
-var secretPatterns = []struct {
-	kind string
-	re   *regexp.Regexp
-	keep int // leading submatch kept (the "password=" part), 0 for none
-	// hints are substrings (lowercased) without which the pattern cannot
-	// match: a cheap test that spares most texts the regular expression.
-	hints []string
-}{
-	{"private_key", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----`), 0, []string{"private key"}},
-	{"url_password", regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:)[^\s@/]+(@)`), 1, []string{"://"}},
-	{"bearer_token", regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{16,}`), 1, []string{"bearer"}},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, []string{"eyj"}},
-	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|rk_live_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,})\b`), 0,
-		[]string{"sk-", "sk_", "rk_live_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "akia", "glpat-"}},
-	{"password", regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|aws_secret_access_key)\b["']?\s*[:=]\s*["']?)[^\s"',;]{4,}`), 1,
-		[]string{"password", "passwd", "pwd", "secret", "key", "token"}},
-}
-
-// Scrub removes secrets from text. It returns the cleaned text and the kinds
-// of secret it removed, sorted, one entry per kind.
+// Scrub removes secrets from text before anything is stored, indexed or
+// embedded, so a secret never reaches the database, the index or a search
+// result. Each secret becomes [REDACTED:<kind>]; the key that introduced it
+// stays (DB_PASSWORD=[REDACTED:password]), so the fact that there is one is
+// still worth remembering. It returns the cleaned text and the kinds
+// removed, sorted, one entry per kind.
+//
+// Detection is a few literal scans rather than one large regular
+// expression: Scrub runs on every chunk of every ingested file, and a scan
+// for "pass" or "ghp_" costs a fraction of what a regexp pass over the same
+// text does (BenchmarkScrub).
 func Scrub(text string) (string, []string) {
-	found := map[string]bool{}
-	lower := strings.ToLower(text)
-	for _, p := range secretPatterns {
-		if !containsAny(lower, p.hints) {
-			continue
+	var kinds []string
+	// A removal can bring parts of the text together that form a secret
+	// only now; repeating until nothing is found makes scrubbing twice
+	// the same as once. Clean text, the common case, takes one round.
+	for range 4 {
+		spans := findSecrets(text)
+		if len(spans) == 0 {
+			break
 		}
-		text = p.re.ReplaceAllStringFunc(text, func(m string) string {
-			found[p.kind] = true
-			prefix := ""
-			if p.keep > 0 {
-				sub := p.re.FindStringSubmatch(m)
-				prefix = sub[p.keep]
-				if p.kind == "url_password" {
-					return prefix + "[REDACTED:" + p.kind + "]" + sub[2]
-				}
-			}
-			return prefix + "[REDACTED:" + p.kind + "]"
-		})
-	}
-	if len(found) == 0 {
-		return text, nil
-	}
-	kinds := make([]string, 0, len(found))
-	for k := range found {
-		kinds = append(kinds, k)
+		var written []string
+		text, written = redact(text, spans)
+		kinds = mergeKinds(kinds, written)
 	}
 	sort.Strings(kinds)
 	return text, kinds
 }
 
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
+// span is a part of the text that is a secret.
+type span struct {
+	start, end int
+	kind       string
+}
+
+const redactedPrefix = "[REDACTED"
+
+func marker(kind string) string { return redactedPrefix + ":" + kind + "]" }
+
+func findSecrets(text string) []span {
+	lower := lowerASCII(text)
+	var spans []span
+	spans = findPEM(text, lower, spans)
+	spans = findURLPasswords(text, lower, spans)
+	spans = findAuthorization(text, lower, spans)
+	spans = findProviderTokens(text, spans)
+	spans = findAWSSecrets(text, lower, spans)
+	spans = findAssignments(text, lower, spans)
+	spans = findCommandLinePasswords(text, lower, spans)
+	spans = findCards(text, spans)
+	return spans
+}
+
+// redact replaces spans, merging those that overlap, and returns the kinds
+// its markers name: a span inside another (a GitHub token given as a
+// "token" value) is the outer one's kind only.
+func redact(text string, spans []span) (string, []string) {
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].start != spans[j].start {
+			return spans[i].start < spans[j].start
+		}
+		return spans[i].end > spans[j].end
+	})
+	var b strings.Builder
+	b.Grow(len(text))
+	var kinds []string
+	at := 0
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		for i++; i < len(spans) && spans[i].start < cur.end; i++ {
+			cur.end = max(cur.end, spans[i].end)
+		}
+		b.WriteString(text[at:cur.start])
+		b.WriteString(marker(cur.kind))
+		kinds = mergeKinds(kinds, []string{cur.kind})
+		at = cur.end
+	}
+	b.WriteString(text[at:])
+	return b.String(), kinds
+}
+
+// lowerASCII lowercases A–Z only, so that offsets in the result are
+// offsets in s.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
 		}
 	}
-	return false
+	return s
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// indexAll calls fn with every offset of sub in s.
+func indexAll(s, sub string, fn func(i int)) {
+	for at := 0; ; {
+		i := strings.Index(s[at:], sub)
+		if i < 0 {
+			return
+		}
+		fn(at + i)
+		at += i + len(sub)
+	}
+}
+
+var (
+	// A PEM block, or the part of one a chunk boundary left: its start
+	// without an end, or base64 lines and its end without a start.
+	rePEM     = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s:,.\\-]*)`)
+	rePEMTail = regexp.MustCompile(`(?:[A-Za-z0-9+/=]{16,}(?:\\n|\r?\n))+-----END[A-Z0-9 ]*PRIVATE KEY-----`)
+	// An Authorization header's credentials, with or without a scheme.
+	reAuthorization = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(bearer|basic|token|bot|apikey|digest)\s+)?([^\s"',;]{8,})`)
+	reBearer        = regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`)
+)
+
+func findPEM(text, lower string, spans []span) []span {
+	if !strings.Contains(lower, "private key-----") {
+		return spans
+	}
+	for _, re := range []*regexp.Regexp{rePEM, rePEMTail} {
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			spans = append(spans, span{m[0], m[1], "private_key"})
+		}
+	}
+	return spans
+}
+
+// findURLPasswords finds scheme://user:password@host and keeps the user.
+func findURLPasswords(text, lower string, spans []span) []span {
+	indexAll(lower, "://", func(i int) {
+		if i == 0 || !isAlnum(text[i-1]) {
+			return // no scheme
+		}
+		colon := -1
+		for j := i + 3; j < len(text); j++ {
+			switch c := text[j]; {
+			case c == ':' && colon < 0:
+				colon = j
+			case c == '@':
+				if colon > i+3 && j > colon+1 && !strings.HasPrefix(text[colon+1:], redactedPrefix) {
+					spans = append(spans, span{colon + 1, j, "url_password"})
+				}
+				return
+			case c <= ' ' || c == '/':
+				return
+			}
+		}
+	})
+	return spans
+}
+
+func findAuthorization(text, lower string, spans []span) []span {
+	if strings.Contains(lower, "authorization") {
+		for _, m := range reAuthorization.FindAllStringSubmatchIndex(text, -1) {
+			kind := "authorization"
+			if m[2] >= 0 && strings.EqualFold(text[m[2]:m[3]], "bearer") {
+				kind = "bearer_token"
+			}
+			if !strings.HasPrefix(text[m[4]:], redactedPrefix) {
+				spans = append(spans, span{m[4], m[5], kind})
+			}
+		}
+	}
+	if strings.Contains(lower, "bearer") {
+		for _, m := range reBearer.FindAllStringSubmatchIndex(text, -1) {
+			spans = append(spans, span{m[2], m[3], "bearer_token"})
+		}
+	}
+	return spans
+}
+
+// providerToken is a credential format a provider issues: a fixed prefix,
+// then at least min characters of its alphabet (exactly min when exact).
+type providerToken struct {
+	prefix string
+	min    int
+	exact  bool
+	chars  func(byte) bool
+	kind   string
+}
+
+func tokenChar(c byte) bool  { return isAlnum(c) || c == '_' || c == '-' }
+func upperDigit(c byte) bool { return 'A' <= c && c <= 'Z' || isDigit(c) }
+
+var providerTokens = []providerToken{
+	{"sk-", 20, false, tokenChar, "api_key"}, // OpenAI (sk-proj-, sk-svcacct-) and Anthropic (sk-ant-)
+	{"sk_live_", 16, false, isAlnum, "api_key"},
+	{"sk_test_", 16, false, isAlnum, "api_key"},
+	{"rk_live_", 16, false, isAlnum, "api_key"},
+	{"rk_test_", 16, false, isAlnum, "api_key"},
+	{"whsec_", 16, false, isAlnum, "api_key"},
+	{"ghp_", 30, false, isAlnum, "api_key"},
+	{"gho_", 30, false, isAlnum, "api_key"},
+	{"ghu_", 30, false, isAlnum, "api_key"},
+	{"ghs_", 30, false, isAlnum, "api_key"},
+	{"ghr_", 30, false, isAlnum, "api_key"},
+	{"github_pat_", 40, false, tokenChar, "api_key"},
+	{"glpat-", 20, false, tokenChar, "api_key"},
+	{"xoxa-", 10, false, tokenChar, "api_key"},
+	{"xoxb-", 10, false, tokenChar, "api_key"},
+	{"xoxe-", 10, false, tokenChar, "api_key"},
+	{"xoxp-", 10, false, tokenChar, "api_key"},
+	{"xoxr-", 10, false, tokenChar, "api_key"},
+	{"xoxs-", 10, false, tokenChar, "api_key"},
+	{"xapp-", 10, false, tokenChar, "api_key"},
+	{"npm_", 36, true, isAlnum, "api_key"},
+	{"AIza", 35, true, tokenChar, "api_key"},
+	{"AKIA", 16, true, upperDigit, "aws_key"},
+	{"ASIA", 16, true, upperDigit, "aws_key"},
+}
+
+// tokenStarts are the first bytes of providerTokens' prefixes and of a JWT.
+var tokenStarts = func() (t [256]bool) {
+	for _, p := range providerTokens {
+		t[p.prefix[0]] = true
+	}
+	t['e'] = true
+	return t
+}()
+
+// findProviderTokens finds known credential formats and JWTs in one pass
+// over the starts of words: "task-" does not hold "sk-".
+func findProviderTokens(text string, spans []span) []span {
+	for i := 0; i < len(text); i++ {
+		if !tokenStarts[text[i]] || i > 0 && isAlnum(text[i-1]) {
+			continue
+		}
+		if strings.HasPrefix(text[i:], "eyJ") {
+			if end := jwtEnd(text, i); end > 0 {
+				spans = append(spans, span{i, end, "jwt"})
+			}
+			continue
+		}
+		for _, p := range providerTokens {
+			if !strings.HasPrefix(text[i:], p.prefix) {
+				continue
+			}
+			end := i + len(p.prefix)
+			for end < len(text) && p.chars(text[end]) {
+				end++
+			}
+			if n := end - i - len(p.prefix); n >= p.min && (!p.exact || n == p.min) {
+				spans = append(spans, span{i, end, p.kind})
+			}
+			// What was read is one word; no token starts inside it that
+			// this one would not have covered ("sk-sk-sk-…" is read once).
+			i = end - 1
+			break
+		}
+	}
+	return spans
+}
+
+// jwtEnd returns where the JWT starting at i ends, or 0: three base64url
+// segments of at least 8 characters, the first two JSON objects ("eyJ").
+func jwtEnd(text string, i int) int {
+	at := i
+	for seg := range 3 {
+		if seg < 2 && !strings.HasPrefix(text[at:], "eyJ") {
+			return 0
+		}
+		start := at
+		for at < len(text) && tokenChar(text[at]) {
+			at++
+		}
+		if at-start < 8 {
+			return 0
+		}
+		if seg < 2 {
+			if at >= len(text) || text[at] != '.' {
+				return 0
+			}
+			at++
+		}
+	}
+	return at
+}
+
+// findAWSSecrets finds secret access keys that no key names: 40 characters
+// of base64 in a text that holds an access key id or says "aws". Mixed
+// case is required, which a hex digest (a commit) never has.
+func findAWSSecrets(text, lower string, spans []span) []span {
+	if !strings.Contains(lower, "aws") && !strings.Contains(text, "AKIA") && !strings.Contains(text, "ASIA") {
+		return spans
+	}
+	b64 := func(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
+	for i := 0; i < len(text); {
+		if !b64(text[i]) {
+			i++
+			continue
+		}
+		start := i
+		var upper, low, other bool
+		for ; i < len(text) && b64(text[i]); i++ {
+			c := text[i]
+			upper = upper || 'A' <= c && c <= 'Z'
+			low = low || 'a' <= c && c <= 'z'
+			other = other || !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z')
+		}
+		if i-start == 40 && upper && low && other && (i == len(text) || text[i] != '=') {
+			spans = append(spans, span{start, i, "aws_key"})
+		}
+	}
+	return spans
+}
+
+// findCards finds payment card numbers: 13–19 digits, whole or in groups
+// of three or more split by one kind of separator, starting with 2–6 (the
+// networks' ranges; millisecond timestamps start with 1) and passing the
+// Luhn check, which order and phone numbers fail nine times in ten.
+func findCards(text string, spans []span) []span {
+	for i := 0; i < len(text); i++ {
+		if !isDigit(text[i]) || i > 0 && (isAlnum(text[i-1]) || text[i-1] == '.' || text[i-1] == ',') {
+			continue
+		}
+		end, digits, ok := cardRun(text, i)
+		if ok && digits >= 13 && digits <= 19 && text[i] >= '2' && text[i] <= '6' && luhn(text[i:end]) {
+			spans = append(spans, span{i, end, "card_number"})
+		}
+		i = end
+	}
+	return spans
+}
+
+// cardRun reads digit groups from i and reports where they end, how many
+// digits they hold, and whether they are shaped like a card number.
+func cardRun(text string, i int) (end, digits int, ok bool) {
+	var sep byte
+	ok = true
+	group := 0
+	for end = i; end < len(text); end++ {
+		c := text[end]
+		if isDigit(c) {
+			digits++
+			group++
+			continue
+		}
+		if (c == ' ' || c == '-') && end+1 < len(text) && isDigit(text[end+1]) && (sep == 0 || sep == c) {
+			sep = c
+			ok = ok && group >= 3
+			group = 0
+			continue
+		}
+		break
+	}
+	if end < len(text) && (isAlnum(text[end]) || text[end] == '.' && end+1 < len(text) && isDigit(text[end+1])) {
+		ok = false
+	}
+	return end, digits, ok && (sep == 0 || group >= 3)
+}
+
+func luhn(s string) bool {
+	sum, double := 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		if !isDigit(s[i]) {
+			continue
+		}
+		d := int(s[i] - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		double = !double
+	}
+	return sum%10 == 0
 }

@@ -6,7 +6,9 @@
 package auditmain
 
 import (
+	"crypto/rand"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/audit/redis"
@@ -22,6 +24,10 @@ func Open(cfg config.Config, log *slog.Logger) (*audit.Recorder, error) {
 	if !cfg.Audit.On() {
 		return nil, nil
 	}
+	key, err := loadKey(cfg.Audit.Path)
+	if err != nil {
+		return nil, err
+	}
 	file, err := sqlite.Open(cfg.Audit.Path, cfg.Audit.MaxRows)
 	if err != nil {
 		return nil, err
@@ -35,7 +41,20 @@ func Open(cfg config.Config, log *slog.Logger) (*audit.Recorder, error) {
 		}
 		l = &ownedStream{Stream: redis.NewStream(client, cfg.Audit.MaxRows, file), client: client}
 	}
-	return audit.NewRecorder(l, log), nil
+	return audit.NewRecorder(l, log, key), nil
+}
+
+// loadKey reads the key beside the audit file, in Redis mode too: it is
+// this process's, and never travels to the shared stream. Without a path
+// SQLite keeps the file in a temporary place for the process's lifetime,
+// and the key lives as long, in memory.
+func loadKey(auditPath string) ([]byte, error) {
+	if auditPath == "" {
+		key := make([]byte, 32)
+		_, err := rand.Read(key)
+		return key, err
+	}
+	return audit.LoadKey(filepath.Join(filepath.Dir(auditPath), audit.KeyFile))
 }
 
 // ownedStream closes the Redis client it was opened with: the stream

@@ -45,7 +45,11 @@ CREATE TABLE IF NOT EXISTS audit (
 	error_message TEXT NOT NULL DEFAULT ''
 )`, `
 -- The name of the HTTP bearer token the call came with.
-ALTER TABLE audit ADD COLUMN token TEXT NOT NULL DEFAULT ''`,
+ALTER TABLE audit ADD COLUMN token TEXT NOT NULL DEFAULT ''`, `
+-- Rows used to keep resulting ids as they came, and a memory item's id is
+-- a plain hash of its text: such ids are blanked, HMACs (see
+-- audit.Pseudonym) kept.
+UPDATE audit SET resulting_id = '' WHERE resulting_id != '' AND resulting_id NOT LIKE 'hmac:%'`,
 }
 
 // Open opens (creating) the audit file at path.
@@ -57,6 +61,8 @@ func Open(path string, maxRows int) (*Log, error) {
 	q.Add("_pragma", "busy_timeout(30000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
+	// A migrated or trimmed row's old bytes are zeroed, not left in free space.
+	q.Add("_pragma", "secure_delete(1)")
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
@@ -66,6 +72,11 @@ func Open(path string, maxRows int) (*Log, error) {
 	// Each openhuman-core a client launches opens this file, often at the
 	// same moment.
 	err = sqlitefile.RetryBusy(30*time.Second, func() error { return sqlitefile.Migrate(context.Background(), db, migrations) })
+	if err == nil {
+		// The old pages of a blanked id leave the file for good, not
+		// only its tables.
+		_, err = db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening the audit log %s: %w", path, err)

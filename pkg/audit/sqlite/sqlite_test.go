@@ -120,7 +120,7 @@ func TestOpenAtOnce(t *testing.T) {
 }
 
 // TestMigratesAnOlderFile: a file written before rows named their token
-// keeps its rows, and takes the token of new ones.
+// keeps its rows (without their plain ids), and takes the token of new ones.
 func TestMigratesAnOlderFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.db")
 	old, err := sql.Open("sqlite", "file:"+path)
@@ -153,7 +153,7 @@ func TestMigratesAnOlderFile(t *testing.T) {
 		if err != nil || rerr != nil {
 			t.Fatal(err, rerr)
 		}
-		if last := rows[len(rows)-1]; last.ResultingID != "id-old" || last.Token != "" || rows[0].Token != "ci" {
+		if last := rows[len(rows)-1]; last.ResultingID != "" || last.Token != "" || rows[0].Token != "ci" {
 			t.Fatalf("rows %+v", rows)
 		}
 	}
@@ -166,5 +166,56 @@ func TestMigratesAnOlderFile(t *testing.T) {
 	}
 	if _, err := sqlite.Open(path, 0); err == nil || !strings.Contains(err.Error(), "newer than this binary knows") {
 		t.Fatalf("a file of a newer schema: %v", err)
+	}
+}
+
+// A file written when rows kept plain resulting ids loses them on open:
+// blanked in the table and zeroed in the file; HMACs stay.
+func TestOpenBlanksPlainIDs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const plain = "8c1f3e5a7b9d0f2e4c6a8b0d2f4e6a8c"
+	for _, stmt := range []string{
+		`CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp_ms INTEGER NOT NULL, client TEXT NOT NULL,
+			tool_name TEXT NOT NULL, args_summary TEXT NOT NULL, resulting_id TEXT NOT NULL DEFAULT '',
+			success INTEGER NOT NULL, error_message TEXT NOT NULL DEFAULT '')`,
+		`INSERT INTO audit (timestamp_ms, client, tool_name, args_summary, resulting_id, success) VALUES (1, 'mcp', 'memory.learn', '{}', '` + plain + `', 1)`,
+		`INSERT INTO audit (timestamp_ms, client, tool_name, args_summary, resulting_id, success) VALUES (2, 'mcp', 'memory.learn', '{}', 'hmac:00ff', 1)`,
+		`PRAGMA wal_checkpoint(TRUNCATE)`,
+	} {
+		if _, err := old.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(plain)) {
+		t.Fatal("the old file does not hold the id to begin with")
+	}
+
+	l, err := sqlite.Open(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := l.Recent(context.Background(), 10, false)
+	if err != nil || len(rows) != 2 || rows[0].ResultingID != "hmac:00ff" || rows[1].ResultingID != "" || rows[1].ToolName != "memory.learn" {
+		t.Fatalf("rows after opening: %+v %v", rows, err)
+	}
+	l.Close()
+	for _, f := range []string{path, path + "-wal"} {
+		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte(plain)) {
+			t.Errorf("%s still holds the plain id", filepath.Base(f))
+		}
+	}
+	// Opening again changes nothing.
+	l, err = sqlite.Open(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if again, _ := l.Recent(context.Background(), 10, false); len(again) != 2 || again[0].ResultingID != "hmac:00ff" {
+		t.Fatalf("rows after a second open: %+v", again)
 	}
 }

@@ -89,7 +89,7 @@ func TestApprovalAuto(t *testing.T) {
 		t.Fatalf("learned %v, response %q", learned, res.Response)
 	}
 	rows := r.auditRows(t)
-	if len(rows) != 1 || !rows[0].Success || rows[0].ToolName != "memory.learn" || rows[0].ResultingID != "learned-1" ||
+	if len(rows) != 1 || !rows[0].Success || rows[0].ToolName != "memory.learn" || rows[0].ResultingID != audit.Pseudonym(testAuditKey, "learned-1") ||
 		rows[0].Client != "mcp:test/agent:note_taker" || rows[0].ArgsSummary["text_length"] != float64(33) || rows[0].ArgsSummary["kind"] != "fact" {
 		t.Fatalf("audit %+v", rows)
 	}

@@ -149,6 +149,9 @@ func (r *rig) startAgents(t *testing.T, o rigOptions) {
 	r.startReplica(t, o, r.gate)
 }
 
+// testAuditKey keys the resulting ids the rig's audit keeps.
+var testAuditKey = []byte("0123456789abcdef0123456789abcdef")
+
 // startReplica starts a replica of the agents service with its own gate.
 func (r *rig) startReplica(t *testing.T, o rigOptions, gate *agents.Gate) {
 	t.Helper()
@@ -158,7 +161,7 @@ func (r *rig) startReplica(t *testing.T, o rigOptions, gate *agents.Gate) {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	opts := agents.RunnerOptions{ModelName: "test-model", Timeout: o.timeout, MaxToolResult: o.maxToolResult, Approval: gate, Audit: audit.NewRecorder(r.audit, log)}
+	opts := agents.RunnerOptions{ModelName: "test-model", Timeout: o.timeout, MaxToolResult: o.maxToolResult, Approval: gate, Audit: audit.NewRecorder(r.audit, log, testAuditKey)}
 	if !o.noModel {
 		mt := o.modelTimeout
 		if mt == 0 {

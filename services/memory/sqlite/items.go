@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -204,9 +205,16 @@ func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64
 	return newMark, nil
 }
 
-// Delete removes items; a trigger logs each deletion for the in-memory
-// indexes to follow, and secure_delete zeroes the freed pages. The WAL is then checkpointed so no
+// Delete removes items of workspaces (every workspace when nil); a trigger
+// logs each deletion for the in-memory indexes to follow, and
+// secure_delete zeroes the freed pages. The WAL is then checkpointed so no
 // old copy of the text lingers there either.
+//
+// A source that lost an item loses its content hash too: the hash is of
+// the whole file, forgotten part included, so it would confirm a guess of
+// that part, and it no longer describes what is stored (ingesting the file
+// again stores it again instead of calling it unchanged). A source left
+// with no items goes.
 func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) ([]string, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -215,13 +223,28 @@ func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (
 	defer tx.Rollback()
 	inWS, wsArgs := workspaceSQL(workspaces)
 	var missing []string
+	type sourceKey struct{ workspace, id string }
+	sources := map[sourceKey]bool{}
 	for _, id := range ids {
-		res, err := tx.ExecContext(ctx, `DELETE FROM items AS i WHERE i.id = ?`+inWS, append([]any{id}, wsArgs...)...)
-		if err != nil {
+		var src sourceKey
+		err := tx.QueryRowContext(ctx, `DELETE FROM items AS i WHERE i.id = ?`+inWS+` RETURNING workspace, source_id`,
+			append([]any{id}, wsArgs...)...).Scan(&src.workspace, &src.id)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			missing = append(missing, id)
+		case err != nil:
+			return nil, s.storeErr("forgetting items", err)
+		case src.id != "":
+			sources[src] = true
+		}
+	}
+	for src := range sources {
+		if _, err := tx.ExecContext(ctx, `UPDATE sources SET content_hash = '' WHERE workspace = ? AND source_id = ?`, src.workspace, src.id); err != nil {
 			return nil, s.storeErr("forgetting items", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			missing = append(missing, id)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE workspace = ? AND source_id = ?
+			AND NOT EXISTS (SELECT 1 FROM items WHERE workspace = ? AND source_id = ?)`, src.workspace, src.id, src.workspace, src.id); err != nil {
+			return nil, s.storeErr("forgetting items", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/audit/sqlite"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
@@ -143,7 +144,11 @@ func TestApprovalOverHTTP(t *testing.T) {
 	}
 	defer l.Close()
 	rows, _ := l.Recent(context.Background(), 10, false)
-	if len(rows) != 1 || !rows[0].Success || rows[0].Client != "mcp:prom-test/agent:note_taker" || rows[0].ResultingID != items[0].(map[string]any)["id"] {
+	key, err := audit.LoadKey(filepath.Join(home, audit.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || !rows[0].Success || rows[0].Client != "mcp:prom-test/agent:note_taker" || rows[0].ResultingID != audit.Pseudonym(key, items[0].(map[string]any)["id"].(string)) {
 		t.Fatalf("audit %+v", rows)
 	}
 	// Deciding it again: nothing waits.

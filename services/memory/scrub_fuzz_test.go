@@ -1,0 +1,38 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+)
+
+// plantable are secrets of every format Scrub knows without a key to name
+// them; FuzzScrub hides one in random text and expects it gone.
+var plantable = []string{
+	ghToken, stripeKey, awsID, jwtToken, pemBlock, "4111111111111111", visaNumber,
+	"sk-ant-api03-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2", "xoxb-" + "2194857392-Zx9Yw8Vu7Ts6Rq5",
+	"github_pat_" + strings.Repeat("11ABCDEFG0", 5), "AIza" + "SyD-abcdefghijklmnopqrstuvwxyz01234",
+}
+
+func FuzzScrub(f *testing.F) {
+	f.Add("DB_PASSWORD=hunter2 and my password is hunter2", byte(0))
+	f.Add("postgres://app:hunter2@db:5432/x Authorization: Bearer abcdefghijklmnopqrstuvwxyz", byte(3))
+	f.Add(benchText, byte(7))
+	f.Fuzz(func(t *testing.T, text string, pick byte) {
+		out, kinds := Scrub(text)
+		if again, _ := Scrub(out); again != out {
+			t.Fatalf("not idempotent:\nonce  %q\ntwice %q", out, again)
+		}
+		if len(kinds) == 0 && out != text {
+			t.Fatalf("changed without naming a kind: %q → %q", text, out)
+		}
+		if len(out) > len(text) && !strings.Contains(out, redactedPrefix+":") {
+			t.Fatalf("grew without a marker: %q → %q", text, out)
+		}
+		secret := plantable[int(pick)%len(plantable)]
+		mid := len(text) / 2
+		planted := text[:mid] + "\n" + secret + "\n" + text[mid:]
+		if out, _ := Scrub(planted); strings.Contains(out, secret) {
+			t.Fatalf("planted secret survived: %q", out)
+		}
+	})
+}

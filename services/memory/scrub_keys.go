@@ -1,0 +1,469 @@
+package memory
+
+import "strings"
+
+// A key names a secret when its last word does (DB_PASSWORD, apiKey,
+// client-secret, spring.datasource.password), not when the word only
+// qualifies another (password_policy, token_url, max_tokens). The words
+// are looked for in the lowercased text; each hit is grown to the whole
+// key around it.
+var secretKeyHints = []string{"pass", "pwd", "secret", "token", "key", "auth", "pin"}
+
+// keyKind says what a key's value is, from its last two words; "" when it
+// is not a secret.
+func keyKind(last, prev string) string {
+	switch last {
+	case "password", "passwd", "pwd", "pass", "passphrase", "passcode":
+		return "password"
+	case "pin", "pincode":
+		return "pin"
+	case "token":
+		return "token"
+	case "secret", "clientsecret":
+		return "secret"
+	case "auth":
+		return "credential"
+	case "apikey", "accesskey", "secretkey":
+		return "api_key"
+	case "privatekey":
+		return "private_key"
+	case "key":
+		switch prev {
+		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app":
+			return "api_key"
+		case "private":
+			return "private_key"
+		}
+	}
+	// A word run together (dbpassword, accesstoken) ends with the secret
+	// word; only long ones count, or "bypass" and "compass" would.
+	for _, suffix := range []string{"password", "passwd", "passphrase", "token", "secret", "apikey"} {
+		if len(last) > len(suffix) && strings.HasSuffix(last, suffix) {
+			return keyKind(suffix, "")
+		}
+	}
+	return ""
+}
+
+func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
+
+// keyWords splits a key into words at _, -, . and case changes
+// (dbPassword, APIKey) and returns the last two, lowercased.
+func keyWords(key string) (last, prev string) {
+	start := 0
+	for i := 0; i <= len(key); i++ {
+		switch {
+		case i == len(key) || key[i] == '_' || key[i] == '-' || key[i] == '.':
+			if i > start {
+				prev, last = last, key[start:i]
+			}
+			start = i + 1
+		case i > start && isUpper(key[i]) && (isLower(key[i-1]) || isDigit(key[i-1]) ||
+			i+1 < len(key) && isUpper(key[i-1]) && isLower(key[i+1])):
+			prev, last = last, key[start:i]
+			start = i
+		}
+	}
+	return lowerASCII(last), lowerASCII(prev)
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// findAssignments finds values given to secret keys: KEY=value, export
+// KEY="value", key: value (YAML), "key": "value" (JSON), key := "value",
+// --key value and --key=value, and prose ("my password is hunter2", "the
+// password for the NAS is 7391-ALPHA", "pin is 1234").
+func findAssignments(text, lower string, spans []span) []span {
+	// A key holding two hints (SECRET_TOKEN) is read twice; its spans
+	// are the same and merge.
+	for _, hint := range secretKeyHints {
+		done := 0 // end of the last key read: a hint inside it is the same key
+		indexAll(lower, hint, func(i int) {
+			if i < done {
+				return
+			}
+			ks, ke := i, i+len(hint)
+			for ks > 0 && isKeyByte(text[ks-1]) {
+				ks--
+			}
+			for ke < len(text) && isKeyByte(text[ke]) {
+				ke++
+			}
+			done = ke
+			if sp, ok := assignment(text, ks, ke); ok {
+				spans = append(spans, sp)
+			}
+		})
+	}
+	return spans
+}
+
+// How sure the context is that what follows is a value, not prose.
+const (
+	lenient = iota // KEY=value, a YAML line, a JSON member, --key value
+	strict         // prose, a colon mid-sentence: only what looks like a secret
+)
+
+// assignment reads the key at text[ks:ke] and the value given to it.
+func assignment(text string, ks, ke int) (span, bool) {
+	// Flags and dotted paths keep their dashes and dots out of the key.
+	cli := strings.HasPrefix(text[ks:ke], "--")
+	for ks < ke && (text[ks] == '-' || text[ks] == '.') {
+		ks++
+	}
+	for ke > ks && (text[ke-1] == '-' || text[ke-1] == '.') {
+		ke--
+	}
+	key := text[ks:ke]
+	// $DB_PASSWORD and ${DB_PASSWORD:-x} refer to a secret, they hold none.
+	if key == "" || ks > 0 && (text[ks-1] == '$' || text[ks-1] == '{') {
+		return span{}, false
+	}
+	last, prev := keyWords(key)
+	if last == "key" && prev == "" {
+		prev = wordBefore(text, ks) // "the API key is ..."
+	}
+	kind := keyKind(last, prev)
+	if kind == "" {
+		return span{}, false
+	}
+	quotedKey := ks > 0 && isQuote(text[ks-1])
+	at := ke
+	for at < len(text) && at < ke+2 && (isQuote(text[at]) || text[at] == '\\') {
+		at++
+	}
+	sep := skipBlanks(text, at)
+	mode := lenient
+	switch {
+	case hasAnyPrefix(text[sep:], ":=", "=>", "==", "="):
+		sep += 1 + boolInt(hasAnyPrefix(text[sep:], ":=", "=>", "=="))
+	case strings.HasPrefix(text[sep:], ":") && !strings.HasPrefix(text[sep:], "://") && !strings.HasPrefix(text[sep:], "::"):
+		// user:password@ in a URL is the URL scanner's.
+		if ks > 0 && text[ks-1] == '/' {
+			return span{}, false
+		}
+		sep++
+		// A YAML line gives one value; words after it make a sentence
+		// ("Token: the bucket refills").
+		if !quotedKey && (!atLineStart(text, ks) || !lastOnLine(text, skipBlanks(text, sep))) {
+			mode = strict
+		}
+	case cli && sep > ke && sep < len(text) && text[sep] != '-':
+	default:
+		var ok bool
+		if sep, ok = proseValue(text, ke, last, prev); !ok {
+			return span{}, false
+		}
+		mode = strict
+	}
+	if kind == "credential" {
+		mode = strict
+	}
+	vs, ve, quoted := value(text, skipBlanks(text, sep))
+	if vs == ve || !secretValue(text[vs:ve], kind, mode, quoted) {
+		return span{}, false
+	}
+	return span{vs, ve, kind}, true
+}
+
+// proseValue finds the value of "password is X", "password for the NAS
+// is X", "pin code is X" and "password: X" after a key ending at ke.
+// "pass", "auth" and a qualified key do not read as prose: "the boarding
+// pass is 12A", "auth is handled by the proxy".
+func proseValue(text string, ke int, last, prev string) (int, bool) {
+	switch last {
+	case "password", "passwd", "passphrase", "passcode", "pin", "secret", "token", "apikey":
+	case "key":
+		if prev == "" {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	at := ke
+	if last == "pin" {
+		for _, w := range []string{" code", " number"} {
+			if hasPrefixFold(text[at:], w) {
+				at += len(w)
+			}
+		}
+	}
+	// "for the admin account", up to six words, before "is".
+	if w, ok := nextWord(text, at); ok && contains([]string{"for", "to", "of", "on", "at"}, strings.ToLower(text[at+1:w])) {
+		at = w
+		for n := 0; n < 6; n++ {
+			w, ok := nextWord(text, at)
+			if !ok {
+				return 0, false
+			}
+			word := strings.ToLower(text[at+1 : w])
+			if word == "is" || word == "was" {
+				break
+			}
+			if strings.HasSuffix(word, ":") {
+				return w, true
+			}
+			at = w
+		}
+	}
+	if w, ok := nextWord(text, at); ok {
+		switch strings.ToLower(text[at+1 : w]) {
+		case "is", "was", "is:", "was:":
+			return w, true
+		}
+	}
+	return 0, false
+}
+
+// nextWord reads " word" at i and returns where it ends.
+func nextWord(text string, i int) (int, bool) {
+	if i >= len(text) || text[i] != ' ' {
+		return 0, false
+	}
+	end := i + 1
+	for end < len(text) && text[end] > ' ' && text[end] != ',' && text[end] != ';' {
+		end++
+	}
+	return end, end > i+1
+}
+
+// wordBefore is the lowercase word before the space before i.
+func wordBefore(text string, i int) string {
+	if i < 2 || text[i-1] != ' ' {
+		return ""
+	}
+	end, start := i-1, i-1
+	for start > 0 && isAlnum(text[start-1]) {
+		start--
+	}
+	return lowerASCII(text[start:end])
+}
+
+// value reads the value at i: quoted (to the closing quote on its line,
+// escapes allowed, \" inside JSON strings too) or a bare token.
+func value(text string, i int) (start, end int, quoted bool) {
+	if i >= len(text) {
+		return i, i, false
+	}
+	q := ""
+	if isQuote(text[i]) {
+		q = text[i : i+1]
+	} else if text[i] == '\\' && i+1 < len(text) && isQuote(text[i+1]) {
+		q = text[i : i+2]
+	}
+	if q != "" {
+		start = i + len(q)
+		for j := start; j < len(text) && text[j] != '\n'; j++ {
+			if strings.HasPrefix(text[j:], q) && (len(q) == 2 || text[j-1] != '\\') {
+				return start, j, true
+			}
+		}
+		i = start
+	}
+	end = i
+	for end < len(text) && !strings.ContainsRune(" \t\r\n\"'`,;<>", rune(text[end])) && !nextParam(text, end) {
+		end++
+	}
+	// Sentence punctuation after a value is not part of it.
+	for end > i && strings.IndexByte(".:!?)]}", text[end-1]) >= 0 {
+		end--
+	}
+	return i, end, false
+}
+
+// secretValue tells a value from a placeholder, a reference, an expression
+// or, in prose, an ordinary word ("the token is valid").
+func secretValue(v, kind string, mode int, quoted bool) bool {
+	if strings.HasPrefix(v, redactedPrefix) || isPlaceholder(v) {
+		return false
+	}
+	if kind == "pin" {
+		return len(v) >= 4 && len(v) <= 8 && strings.Trim(v, "0123456789") == ""
+	}
+	if !quoted && (isExpression(v) || isIdentifierPath(v)) {
+		return false
+	}
+	if mode == lenient {
+		return len(v) >= 3
+	}
+	if len(v) < 4 || kind == "credential" && len(v) < 8 {
+		return false // "auth: oauth2"
+	}
+	if quoted || strings.Trim(lowerASCII(v), "abcdefghijklmnopqrstuvwxyz") != "" {
+		return true
+	}
+	if strings.ToLower(v[1:]) != v[1:] {
+		return true // hUnTeR
+	}
+	return !isProseWord(strings.ToLower(v))
+}
+
+func isPlaceholder(v string) bool {
+	l := strings.ToLower(v)
+	switch l {
+	case "true", "false", "null", "nil", "none", "yes", "no", "on", "off", "required", "optional", "changeme", "redacted", "hidden":
+		return true
+	}
+	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") ||
+		strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") || strings.HasPrefix(v, "{{") ||
+		strings.Trim(v, "*xX.•") == ""
+}
+
+// isExpression reports code that computes a value: a call, a literal
+// object or list.
+func isExpression(v string) bool {
+	if v[0] == '{' || v[0] == '[' {
+		return true
+	}
+	i := 0
+	for i < len(v) && (isAlnum(v[i]) || v[i] == '_' || v[i] == '.') {
+		i++
+	}
+	return i > 0 && i < len(v) && v[i] == '('
+}
+
+// isIdentifierPath reports a dotted name such as cfg.Password or
+// process.env.TOKEN: code reading a secret, not the secret.
+func isIdentifierPath(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || isDigit(p[0]) || strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// proseWords follow "the password is" in sentences that give none.
+var proseWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`also always bad being blank case correct different easy empty enough fine gone good great
+		hard here in incorrect invalid just kept known lost mine missing new never next not nothing now old only optional ours
+		public private ready reset safe same secure short simple something still strong sure that the their there this too
+		unique unknown very weak what which wrong yours long your my our his her its set unset`) {
+		proseWords[w] = true
+	}
+}
+
+func isProseWord(w string) bool {
+	if proseWords[w] {
+		return true
+	}
+	for _, s := range []string{"ed", "ing", "ly", "able", "ible", "ive", "ous", "ful", "less", "ent", "ant"} {
+		if strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// findCommandLinePasswords finds the two -p forms that are not ambiguous:
+// `sshpass -p secret`, and `-psecret` glued on a mysql or mariadb command
+// line (there a separate word after -p is a database, elsewhere a port).
+func findCommandLinePasswords(text, lower string, spans []span) []span {
+	indexAll(lower, "sshpass -p ", func(i int) {
+		if vs, ve, quoted := value(text, skipBlanks(text, i+len("sshpass -p "))); ve > vs && secretValue(text[vs:ve], "password", lenient, quoted) {
+			spans = append(spans, span{vs, ve, "password"})
+		}
+	})
+	if !strings.Contains(lower, "mysql") && !strings.Contains(lower, "mariadb") {
+		return spans
+	}
+	indexAll(lower, " -p", func(i int) {
+		// The command is near: a bounded look back keeps a long line from
+		// being read once per " -p".
+		line := lower[max(0, i-256):i]
+		line = line[strings.LastIndexByte(line, '\n')+1:]
+		if !strings.Contains(line, "mysql") && !strings.Contains(line, "mariadb") {
+			return
+		}
+		vs := i + len(" -p")
+		if vs < len(text) && text[vs] > ' ' && text[vs] != '-' {
+			if vs, ve, quoted := value(text, vs); ve > vs && secretValue(text[vs:ve], "password", lenient, quoted) {
+				spans = append(spans, span{vs, ve, "password"})
+			}
+		}
+	})
+	return spans
+}
+
+// nextParam reports "&name=" at i: the next parameter of a query string,
+// where an & inside a password would not be followed by a name and "=".
+func nextParam(text string, i int) bool {
+	if text[i] != '&' {
+		return false
+	}
+	j := i + 1
+	for j < len(text) && (isAlnum(text[j]) || text[j] == '_' || text[j] == '.' || text[j] == '-') {
+		j++
+	}
+	return j > i+1 && j < len(text) && text[j] == '='
+}
+
+// lastOnLine reports that the token at i is all that is left of its line
+// but for a comment.
+func lastOnLine(text string, i int) bool {
+	_, end, _ := value(text, i)
+	rest := text[end:]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	rest = strings.TrimSpace(rest)
+	return rest == "" || strings.HasPrefix(rest, "#")
+}
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+func skipBlanks(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// atLineStart reports that only indentation, a list dash or "export"
+// precedes i on its line: a YAML mapping or a .env line, not a sentence.
+// It reads back from i, never the whole line: a long line with many keys
+// would otherwise be read once per key.
+func atLineStart(text string, i int) bool {
+	blanks := func() {
+		for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			i--
+		}
+	}
+	blanks()
+	if strings.HasSuffix(text[:i], "export") {
+		i -= len("export")
+		blanks()
+	}
+	if i > 0 && text[i-1] == '-' {
+		i--
+		blanks()
+	}
+	return i == 0 || text[i-1] == '\n'
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
