@@ -54,11 +54,7 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			out.Files = append(out.Files, res)
 			continue
 		}
-		sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + f.Content))
-		// The record is scrubbed as its chunks' fields are (scrubFields).
-		srcID, _ := Scrub(f.SourceID)
-		name, _ := Scrub(f.DisplayName)
-		src := SourceRecord{Workspace: f.Workspace, ID: srcID, Kind: f.SourceKind, DisplayName: name, ContentHash: hex.EncodeToString(sum[:])}
+		src := sourceRecord(f, f.Content)
 		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
 		items := fileItems(f, chunks, cc)
 		prepared, err := s.prepare(items)
@@ -91,6 +87,17 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		s.embedNew(ctx)
 	}
 	return out, nil
+}
+
+// sourceRecord is f's source as the store keeps it, its version named by
+// version (its content, or for a file sent in parts its SHA-256). The
+// record is scrubbed as its chunks' fields are (scrubFields), so both name
+// the same source.
+func sourceRecord(f contract.IngestFile, version string) SourceRecord {
+	sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + version))
+	id, _ := Scrub(f.SourceID)
+	name, _ := Scrub(f.DisplayName)
+	return SourceRecord{Workspace: f.Workspace, ID: id, Kind: f.SourceKind, DisplayName: name, ContentHash: hex.EncodeToString(sum[:])}
 }
 
 // rejected reports a file whose content cannot be stored, by its name

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -22,15 +21,14 @@ func inParts(f contract.IngestFile) bool {
 // Ingest held to the caller's, as for a whole file, and names the source
 // with its id. stored reports new items.
 func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc contract.CallContext) (res IngestedFile, stored bool, err error) {
+	// The hash names the file's version without its text, so that an
+	// unchanged file is known from its first part.
+	src := sourceRecord(f, "sha256:"+f.SHA256)
 	if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
 		return res, false, contract.Errorf(contract.CodeInvalidRequest,
 			"%s: sha256 must be the whole file's SHA-256 in hex (64 characters) when the file is sent in parts (offset, line, more or resume set)",
-			f.DisplayName).With("field", "sha256")
+			src.DisplayName).With("field", "sha256")
 	}
-	// The hash names the file's version without its text, so that an
-	// unchanged file is known from its first part.
-	sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00sha256:" + f.SHA256))
-	src := SourceRecord{Workspace: f.Workspace, ID: f.SourceID, Kind: f.SourceKind, DisplayName: f.DisplayName, ContentHash: hex.EncodeToString(sum[:])}
 	res.SourceID = f.SourceID
 	if f.Offset == 0 {
 		unchanged, err := s.store.StartSource(ctx, src)

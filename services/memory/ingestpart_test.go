@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,7 +98,8 @@ func wholeIDs(t *testing.T, f contract.IngestFile, texts ...string) []string {
 		f.Content = text
 		ingestAs(t, svc, cli)(f)
 	}
-	return chunkIDs(t, svc, anyone, f.SourceID)
+	id, _ := memory.Scrub(f.SourceID)
+	return chunkIDs(t, svc, anyone, id)
 }
 
 func bigMarkdown(sections int, edit string) string {
@@ -311,5 +314,45 @@ func TestIngestPartOutsideScope(t *testing.T) {
 	}
 	if ids := chunkIDs(t, svc, anyone, first.SourceID); len(ids) != 0 {
 		t.Errorf("refused parts stored %d chunks", len(ids))
+	}
+}
+
+// A file sent in parts whose path and name carry a secret is recorded
+// under the scrubbed id and name, as it is sent whole: the database holds
+// no secret, the source is listed by its name, an unchanged file is known
+// and a new version's last part removes the old version's chunks.
+func TestIngestInPartsScrubsItsSource(t *testing.T) {
+	const secret = "tok9f8e7d6c5b4a"
+	path := filepath.Join(t.TempDir(), "memory.db")
+	st := mustOpenStoreAt(t, path)
+	svc := memory.NewService(st, nil)
+	file := contract.IngestFile{SourceID: "/docs/runbook.md?token=" + secret, SourceKind: "folder", DisplayName: "runbook.md token=" + secret,
+		Language: "markdown", Workspace: "ops", FilePath: "runbook.md", ModifiedMS: 1_700_000_000_000}
+	v1 := bigMarkdown(120, "Old advice: reboot the host.")
+	v2 := bigMarkdown(120, "New advice: drain the node first.")
+
+	send := ingestAs(t, svc, cli)
+	sendParts(t, send, file, v1, 8<<10, 0)
+	if again := sendParts(t, send, file, v1, 8<<10, 0); len(again) != 1 || again[0].Status != contract.IngestUnchanged {
+		t.Errorf("unchanged file: %+v", again)
+	}
+	sendParts(t, send, file, v2, 8<<10, 0)
+	srcs, err := svc.ListSources(context.Background(), memory.ListSourcesParams{}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srcs.Sources) != 1 || !strings.HasPrefix(srcs.Sources[0].DisplayName, "runbook.md token=[REDACTED") {
+		t.Fatalf("sources: %+v", srcs.Sources)
+	}
+	if got, want := chunkIDs(t, svc, anyone, srcs.Sources[0].SourceID), wholeIDs(t, file, v1, v2); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("after v2: %d chunks, whole: %d; ids differ", len(got), len(want))
+	}
+	if err := st.Checkpoint(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{path, path + "-wal"} {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), secret) {
+			t.Errorf("%s holds the secret", filepath.Base(f))
+		}
 	}
 }
