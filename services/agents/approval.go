@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -24,13 +25,36 @@ const (
 // the approver knows what would be written; they are kept only while the
 // call waits.
 type Pending struct {
-	ID          string         `json:"id"`
-	AgentID     string         `json:"agent_id"`
-	Tool        string         `json:"tool"`
-	Arguments   map[string]any `json:"arguments"`
-	Client      string         `json:"client"`
-	RequestedMS int64          `json:"requested_ms"`
-	ExpiresMS   int64          `json:"expires_ms"`
+	ID        string         `json:"id"`
+	AgentID   string         `json:"agent_id"`
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	Client    string         `json:"client"`
+	// Token and Workspaces are those of the call that ran the sub-agent:
+	// who asked, and the only workspaces its write can reach.
+	Token       string   `json:"token,omitempty"`
+	Workspaces  []string `json:"workspaces,omitempty"`
+	RequestedMS int64    `json:"requested_ms"`
+	ExpiresMS   int64    `json:"expires_ms"`
+}
+
+// visibleTo reports whether cc may see and decide p. A caller limited to
+// some workspaces sees only the calls that can write nowhere else: those of
+// callers limited to workspaces it has too. Another's call, its arguments
+// above all, is not its to read, nor to approve or deny.
+func (p Pending) visibleTo(cc contract.CallContext) bool {
+	if !cc.Scoped() {
+		return true
+	}
+	if len(p.Workspaces) == 0 {
+		return false
+	}
+	for _, w := range p.Workspaces {
+		if !cc.MaySee(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // Decision is an approver's answer.
@@ -109,8 +133,8 @@ func (g *Gate) Check(ctx context.Context, p Pending) error {
 	return nil
 }
 
-// List returns the calls waiting, oldest first.
-func (g *Gate) List(ctx context.Context) ([]Pending, error) {
+// List returns the calls waiting that cc may see, oldest first.
+func (g *Gate) List(ctx context.Context, cc contract.CallContext) ([]Pending, error) {
 	ps, err := g.store.List(ctx)
 	if err != nil {
 		return nil, contract.Errorf(contract.CodeUnavailable, "approvals cannot be read right now: %v", err)
@@ -118,7 +142,7 @@ func (g *Gate) List(ctx context.Context) ([]Pending, error) {
 	now := time.Now().UnixMilli()
 	out := []Pending{}
 	for _, p := range ps {
-		if p.ExpiresMS > now {
+		if p.ExpiresMS > now && p.visibleTo(cc) {
 			out = append(out, p)
 		}
 	}
@@ -126,8 +150,18 @@ func (g *Gate) List(ctx context.Context) ([]Pending, error) {
 	return out, nil
 }
 
-// Decide answers the call id.
-func (g *Gate) Decide(ctx context.Context, id string, d Decision) error {
+// Decide answers the call id for cc. A call cc may not see is answered as
+// one that does not wait at all.
+func (g *Gate) Decide(ctx context.Context, id string, d Decision, cc contract.CallContext) error {
+	if cc.Scoped() {
+		visible, err := g.List(ctx, cc)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(visible, func(p Pending) bool { return p.ID == id }) {
+			return NotPending(id)
+		}
+	}
 	err := g.store.Decide(ctx, id, d)
 	var ce *contract.Error
 	if err != nil && !errors.As(err, &ce) {

@@ -40,8 +40,13 @@ var (
 )
 
 func (r *rig) pending(t *testing.T) (string, []agents.Pending) {
+	return r.pendingAs(t, contract.CallContext{Source: "rpc"})
+}
+
+// pendingAs lists the calls waiting as the caller cc sees them.
+func (r *rig) pendingAs(t *testing.T, cc contract.CallContext) (string, []agents.Pending) {
 	t.Helper()
-	raw, err := r.client.CallTool(context.Background(), listTool, json.RawMessage(`{}`), contract.CallContext{Source: "rpc"})
+	raw, err := r.client.CallTool(context.Background(), listTool, json.RawMessage(`{}`), cc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +61,16 @@ func (r *rig) pending(t *testing.T) (string, []agents.Pending) {
 }
 
 func (r *rig) decide(id string, approve bool, reason string) error {
+	return r.decideAs(id, approve, reason, contract.CallContext{Source: "rpc"})
+}
+
+func (r *rig) decideAs(id string, approve bool, reason string, cc contract.CallContext) error {
 	args := map[string]any{"id": id, "approve": approve}
 	if reason != "" {
 		args["reason"] = reason
 	}
 	params, _ := json.Marshal(args)
-	_, err := r.client.CallTool(context.Background(), decideTool, params, contract.CallContext{Source: "rpc"})
+	_, err := r.client.CallTool(context.Background(), decideTool, params, cc)
 	return err
 }
 
@@ -201,11 +210,11 @@ func TestApprovalAskAcrossReplicas(t *testing.T) {
 	done := make(chan *agents.RunResult)
 	go func() { res, _ := r.run("note_taker", "x", 0); done <- res }()
 	id := r.waitPending(t).ID
-	ps, err := elsewhere.List(context.Background())
+	ps, err := elsewhere.List(context.Background(), contract.CallContext{})
 	if err != nil || len(ps) != 1 || ps[0].ID != id {
 		t.Fatalf("seen elsewhere: %+v %v", ps, err)
 	}
-	if err := elsewhere.Decide(context.Background(), id, agents.Decision{Approve: true}); err != nil {
+	if err := elsewhere.Decide(context.Background(), id, agents.Decision{Approve: true}, contract.CallContext{}); err != nil {
 		t.Fatal(err)
 	}
 	if res := <-done; res == nil || !res.ToolCalls[0].OK {
@@ -237,4 +246,59 @@ func TestAuditNamesTheToken(t *testing.T) {
 	if rows := r.auditRows(t); len(rows) != 1 || rows[0].Token != "laptop" || rows[0].ToolName != "memory.learn" {
 		t.Fatalf("audit %+v", rows)
 	}
+}
+
+// TestApprovalsKeepToTheirWorkspaces: a caller limited to workspaces sees
+// and decides only the calls of callers limited to workspaces it has; a
+// call of another workspace, or of a caller with no limit, is as if it did
+// not wait, and stays undecided.
+func TestApprovalsKeepToTheirWorkspaces(t *testing.T) {
+	r := newRig(t, rigOptions{gate: agents.NewGate(agents.ApprovalAsk, agents.NewMemoryApprovals(), time.Minute)}, noteTaker)
+	inA := contract.CallContext{Source: "http:ra", Token: "ra", Workspaces: []string{"a"}}
+	inB := contract.CallContext{Source: "http:rb", Token: "rb", Workspaces: []string{"b"}}
+	inAB := contract.CallContext{Source: "http:rab", Token: "rab", Workspaces: []string{"a", "b"}}
+	done := make(chan *agents.RunResult)
+	go func() {
+		res, _ := r.runAs("note_taker", "Standup moved to 9:30 on Mondays.", contract.CallContext{Source: "mcp:b", Transport: "mcp_http", Token: "rb", Workspaces: []string{"b"}})
+		done <- res
+	}()
+	p := r.waitPending(t)
+	if p.Token != "rb" || len(p.Workspaces) != 1 || p.Workspaces[0] != "b" {
+		t.Fatalf("pending %+v", p)
+	}
+	if _, ps := r.pendingAs(t, inA); len(ps) != 0 {
+		t.Fatalf("a caller of workspace a sees b's call: %+v", ps)
+	}
+	for _, cc := range []contract.CallContext{inB, inAB} {
+		if _, ps := r.pendingAs(t, cc); len(ps) != 1 || ps[0].ID != p.ID {
+			t.Fatalf("%s does not see b's call: %+v", cc.Token, ps)
+		}
+	}
+	err := r.decideAs(p.ID, false, "a says no", inA)
+	if contract.ErrorCode(err) != contract.CodeNotFound || err.Error() != agents.NotPending(p.ID).Error() {
+		t.Fatalf("a deciding b's call: %v; want the answer for a call that does not wait", err)
+	}
+	if _, ps := r.pending(t); len(ps) != 1 {
+		t.Fatalf("a's refused decision ended the call: %+v", ps)
+	}
+	if err := r.decideAs(p.ID, true, "", inB); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; res == nil || !res.ToolCalls[0].OK {
+		t.Fatalf("run approved by b: %+v", res)
+	}
+
+	// A call of a caller with no limit is no scoped caller's to see.
+	go func() { res, _ := r.run("note_taker", "x", 0); done <- res }()
+	p = r.waitPending(t)
+	if _, ps := r.pendingAs(t, inAB); len(ps) != 0 {
+		t.Fatalf("a scoped caller sees an unscoped caller's call: %+v", ps)
+	}
+	if err := r.decideAs(p.ID, true, "", inAB); contract.ErrorCode(err) != contract.CodeNotFound {
+		t.Fatalf("a scoped caller deciding an unscoped caller's call: %v", err)
+	}
+	if err := r.decide(p.ID, false, "operator"); err != nil {
+		t.Fatal(err)
+	}
+	<-done
 }

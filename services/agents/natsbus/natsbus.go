@@ -35,15 +35,15 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 			bus.Handle(contract.AgentRunSubagent.Endpoint(), func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
 				return runner.Run(ctx, p, cc)
 			}),
-			bus.Handle(contract.ApprovalList.Endpoint(), func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
-				pending, err := gate.List(ctx)
+			bus.Handle(contract.ApprovalList.Endpoint(), func(ctx context.Context, _ none, cc contract.CallContext) (any, error) {
+				pending, err := gate.List(ctx, cc)
 				if err != nil {
 					return nil, err
 				}
 				return map[string]any{"mode": gate.Mode(), "pending": pending}, nil
 			}),
-			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p decideParams, _ contract.CallContext) (any, error) {
-				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason}); err != nil {
+			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p decideParams, cc contract.CallContext) (any, error) {
+				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason}, cc); err != nil {
 					return nil, err
 				}
 				return map[string]any{"id": p.ID, "approved": p.Approve}, nil
