@@ -8,9 +8,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
-// MaxBatch bounds one JSON-RPC batch; a larger one is refused whole.
-const MaxBatch = 100
-
 // rpcErrors is the JSON-RPC mapping of every contract code for /rpc, the
 // only one. data.code always carries the contract code itself.
 var rpcErrors = map[contract.Code]int{
@@ -51,7 +48,7 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cc := rpcCallContext(r.Context())
-	out := jsonrpc.Handle(body, MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response {
+	out := jsonrpc.Handle(body, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response {
 		if !gateway.IsRPCMethod(m.Method) {
 			if m.Notification() {
 				return nil

@@ -197,17 +197,43 @@ func Handle(data []byte, maxBatch int, one func(*Message) *Response) []byte {
 		return Encode(ErrorResponse(nil, CodeInvalidRequest,
 			fmt.Sprintf("Invalid Request: a batch of %d requests is over the limit of %d; split it", len(items), maxBatch), nil))
 	}
-	var out []*Response
+	// Answers are written as they come, and once they pass
+	// MaxBatchAnswerBytes the requests left are refused, not run: a batch
+	// of reads that each return a lot must not hold their sum in memory.
+	out := []byte{'['}
 	for _, item := range items {
-		if resp := answer(item, one); resp != nil {
-			out = append(out, resp)
+		var resp *Response
+		if len(out) > MaxBatchAnswerBytes {
+			if m, bad := Decode(item); bad != nil {
+				resp = bad
+			} else if !m.Notification() {
+				resp = ErrorResponse(m.ID, CodeInvalidRequest, fmt.Sprintf(
+					"Invalid Request: not run: the batch's answers before it are over %d MiB; send it again in a batch of its own", MaxBatchAnswerBytes>>20), nil)
+			}
+		} else {
+			resp = answer(item, one)
 		}
+		if resp == nil {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, Encode(resp)...)
 	}
-	if len(out) == 0 {
+	if len(out) == 1 {
 		return nil
 	}
-	return Encode(out)
+	return append(out, ']')
 }
+
+// MaxBatch bounds the requests of one batch; a larger batch is refused
+// whole. MaxBatchAnswerBytes bounds the answers of one: the requests after
+// it is passed are refused, each with its own error.
+const (
+	MaxBatch            = 100
+	MaxBatchAnswerBytes = 16 << 20
+)
 
 // parseError says why data, which is not one JSON value, was refused.
 func parseError(data []byte) *Response {

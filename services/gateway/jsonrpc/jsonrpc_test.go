@@ -132,3 +132,46 @@ func TestHandleSaysWhyNothingRan(t *testing.T) {
 		t.Errorf("9,999 levels deep: %.200s", out)
 	}
 }
+
+// TestBatchAnswersAreBounded: once a batch's answers pass the budget, the
+// requests left are refused each with its own id, not run; notifications
+// among them are not answered; and a batch over MaxBatch is refused whole.
+func TestBatchAnswersAreBounded(t *testing.T) {
+	big := json.RawMessage(`"` + strings.Repeat("x", MaxBatchAnswerBytes/4) + `"`) // four pass the budget
+	ran := 0
+	batch := `[` +
+		`{"jsonrpc":"2.0","id":1,"method":"big"},{"jsonrpc":"2.0","id":2,"method":"big"},` +
+		`{"jsonrpc":"2.0","id":3,"method":"big"},{"jsonrpc":"2.0","id":4,"method":"big"},` +
+		`{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","id":"five","method":"big"}]`
+	out := Handle([]byte(batch), MaxBatch, func(m *Message) *Response {
+		ran++
+		if m.Notification() {
+			return nil
+		}
+		return ResultResponse(m.ID, big)
+	})
+	var answers []struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *Error          `json:"error"`
+	}
+	if err := json.Unmarshal(out, &answers); err != nil {
+		t.Fatalf("not a JSON array: %v", err)
+	}
+	if ran != 4 || len(answers) != 5 {
+		t.Fatalf("ran %d, answered %d; want 4 run (budget passed after the fourth) and 5 answers", ran, len(answers))
+	}
+	if answers[3].Error != nil || len(answers[3].Result) == 0 {
+		t.Errorf("the fourth request, run within the budget: %+v", answers[3].Error)
+	}
+	if e := answers[4].Error; string(answers[4].ID) != `"five"` || e == nil || e.Code != CodeInvalidRequest || !strings.Contains(e.Message, "not run") {
+		t.Errorf("the request past the budget: id %s, error %+v", answers[4].ID, e)
+	}
+
+	over := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"x"},`, MaxBatch+1), ",") + "]"
+	ran = 0
+	out = Handle([]byte(over), MaxBatch, func(m *Message) *Response { ran++; return ResultResponse(m.ID, json.RawMessage(`1`)) })
+	if ran != 0 || !bytes.Contains(out, []byte("over the limit of 100")) {
+		t.Errorf("a batch of %d: ran %d, answered %s", MaxBatch+1, ran, out)
+	}
+}

@@ -109,3 +109,15 @@ func TestLifecycleOverStdio(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchIsBounded: an MCP batch is held to the limit /rpc has, so one
+// message cannot ask for thousands of calls.
+func TestBatchIsBounded(t *testing.T) {
+	s, _ := newTestServer(t)
+	sess := NewSession(contract.TransportMCPStdio)
+	handle(t, s, sess, initLine)
+	batch := "[" + strings.TrimSuffix(strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"ping"},`, jsonrpc.MaxBatch+1), ",") + "]"
+	if resp := handle(t, s, sess, batch); resp["error"] == nil || !strings.Contains(resp["error"].(map[string]any)["message"].(string), "over the limit of 100") {
+		t.Errorf("a batch of %d pings: %v", jsonrpc.MaxBatch+1, resp)
+	}
+}

@@ -84,7 +84,7 @@ func New(b backend, opts *Options) *Server {
 // returns the bytes to send (one line of compact JSON) or nil when there is
 // nothing to send.
 func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte {
-	return jsonrpc.Handle(data, 0, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m) })
+	return jsonrpc.Handle(data, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m) })
 }
 
 // handleOne answers a single message; nil means no response is due.
