@@ -91,11 +91,28 @@ func (t Token) Check() error {
 	return nil
 }
 
+// MinAPITokenLength is the shortest OPENHUMAN_API_TOKEN taken. A token
+// is the only thing between the network and the memory, with both scopes;
+// one short enough to guess or try would make that a formality. `token
+// new` makes 46 characters.
+const MinAPITokenLength = 24
+
 // readAPIToken adds the token OPENHUMAN_API_TOKEN holds, by its hash.
-func (c *Config) readAPIToken(getenv func(string) string) {
-	if s := getenv(envAPIToken); s != "" {
-		c.Auth.Tokens = append(c.Auth.Tokens, Token{Name: EnvTokenName, SHA256: HashToken(s), Scopes: slices.Clone(contract.Scopes)})
+func (c *Config) readAPIToken(getenv func(string) string) error {
+	s := getenv(envAPIToken)
+	if s == "" {
+		return nil
 	}
+	// The value itself is never repeated: it may be a real secret.
+	switch {
+	case strings.TrimSpace(s) != s:
+		return fmt.Errorf("%s: the token begins or ends with white space, which no client sends; set it without", envAPIToken)
+	case len(s) < MinAPITokenLength:
+		return fmt.Errorf("%s: the token is %d characters, too short to keep anyone out; use at least %d (`openhuman-core token new NAME` prints a strong one)",
+			envAPIToken, len(s), MinAPITokenLength)
+	}
+	c.Auth.Tokens = append(c.Auth.Tokens, Token{Name: EnvTokenName, SHA256: HashToken(s), Scopes: slices.Clone(contract.Scopes)})
+	return nil
 }
 
 // validateAuth checks every token entry, and that names are unique.

@@ -23,7 +23,7 @@ name = "laptop_2"
 sha256 = %q
 scopes = ["read", "act"]
 `, hash, strings.ToUpper(HashToken("other"))))
-		c, err := Load(home, env(map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret"}))
+		c, err := Load(home, env(map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out"}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ scopes = ["read", "act"]
 		if d, ok := laptop.Digest(); !ok || fmt.Sprintf("%x", d) != HashToken("other") {
 			t.Errorf("an upper-case hash must read as the same digest: %+v", laptop)
 		}
-		if envTok.Name != "env" || envTok.SHA256 != HashToken("oh_secret") || !envTok.Has("read") || !envTok.Has("act") || len(envTok.Workspaces) != 0 {
+		if envTok.Name != "env" || envTok.SHA256 != HashToken("oh_secret-long-enough-to-keep-out") || !envTok.Has("read") || !envTok.Has("act") || len(envTok.Workspaces) != 0 {
 			t.Errorf("OPENHUMAN_API_TOKEN's entry %+v", envTok)
 		}
 		if s := fmt.Sprintf("%+v", c); strings.Contains(s, "oh_secret") {
@@ -71,7 +71,9 @@ scopes = ["read", "act"]
 		{"unknown scope", entry(name, sha, `scopes = ["read", "write"]`), nil, `auth.tokens #1 (ci): scopes: unknown scope "write": use read and/or act`},
 		{"blank workspace", entry(name, sha, read, `workspaces = [" "]`), nil, "workspaces: a workspace name is blank"},
 		{"duplicate name", entry(name, sha, read) + entry(name, sha, `scopes = ["act"]`), nil, `auth.tokens #2 (ci): name "ci" is a duplicate of #1`},
-		{"the environment's name", entry(`name = "env"`, sha, read), map[string]string{"OPENHUMAN_API_TOKEN": "x"}, `auth.tokens #1 (env): the name "env" is taken by the token OPENHUMAN_API_TOKEN sets`},
+		{"the environment's name", entry(`name = "env"`, sha, read), map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out"}, `auth.tokens #1 (env): the name "env" is taken by the token OPENHUMAN_API_TOKEN sets`},
+		{"a short OPENHUMAN_API_TOKEN", "", map[string]string{"OPENHUMAN_API_TOKEN": "hunter2"}, "OPENHUMAN_API_TOKEN: the token is 7 characters, too short to keep anyone out; use at least 24"},
+		{"OPENHUMAN_API_TOKEN with a newline", "", map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out\n"}, "OPENHUMAN_API_TOKEN: the token begins or ends with white space"},
 		{"the token in the file", entry(name, sha, read, `token = "oh_x"`), nil, "unknown key auth.tokens.token"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -47,7 +47,9 @@ func Load(home string, getenv func(string) string) (Config, error) {
 	if err := c.readEnv(getenv); err != nil {
 		return c, err
 	}
-	c.readAPIToken(getenv)
+	if err := c.readAPIToken(getenv); err != nil {
+		return c, err
+	}
 	c.applyDefaults()
 	return c, c.validate()
 }
