@@ -36,12 +36,17 @@ const (
 // proxy's, since a forwarded-for header is the client's to write. The
 // token's cap keeps one token, leaked or looping, from taking the sessions
 // of the others wherever it is used from.
+//
+// With tokens, the address's cap is counted per token there: a client
+// that holds a token must not, by filling its address's cap, lock out
+// another token's client on the same host or behind the same proxy.
 func sessionKeys(r *http.Request) []sessionKey {
-	keys := []sessionKey{{keyAddress, hostname(r.RemoteAddr)}}
-	if c := callerFromContext(r.Context()); c != nil {
-		keys = append(keys, sessionKey{keyToken, c.name})
+	addr := hostname(r.RemoteAddr)
+	c := callerFromContext(r.Context())
+	if c == nil {
+		return []sessionKey{{keyAddress, addr}}
 	}
-	return keys
+	return []sessionKey{{keyAddress, addr + " with token " + c.name}, {keyToken, c.name}}
 }
 
 // sessionLimits bound the live MCP-over-HTTP sessions.

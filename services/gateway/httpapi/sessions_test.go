@@ -252,3 +252,30 @@ func TestSessionsPerToken(t *testing.T) {
 		t.Errorf("another token was locked out: %d %s", status, body)
 	}
 }
+
+// TestTokensShareNoAddressCap: on one address, each token has the
+// address's cap to itself, so one token's sessions cannot lock out
+// another token's client there.
+func TestTokensShareNoAddressCap(t *testing.T) {
+	gw := gatewaytest.Start(t, nil, gateway.Options{})
+	ts := httptest.NewServer(nil)
+	t.Cleanup(ts.Close)
+	tokens := []config.Token{
+		{Name: "greedy", SHA256: config.HashToken("oh_greedy"), Scopes: []string{"read"}},
+		{Name: "mine", SHA256: config.HashToken("oh_mine"), Scopes: []string{"read"}},
+	}
+	ts.Config.Handler = New(gw, mcpserver.New(gw, nil), Options{ListenAddr: ts.Listener.Addr().String(), Tokens: tokens,
+		MaxSessionsPerAddress: 2, MaxSessionsPerToken: 10})
+	greedy := mcpClient{t, addrClient(t, "127.0.0.2"), ts.URL, "oh_greedy"}
+	for range 2 {
+		if status, _, body := greedy.open(true); status != 200 {
+			t.Fatalf("greedy: %d %s", status, body)
+		}
+	}
+	if status, _, body := greedy.open(true); status != http.StatusTooManyRequests || !strings.Contains(body, "for address 127.0.0.2 with token greedy") {
+		t.Errorf("greedy's third session on one address: %d %s", status, body)
+	}
+	if status, _, body := (mcpClient{t, addrClient(t, "127.0.0.2"), ts.URL, "oh_mine"}).open(true); status != 200 {
+		t.Errorf("another token on the same address was locked out: %d %s", status, body)
+	}
+}
