@@ -100,6 +100,32 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	return d
 }
 
+// For is what the caller cc may read of d. The diagnostics are the
+// operator's; a caller limited to workspaces is not one, and is shown no
+// other token, nobody else's denials, and nothing of the audit that tells
+// when others wrote or where the home is.
+func (d Diagnostics) For(cc contract.CallContext) Diagnostics {
+	if !cc.Scoped() {
+		return d
+	}
+	policy := make(map[string]any, len(d.Policy))
+	for k, v := range d.Policy {
+		policy[k] = v
+	}
+	policy["http_auth"] = map[string]any{"enabled": true, "token": cc.Token, "workspaces": cc.Workspaces,
+		"detail": "this token's calls see only its workspaces; the other tokens are the operator's to list"}
+	d.Policy = policy
+	own := []Denial{}
+	for _, den := range d.RecentDenials {
+		if den.Token == cc.Token {
+			own = append(own, den)
+		}
+	}
+	d.RecentDenials = own
+	d.WriteAudit = map[string]any{"enabled": d.WriteAudit["enabled"]}
+	return d
+}
+
 // serviceHealth sums up each service from its entries: unavailable when
 // it does not answer or has no enabled entry, or every enabled entry is
 // unavailable; degraded when some enabled entry is not available.

@@ -155,7 +155,7 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 			id, _ := args["tool_id"].(string)
 			return g.RegistryEntry(ctx, id)
 		default:
-			return g.Diagnostics(ctx), nil
+			return g.Diagnostics(ctx).For(cc), nil
 		}
 	}
 	return nil, contract.Errorf(contract.CodeNotFound, "unknown method %q", clipName(method)).With("method", clipName(method))

@@ -124,4 +124,24 @@ func TestScopeGate(t *testing.T) {
 	if strings.Contains(string(all), config.HashToken("oh_ci")) {
 		t.Error("diagnostics hold a token's hash")
 	}
+
+	// A caller limited to a workspace reads its own denials and token only.
+	res, err := gw.CallRPC(ctx, "openhuman.tool_registry_diagnostics", nil,
+		contract.CallContext{Source: "http:ci", Token: "ci", Workspaces: []string{"a"}, Transport: contract.TransportJSONRPC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res)
+	var scoped gateway.Diagnostics
+	if err := json.Unmarshal(raw, &scoped); err != nil {
+		t.Fatal(err)
+	}
+	for _, den := range scoped.RecentDenials {
+		if den.Token != "ci" {
+			t.Errorf("a scoped caller sees another token's denial %+v", den)
+		}
+	}
+	if len(scoped.RecentDenials) == 0 || strings.Contains(string(raw), "laptop") || strings.Contains(string(raw), home) || scoped.WriteAudit["last_row_ms"] != nil {
+		t.Errorf("a scoped caller's diagnostics: %s", raw)
+	}
 }
