@@ -51,6 +51,7 @@ func findSecrets(text string) []span {
 	spans = findPEM(text, lower, spans)
 	spans = findURLPasswords(text, lower, spans)
 	spans = findAuthorization(text, lower, spans)
+	spans = findCookies(text, lower, spans)
 	spans = findProviderTokens(text, spans)
 	spans = findAWSSecrets(text, lower, spans)
 	spans = findAssignments(text, lower, spans)
@@ -125,15 +126,16 @@ func indexAll(s, sub string, fn func(i int)) {
 var (
 	// A PEM block, or the part of one a chunk boundary left: its start
 	// without an end, or base64 lines and its end without a start.
-	rePEM     = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s:,.\\-]*)`)
-	rePEMTail = regexp.MustCompile(`(?:[A-Za-z0-9+/=]{16,}(?:\\n|\r?\n))+-----END[A-Z0-9 ]*PRIVATE KEY-----`)
+	// PGP's armour says "PRIVATE KEY BLOCK".
+	rePEM     = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.\\-]*)`)
+	rePEMTail = regexp.MustCompile(`(?:[A-Za-z0-9+/=]{16,}(?:\\n|\r?\n))+-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
 	// An Authorization header's credentials, with or without a scheme.
 	reAuthorization = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(bearer|basic|token|bot|apikey|digest)\s+)?([^\s"',;]{8,})`)
 	reBearer        = regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`)
 )
 
 func findPEM(text, lower string, spans []span) []span {
-	if !strings.Contains(lower, "private key-----") {
+	if !strings.Contains(lower, "private key-----") && !strings.Contains(lower, "private key block-----") {
 		return spans
 	}
 	for _, re := range []*regexp.Regexp{rePEM, rePEMTail} {
@@ -144,28 +146,54 @@ func findPEM(text, lower string, spans []span) []span {
 	return spans
 }
 
-// findURLPasswords finds scheme://user:password@host and keeps the user.
+// findURLPasswords finds scheme://user:password@host and keeps the user,
+// which may be empty (redis://:password@host). People paste passwords with
+// "@" and "/" unescaped, so the password ends at the last "@" before the
+// host, and a "/" ends the authority only once an "@" has been seen; a
+// port (host:8080/path) is never a password. The look is bounded: no
+// authority is 256 bytes long, and a long line must not be read once per
+// "://" in it.
 func findURLPasswords(text, lower string, spans []span) []span {
 	indexAll(lower, "://", func(i int) {
 		if i == 0 || !isAlnum(text[i-1]) {
 			return // no scheme
 		}
-		colon := -1
-		for j := i + 3; j < len(text); j++ {
-			switch c := text[j]; {
-			case c == ':' && colon < 0:
-				colon = j
-			case c == '@':
-				if colon > i+3 && j > colon+1 && !strings.HasPrefix(text[colon+1:], redactedPrefix) {
-					spans = append(spans, span{colon + 1, j, "url_password"})
-				}
-				return
-			case c <= ' ' || c == '/':
-				return
+		colon, at := -1, -1
+	scan:
+		for j := i + 3; j < min(len(text), i+256); j++ {
+			c := text[j]
+			if c <= ' ' || strings.IndexByte("\"'`<>", c) >= 0 {
+				break scan
 			}
+			switch {
+			case colon < 0 && c == ':':
+				if isPort(text, j+1) {
+					return
+				}
+				colon = j
+			case colon < 0 && strings.IndexByte("@/?#", c) >= 0:
+				return // a user without a password, or no user at all
+			case colon >= 0 && c == '@':
+				at = j
+			case at >= 0 && strings.IndexByte("/?#", c) >= 0:
+				break scan // the host's path
+			}
+		}
+		if colon >= 0 && at > colon+1 && !strings.HasPrefix(text[colon+1:], redactedPrefix) {
+			spans = append(spans, span{colon + 1, at, "url_password"})
 		}
 	})
 	return spans
+}
+
+// isPort reports digits at i that end the authority (host:8080/path),
+// rather than begin a password (user:1234@host).
+func isPort(text string, i int) bool {
+	j := i
+	for j < len(text) && isDigit(text[j]) {
+		j++
+	}
+	return j > i && (j == len(text) || text[j] <= ' ' || strings.IndexByte("/?#\"'`<>),;]", text[j]) >= 0)
 }
 
 func findAuthorization(text, lower string, spans []span) []span {
@@ -185,5 +213,55 @@ func findAuthorization(text, lower string, spans []span) []span {
 			spans = append(spans, span{m[2], m[3], "bearer_token"})
 		}
 	}
+	return spans
+}
+
+// findCookies finds the values of a Cookie or Set-Cookie header and keeps
+// their names: a session cookie opens an account as a password does. Of
+// Set-Cookie only the first pair is a cookie; the rest are its attributes
+// (Path=/, Expires=…).
+func findCookies(text, lower string, spans []span) []span {
+	indexAll(lower, "cookie", func(i int) {
+		set := strings.HasSuffix(lower[:i], "set-")
+		if i > 0 && (isAlnum(text[i-1]) || text[i-1] == '-' && !set) {
+			return
+		}
+		j := i + len("cookie")
+		if j < len(text) && isQuote(text[j]) {
+			j++ // a header in JSON: "Cookie": "…"
+		}
+		j = skipBlanks(text, j)
+		if j >= len(text) || text[j] != ':' {
+			return
+		}
+		j = skipBlanks(text, j+1)
+		if j < len(text) && isQuote(text[j]) {
+			j++
+		}
+		for pairs := 0; j < len(text) && (pairs == 0 || !set); pairs++ {
+			name := j
+			for j < len(text) && (tokenChar(text[j]) || text[j] == '.') {
+				j++
+			}
+			if j == name || j >= len(text) || text[j] != '=' {
+				return
+			}
+			vs, ve := j+1, j+1
+			for ve < len(text) && text[ve] != ';' && text[ve] != '\n' && text[ve] != '\r' && !isQuote(text[ve]) {
+				ve++
+			}
+			for ve > vs && text[ve-1] == ' ' {
+				ve--
+			}
+			if ve > vs && !strings.HasPrefix(text[vs:], redactedPrefix) {
+				spans = append(spans, span{vs, ve, "cookie"})
+			}
+			j = ve
+			if j >= len(text) || text[j] != ';' {
+				return
+			}
+			j = skipBlanks(text, j+1)
+		}
+	})
 	return spans
 }

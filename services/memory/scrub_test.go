@@ -61,6 +61,13 @@ func TestScrubRedacts(t *testing.T) {
 		// URLs and headers.
 		{"connect to postgres://app:hunter2@db.internal:5432/main", "connect to postgres://app:[REDACTED:url_password]@db.internal:5432/main", "url_password"},
 		{"clone https://x-access-token:abc123def@github.com/o/r", "clone https://x-access-token:[REDACTED:url_password]@github.com/o/r", "url_password"},
+		{"redis://:s3cretpass@cache:6379/0", "redis://:[REDACTED:url_password]@cache:6379/0", "url_password"},
+		{"postgres://admin:p@ssw0rd@db/app", "postgres://admin:[REDACTED:url_password]@db/app", "url_password"},
+		{"postgres://admin:pa/ss@db/app?sslmode=require", "postgres://admin:[REDACTED:url_password]@db/app?sslmode=require", "url_password"},
+		{"amqp://guest:1234@rabbit:5672/ and mail bob@example.com", "amqp://guest:[REDACTED:url_password]@rabbit:5672/ and mail bob@example.com", "url_password"},
+		{"Cookie: sessionid=abc123def; csrftoken=xyz", "Cookie: sessionid=[REDACTED:cookie]; csrftoken=[REDACTED:cookie]", "cookie"},
+		{"Set-Cookie: sessionid=38afes7a8; Path=/; HttpOnly", "Set-Cookie: sessionid=[REDACTED:cookie]; Path=/; HttpOnly", "cookie"},
+		{`"cookie": "sid=s%3AabcDEF.123"`, `"cookie": "sid=[REDACTED:cookie]"`, "cookie"},
 		{"curl -H 'Authorization: Bearer abc.def-ghi_jkl~mno12345'", "curl -H 'Authorization: Bearer [REDACTED:bearer_token]'", "bearer_token"},
 		{"Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", "Authorization: Basic [REDACTED:authorization]", "authorization"},
 		{"send it with bearer abcdefghijklmnop1234", "send it with bearer [REDACTED:bearer_token]", "bearer_token"},
@@ -86,6 +93,9 @@ func TestScrubRedacts(t *testing.T) {
 		// Keys, whole and cut by a chunk boundary.
 		{"key:\n" + pemBlock + "\nend", "key:\n[REDACTED:private_key]\nend", "private_key"},
 		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA", "[REDACTED:private_key]", "private_key"},
+		{"-----BEGIN PGP " + "PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF0abcdefghijklmnop\n=Ab12\n-----END PGP PRIVATE KEY BLOCK-----\nok", "[REDACTED:private_key]\nok", "private_key"},
+		{"-----BEGIN PGP " + "PRIVATE KEY BLOCK-----\nlQOYBF0abcdefghijklmnop", "[REDACTED:private_key]", "private_key"},
+		{"-----BEGIN ENCRYPTED " + "PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0w\n-----END ENCRYPTED PRIVATE KEY-----", "[REDACTED:private_key]", "private_key"},
 		{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2qe2\n-----END OPENSSH PRIVATE KEY-----\nrest", "[REDACTED:private_key]\nrest", "private_key"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
@@ -145,6 +155,14 @@ func TestScrubLeavesNearMisses(t *testing.T) {
 		"the key is in the drawer",
 		"passwords: 3 rotated this week",
 		"[REDACTED:password] stays as it is",
+		// URLs whose colon is a port's, and "@" in a path or an address.
+		"https://example.com:8443/users/bob@example.com",
+		"see https://medium.com/@maya and https://registry.npmjs.org/@scope/pkg",
+		"ssh://git@github.com:22/org/repo.git or git@github.com:org/repo.git",
+		"mail user@example.com; https://example.com/a:b@c",
+		"-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF0abcdefghijklmnop\n-----END PGP PUBLIC KEY BLOCK-----",
+		"Cookie: a small file the site stores; the cookie policy applies",
+		"document.cookie is read by set-cookie-parser",
 	} {
 		if out, kinds := Scrub(clean); out != clean || len(kinds) != 0 {
 			t.Errorf("clean text changed: %q → %q %v", clean, out, kinds)
