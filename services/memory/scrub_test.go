@@ -81,6 +81,22 @@ func TestScrubRedacts(t *testing.T) {
 		{"sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "[REDACTED:api_key]", "api_key"},
 		{"maps AIza" + "SyD-abcdefghijklmnopqrstuvwxyz01234", "maps [REDACTED:api_key]", "api_key"},
 		{"glpat-abcdefghijklmnopqrst", "[REDACTED:api_key]", "api_key"},
+		{"HF_TOKEN hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "HF_TOKEN [REDACTED:api_key]", "api_key"},
+		{"access ya29." + "a0AfH6SMBx-Zq9Yw8Vu7Ts6Rq5Po4Nm3Lk2", "access [REDACTED:api_key]", "api_key"},
+		{"mail via SG." + "aBcDeFgHiJkLmNoPqRsTuV.wXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ01.", "mail via [REDACTED:api_key].", "api_key"},
+		{"client GOCSPX-" + "1a2B3c4D5e6F7g8H9i0JkLmNoPqR", "client [REDACTED:secret]", "secret"},
+		{"do dop_v1_" + strings.Repeat("a1b2c3d4", 8), "do [REDACTED:api_key]", "api_key"},
+		{"bot 123456789:AA" + "Hdqtcvch1vGWJxfSeofSAs0K5PALDsaw", "bot [REDACTED:api_key]", "api_key"},
+		{"post to https://hooks.slack.com/services/" + "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX now", "post to https://hooks.slack.com/services/[REDACTED:webhook] now", "webhook"},
+		{"https://discord.com/api/webhooks/" + "123456789012345678/AbCdEfGhIjKlMnOp-QrStUv", "https://discord.com/api/webhooks/[REDACTED:webhook]", "webhook"},
+		{"twilio key SK" + strings.Repeat("0123456789abcdef", 2), "twilio key [REDACTED:api_key]", "api_key"},
+		{"Twilio account AC" + strings.Repeat("fedcba9876543210", 2) + " auth " + strings.Repeat("0a1b2c3d", 4), "Twilio account AC" + strings.Repeat("fedcba9876543210", 2) + " auth [REDACTED:api_key]", "api_key"},
+		{"mailgun key-" + "3ax6xnjp29jd6fds4gc373sgvjxteol0", "mailgun [REDACTED:api_key]", "api_key"},
+		{"shop shpat_" + strings.Repeat("0123456789abcdef", 2), "shop [REDACTED:api_key]", "api_key"},
+		{"jira ATATT" + "3xFfGF0" + strings.Repeat("Zx9Yw8Vu7Ts6", 5) + "=A1B2C3D4", "jira [REDACTED:api_key]", "api_key"},
+		{"PMAK-" + "0123456789abcdef01234567-0123456789abcdef0123456789abcdef01", "[REDACTED:api_key]", "api_key"},
+		{"npm npm_" + "abcdefghijklmnopqrstuvwxyz0123456789", "npm [REDACTED:api_key]", "api_key"},
+		{"pypi-" + "AgEIcHlwaS5vcmcCJGE4ZjVmMTY3LWY0NGYtNDk2NC1lNmM5OThkZWU4Mjc", "[REDACTED:api_key]", "api_key"},
 		{"cookie " + jwtToken, "cookie [REDACTED:jwt]", "jwt"},
 		// AWS: the id, and a bare secret beside it.
 		{awsID + " is the id", "[REDACTED:aws_key] is the id", "aws_key"},
@@ -162,6 +178,10 @@ func TestScrubLeavesNearMisses(t *testing.T) {
 		"mail user@example.com; https://example.com/a:b@c",
 		"-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF0abcdefghijklmnop\n-----END PGP PUBLIC KEY BLOCK-----",
 		"Cookie: a small file the site stores; the cookie policy applies",
+		// Provider prefixes in ordinary words and short ids.
+		"the hf_hub cache, a key-value store, SKU 12345 and SG.com; ya29 is a prefix; dop_v1_ alone",
+		"twilio sends from AC-less numbers; its docs hash is 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+		"build 1234567:AAbc and https://hooks.slack.com/services/ and PMAK-short",
 		"document.cookie is read by set-cookie-parser",
 	} {
 		if out, kinds := Scrub(clean); out != clean || len(kinds) != 0 {

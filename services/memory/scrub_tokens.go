@@ -14,6 +14,9 @@ type providerToken struct {
 
 func tokenChar(c byte) bool  { return isAlnum(c) || c == '_' || c == '-' }
 func upperDigit(c byte) bool { return 'A' <= c && c <= 'Z' || isDigit(c) }
+func lowerHex(c byte) bool   { return isDigit(c) || 'a' <= c && c <= 'f' }
+func dottedChar(c byte) bool { return tokenChar(c) || c == '.' }
+func paddedChar(c byte) bool { return tokenChar(c) || c == '=' }
 
 var providerTokens = []providerToken{
 	{"sk-", 20, false, tokenChar, "api_key"}, // OpenAI (sk-proj-, sk-svcacct-) and Anthropic (sk-ant-)
@@ -37,17 +40,33 @@ var providerTokens = []providerToken{
 	{"xoxs-", 10, false, tokenChar, "api_key"},
 	{"xapp-", 10, false, tokenChar, "api_key"},
 	{"npm_", 36, true, isAlnum, "api_key"},
-	{"AIza", 35, true, tokenChar, "api_key"},
+	{"pypi-", 50, false, tokenChar, "api_key"},
+	{"hf_", 30, false, isAlnum, "api_key"},      // Hugging Face
+	{"AIza", 35, true, tokenChar, "api_key"},    // Google API key
+	{"ya29.", 20, false, tokenChar, "api_key"},  // Google OAuth access token
+	{"GOCSPX-", 20, false, tokenChar, "secret"}, // Google OAuth client secret
+	{"SG.", 60, false, dottedChar, "api_key"},   // SendGrid: SG.<22>.<43>
+	{"dop_v1_", 40, false, isAlnum, "api_key"},  // DigitalOcean personal,
+	{"doo_v1_", 40, false, isAlnum, "api_key"},  // OAuth
+	{"dor_v1_", 40, false, isAlnum, "api_key"},  // and refresh tokens
+	{"SK", 32, true, lowerHex, "api_key"},       // Twilio API key
+	{"key-", 32, true, isAlnum, "api_key"},      // Mailgun
+	{"shpat_", 32, false, isAlnum, "api_key"},   // Shopify admin,
+	{"shpca_", 32, false, isAlnum, "api_key"},   // custom app,
+	{"shppa_", 32, false, isAlnum, "api_key"},   // private app
+	{"shpss_", 32, false, isAlnum, "secret"},    // and shared secret
+	{"ATATT", 50, false, paddedChar, "api_key"}, // Atlassian API token
+	{"PMAK-", 40, false, tokenChar, "api_key"},  // Postman
 	{"AKIA", 16, true, upperDigit, "aws_key"},
 	{"ASIA", 16, true, upperDigit, "aws_key"},
 }
 
-// tokenStarts are the first bytes of providerTokens' prefixes and of a JWT.
-var tokenStarts = func() (t [256]bool) {
+// tokensByStart holds providerTokens by the first byte of their prefix,
+// so a word is compared with the few formats that can start it.
+var tokensByStart = func() (t [256][]providerToken) {
 	for _, p := range providerTokens {
-		t[p.prefix[0]] = true
+		t[p.prefix[0]] = append(t[p.prefix[0]], p)
 	}
-	t['e'] = true
 	return t
 }()
 
@@ -55,7 +74,7 @@ var tokenStarts = func() (t [256]bool) {
 // over the starts of words: "task-" does not hold "sk-".
 func findProviderTokens(text string, spans []span) []span {
 	for i := 0; i < len(text); i++ {
-		if !tokenStarts[text[i]] || i > 0 && isAlnum(text[i-1]) {
+		if tokensByStart[text[i]] == nil && text[i] != 'e' || i > 0 && isAlnum(text[i-1]) {
 			continue
 		}
 		if strings.HasPrefix(text[i:], "eyJ") {
@@ -64,13 +83,16 @@ func findProviderTokens(text string, spans []span) []span {
 			}
 			continue
 		}
-		for _, p := range providerTokens {
+		for _, p := range tokensByStart[text[i]] {
 			if !strings.HasPrefix(text[i:], p.prefix) {
 				continue
 			}
 			end := i + len(p.prefix)
 			for end < len(text) && p.chars(text[end]) {
 				end++
+			}
+			for end > i+len(p.prefix) && text[end-1] == '.' {
+				end-- // a dotted token ending a sentence
 			}
 			if n := end - i - len(p.prefix); n >= p.min && (!p.exact || n == p.min) {
 				spans = append(spans, span{i, end, p.kind})
@@ -79,6 +101,74 @@ func findProviderTokens(text string, spans []span) []span {
 			// this one would not have covered ("sk-sk-sk-…" is read once).
 			i = end - 1
 			break
+		}
+	}
+	return spans
+}
+
+// findTelegramTokens finds bot tokens: the bot's 8–10 digit id, a colon
+// and 35 characters that start with "AA" (34 in Telegram's own example).
+func findTelegramTokens(text string, spans []span) []span {
+	indexAll(text, ":AA", func(i int) {
+		start := i
+		for start > 0 && i-start < 10 && isDigit(text[start-1]) {
+			start--
+		}
+		end := i + 1
+		for end < len(text) && tokenChar(text[end]) {
+			end++
+		}
+		if i-start >= 8 && (start == 0 || !isAlnum(text[start-1])) && (end-i-1 == 35 || end-i-1 == 34) {
+			spans = append(spans, span{start, end, "api_key"})
+		}
+	})
+	return spans
+}
+
+// webhookPaths are the URLs whose path is the credential: whoever holds
+// one can post into the channel.
+var webhookPaths = []struct{ host, path string }{
+	{"hooks.slack.com", "/services/"},
+	{"discord.com", "/api/webhooks/"},
+	{"discordapp.com", "/api/webhooks/"},
+}
+
+// findWebhooks finds the path of a Slack or Discord webhook URL; the host
+// and the route stay, so the note still says where it posted.
+func findWebhooks(text, lower string, spans []span) []span {
+	for _, w := range webhookPaths {
+		indexAll(lower, w.host+w.path, func(i int) {
+			start := i + len(w.host) + len(w.path)
+			end := start
+			for end < len(text) && (tokenChar(text[end]) || text[end] == '/') {
+				end++
+			}
+			if end-start >= 20 {
+				spans = append(spans, span{start, end, "webhook"})
+			}
+		})
+	}
+	return spans
+}
+
+// findTwilioTokens finds auth tokens, 32 lowercase hex characters, in a
+// text that names Twilio: no prefix sets them apart from an MD5 digest, so
+// the mention of the provider must.
+func findTwilioTokens(text, lower string, spans []span) []span {
+	if !strings.Contains(lower, "twilio") {
+		return spans
+	}
+	for i := 0; i < len(text); {
+		if !isAlnum(text[i]) {
+			i++
+			continue
+		}
+		start, hex := i, true
+		for ; i < len(text) && isAlnum(text[i]); i++ {
+			hex = hex && lowerHex(text[i])
+		}
+		if hex && i-start == 32 {
+			spans = append(spans, span{start, i, "api_key"})
 		}
 	}
 	return spans
