@@ -6,14 +6,14 @@ import "strings"
 // client-secret, spring.datasource.password), not when the word only
 // qualifies another (password_policy, token_url, max_tokens). The words
 // are looked for in the lowercased text; each hit is grown to the whole
-// key around it.
-var secretKeyHints = []string{"pass", "pwd", "secret", "token", "key", "auth", "pin"}
+// key around it. "pw" finds pwd as well; "pass" finds the German passwort.
+var secretKeyHints = []string{"pass", "pw", "secret", "token", "key", "auth", "pin", "dsn", "kennwort"}
 
 // keyKind says what a key's value is, from its last two words; "" when it
 // is not a secret.
 func keyKind(last, prev string) string {
 	switch last {
-	case "password", "passwd", "pwd", "pass", "passphrase", "passcode":
+	case "password", "passwd", "pwd", "pw", "pass", "passphrase", "passcode", "passwort", "kennwort":
 		return "password"
 	case "pin", "pincode":
 		return "pin"
@@ -27,9 +27,15 @@ func keyKind(last, prev string) string {
 		return "api_key"
 	case "privatekey":
 		return "private_key"
+	case "dsn":
+		return "dsn" // only its user:password@ part is a secret
+	case "base":
+		if prev == "key" {
+			return "secret" // Rails' SECRET_KEY_BASE, and any *_KEY_BASE
+		}
 	case "key":
 		switch prev {
-		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app":
+		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app", "account":
 			return "api_key"
 		case "private":
 			return "private_key"
@@ -128,6 +134,9 @@ func assignment(text string, ks, ke int) (span, bool) {
 	if kind == "" {
 		return span{}, false
 	}
+	if vs, ve, ok := markupValue(text, ks, ke); ok {
+		return checkedValue(text, vs, ve, kind, lenient, true)
+	}
 	quotedKey := ks > 0 && isQuote(text[ks-1])
 	at := ke
 	for at < len(text) && at < ke+2 && (isQuote(text[at]) || text[at] == '\\') {
@@ -135,8 +144,10 @@ func assignment(text string, ks, ke int) (span, bool) {
 	}
 	sep := skipBlanks(text, at)
 	mode := lenient
+	env := false // a .env or shell line: the value runs to the end of it
 	switch {
 	case hasAnyPrefix(text[sep:], ":=", "=>", "==", "="):
+		env = sep == ke && !cli && text[sep] == '=' && sep+1 < len(text) && text[sep+1] > ' ' && atLineStart(text, ks)
 		sep += 1 + boolInt(hasAnyPrefix(text[sep:], ":=", "=>", "=="))
 	case strings.HasPrefix(text[sep:], ":") && !strings.HasPrefix(text[sep:], "://") && !strings.HasPrefix(text[sep:], "::"):
 		// user:password@ in a URL is the URL scanner's.
@@ -144,6 +155,11 @@ func assignment(text string, ks, ke int) (span, bool) {
 			return span{}, false
 		}
 		sep++
+		if atLineStart(text, ks) {
+			if vs, ve, block, ok := yamlBlock(text, ks, sep); ok {
+				return checkedValue(text, vs, ve, kind, lenient, block)
+			}
+		}
 		// A YAML line gives one value; words after it make a sentence
 		// ("Token: the bucket refills").
 		if !quotedKey && (!atLineStart(text, ks) || !lastOnLine(text, skipBlanks(text, sep))) {
@@ -151,9 +167,16 @@ func assignment(text string, ks, ke int) (span, bool) {
 		}
 	case cli && sep > ke && sep < len(text) && text[sep] != '-':
 	default:
+		if vs, ok := netrcValue(text, ks, ke, last); ok {
+			sep = vs
+			break
+		}
 		var ok bool
 		if sep, ok = proseValue(text, ke, last, prev); !ok {
 			return span{}, false
+		}
+		if end := passphraseEnd(text, skipBlanks(text, sep), kind); end > 0 {
+			return span{skipBlanks(text, sep), end, kind}, true
 		}
 		mode = strict
 	}
@@ -161,6 +184,19 @@ func assignment(text string, ks, ke int) (span, bool) {
 		mode = strict
 	}
 	vs, ve, quoted := value(text, skipBlanks(text, sep))
+	sp, ok := checkedValue(text, vs, ve, kind, mode, quoted)
+	switch {
+	case !ok:
+	case kind == "dsn":
+		return dsnPassword(text, vs, ve)
+	case env && !quoted:
+		sp.end = envValueEnd(text, ve)
+	}
+	return sp, ok
+}
+
+// checkedValue is the span of text[vs:ve] when it holds a secret.
+func checkedValue(text string, vs, ve int, kind string, mode int, quoted bool) (span, bool) {
 	if vs == ve || !secretValue(text[vs:ve], kind, mode, quoted) {
 		return span{}, false
 	}

@@ -51,6 +51,65 @@ func proseValue(text string, ke int, last, prev string) (int, bool) {
 	return 0, false
 }
 
+// passphraseEnd finds a passphrase of several words given in prose ("my
+// passphrase is correct horse battery staple") at i and returns where it
+// ends, or 0. It is three or more words in a row, to the end of the clause
+// or the first word that makes a sentence of them: a function word, a
+// participle or adverb, a word about a password's length ("the password
+// is twelve characters long"). A single word that describes a password may
+// begin one ("correct"), two make a sentence ("strong enough").
+func passphraseEnd(text string, i int, kind string) int {
+	if kind != "password" {
+		return 0
+	}
+	words, described, end := 0, 0, 0
+	for at := i; ; at = end + 1 {
+		w := at
+		for w < len(text) && (isLower(text[w]) || isUpper(text[w])) {
+			w++
+		}
+		word := lowerASCII(text[at:w])
+		if w == at || sentenceWords[word] || hasAnySuffix(word, "ed", "ing", "ly") {
+			break
+		}
+		if proseWords[word] {
+			described++
+		}
+		words, end = words+1, w
+		if w >= len(text) || text[w] != ' ' {
+			break // the clause ends: punctuation or the line's end
+		}
+	}
+	if words < 3 || described > 1 {
+		return 0
+	}
+	return end
+}
+
+// sentenceWords end a passphrase in prose: no list of random words holds
+// them, every sentence about a password does.
+var sentenceWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and or but nor not no is are was were be been am has have had do does did will
+		would shall should can could may might must it this that these those there here then than when where which who
+		whom whose how why if so as at by for from in into of off on onto out over to up with without about after before
+		under again ever yet soon i me you we us they them he him she hers one all any some each every both either neither
+		other another such kept stored saved written known lost forgotten given shown sent made taken characters chars
+		letters digits numbers symbols words`) {
+		sentenceWords[w] = true
+	}
+}
+
+func hasAnySuffix(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
 // nextWord reads " word" at i and returns where it ends.
 func nextWord(text string, i int) (int, bool) {
 	if i >= len(text) || text[i] != ' ' {
@@ -82,7 +141,8 @@ func init() {
 	for _, w := range strings.Fields(`also always bad being blank case correct different easy empty enough fine gone good great
 		hard here in incorrect invalid just kept known lost mine missing new never next not nothing now old only optional ours
 		public private ready reset safe same secure short simple something still strong sure that the their there this too
-		unique unknown very weak what which wrong yours long your my our his her its set unset`) {
+		unique unknown very weak what which wrong yours long your my our his her its set unset
+		six eight ten twelve fifteen sixteen twenty thirty forty sixty`) {
 		proseWords[w] = true
 	}
 }
