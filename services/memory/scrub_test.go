@@ -48,6 +48,11 @@ func TestScrubRedacts(t *testing.T) {
 		{"gh auth login --token tok9f8e7d6c5b", "gh auth login --token [REDACTED:token]", "token"},
 		{"sshpass -p hunter2 ssh host", "sshpass -p [REDACTED:password] ssh host", "password"},
 		{"mysql -u root -phunter2 shop", "mysql -u root -p[REDACTED:password] shop", "password"},
+		{"curl -u admin:hunter2 https://api.example.com", "curl -u admin:[REDACTED:password] https://api.example.com", "password"},
+		{"curl -s --user 'admin:s3cret pass' https://x", "curl -s --user 'admin:[REDACTED:password]' https://x", "password"},
+		{"curl -uadmin:hunter2 https://x", "curl -uadmin:[REDACTED:password] https://x", "password"},
+		{"docker login -u bot -p hunter2 registry.example.com", "docker login -u bot -p [REDACTED:password] registry.example.com", "password"},
+		{"docker login --username bot --password hunter2 ghcr.io", "docker login --username bot --password [REDACTED:password] ghcr.io", "password"},
 		{"GET /v1/items?api_key=a8f5f167f44f&page=2", "GET /v1/items?api_key=[REDACTED:api_key]&page=2", "api_key"},
 		{"pin=4821", "pin=[REDACTED:pin]", "pin"},
 		// A .env or shell line's value runs to its end, but not into a
@@ -219,6 +224,11 @@ func TestScrubLeavesNearMisses(t *testing.T) {
 		"tokens:\n  - name: ci\n",
 		"token:\nuser: app\n",
 		"DSN=MyDataSource;UID=app",
+		// -u and -p where they are a user, a uid or a port.
+		"docker run -u 1000:1000 -p 8080:8080 app",
+		"curl -u admin https://example.com asks for the password",
+		"curl --user-agent mozilla:5 https://example.com",
+		"docker login -u bot --password-stdin ghcr.io",
 		// URLs whose colon is a port's, and "@" in a path or an address.
 		"https://example.com:8443/users/bob@example.com",
 		"see https://medium.com/@maya and https://registry.npmjs.org/@scope/pkg",
