@@ -59,6 +59,7 @@ func findSecrets(text string) []span {
 	spans = findAWSSecrets(text, lower, spans)
 	spans = findAssignments(text, lower, spans)
 	spans = findCommandLinePasswords(text, lower, spans)
+	spans = findSeedPhrases(text, lower, spans)
 	spans = findCards(text, spans)
 	return spans
 }

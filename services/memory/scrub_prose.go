@@ -158,3 +158,54 @@ func isProseWord(w string) bool {
 	}
 	return false
 }
+
+// seedIntros introduce a wallet's recovery words.
+var seedIntros = []string{"seed phrase", "recovery phrase", "mnemonic", "seed words", "recovery words"}
+
+// findSeedPhrases finds a wallet's recovery words after an intro ("my
+// seed phrase is …", MNEMONIC="…"): 12 to 24 words of 3–8 lowercase
+// letters, as BIP-39's are, apart by blanks or line breaks. Fewer make a
+// sentence about one ("the seed phrase is stored offline"). Of a longer
+// run the most words a phrase can have (12, 15, 18, 21 or 24) are taken,
+// so plain words that follow a phrase with no punctuation may go with it.
+func findSeedPhrases(text, lower string, spans []span) []span {
+	for _, intro := range seedIntros {
+		indexAll(lower, intro, func(i int) {
+			at := seedStart(lower, i+len(intro))
+			words, ends := 0, [25]int{}
+			for w := at; words < 24; {
+				e := w
+				for e < len(text) && isLower(text[e]) {
+					e++
+				}
+				if e-w < 3 || e-w > 8 || e < len(text) && isAlnum(text[e]) {
+					break
+				}
+				words++
+				ends[words] = e
+				for w = e; w < len(text) && (text[w] == ' ' || text[w] == '\t' || text[w] == '\n' || text[w] == '\r'); w++ {
+				}
+			}
+			if words < 12 {
+				return
+			}
+			spans = append(spans, span{at, ends[words-words%3], "seed_phrase"})
+		})
+	}
+	return spans
+}
+
+// seedStart skips what comes between an intro and its words: blanks,
+// ":", "=", quotes, "is".
+func seedStart(lower string, at int) int {
+	for at < len(lower) {
+		if c := lower[at]; c <= ' ' || strings.IndexByte(`:="'`, c) >= 0 {
+			at++
+		} else if hasAnyPrefix(lower[at:], "is ", "was ") {
+			at += strings.IndexByte(lower[at:], ' ')
+		} else {
+			break
+		}
+	}
+	return at
+}

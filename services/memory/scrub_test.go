@@ -16,6 +16,7 @@ var (
 	jwtToken   = "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
 	pemBlock   = "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2qe2\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n-----END RSA PRIVATE KEY-----"
 	visaNumber = "4111 1111 1111 1111"
+	seed12     = "abandon ability able about above absent absorb abstract absurd abuse access accident"
 )
 
 func TestScrubRedacts(t *testing.T) {
@@ -97,6 +98,10 @@ func TestScrubRedacts(t *testing.T) {
 		{"my passphrase is correct horse battery staple", "my passphrase is [REDACTED:password]", "password"},
 		{"My password is Correct Horse Battery Staple, don't tell.", "My password is [REDACTED:password], don't tell.", "password"},
 		{"my password is purple monkey dishwasher and I never share it", "my password is [REDACTED:password] and I never share it", "password"},
+		{"my seed phrase is " + seed12 + ". Keep it safe", "my seed phrase is [REDACTED:seed_phrase]. Keep it safe", "seed_phrase"},
+		{"Recovery phrase:\n" + seed12 + " " + seed12 + "\n", "Recovery phrase:\n[REDACTED:seed_phrase]\n", "seed_phrase"},
+		{`WALLET_MNEMONIC="` + seed12 + `"`, `WALLET_MNEMONIC="[REDACTED:seed_phrase]"`, "seed_phrase"},
+		{"mnemonic: " + seed12 + ", then more words", "mnemonic: [REDACTED:seed_phrase], then more words", "seed_phrase"},
 		// URLs and headers.
 		{"connect to postgres://app:hunter2@db.internal:5432/main", "connect to postgres://app:[REDACTED:url_password]@db.internal:5432/main", "url_password"},
 		{"clone https://x-access-token:abc123def@github.com/o/r", "clone https://x-access-token:[REDACTED:url_password]@github.com/o/r", "url_password"},
@@ -224,6 +229,9 @@ func TestScrubLeavesNearMisses(t *testing.T) {
 		"tokens:\n  - name: ci\n",
 		"token:\nuser: app\n",
 		"DSN=MyDataSource;UID=app",
+		"the seed phrase is stored offline",
+		"Write the recovery phrase on paper and keep it in a safe place away from water and fire.",
+		"the mnemonic device helps you remember the order of the planets",
 		// -u and -p where they are a user, a uid or a port.
 		"docker run -u 1000:1000 -p 8080:8080 app",
 		"curl -u admin https://example.com asks for the password",
