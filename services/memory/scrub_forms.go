@@ -102,12 +102,22 @@ func netrcValue(text string, ks, ke int, last string) (int, bool) {
 	if last != "password" && last != "passwd" || ke >= len(text) || text[ke] != ' ' && text[ke] != '\t' {
 		return 0, false
 	}
-	before := lowerASCII(text[max(0, ks-256):ks])
-	if !strings.Contains(before, "machine ") && !strings.Contains(before, "default") {
+	// The user, and "login" before it: read back a word at a time, as a
+	// key found in every sentence about a password gets here.
+	j := ks
+	for range 2 {
+		for j > 0 && text[j-1] <= ' ' {
+			j--
+		}
+		for j > 0 && text[j-1] > ' ' {
+			j--
+		}
+	}
+	if !hasPrefixFold(text[j:], "login") || j+len("login") >= len(text) || text[j+len("login")] > ' ' {
 		return 0, false
 	}
-	words := strings.Fields(before)
-	if len(words) < 2 || words[len(words)-2] != "login" {
+	before := lowerASCII(text[max(0, j-256):j])
+	if !strings.Contains(before, "machine ") && !strings.Contains(before, "default") {
 		return 0, false
 	}
 	return ke, true
