@@ -118,7 +118,9 @@ func findTelegramTokens(text string, spans []span) []span {
 		for end < len(text) && tokenChar(text[end]) {
 			end++
 		}
-		if i-start >= 8 && (start == 0 || !isAlnum(text[start-1])) && (end-i-1 == 35 || end-i-1 == 34) {
+		// What precedes the id does not matter: glued to a word, the
+		// token is as good as alone.
+		if i-start >= 8 && (end-i-1 == 35 || end-i-1 == 34) {
 			spans = append(spans, span{start, end, "api_key"})
 		}
 	})
