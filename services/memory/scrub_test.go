@@ -187,6 +187,7 @@ func TestScrubLeavesNearMisses(t *testing.T) {
 		"Token: the bucket refills every second.",
 		"Password: reset it via the settings page",
 		"the tokenizer splits on whitespace; max_tokens=4096",
+		"max_tokens: 4096",
 		"password_policy: strict",
 		"token_url: https://auth.example.com/token",
 		"auth: oauth2",
