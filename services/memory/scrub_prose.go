@@ -159,8 +159,10 @@ func isProseWord(w string) bool {
 	return false
 }
 
-// seedIntros introduce a wallet's recovery words.
-var seedIntros = []string{"seed phrase", "recovery phrase", "mnemonic", "seed words", "recovery words"}
+// seedIntros introduce a wallet's recovery words: "mnemonic", or "seed"
+// and "recovery" followed by "phrase" or "words". Three scans, not one per
+// intro: Scrub reads every chunk.
+var seedIntros = []string{"mnemonic", "seed ", "recovery "}
 
 // findSeedPhrases finds a wallet's recovery words after an intro ("my
 // seed phrase is …", MNEMONIC="…"): 12 to 24 words of 3–8 lowercase
@@ -171,7 +173,18 @@ var seedIntros = []string{"seed phrase", "recovery phrase", "mnemonic", "seed wo
 func findSeedPhrases(text, lower string, spans []span) []span {
 	for _, intro := range seedIntros {
 		indexAll(lower, intro, func(i int) {
-			at := seedStart(lower, i+len(intro))
+			at := i + len(intro)
+			if intro != "mnemonic" {
+				switch {
+				case strings.HasPrefix(lower[at:], "phrase"):
+					at += len("phrase")
+				case strings.HasPrefix(lower[at:], "words"):
+					at += len("words")
+				default:
+					return
+				}
+			}
+			at = seedStart(lower, at)
 			words, ends := 0, [25]int{}
 			for w := at; words < 24; {
 				e := w
