@@ -6,14 +6,14 @@ import "strings"
 // client-secret, spring.datasource.password), not when the word only
 // qualifies another (password_policy, token_url, max_tokens). The words
 // are looked for in the lowercased text; each hit is grown to the whole
-// key around it.
-var secretKeyHints = []string{"pass", "pwd", "secret", "token", "key", "auth", "pin"}
+// key around it. "pw" finds pwd as well; "pass" finds the German passwort.
+var secretKeyHints = []string{"pass", "pw", "secret", "token", "key", "auth", "pin", "dsn", "kennwort"}
 
 // keyKind says what a key's value is, from its last two words; "" when it
 // is not a secret.
 func keyKind(last, prev string) string {
 	switch last {
-	case "password", "passwd", "pwd", "pass", "passphrase", "passcode":
+	case "password", "passwd", "pwd", "pw", "pass", "passphrase", "passcode", "passwort", "kennwort":
 		return "password"
 	case "pin", "pincode":
 		return "pin"
@@ -27,9 +27,15 @@ func keyKind(last, prev string) string {
 		return "api_key"
 	case "privatekey":
 		return "private_key"
+	case "dsn":
+		return "dsn" // only its user:password@ part is a secret
+	case "base":
+		if prev == "key" {
+			return "secret" // Rails' SECRET_KEY_BASE, and any *_KEY_BASE
+		}
 	case "key":
 		switch prev {
-		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app":
+		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app", "account":
 			return "api_key"
 		case "private":
 			return "private_key"
@@ -128,6 +134,9 @@ func assignment(text string, ks, ke int) (span, bool) {
 	if kind == "" {
 		return span{}, false
 	}
+	if vs, ve, ok := markupValue(text, ks, ke); ok {
+		return checkedValue(text, vs, ve, kind, lenient, true)
+	}
 	quotedKey := ks > 0 && isQuote(text[ks-1])
 	at := ke
 	for at < len(text) && at < ke+2 && (isQuote(text[at]) || text[at] == '\\') {
@@ -135,8 +144,10 @@ func assignment(text string, ks, ke int) (span, bool) {
 	}
 	sep := skipBlanks(text, at)
 	mode := lenient
+	env := false // a .env or shell line: the value runs to the end of it
 	switch {
 	case hasAnyPrefix(text[sep:], ":=", "=>", "==", "="):
+		env = sep == ke && !cli && text[sep] == '=' && sep+1 < len(text) && text[sep+1] > ' ' && atLineStart(text, ks)
 		sep += 1 + boolInt(hasAnyPrefix(text[sep:], ":=", "=>", "=="))
 	case strings.HasPrefix(text[sep:], ":") && !strings.HasPrefix(text[sep:], "://") && !strings.HasPrefix(text[sep:], "::"):
 		// user:password@ in a URL is the URL scanner's.
@@ -144,6 +155,11 @@ func assignment(text string, ks, ke int) (span, bool) {
 			return span{}, false
 		}
 		sep++
+		if atLineStart(text, ks) {
+			if vs, ve, block, ok := yamlBlock(text, ks, sep); ok {
+				return checkedValue(text, vs, ve, kind, lenient, block)
+			}
+		}
 		// A YAML line gives one value; words after it make a sentence
 		// ("Token: the bucket refills").
 		if !quotedKey && (!atLineStart(text, ks) || !lastOnLine(text, skipBlanks(text, sep))) {
@@ -151,9 +167,16 @@ func assignment(text string, ks, ke int) (span, bool) {
 		}
 	case cli && sep > ke && sep < len(text) && text[sep] != '-':
 	default:
+		if vs, ok := netrcValue(text, ks, ke, last); ok {
+			sep = vs
+			break
+		}
 		var ok bool
 		if sep, ok = proseValue(text, ke, last, prev); !ok {
 			return span{}, false
+		}
+		if end := passphraseEnd(text, skipBlanks(text, sep), kind); end > 0 {
+			return span{skipBlanks(text, sep), end, kind}, true
 		}
 		mode = strict
 	}
@@ -161,83 +184,23 @@ func assignment(text string, ks, ke int) (span, bool) {
 		mode = strict
 	}
 	vs, ve, quoted := value(text, skipBlanks(text, sep))
+	sp, ok := checkedValue(text, vs, ve, kind, mode, quoted)
+	switch {
+	case !ok:
+	case kind == "dsn":
+		return dsnPassword(text, vs, ve)
+	case env && !quoted:
+		sp.end = envValueEnd(text, ve)
+	}
+	return sp, ok
+}
+
+// checkedValue is the span of text[vs:ve] when it holds a secret.
+func checkedValue(text string, vs, ve int, kind string, mode int, quoted bool) (span, bool) {
 	if vs == ve || !secretValue(text[vs:ve], kind, mode, quoted) {
 		return span{}, false
 	}
 	return span{vs, ve, kind}, true
-}
-
-// proseValue finds the value of "password is X", "password for the NAS
-// is X", "pin code is X" and "password: X" after a key ending at ke.
-// "pass", "auth" and a qualified key do not read as prose: "the boarding
-// pass is 12A", "auth is handled by the proxy".
-func proseValue(text string, ke int, last, prev string) (int, bool) {
-	switch last {
-	case "password", "passwd", "passphrase", "passcode", "pin", "secret", "token", "apikey":
-	case "key":
-		if prev == "" {
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	at := ke
-	if last == "pin" {
-		for _, w := range []string{" code", " number"} {
-			if hasPrefixFold(text[at:], w) {
-				at += len(w)
-			}
-		}
-	}
-	// "for the admin account", up to six words, before "is".
-	if w, ok := nextWord(text, at); ok && contains([]string{"for", "to", "of", "on", "at"}, strings.ToLower(text[at+1:w])) {
-		at = w
-		for n := 0; n < 6; n++ {
-			w, ok := nextWord(text, at)
-			if !ok {
-				return 0, false
-			}
-			word := strings.ToLower(text[at+1 : w])
-			if word == "is" || word == "was" {
-				break
-			}
-			if strings.HasSuffix(word, ":") {
-				return w, true
-			}
-			at = w
-		}
-	}
-	if w, ok := nextWord(text, at); ok {
-		switch strings.ToLower(text[at+1 : w]) {
-		case "is", "was", "is:", "was:":
-			return w, true
-		}
-	}
-	return 0, false
-}
-
-// nextWord reads " word" at i and returns where it ends.
-func nextWord(text string, i int) (int, bool) {
-	if i >= len(text) || text[i] != ' ' {
-		return 0, false
-	}
-	end := i + 1
-	for end < len(text) && text[end] > ' ' && text[end] != ',' && text[end] != ';' {
-		end++
-	}
-	return end, end > i+1
-}
-
-// wordBefore is the lowercase word before the space before i.
-func wordBefore(text string, i int) string {
-	if i < 2 || text[i-1] != ' ' {
-		return ""
-	}
-	end, start := i-1, i-1
-	for start > 0 && isAlnum(text[start-1]) {
-		start--
-	}
-	return lowerASCII(text[start:end])
 }
 
 // value reads the value at i: quoted (to the closing quote on its line,
@@ -336,60 +299,6 @@ func isIdentifierPath(v string) bool {
 		}
 	}
 	return true
-}
-
-// proseWords follow "the password is" in sentences that give none.
-var proseWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`also always bad being blank case correct different easy empty enough fine gone good great
-		hard here in incorrect invalid just kept known lost mine missing new never next not nothing now old only optional ours
-		public private ready reset safe same secure short simple something still strong sure that the their there this too
-		unique unknown very weak what which wrong yours long your my our his her its set unset`) {
-		proseWords[w] = true
-	}
-}
-
-func isProseWord(w string) bool {
-	if proseWords[w] {
-		return true
-	}
-	for _, s := range []string{"ed", "ing", "ly", "able", "ible", "ive", "ous", "ful", "less", "ent", "ant"} {
-		if strings.HasSuffix(w, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// findCommandLinePasswords finds the two -p forms that are not ambiguous:
-// `sshpass -p secret`, and `-psecret` glued on a mysql or mariadb command
-// line (there a separate word after -p is a database, elsewhere a port).
-func findCommandLinePasswords(text, lower string, spans []span) []span {
-	indexAll(lower, "sshpass -p ", func(i int) {
-		if vs, ve, quoted := value(text, skipBlanks(text, i+len("sshpass -p "))); ve > vs && secretValue(text[vs:ve], "password", lenient, quoted) {
-			spans = append(spans, span{vs, ve, "password"})
-		}
-	})
-	if !strings.Contains(lower, "mysql") && !strings.Contains(lower, "mariadb") {
-		return spans
-	}
-	indexAll(lower, " -p", func(i int) {
-		// The command is near: a bounded look back keeps a long line from
-		// being read once per " -p".
-		line := lower[max(0, i-256):i]
-		line = line[strings.LastIndexByte(line, '\n')+1:]
-		if !strings.Contains(line, "mysql") && !strings.Contains(line, "mariadb") {
-			return
-		}
-		vs := i + len(" -p")
-		if vs < len(text) && text[vs] > ' ' && text[vs] != '-' {
-			if vs, ve, quoted := value(text, vs); ve > vs && secretValue(text[vs:ve], "password", lenient, quoted) {
-				spans = append(spans, span{vs, ve, "password"})
-			}
-		}
-	})
-	return spans
 }
 
 // nextParam reports "&name=" at i: the next parameter of a query string,

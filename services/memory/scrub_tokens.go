@@ -1,0 +1,293 @@
+package memory
+
+import "strings"
+
+// providerToken is a credential format a provider issues: a fixed prefix,
+// then at least min characters of its alphabet (exactly min when exact).
+type providerToken struct {
+	prefix string
+	min    int
+	exact  bool
+	chars  func(byte) bool
+	kind   string
+}
+
+func tokenChar(c byte) bool  { return isAlnum(c) || c == '_' || c == '-' }
+func upperDigit(c byte) bool { return 'A' <= c && c <= 'Z' || isDigit(c) }
+func lowerHex(c byte) bool   { return isDigit(c) || 'a' <= c && c <= 'f' }
+func dottedChar(c byte) bool { return tokenChar(c) || c == '.' }
+func paddedChar(c byte) bool { return tokenChar(c) || c == '=' }
+
+var providerTokens = []providerToken{
+	{"sk-", 20, false, tokenChar, "api_key"}, // OpenAI (sk-proj-, sk-svcacct-) and Anthropic (sk-ant-)
+	{"sk_live_", 16, false, isAlnum, "api_key"},
+	{"sk_test_", 16, false, isAlnum, "api_key"},
+	{"rk_live_", 16, false, isAlnum, "api_key"},
+	{"rk_test_", 16, false, isAlnum, "api_key"},
+	{"whsec_", 16, false, isAlnum, "api_key"},
+	{"ghp_", 30, false, isAlnum, "api_key"},
+	{"gho_", 30, false, isAlnum, "api_key"},
+	{"ghu_", 30, false, isAlnum, "api_key"},
+	{"ghs_", 30, false, isAlnum, "api_key"},
+	{"ghr_", 30, false, isAlnum, "api_key"},
+	{"github_pat_", 40, false, tokenChar, "api_key"},
+	{"glpat-", 20, false, tokenChar, "api_key"},
+	{"xoxa-", 10, false, tokenChar, "api_key"},
+	{"xoxb-", 10, false, tokenChar, "api_key"},
+	{"xoxe-", 10, false, tokenChar, "api_key"},
+	{"xoxp-", 10, false, tokenChar, "api_key"},
+	{"xoxr-", 10, false, tokenChar, "api_key"},
+	{"xoxs-", 10, false, tokenChar, "api_key"},
+	{"xapp-", 10, false, tokenChar, "api_key"},
+	{"npm_", 36, true, isAlnum, "api_key"},
+	{"pypi-", 50, false, tokenChar, "api_key"},
+	{"hf_", 30, false, isAlnum, "api_key"},      // Hugging Face
+	{"AIza", 35, true, tokenChar, "api_key"},    // Google API key
+	{"ya29.", 20, false, tokenChar, "api_key"},  // Google OAuth access token
+	{"GOCSPX-", 20, false, tokenChar, "secret"}, // Google OAuth client secret
+	{"SG.", 60, false, dottedChar, "api_key"},   // SendGrid: SG.<22>.<43>
+	{"dop_v1_", 40, false, isAlnum, "api_key"},  // DigitalOcean personal,
+	{"doo_v1_", 40, false, isAlnum, "api_key"},  // OAuth
+	{"dor_v1_", 40, false, isAlnum, "api_key"},  // and refresh tokens
+	{"SK", 32, true, lowerHex, "api_key"},       // Twilio API key
+	{"key-", 32, true, isAlnum, "api_key"},      // Mailgun
+	{"shpat_", 32, false, isAlnum, "api_key"},   // Shopify admin,
+	{"shpca_", 32, false, isAlnum, "api_key"},   // custom app,
+	{"shppa_", 32, false, isAlnum, "api_key"},   // private app
+	{"shpss_", 32, false, isAlnum, "secret"},    // and shared secret
+	{"ATATT", 50, false, paddedChar, "api_key"}, // Atlassian API token
+	{"PMAK-", 40, false, tokenChar, "api_key"},  // Postman
+	{"AKIA", 16, true, upperDigit, "aws_key"},
+	{"ASIA", 16, true, upperDigit, "aws_key"},
+}
+
+// tokensByStart holds providerTokens by the first byte of their prefix,
+// so a word is compared with the few formats that can start it.
+var tokensByStart = func() (t [256][]providerToken) {
+	for _, p := range providerTokens {
+		t[p.prefix[0]] = append(t[p.prefix[0]], p)
+	}
+	return t
+}()
+
+// findProviderTokens finds known credential formats and JWTs in one pass
+// over the starts of words: "task-" does not hold "sk-".
+func findProviderTokens(text string, spans []span) []span {
+	for i := 0; i < len(text); i++ {
+		if tokensByStart[text[i]] == nil && text[i] != 'e' || i > 0 && isAlnum(text[i-1]) {
+			continue
+		}
+		if strings.HasPrefix(text[i:], "eyJ") {
+			if end := jwtEnd(text, i); end > 0 {
+				spans = append(spans, span{i, end, "jwt"})
+			}
+			continue
+		}
+		for _, p := range tokensByStart[text[i]] {
+			if !strings.HasPrefix(text[i:], p.prefix) {
+				continue
+			}
+			end := i + len(p.prefix)
+			for end < len(text) && p.chars(text[end]) {
+				end++
+			}
+			for end > i+len(p.prefix) && text[end-1] == '.' {
+				end-- // a dotted token ending a sentence
+			}
+			if n := end - i - len(p.prefix); n >= p.min && (!p.exact || n == p.min) {
+				spans = append(spans, span{i, end, p.kind})
+			}
+			// What was read is one word; no token starts inside it that
+			// this one would not have covered ("sk-sk-sk-…" is read once).
+			i = end - 1
+			break
+		}
+	}
+	return spans
+}
+
+// findTelegramTokens finds bot tokens: the bot's 8–10 digit id, a colon
+// and 35 characters that start with "AA" (34 in Telegram's own example).
+func findTelegramTokens(text string, spans []span) []span {
+	indexAll(text, ":AA", func(i int) {
+		start := i
+		for start > 0 && i-start < 10 && isDigit(text[start-1]) {
+			start--
+		}
+		end := i + 1
+		for end < len(text) && tokenChar(text[end]) {
+			end++
+		}
+		// What precedes the id does not matter: glued to a word, the
+		// token is as good as alone.
+		if i-start >= 8 && (end-i-1 == 35 || end-i-1 == 34) {
+			spans = append(spans, span{start, end, "api_key"})
+		}
+	})
+	return spans
+}
+
+// webhookPaths are the URLs whose path is the credential: whoever holds
+// one can post into the channel.
+var webhookPaths = []struct{ host, path string }{
+	{"hooks.slack.com", "/services/"},
+	{"discord.com", "/api/webhooks/"},
+	{"discordapp.com", "/api/webhooks/"},
+}
+
+// findWebhooks finds the path of a Slack or Discord webhook URL; the host
+// and the route stay, so the note still says where it posted.
+func findWebhooks(text, lower string, spans []span) []span {
+	for _, w := range webhookPaths {
+		indexAll(lower, w.host+w.path, func(i int) {
+			start := i + len(w.host) + len(w.path)
+			end := start
+			for end < len(text) && (tokenChar(text[end]) || text[end] == '/') {
+				end++
+			}
+			if end-start >= 20 {
+				spans = append(spans, span{start, end, "webhook"})
+			}
+		})
+	}
+	return spans
+}
+
+// findTwilioTokens finds auth tokens, 32 lowercase hex characters, in a
+// text that names Twilio: no prefix sets them apart from an MD5 digest, so
+// the mention of the provider must.
+func findTwilioTokens(text, lower string, spans []span) []span {
+	if !strings.Contains(lower, "twilio") {
+		return spans
+	}
+	for i := 0; i < len(text); {
+		if !isAlnum(text[i]) {
+			i++
+			continue
+		}
+		start, hex := i, true
+		for ; i < len(text) && isAlnum(text[i]); i++ {
+			hex = hex && lowerHex(text[i])
+		}
+		if hex && i-start == 32 {
+			spans = append(spans, span{start, i, "api_key"})
+		}
+	}
+	return spans
+}
+
+// jwtEnd returns where the JWT starting at i ends, or 0: three base64url
+// segments of at least 8 characters, the first two JSON objects ("eyJ").
+func jwtEnd(text string, i int) int {
+	at := i
+	for seg := range 3 {
+		if seg < 2 && !strings.HasPrefix(text[at:], "eyJ") {
+			return 0
+		}
+		start := at
+		for at < len(text) && tokenChar(text[at]) {
+			at++
+		}
+		if at-start < 8 {
+			return 0
+		}
+		if seg < 2 {
+			if at >= len(text) || text[at] != '.' {
+				return 0
+			}
+			at++
+		}
+	}
+	return at
+}
+
+// findAWSSecrets finds secret access keys that no key names: 40 characters
+// of base64 in a text that holds an access key id or says "aws". Mixed
+// case is required, which a hex digest (a commit) never has.
+func findAWSSecrets(text, lower string, spans []span) []span {
+	if !strings.Contains(lower, "aws") && !strings.Contains(text, "AKIA") && !strings.Contains(text, "ASIA") {
+		return spans
+	}
+	b64 := func(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
+	for i := 0; i < len(text); {
+		if !b64(text[i]) {
+			i++
+			continue
+		}
+		start := i
+		var upper, low, other bool
+		for ; i < len(text) && b64(text[i]); i++ {
+			c := text[i]
+			upper = upper || 'A' <= c && c <= 'Z'
+			low = low || 'a' <= c && c <= 'z'
+			other = other || !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z')
+		}
+		if i-start == 40 && upper && low && other && (i == len(text) || text[i] != '=') {
+			spans = append(spans, span{start, i, "aws_key"})
+		}
+	}
+	return spans
+}
+
+// findCards finds payment card numbers: 13–19 digits, whole or in groups
+// of three or more split by one kind of separator, starting with 2–6 (the
+// networks' ranges; millisecond timestamps start with 1) and passing the
+// Luhn check, which order and phone numbers fail nine times in ten.
+func findCards(text string, spans []span) []span {
+	for i := 0; i < len(text); i++ {
+		if !isDigit(text[i]) || i > 0 && (isAlnum(text[i-1]) || text[i-1] == '.' || text[i-1] == ',') {
+			continue
+		}
+		end, digits, ok := cardRun(text, i)
+		if ok && digits >= 13 && digits <= 19 && text[i] >= '2' && text[i] <= '6' && luhn(text[i:end]) {
+			spans = append(spans, span{i, end, "card_number"})
+		}
+		i = end
+	}
+	return spans
+}
+
+// cardRun reads digit groups from i and reports where they end, how many
+// digits they hold, and whether they are shaped like a card number.
+func cardRun(text string, i int) (end, digits int, ok bool) {
+	var sep byte
+	ok = true
+	group := 0
+	for end = i; end < len(text); end++ {
+		c := text[end]
+		if isDigit(c) {
+			digits++
+			group++
+			continue
+		}
+		if (c == ' ' || c == '-') && end+1 < len(text) && isDigit(text[end+1]) && (sep == 0 || sep == c) {
+			sep = c
+			ok = ok && group >= 3
+			group = 0
+			continue
+		}
+		break
+	}
+	if end < len(text) && (isAlnum(text[end]) || text[end] == '.' && end+1 < len(text) && isDigit(text[end+1])) {
+		ok = false
+	}
+	return end, digits, ok && (sep == 0 || group >= 3)
+}
+
+func luhn(s string) bool {
+	sum, double := 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		if !isDigit(s[i]) {
+			continue
+		}
+		d := int(s[i] - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		double = !double
+	}
+	return sum%10 == 0
+}
