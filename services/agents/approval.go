@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // Approval modes: what happens to a sub-agent's side-effecting call.
@@ -36,6 +37,32 @@ type Pending struct {
 	Workspaces  []string `json:"workspaces,omitempty"`
 	RequestedMS int64    `json:"requested_ms"`
 	ExpiresMS   int64    `json:"expires_ms"`
+}
+
+// scrubbed is a call's arguments as an approver is shown them: every
+// string with its secrets removed, as memory would store it, so a secret a
+// sub-agent was about to write is neither listed nor parked (in Redis,
+// with replicas). The call itself still carries what it was given, and
+// memory scrubs that when it stores.
+func scrubbed(v any) any {
+	switch v := v.(type) {
+	case string:
+		s, _ := secrets.Scrub(v)
+		return s
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = scrubbed(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = scrubbed(e)
+		}
+		return out
+	}
+	return v
 }
 
 // visibleTo reports whether cc may see and decide p. A caller limited to

@@ -275,7 +275,7 @@ func (x *run) write(ctx context.Context, tool contract.Tool, obj map[string]any,
 			x.r.opts.Audit.Record(ctx, row)
 		}
 	}()
-	if err := x.r.opts.Approval.Check(ctx, Pending{AgentID: x.def.ID, Tool: tool.Name, Arguments: obj, Client: cc.Source,
+	if err := x.r.opts.Approval.Check(ctx, Pending{AgentID: x.def.ID, Tool: tool.Name, Arguments: scrubbed(obj).(map[string]any), Client: cc.Source,
 		Token: cc.Token, Workspaces: cc.Workspaces}); err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 		return "", err

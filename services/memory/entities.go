@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // Entity is something an item mentions. ID is canonical: kind, a colon and
@@ -62,7 +64,7 @@ func ExtractEntities(text, language string) []Entity {
 		surface = strings.TrimSpace(surface)
 		id := kind + ":" + strings.ToLower(surface)
 		// Scrub's [REDACTED:<kind>] marks where a secret was, not a name.
-		if surface == "" || surface == redactedPrefix[1:] || seen[id] || len(out) >= maxEntities {
+		if surface == "" || surface == secrets.RedactedPrefix[1:] || seen[id] || len(out) >= maxEntities {
 			return
 		}
 		seen[id] = true

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // chunkerVersion is part of every content hash: when chunking changes,
@@ -70,7 +71,7 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		}
 		res := IngestedFile{SourceID: f.SourceID, Status: contract.IngestStored, Chunks: len(items)}
 		for _, p := range prepared {
-			res.Redacted = mergeKinds(res.Redacted, p.Redacted)
+			res.Redacted = secrets.MergeKinds(res.Redacted, p.Redacted)
 		}
 		switch {
 		case unchanged:
@@ -95,15 +96,15 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 // the same source.
 func sourceRecord(f contract.IngestFile, version string) SourceRecord {
 	sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + version))
-	id, _ := Scrub(f.SourceID)
-	name, _ := Scrub(f.DisplayName)
+	id, _ := secrets.Scrub(f.SourceID)
+	name, _ := secrets.Scrub(f.DisplayName)
 	return SourceRecord{Workspace: f.Workspace, ID: id, Kind: f.SourceKind, DisplayName: name, ContentHash: hex.EncodeToString(sum[:])}
 }
 
 // rejected reports a file whose content cannot be stored, by its name
 // scrubbed as its source record's is.
 func rejected(f contract.IngestFile, err error) IngestedFile {
-	name, _ := Scrub(f.DisplayName)
+	name, _ := secrets.Scrub(f.DisplayName)
 	return IngestedFile{SourceID: f.SourceID, Status: contract.IngestFailed,
 		Error: fmt.Sprintf("%s: %s", name, contract.ErrorMessage(err))}
 }
@@ -179,13 +180,4 @@ func (s *Service) IngestConversation(ctx context.Context, p ConversationParams, 
 		}
 	}
 	return out, nil
-}
-
-func mergeKinds(a, b []string) []string {
-	for _, k := range b {
-		if !contains(a, k) {
-			a = append(a, k)
-		}
-	}
-	return a
 }

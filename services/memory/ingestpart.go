@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // inParts tells a part of a file sent in parts from a whole file.
@@ -54,7 +55,7 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 		return res, false, err
 	}
 	for _, p := range prepared {
-		res.Redacted = mergeKinds(res.Redacted, p.Redacted)
+		res.Redacted = secrets.MergeKinds(res.Redacted, p.Redacted)
 	}
 	for _, r := range replayed {
 		stored = stored || !r

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
@@ -98,7 +99,7 @@ func wholeIDs(t *testing.T, f contract.IngestFile, texts ...string) []string {
 		f.Content = text
 		ingestAs(t, svc, cli)(f)
 	}
-	id, _ := memory.Scrub(f.SourceID)
+	id, _ := secrets.Scrub(f.SourceID)
 	return chunkIDs(t, svc, anyone, id)
 }
 

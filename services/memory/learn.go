@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // LearnParams are memory.learn's arguments.
@@ -104,8 +105,8 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 	for i := range items {
 		it := &items[i]
 		var redacted []string
-		it.Text, redacted = Scrub(contract.TrimBlank(it.Text))
-		redacted = mergeKinds(redacted, scrubFields(it))
+		it.Text, redacted = secrets.Scrub(contract.TrimBlank(it.Text))
+		redacted = secrets.MergeKinds(redacted, scrubFields(it))
 		if it.Text == "" {
 			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
 		}
@@ -133,14 +134,14 @@ func scrubFields(it *Item) []string {
 		&it.Meta.Repo, &it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID} {
 		if *f != "" {
 			var k []string
-			*f, k = Scrub(*f)
-			kinds = mergeKinds(kinds, k)
+			*f, k = secrets.Scrub(*f)
+			kinds = secrets.MergeKinds(kinds, k)
 		}
 	}
 	for i := range it.Tags {
 		var k []string
-		it.Tags[i], k = Scrub(it.Tags[i])
-		kinds = mergeKinds(kinds, k)
+		it.Tags[i], k = secrets.Scrub(it.Tags[i])
+		kinds = secrets.MergeKinds(kinds, k)
 	}
 	return kinds
 }

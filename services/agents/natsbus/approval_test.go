@@ -3,6 +3,7 @@ package natsbus_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -301,4 +302,32 @@ func TestApprovalsKeepToTheirWorkspaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
+}
+
+// TestApprovalShowsNoSecret: a call waiting for approval is listed with its
+// secrets removed, while the write, once approved, carries what the
+// sub-agent gave it (memory scrubs that when it stores).
+func TestApprovalShowsNoSecret(t *testing.T) {
+	const secret = "hunter2xyz"
+	leaky := func(_ int, req llm.Request) llm.Message {
+		if llmtest.LastToolResult(req) == "" {
+			return call("memory_learn", `{"text":"The staging DB_PASSWORD=`+secret+` for the deploy."}`)
+		}
+		return text("Stored.")
+	}
+	r := newRig(t, rigOptions{gate: agents.NewGate(agents.ApprovalAsk, agents.NewMemoryApprovals(), time.Minute)}, leaky)
+	done := make(chan *agents.RunResult)
+	go func() { res, _ := r.run("note_taker", "remember the staging password", 0); done <- res }()
+	p := r.waitPending(t)
+	shown, _ := json.Marshal(p.Arguments)
+	if strings.Contains(string(shown), secret) || !strings.Contains(string(shown), "DB_PASSWORD=[REDACTED:password]") {
+		t.Fatalf("the waiting call is shown as %s", shown)
+	}
+	if err := r.decide(p.ID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if _, learned := r.memory.snapshot(); len(learned) != 1 || !strings.Contains(fmt.Sprint(learned), secret) {
+		t.Fatalf("the approved write reached memory as %v", learned)
+	}
 }

@@ -1,4 +1,4 @@
-package memory
+package secrets
 
 import (
 	"strings"
@@ -30,7 +30,7 @@ func FuzzScrub(f *testing.F) {
 		if len(kinds) == 0 && out != text {
 			t.Fatalf("changed without naming a kind: %q → %q", text, out)
 		}
-		if len(out) > len(text) && !strings.Contains(out, redactedPrefix+":") {
+		if len(out) > len(text) && !strings.Contains(out, RedactedPrefix+":") {
 			t.Fatalf("grew without a marker: %q → %q", text, out)
 		}
 		secret := plantable[int(pick)%len(plantable)]

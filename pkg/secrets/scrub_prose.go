@@ -1,6 +1,9 @@
-package memory
+package secrets
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // proseValue finds the value of "password is X", "password for the NAS
 // is X", "pin code is X" and "password: X" after a key ending at ke.
@@ -25,7 +28,7 @@ func proseValue(text string, ke int, last, prev string) (int, bool) {
 		}
 	}
 	// "for the admin account", up to six words, before "is".
-	if w, ok := nextWord(text, at); ok && contains([]string{"for", "to", "of", "on", "at"}, strings.ToLower(text[at+1:w])) {
+	if w, ok := nextWord(text, at); ok && slices.Contains([]string{"for", "to", "of", "on", "at"}, strings.ToLower(text[at+1:w])) {
 		at = w
 		for n := 0; n < 6; n++ {
 			w, ok := nextWord(text, at)

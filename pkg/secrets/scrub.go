@@ -1,7 +1,12 @@
-package memory
+// Package secrets finds secrets in text (passwords, tokens, keys, card
+// numbers, in the forms people paste them) and removes them, for the
+// services that store or show what they were given: memory before it
+// stores anything, agents before it parks a call for approval.
+package secrets
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -29,7 +34,7 @@ func Scrub(text string) (string, []string) {
 		}
 		var written []string
 		text, written = redact(text, spans)
-		kinds = mergeKinds(kinds, written)
+		kinds = MergeKinds(kinds, written)
 	}
 	sort.Strings(kinds)
 	return text, kinds
@@ -41,9 +46,10 @@ type span struct {
 	kind       string
 }
 
-const redactedPrefix = "[REDACTED"
+// RedactedPrefix begins every marker Scrub writes.
+const RedactedPrefix = "[REDACTED"
 
-func marker(kind string) string { return redactedPrefix + ":" + kind + "]" }
+func marker(kind string) string { return RedactedPrefix + ":" + kind + "]" }
 
 func findSecrets(text string) []span {
 	lower := lowerASCII(text)
@@ -85,7 +91,7 @@ func redact(text string, spans []span) (string, []string) {
 		}
 		b.WriteString(text[at:cur.start])
 		b.WriteString(marker(cur.kind))
-		kinds = mergeKinds(kinds, []string{cur.kind})
+		kinds = MergeKinds(kinds, []string{cur.kind})
 		at = cur.end
 	}
 	b.WriteString(text[at:])
@@ -183,7 +189,7 @@ func findURLPasswords(text, lower string, spans []span) []span {
 				break scan // the host's path
 			}
 		}
-		if colon >= 0 && at > colon+1 && !strings.HasPrefix(text[colon+1:], redactedPrefix) {
+		if colon >= 0 && at > colon+1 && !strings.HasPrefix(text[colon+1:], RedactedPrefix) {
 			spans = append(spans, span{colon + 1, at, "url_password"})
 		}
 	})
@@ -207,7 +213,7 @@ func findAuthorization(text, lower string, spans []span) []span {
 			if m[2] >= 0 && strings.EqualFold(text[m[2]:m[3]], "bearer") {
 				kind = "bearer_token"
 			}
-			if !strings.HasPrefix(text[m[4]:], redactedPrefix) {
+			if !strings.HasPrefix(text[m[4]:], RedactedPrefix) {
 				spans = append(spans, span{m[4], m[5], kind})
 			}
 		}
@@ -257,7 +263,7 @@ func findCookies(text, lower string, spans []span) []span {
 			for ve > vs && text[ve-1] == ' ' {
 				ve--
 			}
-			if ve > vs && !strings.HasPrefix(text[vs:], redactedPrefix) {
+			if ve > vs && !strings.HasPrefix(text[vs:], RedactedPrefix) {
 				spans = append(spans, span{vs, ve, "cookie"})
 			}
 			j = ve
@@ -268,4 +274,15 @@ func findCookies(text, lower string, spans []span) []span {
 		}
 	})
 	return spans
+}
+
+// MergeKinds adds to a the kinds of b it lacks, for a write that scrubs
+// several fields and reports their kinds together.
+func MergeKinds(a, b []string) []string {
+	for _, k := range b {
+		if !slices.Contains(a, k) {
+			a = append(a, k)
+		}
+	}
+	return a
 }

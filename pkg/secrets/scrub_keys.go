@@ -1,4 +1,4 @@
-package memory
+package secrets
 
 import "strings"
 
@@ -238,7 +238,7 @@ func value(text string, i int) (start, end int, quoted bool) {
 // secretValue tells a value from a placeholder, a reference, an expression
 // or, in prose, an ordinary word ("the token is valid").
 func secretValue(v, kind string, mode int, quoted bool) bool {
-	if strings.HasPrefix(v, redactedPrefix) || isPlaceholder(v) {
+	if strings.HasPrefix(v, RedactedPrefix) || isPlaceholder(v) {
 		return false
 	}
 	if kind == "pin" {

@@ -1,4 +1,4 @@
-package memory
+package secrets
 
 import "strings"
 
@@ -170,7 +170,7 @@ func dsnPassword(text string, vs, ve int) (span, bool) {
 		auth = v[:i]
 	}
 	colon, at := strings.IndexByte(auth, ':'), strings.LastIndexByte(auth, '@')
-	if colon < 0 || at <= colon+1 || strings.HasPrefix(v[colon+1:], redactedPrefix) {
+	if colon < 0 || at <= colon+1 || strings.HasPrefix(v[colon+1:], RedactedPrefix) {
 		return span{}, false
 	}
 	return span{vs + colon + 1, vs + at, "password"}, true
