@@ -82,7 +82,11 @@ func (c *Client) call(ctx context.Context, ep contract.Endpoint, params any, cc 
 			return result, nil
 		}
 		reason, _ := contract.AsError(err).Data["reason"].(string)
-		again := attempt == 1 && ctx.Err() == nil &&
+		// A queue group hands a call sent again to any replica, the silent
+		// one included while its connection stays open (a frozen or
+		// swapping process): so a call that may be repeated is, up to
+		// maxAttempts times, while its deadline allows.
+		again := attempt < maxAttempts && ctx.Err() == nil &&
 			(reason == contract.ReasonReplicaStopping || reason == contract.ReasonReplicaStopped && ep.Retryable)
 		if reason == contract.ReasonReplicaStopping || reason == contract.ReasonReplicaStopped {
 			replicaLost(ep, again)
@@ -118,9 +122,13 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 	}
 	msg, err := in.request(ctx, service, subject, body)
 	if errors.Is(err, errReplicaSilent) {
+		advice := "the call may have been partly done, so check before sending it again"
+		if ep.Retryable {
+			advice = "repeating the call changes nothing it has not already, so it is safe to send again once a replica answers"
+		}
 		return nil, contract.Errorf(contract.CodeUnavailable,
-			"the %s replica handling %s stopped answering (no sign of it for %s): it stopped, lost its connection or is overloaded; "+
-				"the call may have been partly done, so check before sending it again", service, subject, ReplicaSilence).
+			"the %s replica handling %s stopped answering (no sign of it for %s): it stopped, lost its connection or is overloaded; %s",
+			service, subject, ReplicaSilence, advice).
 			With("subject", subject).With("reason", contract.ReasonReplicaStopped)
 	}
 	if err != nil {

@@ -3,6 +3,7 @@ package bus_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +201,75 @@ func TestReplicaWithoutHeartbeats(t *testing.T) {
 	close(slow)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadSentAgainPastASilentReplica: a replica that takes calls and never
+// answers nor heartbeats (a frozen process whose connection stays open)
+// may be handed a call sent again too; a read is then sent a third time,
+// and answered by a live replica.
+func TestReadSentAgainPastASilentReplica(t *testing.T) {
+	s := mustStartServer(t)
+	c := bus.NewClient(mustConnect(t, s))
+	ep := contract.Endpoint{Service: "pair", Method: "hold", Retryable: true}
+	warm := make(chan struct{})
+	close(warm)
+	ncW := mustConnect(t, s)
+	replica(t, ncW, "warm", warm, nil)
+	if _, err := c.CallEndpoint(context.Background(), ep, nil, contract.CallContext{}); err != nil {
+		t.Fatal(err)
+	}
+	ncW.Close()
+
+	// mute joins the queue group and swallows what it is given.
+	arrived := make(chan struct{}, 4)
+	done := make(chan error, 1)
+	mute := func() *nats.Subscription {
+		nc := mustConnect(t, s)
+		sub, err := nc.QueueSubscribe(ep.Subject(), contract.QueueGroup, func(*nats.Msg) { arrived <- struct{}{} })
+		if err == nil {
+			err = nc.Flush() // the server knows of it before a call is sent
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sub
+	}
+	await := func() {
+		t.Helper()
+		select {
+		case <-arrived:
+		case err := <-done:
+			t.Fatalf("the call ended before it reached the silent replica: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("the call did not reach the silent replica")
+		}
+	}
+	first := mute()
+	start := time.Now()
+	go func() {
+		raw, err := c.CallEndpoint(context.Background(), ep, nil, contract.CallContext{})
+		if err == nil && string(raw) != `"live"` {
+			err = errors.New("answered by " + string(raw))
+		}
+		done <- err
+	}()
+	await()
+	// The call sent again finds only another mute replica.
+	second := mute()
+	first.Unsubscribe()
+	await()
+	replica(t, mustConnect(t, s), "live", nil, nil)
+	second.Unsubscribe()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("a read past two silent replicas: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the read still waits 20 s on")
+	}
+	if took := time.Since(start); took > 3*bus.ReplicaSilence+2*time.Second {
+		t.Errorf("took %s for three attempts", took)
 	}
 }

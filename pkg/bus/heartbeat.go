@@ -35,6 +35,10 @@ const (
 	ReplicaSilence = 3 * HeartbeatEvery
 )
 
+// maxAttempts bounds how often a call whose replica went silent or was
+// stopping is sent: three times, within the call's own deadline.
+const maxAttempts = 3
+
 // Header values.
 const (
 	heartbeatAsk     = "ask"     // on a request
