@@ -89,3 +89,16 @@ scopes = ["read", "act"]
 		})
 	}
 }
+
+// TestTokenAppendedToTheFile: `token new NAME >> config.toml` appends the
+// token itself before the lines; loading says which line to delete, and
+// never repeats the token.
+func TestTokenAppendedToTheFile(t *testing.T) {
+	home := t.TempDir()
+	const token = "oh_0ZaOgoO4xMdE0TnMV1a0568i3IllcmrCk2VWQapcvtw"
+	write(t, home, "[log]\nlevel = \"info\"\n"+token+"\n\n# Add to config.toml, then restart serve:\n[[auth.tokens]]\nname = \"laptop\"\nsha256 = \""+HashToken(token)+"\"\nscopes = [\"read\"]\n")
+	_, err := Load(home, env(nil))
+	if err == nil || !strings.Contains(err.Error(), "line 3 holds a bearer token itself") || strings.Contains(err.Error(), token) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -16,21 +16,9 @@ import (
 // getenv is os.Getenv outside tests.
 func Load(home string, getenv func(string) string) (Config, error) {
 	var c Config
-	c.Home = home
-	if c.Home == "" {
-		c.Home = getenv(envHome)
-	}
-	if c.Home == "" {
-		dir, err := os.UserHomeDir()
-		if err != nil {
-			return c, fmt.Errorf("no home directory to keep memory in: set OPENHUMAN_HOME or pass --home: %w", err)
-		}
-		c.Home = filepath.Join(dir, ".openhuman")
-	}
-	if strings.HasPrefix(c.Home, "~/") {
-		if dir, err := os.UserHomeDir(); err == nil {
-			c.Home = filepath.Join(dir, c.Home[2:])
-		}
+	var err error
+	if c.Home, err = HomeDir(home, getenv); err != nil {
+		return c, err
 	}
 	if file := getenv(envConfig); file != "" {
 		// A file named on purpose must exist: a typo in its path would
@@ -54,11 +42,63 @@ func Load(home string, getenv func(string) string) (Config, error) {
 	return c, c.validate()
 }
 
+// tokenLine is the number of the first line of the file at path that is
+// a bearer token as `token new` prints it, 0 when there is none.
+func tokenLine(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "oh_") && !strings.ContainsAny(line, "=\"' ") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// HomeDir is the home a binary given --home home uses: home, else
+// OPENHUMAN_HOME, else ~/.openhuman.
+func HomeDir(home string, getenv func(string) string) (string, error) {
+	if home == "" {
+		home = getenv(envHome)
+	}
+	if home == "" {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no home directory to keep memory in: set OPENHUMAN_HOME or pass --home: %w", err)
+		}
+		home = filepath.Join(dir, ".openhuman")
+	}
+	if strings.HasPrefix(home, "~/") {
+		if dir, err := os.UserHomeDir(); err == nil {
+			home = filepath.Join(dir, home[2:])
+		}
+	}
+	return home, nil
+}
+
+// FilePath is the config.toml a binary given --home home reads:
+// OPENHUMAN_CONFIG, else config.toml in its home.
+func FilePath(home string, getenv func(string) string) (string, error) {
+	if file := getenv(envConfig); file != "" {
+		return file, nil
+	}
+	home, err := HomeDir(home, getenv)
+	return filepath.Join(home, "config.toml"), err
+}
+
 // readFile reads path into c; a missing file is an error wrapping
 // os.ErrNotExist, for the caller to decide about.
 func (c *Config) readFile(path string) error {
 	md, err := toml.DecodeFile(path, c)
 	if err != nil {
+		if line := tokenLine(path); line > 0 {
+			// `token new NAME >> config.toml` appends the token itself:
+			// the file must not keep it, and the parse error does not say.
+			return fmt.Errorf("%s: line %d holds a bearer token itself (oh_…): delete that line; config.toml keeps only the token's sha256, and the token goes to the client", path, line)
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	c.File = path

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,7 +120,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return m.runIngest(ctx, g, rest) // it has flags of its own
 	}
 	if cmd == "token" {
-		return m.runToken(rest)
+		return m.runToken(g, rest)
 	}
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
@@ -253,6 +254,15 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		// Every address of the host: named as asked (0.0.0.0), not as
+		// the dual-stack socket reports itself ([::]).
+		host, _, _ := net.SplitHostPort(addr)
+		if host == "" {
+			host = "0.0.0.0"
+		}
+		url = "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
+	}
 	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url)
 	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version, "bearer_tokens", len(m.cfg.Auth.Tokens))
 	select {

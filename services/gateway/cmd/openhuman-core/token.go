@@ -22,7 +22,7 @@ const tokenPrefix = "oh_"
 // runToken makes a bearer token: `token new NAME [--scopes read,act]
 // [--workspaces a,b]`. It prints the token and the config.toml lines that
 // declare it by its hash; the token itself is kept nowhere.
-func (m *Main) runToken(args []string) int {
+func (m *Main) runToken(g globalFlags, args []string) int {
 	fs := flag.NewFlagSet("token", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	scopes := fs.String("scopes", contract.ScopeRead, "comma-separated: read, act")
@@ -56,8 +56,12 @@ func (m *Main) runToken(args []string) int {
 		return m.usageError(fmt.Errorf("token new: %w", err))
 	}
 	fmt.Fprintln(m.Stdout, token)
-	fmt.Fprintf(m.Stdout, "\n# Add to config.toml ($OPENHUMAN_HOME/config.toml), then restart serve:\n[[auth.tokens]]\nname = %s\nsha256 = %s\nscopes = %s\n",
-		tomlValue(t.Name), tomlValue(t.SHA256), tomlValue(t.Scopes))
+	file, err := config.FilePath(g.home, m.Getenv)
+	if err != nil {
+		file = "config.toml"
+	}
+	fmt.Fprintf(m.Stdout, "\n# Add to %s, then restart serve:\n[[auth.tokens]]\nname = %s\nsha256 = %s\nscopes = %s\n",
+		file, tomlValue(t.Name), tomlValue(t.SHA256), tomlValue(t.Scopes))
 	if len(t.Workspaces) > 0 {
 		fmt.Fprintf(m.Stdout, "workspaces = %s\n", tomlValue(t.Workspaces))
 	}

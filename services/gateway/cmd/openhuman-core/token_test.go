@@ -45,7 +45,7 @@ func TestTokenNew(t *testing.T) {
 	if !regexp.MustCompile(`^oh_[A-Za-z0-9_-]{43}$`).MatchString(token) {
 		t.Fatalf("token %q: want oh_ and 32 random bytes in base64url", token)
 	}
-	for _, want := range []string{"[[auth.tokens]]\n", `name = "laptop"`, `sha256 = "` + config.HashToken(token) + `"`, `scopes = ["read","act"]`, `workspaces = ["work","home"]`} {
+	for _, want := range []string{"# Add to " + filepath.Join(home, "config.toml") + ",", "[[auth.tokens]]\n", `name = "laptop"`, `sha256 = "` + config.HashToken(token) + `"`, `scopes = ["read","act"]`, `workspaces = ["work","home"]`} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("stdout lacks %s:\n%s", want, out)
 		}
