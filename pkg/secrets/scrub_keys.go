@@ -131,9 +131,14 @@ func assignment(text string, ks, ke int) (span, bool) {
 		prev = wordBefore(text, ks) // "the API key is ..."
 	}
 	kind := keyKind(last, prev)
-	if kind == "" {
+	if kind == "" || last == "pwd" && prev == "" {
+		// PWD alone is the shell's working directory; DB_PWD is a password.
 		return span{}, false
 	}
+	// "pass" and "auth" alone are words of test logs and change logs
+	// ("PASS: addr2line", "auth: precompute names") far more often than
+	// keys; alone they count only as KEY=value.
+	bare := prev == "" && (last == "pass" || last == "auth")
 	if vs, ve, ok := markupValue(text, ks, ke); ok {
 		return checkedValue(text, vs, ve, kind, lenient, true)
 	}
@@ -144,11 +149,16 @@ func assignment(text string, ks, ke int) (span, bool) {
 	}
 	sep := skipBlanks(text, at)
 	mode := lenient
-	env := false // a .env or shell line: the value runs to the end of it
+	env := false      // a .env or shell line: the value runs to the end of it
+	declared := false // Go's :=, whose secret would be a quoted literal
 	switch {
-	case hasAnyPrefix(text[sep:], ":=", "=>", "==", "="):
+	case bare && !hasAnyPrefix(text[sep:], ":=", "="), strings.HasPrefix(text[sep:], "=="):
+		// (== compares in code; it gives nothing.)
+		return span{}, false
+	case hasAnyPrefix(text[sep:], ":=", "=>", "="):
 		env = sep == ke && !cli && text[sep] == '=' && sep+1 < len(text) && text[sep+1] > ' ' && atLineStart(text, ks)
-		sep += 1 + boolInt(hasAnyPrefix(text[sep:], ":=", "=>", "=="))
+		declared = strings.HasPrefix(text[sep:], ":=")
+		sep += 1 + boolInt(hasAnyPrefix(text[sep:], ":=", "=>"))
 	case strings.HasPrefix(text[sep:], ":") && !strings.HasPrefix(text[sep:], "://") && !strings.HasPrefix(text[sep:], "::"):
 		// user:password@ in a URL is the URL scanner's.
 		if ks > 0 && text[ks-1] == '/' {
@@ -166,6 +176,11 @@ func assignment(text string, ks, ke int) (span, bool) {
 			mode = strict
 		}
 	case cli && sep > ke && sep < len(text) && text[sep] != '-':
+		// A flag named in prose is followed by a word of the sentence
+		// ("--passphrase with --quick-gen-key"), not its value.
+		if vs, ve, _ := value(text, sep); isProseWord(strings.ToLower(text[vs:ve])) || text[sep] == '(' {
+			return span{}, false
+		}
 	default:
 		if vs, ok := netrcValue(text, ks, ke, last); ok {
 			sep = vs
@@ -184,6 +199,17 @@ func assignment(text string, ks, ke int) (span, bool) {
 		mode = strict
 	}
 	vs, ve, quoted := value(text, skipBlanks(text, sep))
+	if !quoted && (declared || isConstantName(text[vs:ve])) {
+		// In code an unquoted value is a name (tok, _EMPTY_, DEFAULT_PASS).
+		return span{}, false
+	}
+	if !env && !quoted && wordFollows(text, ve) && !looksRandom(text[vs:ve]) {
+		// A plain word with more words after it on the line is a
+		// sentence going on ("token is then kept", "auth: precompute
+		// names", "JPOOL_PASS = one processing pass"), not a secret;
+		// a secret in a sentence looks made up (hunter2, s3cr3t!).
+		return span{}, false
+	}
 	sp, ok := checkedValue(text, vs, ve, kind, mode, quoted)
 	switch {
 	case !ok:
@@ -193,6 +219,42 @@ func assignment(text string, ks, ke int) (span, bool) {
 		sp.end = envValueEnd(text, ve)
 	}
 	return sp, ok
+}
+
+// wordFollows reports whether a word (a letter) comes after i on the same
+// line before any punctuation that ends a clause.
+func wordFollows(text string, i int) bool {
+	i = skipBlanks(text, i)
+	return i < len(text) && (isLower(text[i]) || isUpper(text[i]))
+}
+
+// isConstantName reports a name in capitals with an underscore
+// (_EMPTY_, DEFAULT_PASSWORD): a constant or a variable, not its value.
+func isConstantName(v string) bool {
+	if !strings.Contains(v, "_") || strings.Trim(v, "_") == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isUpper(c) && !isDigit(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// looksRandom reports whether v looks made up rather than a word: letters
+// mixed with digits or symbols.
+func looksRandom(v string) bool {
+	var letter, other bool
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isLower(c) || isUpper(c):
+			letter = true
+		case c != '-' && c != '_' && c != '.':
+			other = true
+		}
+	}
+	return letter && other
 }
 
 // checkedValue is the span of text[vs:ve] when it holds a secret.
@@ -265,7 +327,8 @@ func secretValue(v, kind string, mode int, quoted bool) bool {
 func isPlaceholder(v string) bool {
 	l := strings.ToLower(v)
 	switch l {
-	case "true", "false", "null", "nil", "none", "yes", "no", "on", "off", "required", "optional", "changeme", "redacted", "hidden":
+	case "true", "false", "null", "nil", "none", "yes", "no", "on", "off", "required", "optional", "changeme", "redacted", "hidden",
+		"value", "secret", "password", "token":
 		return true
 	}
 	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") ||

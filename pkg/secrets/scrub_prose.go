@@ -145,7 +145,8 @@ func init() {
 		hard here in incorrect invalid just kept known lost mine missing new never next not nothing now old only optional ours
 		public private ready reset safe same secure short simple something still strong sure that the their there this too
 		unique unknown very weak what which wrong yours long your my our his her its set unset
-		six eight ten twelve fifteen sixteen twenty thirty forty sixty`) {
+		six eight ten twelve fifteen sixteen twenty thirty forty sixty
+		and or but with without for from into onto of on at by to as if when then than so is are was be`) {
 		proseWords[w] = true
 	}
 }

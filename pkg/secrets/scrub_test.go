@@ -175,6 +175,26 @@ func TestScrubRedacts(t *testing.T) {
 
 func TestScrubLeavesNearMisses(t *testing.T) {
 	for _, clean := range []string{
+		// Lines of Debian's /usr/share/doc and of Go module sources that
+		// an earlier scrubber took for secrets.
+		"PASS: addr2line -f option",
+		"--- PASS: TestScrubRedacts (0.00s)",
+		"auth: precompute authnameslen",
+		"test-token: Check if the path is actually writable",
+		"credential-libsecret: unlock locked secrets",
+		"Its descriptor token is then kept as an",
+		"JPOOL_PASS = one processing pass, was originally planned.",
+		"* configure: just set PWD=`pwd` at the top, since Ultrix sh",
+		"PWD: '/Users/maciej',",
+		"llvm-toolchain-12 (1:12.0.0~++20210127035054+8e464dd76bef-1~exp1) experimental",
+		"Fixes fuzzer issue https://oss-fuzz.com/testcase-detail/5390364397928448.",
+		"reqNonce: 3843061514398340071",
+		"git-svn-id: file:///home/x/trunk@20084 06827809-a52a-0410-b366-d66718629ded",
+		"gpg: Support --passphrase with --quick-gen-key.",
+		"if u.Password == _EMPTY_ && opts.canTLSMap(u) {",
+		"c.opts.Token = _EMPTY_",
+		"token := string(tok)",
+		"admin to custom build a control flag with a series of token=value",
 		"The user prefers tabs over spaces.",
 		"Reset your password in settings.",
 		"The password policy requires 12 characters.",

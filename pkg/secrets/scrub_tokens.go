@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // providerToken is a credential format a provider issues: a fixed prefix,
 // then at least min characters of its alphabet (exactly min when exact).
@@ -230,16 +233,17 @@ func findAWSSecrets(text, lower string, spans []span) []span {
 }
 
 // findCards finds payment card numbers: 13–19 digits, whole or in groups
-// of three or more split by one kind of separator, starting with 2–6 (the
-// networks' ranges; millisecond timestamps start with 1) and passing the
-// Luhn check, which order and phone numbers fail nine times in ten.
+// of three or more split by one kind of separator, with a card network's
+// prefix and length, passing the Luhn check, and not part of a path, a
+// version or an id (after /, @, +, ~, _, #). Luhn alone passes one long
+// number in ten: timestamps, ids in URLs and build numbers.
 func findCards(text string, spans []span) []span {
 	for i := 0; i < len(text); i++ {
-		if !isDigit(text[i]) || i > 0 && (isAlnum(text[i-1]) || text[i-1] == '.' || text[i-1] == ',') {
+		if !isDigit(text[i]) || i > 0 && (isAlnum(text[i-1]) || strings.IndexByte(".,/@+~_#-", text[i-1]) >= 0) {
 			continue
 		}
 		end, digits, ok := cardRun(text, i)
-		if ok && digits >= 13 && digits <= 19 && text[i] >= '2' && text[i] <= '6' && luhn(text[i:end]) {
+		if ok && digits >= 13 && digits <= 19 && cardNetwork(text[i:end], digits) && luhn(text[i:end]) {
 			spans = append(spans, span{i, end, "card_number"})
 		}
 		i = end
@@ -272,6 +276,32 @@ func cardRun(text string, i int) (end, digits int, ok bool) {
 		ok = false
 	}
 	return end, digits, ok && (sep == 0 || group >= 3)
+}
+
+// cardNetwork reports whether the number s, of n digits, has the prefix
+// and length of a card network: Visa, Mastercard, American Express,
+// Discover, JCB, Diners Club or UnionPay.
+func cardNetwork(s string, n int) bool {
+	var d []byte
+	for i := 0; i < len(s) && len(d) < 6; i++ {
+		if isDigit(s[i]) {
+			d = append(d, s[i])
+		}
+	}
+	p := func(k int) int { v, _ := strconv.Atoi(string(d[:k])); return v }
+	switch {
+	case d[0] == '4':
+		return n == 13 || n == 16 || n == 19
+	case p(2) >= 51 && p(2) <= 55, p(4) >= 2221 && p(4) <= 2720:
+		return n == 16
+	case p(2) == 34 || p(2) == 37:
+		return n == 15
+	case p(4) == 6011, p(3) >= 644 && p(3) <= 649, p(2) == 65, p(2) == 62, p(4) >= 3528 && p(4) <= 3589:
+		return n >= 16
+	case p(2) == 36 || p(2) == 38 || p(3) >= 300 && p(3) <= 305:
+		return n == 14
+	}
+	return false
 }
 
 func luhn(s string) bool {
