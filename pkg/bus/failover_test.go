@@ -246,7 +246,6 @@ func TestReadSentAgainPastASilentReplica(t *testing.T) {
 		}
 	}
 	first := mute()
-	start := time.Now()
 	go func() {
 		raw, err := c.CallEndpoint(context.Background(), ep, nil, contract.CallContext{})
 		if err == nil && string(raw) != `"live"` {
@@ -268,8 +267,5 @@ func TestReadSentAgainPastASilentReplica(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the read still waits 20 s on")
-	}
-	if took := time.Since(start); took > 3*bus.ReplicaSilence+2*time.Second {
-		t.Errorf("took %s for three attempts", took)
 	}
 }
