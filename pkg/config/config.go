@@ -107,9 +107,22 @@ type Memory struct {
 	// Enabled false turns memory off: its tools answer MEMORY_OFF. Nil is on.
 	Enabled *bool `toml:"enabled" env:"OPENHUMAN_MEMORY_ENABLED"`
 	// Path of the SQLite database; default <home>/memory.db.
-	Path       string     `toml:"path" env:"OPENHUMAN_MEMORY_PATH"`
-	Embeddings Embeddings `toml:"embeddings"`
+	Path string `toml:"path" env:"OPENHUMAN_MEMORY_PATH"`
+	// Replication "jetstream" makes every memory replica materialize its
+	// SQLite from one JetStream stream of writes (distributed mode only:
+	// it needs nats.url). "" keeps one independent store per process.
+	Replication string `toml:"replication" env:"OPENHUMAN_MEMORY_REPLICATION"`
+	// StreamReplicas is how many NATS servers keep the stream and the
+	// snapshot bucket: 3 for a three-server cluster, 1 for a single server.
+	StreamReplicas int        `toml:"stream_replicas" env:"OPENHUMAN_MEMORY_STREAM_REPLICAS" default:"3"`
+	Embeddings     Embeddings `toml:"embeddings"`
 }
+
+// Replicated reports whether memory writes go through JetStream.
+func (m Memory) Replicated() bool { return m.Replication == ReplicationJetStream }
+
+// ReplicationJetStream is [memory] replication's one non-empty value.
+const ReplicationJetStream = "jetstream"
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {
