@@ -16,6 +16,8 @@ type ForgetParams struct {
 type ForgetResult struct {
 	Forgotten int      `json:"forgotten"`
 	NotFound  []string `json:"not_found"`
+	// Seq is the write stream's sequence of the forget, when replicated.
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // Forget removes items for good. An item cc may not see is not there for
@@ -25,6 +27,9 @@ func (s *Service) Forget(ctx context.Context, p ForgetParams, cc contract.CallCo
 		return nil, err
 	}
 	ids := dedupe(p.IDs)
+	if s.repl != nil {
+		return s.replicatedForget(ctx, ids, scopeOf(cc))
+	}
 	missing, err := s.store.Delete(ctx, ids, scopeOf(cc))
 	if err != nil {
 		return nil, err

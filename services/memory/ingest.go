@@ -26,6 +26,8 @@ type IngestedFile = contract.IngestedFile
 // IngestResult reports a batch.
 type IngestResult struct {
 	Files []IngestedFile `json:"files"`
+	// Seq is the write stream's newest sequence of the batch, when replicated.
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // Ingest stores files as chunks, one transaction per file. A file whose
@@ -47,10 +49,11 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 	fresh := false
 	for _, f := range p.Files {
 		if inParts(f) {
-			res, stored, err := s.ingestPart(ctx, f, cc)
+			res, stored, seq, err := s.ingestPart(ctx, f, cc)
 			if err != nil {
 				return nil, err
 			}
+			out.Seq = max(out.Seq, seq)
 			fresh = fresh || stored
 			out.Files = append(out.Files, res)
 			continue
@@ -65,10 +68,11 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			out.Files = append(out.Files, rejected(f, err))
 			continue
 		}
-		unchanged, replayed, err := s.store.ReplaceSource(ctx, src, items)
+		unchanged, replayed, seq, err := s.replaceSource(ctx, src, items)
 		if err != nil {
 			return nil, err
 		}
+		out.Seq = max(out.Seq, seq)
 		res := IngestedFile{SourceID: f.SourceID, Status: contract.IngestStored, Chunks: len(items)}
 		for _, p := range prepared {
 			res.Redacted = secrets.MergeKinds(res.Redacted, p.Redacted)
@@ -84,10 +88,20 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 		}
 		out.Files = append(out.Files, res)
 	}
-	if fresh {
+	if fresh && s.repl == nil {
 		s.embedNew(ctx)
 	}
 	return out, nil
+}
+
+// replaceSource stores a source's new version, through the journal when
+// replicated.
+func (s *Service) replaceSource(ctx context.Context, src SourceRecord, items []Item) (unchanged bool, replayed []bool, seq uint64, err error) {
+	if s.repl != nil {
+		return s.replicatedReplace(ctx, src, items)
+	}
+	unchanged, replayed, err = s.store.ReplaceSource(ctx, src, items)
+	return unchanged, replayed, 0, err
 }
 
 // sourceRecord is f's source as the store keeps it, its version named by
@@ -141,6 +155,8 @@ type ConversationParams struct {
 type ConversationResult struct {
 	Stored   int `json:"stored"`
 	Replayed int `json:"replayed"`
+	// Seq is the write stream's newest sequence of the turns, when replicated.
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // IngestConversation stores each turn as a conversation item of its thread.
@@ -173,6 +189,7 @@ func (s *Service) IngestConversation(ctx context.Context, p ConversationParams, 
 	}
 	out := &ConversationResult{}
 	for _, r := range res {
+		out.Seq = max(out.Seq, r.Seq)
 		if r.Replayed {
 			out.Replayed++
 		} else {

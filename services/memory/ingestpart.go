@@ -20,39 +20,52 @@ func inParts(f contract.IngestFile) bool {
 // half-way, the file has both its old chunks and the new ones stored so
 // far; sending it again in full heals that. f's workspace is the one
 // Ingest held to the caller's, as for a whole file, and names the source
-// with its id. stored reports new items.
-func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc contract.CallContext) (res IngestedFile, stored bool, err error) {
+// with its id. stored reports new items; seq is the write stream's
+// sequence when replicated.
+func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc contract.CallContext) (res IngestedFile, stored bool, seq uint64, err error) {
 	// The hash names the file's version without its text, so that an
 	// unchanged file is known from its first part.
 	src := sourceRecord(f, "sha256:"+f.SHA256)
 	if _, err := hex.DecodeString(f.SHA256); err != nil || len(f.SHA256) != 64 {
-		return res, false, contract.Errorf(contract.CodeInvalidRequest,
+		return res, false, 0, contract.Errorf(contract.CodeInvalidRequest,
 			"%s: sha256 must be the whole file's SHA-256 in hex (64 characters) when the file is sent in parts (offset, line, more or resume set)",
 			src.DisplayName).With("field", "sha256")
 	}
 	res.SourceID = f.SourceID
 	if f.Offset == 0 {
-		unchanged, err := s.store.StartSource(ctx, src)
+		var unchanged bool
+		if s.repl != nil {
+			unchanged, seq, err = s.replicatedStart(ctx, src)
+		} else {
+			unchanged, err = s.store.StartSource(ctx, src)
+		}
 		if err != nil {
-			return res, false, err
+			return res, false, 0, err
 		}
 		if unchanged {
 			res.Status = contract.IngestUnchanged
-			return res, false, nil
+			return res, false, seq, nil
 		}
 	}
 	part, err := chunkPart(f.Content, f.Language, DefaultChunkTokens, f.Line, f.Resume, f.More)
 	if err != nil {
-		return res, false, err
+		return res, false, seq, err
 	}
 	items := fileItems(f, part.chunks, cc)
 	prepared, err := s.prepare(items)
 	if err != nil {
-		return rejected(f, err), false, nil
+		return rejected(f, err), false, seq, nil
 	}
-	replayed, err := s.store.PutSourcePart(ctx, src, items, !f.More)
+	var replayed []bool
+	if s.repl != nil {
+		var n uint64
+		replayed, n, err = s.replicatedPart(ctx, src, items, !f.More, f.Offset)
+		seq = max(seq, n)
+	} else {
+		replayed, err = s.store.PutSourcePart(ctx, src, items, !f.More)
+	}
 	if err != nil {
-		return res, false, err
+		return res, false, seq, err
 	}
 	for _, p := range prepared {
 		res.Redacted = secrets.MergeKinds(res.Redacted, p.Redacted)
@@ -65,5 +78,5 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 		res.Status = contract.IngestPart
 		res.NextOffset, res.NextLine, res.Resume = f.Offset+int64(part.used), part.nextLine, part.resume
 	}
-	return res, stored, nil
+	return res, stored, seq, nil
 }

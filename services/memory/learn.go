@@ -24,6 +24,9 @@ type LearnResult struct {
 	Replayed bool   `json:"replayed"`
 	// Redacted names the kinds of secret removed before storing.
 	Redacted []string `json:"redacted,omitempty"`
+	// Seq is the write stream's sequence of the learning, when replicated:
+	// a read with min_seq at least this sees it on any replica.
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // Sources of learnings (contract.ItemSources): what a client stored itself,
@@ -79,6 +82,17 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 	out, err := s.prepare(items)
 	if err != nil {
 		return nil, err
+	}
+	if s.repl != nil {
+		replayed, seq, err := s.replicatedPut(ctx, items)
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range replayed {
+			out[i].Replayed, out[i].Seq = r, seq
+		}
+		// Apply embedded them.
+		return out, nil
 	}
 	replayed, err := s.store.Put(ctx, items)
 	if err != nil {

@@ -20,6 +20,7 @@ type Service struct {
 	scopes   scopeCache
 	writer   AnswerWriter
 	log      *slog.Logger
+	repl     *replication // nil unless writes go through a journal
 }
 
 // Options configure a Service; the zero value works.

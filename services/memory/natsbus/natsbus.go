@@ -3,6 +3,7 @@
 // store health methods), each checking its arguments against the schema in
 // pkg/contract before the domain sees them, and passing the domain the
 // request's call context, whose workspaces the domain holds every call to.
+// A read first waits for the replica to reach the call's min_seq.
 package natsbus
 
 import (
@@ -27,34 +28,34 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, log *slog.Logger)
 			bus.Handle(contract.MemoryLearn.Endpoint(), func(ctx context.Context, p memory.LearnParams, cc contract.CallContext) (any, error) {
 				return svc.Learn(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryList.Endpoint(), func(ctx context.Context, p memory.ListParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.MemoryList.Endpoint(), func(ctx context.Context, p memory.ListParams, cc contract.CallContext) (any, error) {
 				return svc.List(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryFetch.Endpoint(), func(ctx context.Context, p memory.FetchParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.MemoryFetch.Endpoint(), func(ctx context.Context, p memory.FetchParams, cc contract.CallContext) (any, error) {
 				return svc.Fetch(ctx, p, cc)
 			}),
-			bus.Handle(contract.MemoryRecall.Endpoint(), func(ctx context.Context, p memory.RecallParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.MemoryRecall.Endpoint(), func(ctx context.Context, p memory.RecallParams, cc contract.CallContext) (any, error) {
 				return svc.Recall(ctx, p, cc)
 			}),
 			bus.Handle(contract.MemoryForget.Endpoint(), func(ctx context.Context, p memory.ForgetParams, cc contract.CallContext) (any, error) {
 				return svc.Forget(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeSearch.Endpoint(), func(ctx context.Context, p memory.TreeQuery, cc contract.CallContext) (any, error) {
+			read(svc, contract.TreeSearch.Endpoint(), func(ctx context.Context, p memory.TreeQuery, cc contract.CallContext) (any, error) {
 				return svc.TreeSearch(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeRecall.Endpoint(), func(ctx context.Context, p memory.TreeQuery, cc contract.CallContext) (any, error) {
+			read(svc, contract.TreeRecall.Endpoint(), func(ctx context.Context, p memory.TreeQuery, cc contract.CallContext) (any, error) {
 				return svc.TreeRecall(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeReadChunk.Endpoint(), func(ctx context.Context, p memory.ReadChunkParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.TreeReadChunk.Endpoint(), func(ctx context.Context, p memory.ReadChunkParams, cc contract.CallContext) (any, error) {
 				return svc.ReadChunk(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeBrowse.Endpoint(), func(ctx context.Context, p memory.BrowseParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.TreeBrowse.Endpoint(), func(ctx context.Context, p memory.BrowseParams, cc contract.CallContext) (any, error) {
 				return svc.Browse(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeTopEntities.Endpoint(), func(ctx context.Context, p memory.TopEntitiesParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.TreeTopEntities.Endpoint(), func(ctx context.Context, p memory.TopEntitiesParams, cc contract.CallContext) (any, error) {
 				return svc.TopEntities(ctx, p, cc)
 			}),
-			bus.Handle(contract.TreeListSources.Endpoint(), func(ctx context.Context, p memory.ListSourcesParams, cc contract.CallContext) (any, error) {
+			read(svc, contract.TreeListSources.Endpoint(), func(ctx context.Context, p memory.ListSourcesParams, cc contract.CallContext) (any, error) {
 				return svc.ListSources(ctx, p, cc)
 			}),
 			bus.Handle(contract.IngestEndpoint, func(ctx context.Context, p memory.IngestParams, cc contract.CallContext) (any, error) {
@@ -67,5 +68,17 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, log *slog.Logger)
 				return svc.StoreHealth(), nil
 			}),
 		},
+	})
+}
+
+// read serves a read endpoint once this replica has applied the write
+// stream up to the call's min_seq (at once when it has, or when memory is
+// not replicated).
+func read[P any](svc *memory.Service, ep contract.Endpoint, fn func(context.Context, P, contract.CallContext) (any, error)) bus.Endpoint {
+	return bus.Handle(ep, func(ctx context.Context, p P, cc contract.CallContext) (any, error) {
+		if err := svc.AwaitSeq(ctx, cc.MinSeq); err != nil {
+			return nil, err
+		}
+		return fn(ctx, p, cc)
 	})
 }

@@ -52,6 +52,9 @@ func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) 
 	if err := fn(tx); err != nil {
 		return s.storeErr(doing, err)
 	}
+	if err := markApplied(ctx, tx); err != nil {
+		return s.storeErr(doing, err)
+	}
 	return s.storeErr(doing, tx.Commit())
 }
 
@@ -246,6 +249,9 @@ func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (
 			AND NOT EXISTS (SELECT 1 FROM items WHERE workspace = ? AND source_id = ?)`, src.workspace, src.id, src.workspace, src.id); err != nil {
 			return nil, s.storeErr("forgetting items", err)
 		}
+	}
+	if err := markApplied(ctx, tx); err != nil {
+		return nil, s.storeErr("forgetting items", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, s.storeErr("forgetting items", err)

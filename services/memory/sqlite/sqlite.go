@@ -252,6 +252,15 @@ CREATE TABLE source_parts (
 	item_id      TEXT NOT NULL,
 	PRIMARY KEY (workspace, source_id, content_hash, item_id)
 ) WITHOUT ROWID;
+`, `
+-- A replicated store's name and how far it applied the stream of writes
+-- (one row; applied_seq changes in the transaction of each event's effect).
+CREATE TABLE replica (
+	id          INTEGER PRIMARY KEY CHECK (id = 1),
+	name        TEXT    NOT NULL DEFAULT '',
+	applied_seq INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO replica (id) VALUES (1);
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -1,0 +1,130 @@
+package memory
+
+import (
+	"context"
+	"errors"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// replicatedForget forgets ids through the journal, and takes their text
+// out of it: a learning's or turn's subject is purged; an ingested chunk's
+// source subject is purged up to now and what remains of the source is
+// appended again, after the deletion, so that a replica built from the
+// journal alone ends as the others do. Snapshots, which may hold the text,
+// are dropped; replicas take new ones after applying the deletion.
+//
+// The purges come first: a forget that fails half-way has removed text
+// from the journal but not yet from the replicas, and sending it again
+// finishes it.
+func (s *Service) replicatedForget(ctx context.Context, ids []string, scope []string) (*ForgetResult, error) {
+	r := s.repl
+	// The store must know every item the journal holds so far, to tell
+	// where each one's text is.
+	last, err := r.log.Last(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := r.await(ctx, last); err != nil {
+		return nil, contract.Errorf(contract.CodeUnavailable, "this memory replica is behind the write stream (at %d of %d); retry the forget", r.applied.Load(), last)
+	}
+	type source struct{ workspace, id, kind string }
+	sources := map[source]bool{}
+	forgotten := map[string]bool{}
+	for _, id := range ids {
+		it, err := s.store.Item(ctx, id, scope)
+		var ce *contract.Error
+		switch {
+		case errors.As(err, &ce) && ce.Code == contract.CodeNotFound:
+			continue
+		case err != nil:
+			return nil, err
+		}
+		forgotten[id] = true
+		if it.Kind == "document" && it.SourceID != "" {
+			sources[source{it.Meta.Workspace, it.SourceID, it.Source}] = true
+			continue
+		}
+		if err := r.log.Purge(ctx, subjectItem+it.ID, 0); err != nil {
+			return nil, err
+		}
+	}
+	// What remains of each source, read before the deletion is applied.
+	type restore struct {
+		subject string
+		src     SourceRecord
+		items   []Item
+	}
+	var restores []restore
+	for src := range sources {
+		subject := sourceSubject(src.workspace, src.id)
+		upTo, err := r.log.Last(ctx, subject)
+		if err != nil {
+			return nil, err
+		}
+		items, _, err := s.store.Browse(ctx, BrowseQuery{SourceIDs: []string{src.id}, Workspaces: []string{src.workspace}, K: 1 << 30})
+		if err != nil {
+			return nil, err
+		}
+		keep := items[:0]
+		for _, it := range items {
+			if !forgotten[it.ID] {
+				// Entities are not read with items; they follow from the text.
+				it.Entities = ExtractEntities(it.Text, it.Meta.Language)
+				it.Seq = 0
+				keep = append(keep, it)
+			}
+		}
+		rec, err := s.sourceRecord(ctx, src.workspace, src.id, src.kind)
+		if err != nil {
+			return nil, err
+		}
+		// Anything appended to the source after upTo stays: it is newer
+		// than what this forget read.
+		if upTo > 0 {
+			if err := r.log.Purge(ctx, subject, upTo+1); err != nil {
+				return nil, err
+			}
+		}
+		if len(keep) > 0 {
+			restores = append(restores, restore{subject, rec, keep})
+		}
+	}
+	seq, out, _, err := s.publish(ctx, SubjectForget, "", event{Op: "delete", IDs: ids, Workspaces: scope})
+	if err != nil {
+		return nil, err
+	}
+	for _, rs := range restores {
+		// The forgotten text's hash is no version of the source: "" makes
+		// the next ingest of the file store it again.
+		n, _, _, err := s.publish(ctx, rs.subject, "", event{Op: "replace", Src: &rs.src, Items: rs.items})
+		if err != nil {
+			return nil, err
+		}
+		seq = max(seq, n)
+	}
+	if err := r.log.DropSnapshots(ctx); err != nil {
+		return nil, err
+	}
+	missing := out.Missing
+	if missing == nil {
+		missing = []string{}
+	}
+	return &ForgetResult{Forgotten: len(ids) - len(missing), NotFound: missing, Seq: seq}, nil
+}
+
+// sourceRecord is the record of a source as stored, its content hash
+// cleared.
+func (s *Service) sourceRecord(ctx context.Context, workspace, id, kind string) (SourceRecord, error) {
+	rec := SourceRecord{Workspace: workspace, ID: id, Kind: kind, DisplayName: id}
+	list, err := s.store.Sources(ctx, []string{workspace})
+	if err != nil {
+		return rec, err
+	}
+	for _, sum := range list {
+		if sum.SourceID == id && sum.SourceKind == kind {
+			rec.DisplayName = sum.DisplayName
+		}
+	}
+	return rec, nil
+}
