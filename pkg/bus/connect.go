@@ -18,13 +18,14 @@ import (
 // connected it keeps reconnecting forever: a service that loses NATS must
 // come back by itself when NATS does. A first connection that fails is an
 // error at once, saying what to fix: retrying credentials the server has
-// refused would only hide the mistake.
-func Connect(cfg config.NATS, name string, log *slog.Logger) (*nats.Conn, error) {
+// refused would only hide the mistake. extra options come last (a custom
+// inbox prefix, for a user whose permissions name one).
+func Connect(cfg config.NATS, name string, log *slog.Logger, extra ...nats.Option) (*nats.Conn, error) {
 	auth, err := authOptions(cfg)
 	if err != nil {
 		return nil, err
 	}
-	nc, err := nats.Connect(cfg.URL, append(Options(name, log), auth...)...)
+	nc, err := nats.Connect(cfg.URL, append(append(Options(name, log), auth...), extra...)...)
 	if err != nil {
 		return nil, connectError(cfg, err)
 	}

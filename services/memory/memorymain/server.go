@@ -26,6 +26,7 @@ import (
 type server struct {
 	svc    *bus.Service
 	store  *sqlite.Store
+	repl   *replica // nil unless [memory] replication is on
 	stopBg context.CancelFunc
 	bgDone chan struct{}
 }
@@ -40,6 +41,13 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	case !cfg.Memory.On():
 		domain = memory.Off("disabled in configuration ([memory] enabled = false or OPENHUMAN_MEMORY_ENABLED=false)")
 		log.Warn("memory is off by configuration")
+	case cfg.Memory.Replicated():
+		var err error
+		if s.repl, s.store, err = openReplicated(cfg, log); err != nil {
+			return nil, fmt.Errorf("memory replication ([memory] replication = %q): %w", cfg.Memory.Replication, err)
+		}
+		domain = newDomain(s.store, cfg, log)
+		s.repl.follow(context.Background(), domain, s.store, log)
 	default:
 		s.store = sqlite.New(cfg.Memory.Path)
 		if err := s.store.Open(); err != nil {
@@ -47,13 +55,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			domain = memory.Failed(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
 			s.store = nil
 		} else {
-			emb := embedder(cfg.Memory.Embeddings)
-			opts := &memory.Options{Logger: log, Embedder: emb}
-			if cfg.LLM.Configured() {
-				opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
-			}
-			domain = memory.NewService(s.store, opts)
-			log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", emb.Model())
+			domain = newDomain(s.store, cfg, log)
 		}
 	}
 	svc, err := natsbus.Serve(nc, domain, telemetry.Version, log)
@@ -65,7 +67,24 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBg, s.bgDone = cancel, make(chan struct{})
 	go func() { defer close(s.bgDone); domain.Run(ctx) }()
+	if s.repl != nil && s.repl.follower != nil {
+		done := s.bgDone
+		followed := make(chan struct{})
+		s.bgDone = followed
+		go func() { _ = s.repl.follower.Run(ctx); <-done; close(followed) }()
+	}
 	return s, nil
+}
+
+// newDomain serves memory from store with the configured embedder and writer.
+func newDomain(store *sqlite.Store, cfg config.Config, log *slog.Logger) *memory.Service {
+	emb := embedder(cfg.Memory.Embeddings)
+	opts := &memory.Options{Logger: log, Embedder: emb}
+	if cfg.LLM.Configured() {
+		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
+	}
+	log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", emb.Model())
+	return memory.NewService(store, opts)
 }
 
 // Close stops taking requests, waits for those in flight, then closes the store.
@@ -80,6 +99,9 @@ func (s *server) Close() error {
 }
 
 func (s *server) closeStore() error {
+	if s.repl != nil {
+		s.repl.conn.Close()
+	}
 	if s.store == nil {
 		return nil
 	}

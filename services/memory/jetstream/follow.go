@@ -1,0 +1,243 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// applier is the memory domain as a follower drives it.
+type applier interface {
+	Apply(ctx context.Context, seq uint64, data []byte) error
+	Skipped(seq uint64)
+	Applied() uint64
+}
+
+// replicaStore is what a follower needs of the store beyond the domain.
+type replicaStore interface {
+	MarkApplied(ctx context.Context, seq uint64) error
+	Snapshot(ctx context.Context, path string) (uint64, error)
+	Health() contract.StoreHealth
+}
+
+// Follow settings.
+type FollowOptions struct {
+	// SnapshotEvery uploads a snapshot after this many applied events
+	// (default 1000), and SnapshotInterval after this long with any
+	// (default 10 min).
+	SnapshotEvery    int
+	SnapshotInterval time.Duration
+	// TempDir holds a snapshot while it is uploaded (default: os.TempDir).
+	TempDir string
+}
+
+// attempts is how many times an event is applied before it is judged.
+const attempts = 5
+
+// Follower applies the stream to one replica.
+type Follower struct {
+	j       *Journal
+	name    string
+	app     applier
+	store   replicaStore
+	opts    FollowOptions
+	applied atomic.Int64 // events this follower applied (not skipped or redelivered)
+	since   int          // events applied since the last snapshot
+	last    time.Time    // last snapshot
+}
+
+// NewFollower follows the stream as the durable consumer name (the
+// replica's own), applying to app and store.
+func (j *Journal) NewFollower(name string, app applier, store replicaStore, opts FollowOptions) *Follower {
+	if opts.SnapshotEvery <= 0 {
+		opts.SnapshotEvery = 1000
+	}
+	if opts.SnapshotInterval <= 0 {
+		opts.SnapshotInterval = 10 * time.Minute
+	}
+	return &Follower{j: j, name: name, app: app, store: store, opts: opts, last: time.Now()}
+}
+
+// AppliedEvents counts the events this follower applied since it started.
+func (f *Follower) AppliedEvents() int64 { return f.applied.Load() }
+
+// Run applies the stream, in order, from the first event the replica has
+// not applied, until ctx ends. The consumer is durable and named after the
+// replica, but where to start comes from the store (which records each
+// event's sequence with its effect): a consumer the server dropped while
+// the replica was away is made again at the right place.
+func (f *Follower) Run(ctx context.Context) error {
+	for {
+		err := f.run(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		f.j.log.Error("memory replication stopped following the write stream; retrying", "replica", f.name, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (f *Follower) run(ctx context.Context) error {
+	cons, err := f.consumer(ctx)
+	if err != nil {
+		return err
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(256))
+	if err != nil {
+		return err
+	}
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	defer it.Stop()
+	for {
+		msg, err := it.Next(jetstream.NextMaxWait(time.Minute))
+		switch {
+		case errors.Is(err, jetstream.ErrMsgIteratorClosed):
+			return ctx.Err()
+		case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+			f.maybeSnapshot(ctx, false)
+			continue
+		case err != nil:
+			return err
+		}
+		if err := f.handle(ctx, msg); err != nil {
+			return err
+		}
+	}
+}
+
+// consumer creates the replica's durable consumer, or finds it.
+func (f *Follower) consumer(ctx context.Context) (jetstream.Consumer, error) {
+	cfg := jetstream.ConsumerConfig{
+		Durable: f.name, Description: "memory replica " + f.name,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.app.Applied() + 1,
+		MaxAckPending: 1024, FilterSubject: Prefix + ".>",
+		// A replica gone a day loses its consumer, not its place: it is
+		// made again from the store's sequence when the replica returns.
+		InactiveThreshold: 24 * time.Hour,
+	}
+	cons, err := f.j.js.CreateConsumer(ctx, Stream, cfg)
+	if errors.Is(err, jetstream.ErrConsumerExists) {
+		cons, err = f.j.js.Consumer(ctx, Stream, f.name)
+	}
+	return cons, err
+}
+
+// handle applies one message. An event is tried a few times; then, if the
+// store is sound, the event itself is at fault (a poison event): it is
+// logged, counted and skipped (terminated, and marked applied so the
+// replica moves on) rather than wedging the replica. If the store is not
+// sound, skipping would lose the write on this replica, so it keeps
+// trying, loudly, with its health reporting the trouble.
+func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
+	md, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	seq := md.Sequence.Stream
+	if seq <= f.app.Applied() {
+		return msg.Ack()
+	}
+	backoff := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := f.app.Apply(ctx, seq, msg.Data())
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		applyErrors.Inc()
+		var ce *contract.Error
+		poison := errors.As(err, &ce) && ce.Code == contract.CodeInvalidRequest
+		if !poison && attempt >= attempts && f.store.Health().OK {
+			poison = ce == nil || ce.Code != contract.CodeUnavailable
+		}
+		if poison {
+			poisoned.Inc()
+			f.j.log.Error("memory replication SKIPPED an event it cannot apply; this replica no longer matches the others for it",
+				"replica", f.name, "seq", seq, "subject", msg.Subject(), "attempts", attempt, "err", err)
+			if err := f.store.MarkApplied(ctx, seq); err != nil {
+				return err
+			}
+			f.app.Skipped(seq)
+			_ = msg.Term()
+			return nil
+		}
+		f.j.log.Error("memory replication could not apply an event; retrying", "replica", f.name, "seq", seq, "attempt", attempt, "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+	if err := msg.Ack(); err != nil {
+		// Applied and recorded: a redelivery is skipped by its sequence.
+		f.j.log.Warn("memory replication could not acknowledge an applied event", "seq", seq, "err", err)
+	}
+	f.applied.Add(1)
+	appliedSeq.Set(float64(seq))
+	lag.Set(float64(md.NumPending))
+	f.since++
+	f.maybeSnapshot(ctx, msg.Subject() == Prefix+"."+memory.SubjectForget)
+	return nil
+}
+
+// maybeSnapshot uploads a snapshot when enough happened since the last:
+// at once after a forget, whose text older snapshots held and which the
+// forget deleted.
+func (f *Follower) maybeSnapshot(ctx context.Context, now bool) {
+	due := now || f.since >= f.opts.SnapshotEvery || (f.since > 0 && time.Since(f.last) >= f.opts.SnapshotInterval)
+	if !due {
+		return
+	}
+	if err := f.Snapshot(ctx); err != nil {
+		f.j.log.Warn("memory snapshot failed; new replicas replay more of the stream until one succeeds", "replica", f.name, "err", err)
+	}
+}
+
+// Snapshot uploads the replica's store, as of the last applied event, as
+// its snapshot. It runs between events, so the store's sequence is the
+// one applied.
+func (f *Follower) Snapshot(ctx context.Context) error {
+	f.since, f.last = 0, time.Now()
+	dir, err := os.MkdirTemp(f.opts.TempDir, "memory-snapshot-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "memory.db")
+	seq, err := f.store.Snapshot(ctx, path)
+	if err != nil {
+		return err
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	_, err = f.j.obs.Put(ctx, jetstream.ObjectMeta{Name: snapshotName(f.name),
+		Metadata: map[string]string{"seq": strconv.FormatUint(seq, 10)}}, file)
+	if err != nil {
+		return unavailable("uploading a snapshot", err)
+	}
+	snapshots.Inc()
+	f.j.log.Debug("memory snapshot uploaded", "replica", f.name, "seq", seq)
+	return nil
+}

@@ -1,0 +1,225 @@
+// Package jetstream is memory's replicated journal on NATS JetStream: every
+// memory write is a message of one stream, each memory replica follows it
+// with a durable consumer of its own and applies it to its own SQLite, and
+// replicas leave snapshots of their store in a JetStream object store so a
+// new replica starts from one and applies only the tail.
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// Names the deployment's NATS permissions and tools refer to.
+const (
+	// Stream keeps every memory write, on subjects below Prefix.
+	Stream = "OPENHUMAN_MEMORY"
+	// Prefix is the first token of the stream's subjects. It is not
+	// "openhuman": the gateway and agents may publish to openhuman.>, and
+	// must not be able to write into memory's stream.
+	Prefix = "openhuman_memory"
+	// Bucket is the object store of snapshots (its stream is OBJ_<Bucket>).
+	Bucket = "openhuman_memory_snapshots"
+	// InboxPrefix is the reply prefix of the journal's connection, so its
+	// NATS user need not read every _INBOX.
+	InboxPrefix = "_INBOX_memory"
+)
+
+// Options configure a Journal; the zero value works.
+type Options struct {
+	// Replicas is how many servers keep the stream and the bucket (default 1).
+	Replicas int
+	// Duplicates is how long a message id is remembered (default 2 min).
+	Duplicates time.Duration
+	Logger     *slog.Logger
+}
+
+// Journal is the stream of memory writes and the bucket of snapshots.
+type Journal struct {
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	obs    jetstream.ObjectStore
+	log    *slog.Logger
+}
+
+// Open creates (or updates) the stream and the bucket on nc's JetStream.
+func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Journal, error) {
+	if opts.Replicas <= 0 {
+		opts.Replicas = 1
+	}
+	if opts.Duplicates <= 0 {
+		opts.Duplicates = 2 * time.Minute
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: Stream, Description: "OpenHuman memory writes: every memory replica applies them in order",
+		Subjects: []string{Prefix + ".>"}, Storage: jetstream.FileStorage, Replicas: opts.Replicas,
+		Retention: jetstream.LimitsPolicy, Duplicates: opts.Duplicates,
+	})
+	if err != nil {
+		return nil, openErr("stream "+Stream, opts.Replicas, err)
+	}
+	obs, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: Bucket, Description: "OpenHuman memory snapshots, one per replica",
+		Storage: jetstream.FileStorage, Replicas: opts.Replicas,
+	})
+	if err != nil {
+		return nil, openErr("object store "+Bucket, opts.Replicas, err)
+	}
+	return &Journal{js: js, stream: stream, obs: obs, log: opts.Logger}, nil
+}
+
+func openErr(what string, replicas int, err error) error {
+	var api *jetstream.APIError
+	switch {
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
+		return fmt.Errorf("memory replication needs JetStream, which the NATS server does not offer: enable it (jetstream { store_dir: ... } in nats.conf), or leave memory.replication (OPENHUMAN_MEMORY_REPLICATION) empty")
+	case errors.As(err, &api) && replicas > 1:
+		return fmt.Errorf("creating the %s with %d replicas failed (%v): memory.stream_replicas (OPENHUMAN_MEMORY_STREAM_REPLICAS) must not exceed the servers of the NATS cluster; a single nats-server needs 1", what, replicas, err)
+	}
+	return fmt.Errorf("creating the memory %s: %w", what, err)
+}
+
+// unavailable reports a journal call that failed.
+func unavailable(doing string, err error) error {
+	return contract.Errorf(contract.CodeUnavailable, "the memory write stream (JetStream) failed while %s: %v", doing, err)
+}
+
+// Append publishes data and waits for the stream's acknowledgement.
+func (j *Journal) Append(ctx context.Context, subject, msgID string, data []byte) (uint64, bool, error) {
+	var opts []jetstream.PublishOpt
+	if msgID != "" {
+		opts = append(opts, jetstream.WithMsgID(msgID))
+	}
+	ack, err := j.js.PublishMsg(ctx, &nats.Msg{Subject: Prefix + "." + subject, Data: data}, opts...)
+	if err != nil {
+		// A lost acknowledgement may hide a stored write: sending the same
+		// write again is stored once (its message id).
+		return 0, false, contract.Errorf(contract.CodeUnavailable,
+			"the memory write stream (JetStream) did not acknowledge the write: %v; it may or may not be stored, and sending it again is safe", err)
+	}
+	return ack.Sequence, ack.Duplicate, nil
+}
+
+// Holds reports whether the message at seq is still in the stream.
+func (j *Journal) Holds(ctx context.Context, seq uint64) (bool, error) {
+	_, err := j.stream.GetMsg(ctx, seq)
+	switch {
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return false, nil
+	case err != nil:
+		return false, unavailable("reading a message", err)
+	}
+	return true, nil
+}
+
+// Last is the newest sequence of the stream, or of subject.
+func (j *Journal) Last(ctx context.Context, subject string) (uint64, error) {
+	if subject == "" {
+		info, err := j.stream.Info(ctx)
+		if err != nil {
+			return 0, unavailable("reading its state", err)
+		}
+		return info.State.LastSeq, nil
+	}
+	msg, err := j.stream.GetLastMsgForSubject(ctx, Prefix+"."+subject)
+	switch {
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return 0, nil
+	case err != nil:
+		return 0, unavailable("reading a subject's last message", err)
+	}
+	return msg.Sequence, nil
+}
+
+// Purge removes subject's messages below seq (every one when 0).
+func (j *Journal) Purge(ctx context.Context, subject string, below uint64) error {
+	opts := []jetstream.StreamPurgeOpt{jetstream.WithPurgeSubject(Prefix + "." + subject)}
+	if below > 0 {
+		opts = append(opts, jetstream.WithPurgeSequence(below))
+	}
+	if err := j.stream.Purge(ctx, opts...); err != nil {
+		return unavailable("removing forgotten text", err)
+	}
+	return nil
+}
+
+// snapshotName is the object holding replica name's snapshot.
+func snapshotName(replica string) string { return "snapshot-" + replica }
+
+// DropSnapshots deletes every snapshot (the object store purges their
+// chunks).
+func (j *Journal) DropSnapshots(ctx context.Context) error {
+	list, err := j.obs.List(ctx)
+	if errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return nil
+	}
+	if err != nil {
+		return unavailable("listing snapshots", err)
+	}
+	for _, o := range list {
+		if err := j.obs.Delete(ctx, o.Name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+			return unavailable("deleting snapshot "+o.Name, err)
+		}
+	}
+	snapshotsDropped.Add(float64(len(list)))
+	return nil
+}
+
+// Restore writes the newest usable snapshot to path and returns the
+// sequence it holds; ok is false when there is none. A snapshot older than
+// the newest forget may hold forgotten text and is never used.
+func (j *Journal) Restore(ctx context.Context, path string) (seq uint64, ok bool, err error) {
+	list, err := j.obs.List(ctx)
+	if errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, unavailable("listing snapshots", err)
+	}
+	forgot, err := j.Last(ctx, memory.SubjectForget)
+	if err != nil {
+		return 0, false, err
+	}
+	var best *jetstream.ObjectInfo
+	var bestSeq uint64
+	for _, o := range list {
+		n, err := strconv.ParseUint(o.Metadata["seq"], 10, 64)
+		if err != nil || n < forgot || n <= bestSeq {
+			continue
+		}
+		best, bestSeq = o, n
+	}
+	if best == nil {
+		return 0, false, nil
+	}
+	if err := j.obs.GetFile(ctx, best.Name, path); err != nil {
+		return 0, false, unavailable("reading snapshot "+best.Name, err)
+	}
+	j.log.Info("memory restored from a snapshot", "snapshot", best.Name, "seq", bestSeq, "bytes", best.Size)
+	return bestSeq, true, nil
+}
+
+var _ interface {
+	Append(context.Context, string, string, []byte) (uint64, bool, error)
+	Holds(context.Context, uint64) (bool, error)
+	Last(context.Context, string) (uint64, error)
+	Purge(context.Context, string, uint64) error
+	DropSnapshots(context.Context) error
+} = (*Journal)(nil)
