@@ -12,7 +12,8 @@ import (
 // source subject is purged up to now and what remains of the source is
 // appended again, after the deletion, so that a replica built from the
 // journal alone ends as the others do. Snapshots, which may hold the text,
-// are dropped; replicas take new ones after applying the deletion.
+// are dropped; replicas take new ones after applying the deletion (and a
+// new replica never starts from a snapshot older than the newest forget).
 //
 // The purges come first: a forget that fails half-way has removed text
 // from the journal but not yet from the replicas, and sending it again
@@ -90,10 +91,17 @@ func (s *Service) replicatedForget(ctx context.Context, ids []string, scope []st
 			restores = append(restores, restore{subject, rec, keep})
 		}
 	}
+	// Snapshots may hold the text. Replicas take new ones once they have
+	// applied the deletion; one that was uploading as this ran replaces
+	// its own then, and the check after the deletion catches it sooner.
+	if err := r.log.DropSnapshots(ctx, 0); err != nil {
+		return nil, err
+	}
 	seq, out, _, err := s.publish(ctx, SubjectForget, "", event{Op: "delete", IDs: ids, Workspaces: scope})
 	if err != nil {
 		return nil, err
 	}
+	forgetSeq := seq
 	for _, rs := range restores {
 		// The forgotten text's hash is no version of the source: "" makes
 		// the next ingest of the file store it again.
@@ -103,7 +111,7 @@ func (s *Service) replicatedForget(ctx context.Context, ids []string, scope []st
 		}
 		seq = max(seq, n)
 	}
-	if err := r.log.DropSnapshots(ctx); err != nil {
+	if err := r.log.DropSnapshots(ctx, forgetSeq); err != nil {
 		return nil, err
 	}
 	missing := out.Missing

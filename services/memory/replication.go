@@ -35,8 +35,9 @@ type journal interface {
 	Last(ctx context.Context, subject string) (uint64, error)
 	// Purge removes subject's messages below seq (all when 0).
 	Purge(ctx context.Context, subject string, below uint64) error
-	// DropSnapshots removes every stored snapshot.
-	DropSnapshots(ctx context.Context) error
+	// DropSnapshots removes the stored snapshots of sequences below seq
+	// (every one when 0).
+	DropSnapshots(ctx context.Context, below uint64) error
 }
 
 // Journal subjects, below the journal's prefix: a learning or conversation

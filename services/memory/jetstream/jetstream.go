@@ -163,9 +163,9 @@ func (j *Journal) Purge(ctx context.Context, subject string, below uint64) error
 // snapshotName is the object holding replica name's snapshot.
 func snapshotName(replica string) string { return "snapshot-" + replica }
 
-// DropSnapshots deletes every snapshot (the object store purges their
-// chunks).
-func (j *Journal) DropSnapshots(ctx context.Context) error {
+// DropSnapshots deletes the snapshots of sequences below seq, every one
+// when 0 (the object store purges their chunks).
+func (j *Journal) DropSnapshots(ctx context.Context, below uint64) error {
 	list, err := j.obs.List(ctx)
 	if errors.Is(err, jetstream.ErrNoObjectsFound) {
 		return nil
@@ -174,11 +174,14 @@ func (j *Journal) DropSnapshots(ctx context.Context) error {
 		return unavailable("listing snapshots", err)
 	}
 	for _, o := range list {
+		if n, err := strconv.ParseUint(o.Metadata["seq"], 10, 64); below > 0 && err == nil && n >= below {
+			continue
+		}
 		if err := j.obs.Delete(ctx, o.Name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 			return unavailable("deleting snapshot "+o.Name, err)
 		}
+		snapshotsDropped.Inc()
 	}
-	snapshotsDropped.Add(float64(len(list)))
 	return nil
 }
 
@@ -221,5 +224,5 @@ var _ interface {
 	Holds(context.Context, uint64) (bool, error)
 	Last(context.Context, string) (uint64, error)
 	Purge(context.Context, string, uint64) error
-	DropSnapshots(context.Context) error
+	DropSnapshots(context.Context, uint64) error
 } = (*Journal)(nil)

@@ -27,6 +27,7 @@ type server struct {
 	svc    *bus.Service
 	store  *sqlite.Store
 	repl   *replica // nil unless [memory] replication is on
+	domain *memory.Service
 	stopBg context.CancelFunc
 	bgDone chan struct{}
 }
@@ -58,6 +59,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			domain = newDomain(s.store, cfg, log)
 		}
 	}
+	s.domain = domain
 	svc, err := natsbus.Serve(nc, domain, telemetry.Version, log)
 	if err != nil {
 		s.closeStore()
