@@ -157,6 +157,7 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 	for attempt := 1; ; attempt++ {
 		err := f.app.Apply(ctx, seq, msg.Data())
 		if err == nil {
+			f.applied.Add(1)
 			break
 		}
 		if ctx.Err() != nil {
@@ -191,7 +192,6 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 		// Applied and recorded: a redelivery is skipped by its sequence.
 		f.j.log.Warn("memory replication could not acknowledge an applied event", "seq", seq, "err", err)
 	}
-	f.applied.Add(1)
 	appliedSeq.Set(float64(seq))
 	lag.Set(float64(md.NumPending))
 	f.since++
