@@ -55,6 +55,7 @@ type Gateway struct {
 	bus    caller
 	opts   Options
 	recent *recent
+	seq    writeSeq
 }
 
 // New returns a gateway over bus.
@@ -150,7 +151,9 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return g.bus.CallTool(ctx, tool, args, cc)
+	return g.seq.around(tool.Service, tool.Writes, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+		return g.bus.CallTool(ctx, tool, args, cc)
+	})
 }
 
 // audit records one call of a tool that writes.
@@ -228,14 +231,18 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
+	return g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+		return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
+	})
 }
 
 // IngestConversation sends conversation turns to the memory service.
 func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
+	return g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+		return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
+	})
 }
 
 // Instructions is the one-paragraph guide sent in initialize: which tool is
