@@ -23,7 +23,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 	"github.com/openhuman-go/openhuman-go/services/search/searchmain"
 )
 
@@ -50,6 +53,10 @@ func mustStartDeployNATS(t *testing.T) (string, map[string]string) {
 		t.Errorf("max_payload %d, want 8 MiB as the embedded server has", opts.MaxPayload)
 	}
 	opts.Host, opts.Port, opts.NoLog, opts.NoSigs = "127.0.0.1", -1, true, true
+	if !opts.JetStream {
+		t.Error("deploy/nats/nats.conf does not enable JetStream, which memory replication needs")
+	}
+	opts.StoreDir = t.TempDir()
 	srv, err := embedded.StartServer(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -280,5 +287,84 @@ func TestDeployNATSNeedsPasswords(t *testing.T) {
 	_, err := server.ProcessConfigFile(deployConf)
 	if err == nil || !strings.Contains(err.Error(), "NATS_GATEWAY_PASSWORD") {
 		t.Errorf("config without NATS_GATEWAY_PASSWORD: %v, want an error naming it", err)
+	}
+}
+
+// TestDeployNATSPermissionsReplicated runs two memory replicas with
+// replication on, as the memory user of deploy/nats/auth.conf, on the
+// deployment's JetStream: writes, reads with min_seq and forget work
+// within its permissions, and the gateway may not write into memory's
+// stream.
+func TestDeployNATSPermissionsReplicated(t *testing.T) {
+	url, pw := mustStartDeployNATS(t)
+	memCfg := func() config.Config {
+		cfg, err := config.Load(t.TempDir(), func(k string) string {
+			return map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATION": "jetstream",
+				"OPENHUMAN_MEMORY_STREAM_REPLICAS": "1"}[k]
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.NATS = natsConfig(url, "memory", pw["memory"])
+		return cfg
+	}
+	mustStartService(t, memorymain.Start, memCfg())
+	mustStartService(t, memorymain.Start, memCfg())
+	gwNC := mustDialAs(t, natsConfig(url, "gateway", pw["gateway"]))
+	gw := bus.NewClient(gwNC)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	raw, err := gw.CallTool(ctx, contract.MemoryLearn, json.RawMessage(`{"text":"Ravi's badge number is 4471."}`), contract.CallContext{Source: "mcp:test"})
+	if err != nil {
+		t.Fatalf("memory.learn: %v", err)
+	}
+	var learned struct {
+		ID  string
+		Seq uint64
+	}
+	if json.Unmarshal(raw, &learned) != nil || learned.Seq == 0 {
+		t.Fatalf("memory.learn answered %s, want a seq", raw)
+	}
+	for i := range 10 { // either replica may answer
+		raw, err = gw.CallTool(ctx, contract.MemoryFetch, json.RawMessage(`{"query":"badge"}`), contract.CallContext{MinSeq: learned.Seq})
+		if err != nil || !strings.Contains(string(raw), learned.ID) {
+			t.Fatalf("memory.fetch %d at min_seq %d: %v %.300s", i, learned.Seq, err, raw)
+		}
+	}
+	args, _ := json.Marshal(map[string]any{"ids": []string{learned.ID}})
+	if raw, err = gw.CallTool(ctx, contract.MemoryForget, args, contract.CallContext{Source: "mcp:test"}); err != nil || !strings.Contains(string(raw), `"forgotten":1`) {
+		t.Fatalf("memory.forget: %v %s", err, raw)
+	}
+	// A snapshot goes up and comes down within memory's permissions.
+	jnc, err := bus.Connect(natsConfig(url, "memory", pw["memory"]), "test-journal", nil, nats.CustomInboxPrefix(jetstream.InboxPrefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(jnc.Close)
+	journal, err := jetstream.Open(ctx, jnc, jetstream.Options{Replicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sqlite.New(filepath.Join(t.TempDir(), "memory.db"))
+	if err := st.Open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	domain := memory.NewService(st, nil)
+	domain.Replicate(journal, 0)
+	if err := journal.NewFollower("permissions-test", domain, st, jetstream.FollowOptions{}).Snapshot(ctx); err != nil {
+		t.Fatalf("uploading a snapshot as memory: %v", err)
+	}
+	if _, ok, err := journal.Restore(ctx, filepath.Join(t.TempDir(), "restored.db")); err != nil || !ok {
+		t.Fatalf("restoring a snapshot as memory: %v %v", ok, err)
+	}
+	if err := bus.Refused(jnc); err != nil {
+		t.Fatalf("memory's JetStream connection was refused: %v", err)
+	}
+	if err := gwNC.Publish("openhuman_memory.item.forged", []byte(`{"op":"put"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Refused(gwNC); err == nil || !strings.Contains(err.Error(), "openhuman_memory.item.forged") {
+		t.Errorf("publishing into memory's stream as the gateway: %v, want a refusal", err)
 	}
 }
