@@ -105,12 +105,17 @@ var MemoryLearn = Tool{
 		"id":       out("string", "Id of the item holding the learning."),
 		"replayed": out("boolean", "True when the same learning was already stored."),
 		"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
+		"seq":      seqOut,
 	}),
 	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.learn to store a new preference, fact, procedure or correction",
 	Summary: []SummaryField{LengthOf("text"), ValueOf("kind")},
 }
+
+// seqOut is a memory write's place in the replicated write stream.
+var seqOut = out("integer", "With memory replication on: the write's sequence in the write stream. "+
+	"A read with ctx.min_seq at least this sees the write on any replica (the gateway sets it for you).")
 
 // MemoryForget deletes items by id.
 var MemoryForget = Tool{
@@ -123,6 +128,7 @@ var MemoryForget = Tool{
 	Output: outObject("", []string{"forgotten", "not_found"}, map[string]*Schema{
 		"forgotten": out("integer", "How many items were deleted."),
 		"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
+		"seq":       seqOut,
 	}),
 	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true, Idempotent: true,
