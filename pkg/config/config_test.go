@@ -215,3 +215,23 @@ timeout_seconds = 10
 		})
 	}
 }
+
+func TestReplicationNeedsNATS(t *testing.T) {
+	for env, want := range map[string]string{
+		"OPENHUMAN_MEMORY_REPLICATION=jetstream": "memory.replication \"jetstream\" (OPENHUMAN_MEMORY_REPLICATION) needs nats.url (OPENHUMAN_NATS_URL)",
+		"OPENHUMAN_MEMORY_REPLICATION=raft":      "memory.replication \"raft\" (OPENHUMAN_MEMORY_REPLICATION): use \"jetstream\"",
+		"OPENHUMAN_MEMORY_STREAM_REPLICAS=7":     "memory.stream_replicas 7 (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5",
+	} {
+		k, v, _ := strings.Cut(env, "=")
+		_, err := Load(t.TempDir(), func(name string) string { return map[string]string{k: v}[name] })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", env, err, want)
+		}
+	}
+	c, err := Load(t.TempDir(), func(name string) string {
+		return map[string]string{"OPENHUMAN_MEMORY_REPLICATION": "jetstream", "OPENHUMAN_NATS_URL": "nats://127.0.0.1:4222"}[name]
+	})
+	if err != nil || !c.Memory.Replicated() || c.Memory.StreamReplicas != 3 {
+		t.Fatalf("replicated config: %v %+v", err, c.Memory)
+	}
+}

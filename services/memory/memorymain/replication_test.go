@@ -439,3 +439,28 @@ func grepSnapshots(tb testing.TB, url, phrase string) {
 		}
 	}
 }
+
+// An event no replica can apply is skipped, logged and counted, and the
+// replicas go on with the next.
+func TestPoisonEventIsSkippedNotWedging(t *testing.T) {
+	ns := mustJetStream(t)
+	a := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	nc, err := nats.Connect(ns.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	j, _ := js.New(nc)
+	ack, err := j.Publish(context.Background(), jetstream.Prefix+".item.garbage", []byte("not an event"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, a, ack.Sequence)
+	res := learn(t, a, "After the poison, learning still works.")
+	if res.Seq <= ack.Sequence {
+		t.Fatalf("learn seq %d, poison at %d", res.Seq, ack.Sequence)
+	}
+	if _, applied, _ := a.store.Replica(context.Background()); applied != res.Seq {
+		t.Fatalf("store applied %d, want %d", applied, res.Seq)
+	}
+}
