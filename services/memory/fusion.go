@@ -1,8 +1,11 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"slices"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // Hybrid ranking is done in two steps. Fusion adds up what each leg
@@ -11,10 +14,9 @@ import (
 // best so that they are comparable, and weighed by what the leg is worth.
 // Ranks alone (reciprocal rank fusion, which this replaced) let a leg that
 // is noise push the other's best hits down as far as a leg that knows. Then
-// the best candidates are read and reranked by what a person checks first:
-// how much of the question's word weight the note holds (typos forgiven),
-// whether its words stand together as in the question, and, between a fact
-// and the correction learned after it, the correction.
+// the best candidates are reranked by what a person checks first: how much
+// of the question's word weight the note holds (typos forgiven), and,
+// between a fact and the correction learned after it, the correction.
 
 // leg is one ranking that fusion reads, best first.
 type leg struct {
@@ -75,20 +77,21 @@ func fuseLegs(legs []leg, get func(seq int64) *fused) {
 
 // Rerank weights, set on the design half of the evaluation.
 const (
-	// rerankDepth is how many of the best fused candidates are read and
-	// reranked; rerankVectorExtra more come from the vector leg's best
-	// when fusion left them further down (a misspelt question whose
-	// keyword leg found only its common words).
+	// rerankDepth is how many of the best fused candidates are reranked by
+	// the words they hold; rerankVectorExtra more come from the vector
+	// leg's best when fusion left them further down (a misspelt question
+	// whose keyword leg found only its common words). The keyword index
+	// tells which words a candidate holds, so this reads no text.
 	rerankDepth       = 30
 	rerankVectorExtra = 5
+	// rerankRead is how many of the reranked best are read from the store
+	// to weigh corrections: about a page, which fetch reads anyway.
+	rerankRead = 12
 
-	rerankFused       = 0.3  // the fused score, relative to the best candidate's
-	rerankCoverage    = 1.0  // share of the question's word weight the note holds
-	rerankProximity   = 0.2  // share of the question's word pairs that stand together
-	rerankCorrection  = 0.1  // a correction, times its coverage
-	rerankCurrent     = 0.3  // a correction when the question asks what holds now
-	rerankProximityAt = 3    // words apart that still count as together
-	rerankMinCoverage = 1e-9 // below it a candidate keeps its fused place
+	rerankFused      = 0.3 // the fused score, relative to the best candidate's
+	rerankCoverage   = 1.0 // share of the question's word weight the note holds
+	rerankCorrection = 0.1 // a correction, times its coverage
+	rerankCurrent    = 0.3 // a correction when the question asks what holds now
 )
 
 // currentCues are question words asking for what holds now: a correction
@@ -97,8 +100,8 @@ var currentCues = map[string]bool{"now": true, "current": true, "currently": tru
 	"anymore": true, "latest": true, "nowadays": true, "today": true, "new": true, "changed": true}
 
 // rerank reorders the first candidates of order (fused, best first) as the
-// package comment says, in place, and gives every candidate a score that
-// falls with its place. vecBest are the vector leg's best seqs.
+// comment atop this file says, in place, and gives every candidate a score
+// that falls with its place. vecBest are the vector leg's best seqs.
 func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, order []fused, vecBest []Ranked) ([]fused, error) {
 	terms := Terms(query)
 	if len(order) == 0 || len(terms) == 0 {
@@ -115,7 +118,7 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, ord
 		}
 	}
 	cands := order[:n]
-	items, err := s.itemsOf(ctx, cands)
+	idx, err := s.syncKeywords(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -123,110 +126,82 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, ord
 	if err != nil {
 		return nil, err
 	}
-	current := false
-	for _, w := range words(query) {
-		current = current || currentCues[w]
-	}
-	stems := make([]string, len(terms))
+	termKeys := make([][]string, len(terms))
 	for i, t := range terms {
-		stems[i] = stem(t)
+		termKeys[i] = textkeys.Keys([]string{t})
 	}
 	best := 0.0
 	for _, c := range cands {
 		best = max(best, c.score)
 	}
+	var keys []string
 	for i := range cands {
 		c := &cands[i]
-		it, ok := items[c.seq]
-		if !ok {
-			continue
-		}
-		cov, prox := matchTerms(terms, stems, weights, it.Text)
-		if cov < rerankMinCoverage && !c.inVec {
-			c.score = rerankFused * c.score / best
-			continue
-		}
-		score := rerankFused*c.score/best + rerankCoverage*cov + rerankProximity*prox
-		if it.LearningKind == "correction" {
-			score += rerankCorrection * cov
-			if current {
-				score += rerankCurrent * cov
-			}
-		}
-		c.score = score
+		keys = keys[:0]
+		idx.EachKey(c.seq, func(k string) { keys = append(keys, k) })
+		c.score = rerankFused*c.score/best + rerankCoverage*coverageOf(terms, termKeys, weights, keys)
 	}
-	slices.SortStableFunc(cands, func(a, b fused) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.seq > b.seq:
-			return -1
-		case a.seq < b.seq:
-			return 1
+	byScore(cands)
+	// The best few are read: a correction outranks what it corrects.
+	top := cands[:min(rerankRead, len(cands))]
+	items, err := s.itemsOf(ctx, top)
+	if err != nil {
+		return nil, err
+	}
+	current := false
+	for _, w := range words(query) {
+		current = current || currentCues[w]
+	}
+	for i := range top {
+		if it, ok := items[top[i].seq]; ok && it.LearningKind == "correction" {
+			// The score is mostly coverage: a correction about something
+			// else gains little.
+			boost := rerankCorrection
+			if current {
+				boost += rerankCurrent
+			}
+			top[i].score += boost * min(top[i].score, 1)
 		}
-		return 0
-	})
+	}
+	byScore(top)
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].score
 	rest := order[n:]
 	if len(rest) > 0 && rest[0].score > 0 {
-		top := rest[0].score
+		first := rest[0].score
 		for i := range rest {
-			rest[i].score = floor * 0.99 * rest[i].score / top
+			rest[i].score = floor * 0.99 * rest[i].score / first
 		}
 	}
 	return order, nil
 }
 
-// matchTerms measures how well text answers terms (their stems given):
-// the share of the terms' weight it holds, a term counting as held when
-// a word of text has its stem up to a typo, and the share of neighbouring
-// term pairs of the question that stand within rerankProximityAt words of
-// each other in text.
-func matchTerms(terms, stems []string, weights map[string]float64, text string) (coverage, proximity float64) {
-	ws := words(text)
-	pos := make([]int, len(terms)) // first position of each term in text, -1 when absent
-	for i := range pos {
-		pos[i] = -1
-	}
-	for p, w := range ws {
-		if stopwords[w] {
-			continue
+// byScore sorts candidates best first, ties to the newest.
+func byScore(fs []fused) {
+	slices.SortStableFunc(fs, func(a, b fused) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
 		}
-		sw := stem(w)
-		// A word written apart or hyphenated ("on-call") is also the
-		// two joined ("oncall").
-		joined := ""
-		if p+1 < len(ws) {
-			joined = stem(w + ws[p+1])
-		}
-		for i, st := range stems {
-			if pos[i] < 0 && (near(st, sw) || joined != "" && near(st, joined)) {
-				pos[i] = p
-			}
-		}
-	}
+		return cmp.Compare(b.seq, a.seq)
+	})
+}
+
+// coverageOf is the share of the terms' weight that an item holding keys
+// (its keyword index keys) holds, a term counting as held when a key is
+// its key up to a typo.
+func coverageOf(terms []string, termKeys [][]string, weights map[string]float64, keys []string) float64 {
 	var total, held float64
 	for i, t := range terms {
 		total += weights[t]
-		if pos[i] >= 0 {
-			held += weights[t]
+		for _, tk := range termKeys[i] {
+			if slices.ContainsFunc(keys, func(k string) bool { return k == tk || k[0] == tk[0] && near(tk, k) }) {
+				held += weights[t]
+				break
+			}
 		}
 	}
-	if total > 0 {
-		coverage = held / total
+	if total == 0 {
+		return 0
 	}
-	pairs, close := 0, 0
-	for i := 1; i < len(terms); i++ {
-		pairs++
-		if pos[i] >= 0 && pos[i-1] >= 0 && abs(pos[i]-pos[i-1]) <= rerankProximityAt {
-			close++
-		}
-	}
-	if pairs > 0 {
-		proximity = float64(close) / float64(pairs)
-	}
-	return coverage, proximity
+	return held / total
 }
