@@ -18,8 +18,8 @@ func (t *table) lookup(word string) (int32, bool) {
 	if i, ok := t.index[word]; ok {
 		return i, true
 	}
-	if bases := t.exc[word]; len(bases) > 0 {
-		return bases[0], true
+	if i, ok := t.exc[word]; ok {
+		return i, true
 	}
 	for _, d := range detach {
 		if stem, ok := strings.CutSuffix(word, d.suffix); ok && len(stem) >= 2 {

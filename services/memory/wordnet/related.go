@@ -44,16 +44,16 @@ func RelatedTo(word string, minWeight float64) []Related {
 		}
 	}
 	for _, s := range t.senses[t.senseAt[i]:t.senseAt[i+1]] {
-		for _, m := range t.members[s.Synset] {
+		for _, m := range t.members[t.memAt[s.Synset]:t.memAt[s.Synset+1]] {
 			offer(m.word, Synonym, float64(s.Weight*m.weight))
 		}
-		for _, h := range t.hyper[s.Synset] {
-			for _, m := range t.members[h] {
+		for _, h := range t.hyper[t.hypAt[s.Synset]:t.hypAt[s.Synset+1]] {
+			for _, m := range t.members[t.memAt[h]:t.memAt[h+1]] {
 				offer(m.word, Broader, float64(s.Weight*m.weight))
 			}
 		}
 	}
-	for _, j := range t.derived[i] {
+	for _, j := range t.derived[t.derAt[i]:t.derAt[i+1]] {
 		offer(j, Derived, 1)
 	}
 	out := make([]Related, 0, len(best))

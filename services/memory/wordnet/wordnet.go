@@ -11,8 +11,7 @@
 package wordnet
 
 import (
-	"bufio"
-	"bytes"
+		"bytes"
 	"compress/gzip"
 	_ "embed"
 	"fmt"
@@ -39,15 +38,22 @@ type member struct {
 	weight float32 // the word's weight for the synset
 }
 
+// table is the parsed data, in flat arrays: a hundred thousand small
+// slices would cost more than the data they hold.
 type table struct {
 	index   map[string]int32 // lemma → word number
-	lemmas  []string
-	senseAt []int32 // word i's senses are senses[senseAt[i]:senseAt[i+1]]
+	lemmas  []string         // substrings of one string
+	tagged  []int32          // by word: times in the tagged corpus
+	total   float64          // all words' tagged
+	senseAt []int32          // word i's senses are senses[senseAt[i]:senseAt[i+1]]
 	senses  []Sense
-	derived [][]int32
-	hyper   [][]int32  // synset → hypernym synsets
-	members [][]member // synset → words having it as a kept sense
-	exc     map[string][]int32
+	derAt   []int32 // word i's derived words are derived[derAt[i]:derAt[i+1]]
+	derived []int32
+	hypAt   []int32 // synset i's hypernyms are hyper[hypAt[i]:hypAt[i+1]]
+	hyper   []int32
+	memAt   []int32 // synset i's words are members[memAt[i]:memAt[i+1]]
+	members []member
+	exc     map[string]int32
 }
 
 var (
@@ -56,8 +62,8 @@ var (
 	loadErr  error
 )
 
-// get returns the table, read from the embedded data on first use (some
-// tens of milliseconds). The data is built with the package, so failing to
+// get returns the table, read from the embedded data on first use (about a
+// tenth of a second). The data is built with the package, so failing to
 // read it is a build error, not a runtime condition.
 func get() *table {
 	loadOnce.Do(func() { loaded, loadErr = parse(tableGz) })
@@ -75,17 +81,15 @@ func parse(gz []byte) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
+	var sb strings.Builder
+	if _, err := io.Copy(&sb, zr); err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 64<<10), 64<<10)
+	rest := sb.String()
 	line := func() string {
-		if !sc.Scan() {
-			return ""
-		}
-		return sc.Text()
+		l, r, _ := strings.Cut(rest, "\n")
+		rest = r
+		return l
 	}
 	count := func(what string) (int, error) {
 		l := line()
@@ -96,22 +100,27 @@ func parse(gz []byte) (*table, error) {
 		}
 		return v, nil
 	}
-	if l := line(); l != "wordnet-table 1" {
+	if l := line(); l != "wordnet-table 2" {
 		return nil, fmt.Errorf("unknown table version %q", l)
+	}
+	total, err := count("tagged")
+	if err != nil {
+		return nil, err
 	}
 	nsyn, err := count("synsets")
 	if err != nil {
 		return nil, err
 	}
-	t := &table{hyper: make([][]int32, nsyn), members: make([][]member, nsyn)}
+	t := &table{total: float64(total), hypAt: make([]int32, 1, nsyn+1), memAt: make([]int32, nsyn+1)}
 	for i := 0; i < nsyn; i++ {
 		for _, f := range strings.Fields(line()) {
 			h, err := strconv.Atoi(f)
 			if err != nil || h >= nsyn {
 				return nil, fmt.Errorf("synset %d: bad hypernym %q", i, f)
 			}
-			t.hyper[i] = append(t.hyper[i], int32(h))
+			t.hyper = append(t.hyper, int32(h))
 		}
+		t.hypAt = append(t.hypAt, int32(len(t.hyper)))
 	}
 	nw, err := count("words")
 	if err != nil {
@@ -119,18 +128,23 @@ func parse(gz []byte) (*table, error) {
 	}
 	t.index = make(map[string]int32, nw)
 	t.lemmas = make([]string, nw)
+	t.tagged = make([]int32, nw)
 	t.senseAt = make([]int32, 1, nw+1)
-	t.derived = make([][]int32, nw)
-	derivedNames := make([][]string, nw)
+	derivedNames := make([]string, nw)
 	for i := 0; i < nw; i++ {
 		l := line()
 		f := strings.Split(l, "\t")
-		if len(f) != 3 {
+		if len(f) != 4 {
 			return nil, fmt.Errorf("word line %q", l)
 		}
 		t.lemmas[i] = f[0]
 		t.index[f[0]] = int32(i)
-		for _, s := range strings.Fields(f[1]) {
+		n, err := strconv.Atoi(f[1])
+		if err != nil {
+			return nil, fmt.Errorf("word %q: bad count %q", f[0], f[1])
+		}
+		t.tagged[i] = int32(n)
+		for _, s := range strings.Fields(f[2]) {
 			id, w, _ := strings.Cut(s, ":")
 			sid, err1 := strconv.Atoi(id)
 			wt, err2 := strconv.ParseFloat(w, 32)
@@ -138,30 +152,47 @@ func parse(gz []byte) (*table, error) {
 				return nil, fmt.Errorf("word %q: bad sense %q", f[0], s)
 			}
 			t.senses = append(t.senses, Sense{Synset: int32(sid), Weight: float32(wt)})
-			t.members[sid] = append(t.members[sid], member{word: int32(i), weight: float32(wt)})
+			t.memAt[sid+1]++
 		}
 		t.senseAt = append(t.senseAt, int32(len(t.senses)))
-		derivedNames[i] = strings.Fields(f[2])
+		derivedNames[i] = f[3]
 	}
-	for i, names := range derivedNames {
-		for _, d := range names {
+	// Synsets' words: counted above, placed now.
+	for i := 1; i <= nsyn; i++ {
+		t.memAt[i] += t.memAt[i-1]
+	}
+	t.members = make([]member, len(t.senses))
+	fill := append([]int32(nil), t.memAt[:nsyn]...)
+	for w := 0; w < nw; w++ {
+		for _, s := range t.senses[t.senseAt[w]:t.senseAt[w+1]] {
+			t.members[fill[s.Synset]] = member{word: int32(w), weight: s.Weight}
+			fill[s.Synset]++
+		}
+	}
+	t.derAt = make([]int32, 1, nw+1)
+	for _, names := range derivedNames {
+		for _, d := range strings.Fields(names) {
 			if j, ok := t.index[d]; ok {
-				t.derived[i] = append(t.derived[i], j)
+				t.derived = append(t.derived, j)
 			}
 		}
+		t.derAt = append(t.derAt, int32(len(t.derived)))
 	}
 	nf, err := count("forms")
 	if err != nil {
 		return nil, err
 	}
-	t.exc = make(map[string][]int32, nf)
+	t.exc = make(map[string]int32, nf)
 	for i := 0; i < nf; i++ {
 		form, base, _ := strings.Cut(line(), " ")
+		if _, dup := t.exc[form]; dup {
+			continue // the first base listed is the commonest
+		}
 		if j, ok := t.index[base]; ok {
-			t.exc[form] = append(t.exc[form], j)
+			t.exc[form] = j
 		}
 	}
-	return t, sc.Err()
+	return t, nil
 }
 
 // Senses returns the frequent senses of a word, lowercase, in any
@@ -189,8 +220,18 @@ func Base(word string) (string, bool) {
 // ("font" → "type"); nil for a synset that is only someone's hypernym.
 func Hypernyms(synset int32) []int32 {
 	t := get()
-	if synset < 0 || int(synset) >= len(t.hyper) {
+	if synset < 0 || int(synset) >= len(t.hypAt)-1 {
 		return nil
 	}
-	return t.hyper[synset]
+	return t.hyper[t.hypAt[synset]:t.hypAt[synset+1]]
+}
+
+// Frequency is the share of the words of WordNet's sense-tagged corpus
+// that are word, in any form; 0 for a word it does not know or never saw.
+func Frequency(word string) float64 {
+	t := get()
+	if i, ok := t.lookup(word); ok {
+		return float64(t.tagged[i]) / t.total
+	}
+	return 0
 }

@@ -1,8 +1,9 @@
 // Command gen builds the wordnet package's table from a WordNet 3.0
 // database (Debian's wordnet-base installs one in /usr/share/wordnet): for
-// every single-word lemma its frequent senses, the hypernyms of those
-// senses, its derivationally related words, and the irregular word forms
-// of the .exc files. Run it with go generate in the parent folder; the same
+// every single-word lemma how often the sense-tagged corpus has it
+// (cntlist), its frequent senses, the hypernyms of those senses, its
+// derivationally related words, and the irregular word forms of the .exc
+// files. Run it with go generate in the parent folder; the same
 // database always gives the same bytes.
 package main
 
@@ -56,6 +57,10 @@ func run(dict, out string) error {
 	if err != nil {
 		return err
 	}
+	tagged := map[string]int{} // lemma → times tagged in the corpus, all senses: how common it is
+	for k, c := range counts {
+		tagged[k.lemma] += int(c)
+	}
 	synsets := map[string]*synset{}
 	senses := map[string][]sense{}
 	for _, pf := range posFiles {
@@ -103,7 +108,11 @@ func run(dict, out string) error {
 	}
 
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "wordnet-table 1\n%d synsets\n", len(order))
+	total := 0
+	for _, c := range tagged {
+		total += c
+	}
+	fmt.Fprintf(&b, "wordnet-table 2\n%d tagged\n%d synsets\n", total, len(order))
 	for i, key := range order {
 		var hs []string
 		if i < kept {
@@ -130,7 +139,7 @@ func run(dict, out string) error {
 			ds = append(ds, d)
 		}
 		sort.Strings(ds)
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", l, strings.Join(ss, " "), strings.Join(ds, " "))
+		fmt.Fprintf(&b, "%s\t%d\t%s\t%s\n", l, tagged[l], strings.Join(ss, " "), strings.Join(ds, " "))
 	}
 	exc, err := readExceptions(dict, senses)
 	if err != nil {
