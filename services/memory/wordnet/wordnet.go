@@ -11,7 +11,7 @@
 package wordnet
 
 import (
-		"bytes"
+	"bytes"
 	"compress/gzip"
 	_ "embed"
 	"fmt"
