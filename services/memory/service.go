@@ -20,6 +20,9 @@ type Service struct {
 	scopes   scopeCache
 	writer   AnswerWriter
 	log      *slog.Logger
+	// exactKeywords: hybrid's keyword leg looks for the query's words
+	// only, not their WordNet relatives too.
+	exactKeywords bool
 }
 
 // Options configure a Service; the zero value works.
@@ -33,6 +36,10 @@ type Options struct {
 	// (a language model); without it answers are extractive.
 	Writer AnswerWriter
 	Logger *slog.Logger
+	// ExactKeywords makes hybrid search's keyword leg look for the query's
+	// words only; by default it also looks for their WordNet synonyms,
+	// derived and broader words, weighed below the words themselves.
+	ExactKeywords bool
 }
 
 // NewService serves memory from store.
@@ -51,7 +58,8 @@ func NewService(store Store, opts *Options) *Service {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes)}
+		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes),
+		exactKeywords: o.ExactKeywords}
 }
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so

@@ -226,12 +226,13 @@ func Hypernyms(synset int32) []int32 {
 	return t.hyper[t.hypAt[synset]:t.hypAt[synset+1]]
 }
 
-// Frequency is the share of the words of WordNet's sense-tagged corpus
-// that are word, in any form; 0 for a word it does not know or never saw.
-func Frequency(word string) float64 {
+// Lookup returns Senses(word) and the share of the words of WordNet's
+// sense-tagged corpus that are word, in any form (0 for a word it never
+// saw): how common the word is.
+func Lookup(word string) ([]Sense, float64) {
 	t := get()
 	if i, ok := t.lookup(word); ok {
-		return float64(t.tagged[i]) / t.total
+		return t.senses[t.senseAt[i]:t.senseAt[i+1]], float64(t.tagged[i]) / t.total
 	}
-	return 0
+	return nil, 0
 }
