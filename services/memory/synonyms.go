@@ -7,16 +7,17 @@ import (
 )
 
 // expansion weighs the words WordNet relates to a query word when the
-// keyword leg looks for them too (hybrid mode): a synonym counts for at
-// most half the word itself, and never more than the word would (see
+// keyword leg looks for them too (hybrid mode): a word counts for a share
+// of the query word itself, and never more than the word would (see
 // keywordindex.SearchTerms), so an exact match is never drowned. Words
 // related by less than minWeight (a sense the two rarely share) and more
-// than perTerm of them are left out.
+// than perTerm of them are left out. Broader words (hypernyms) are not
+// looked for: on the evaluation's design half they changed nothing.
 var expansion = struct {
-	synonym, derived, broader float64
-	minWeight                 float64
-	perTerm                   int
-}{synonym: 0.5, derived: 0.3, broader: 0.2, minWeight: 0.1, perTerm: 6}
+	synonym, derived float64
+	minWeight        float64
+	perTerm          int
+}{synonym: 0.7, derived: 0.6, minWeight: 0.1, perTerm: 6}
 
 // keywordTerms returns the keyword leg's terms for a query: each word's
 // index key, and with expand, the keys of the words WordNet relates to it
@@ -45,9 +46,13 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 			if len(alts) == expansion.perTerm {
 				break
 			}
-			weight := r.Weight * map[wordnet.Relation]float64{
-				wordnet.Synonym: expansion.synonym, wordnet.Derived: expansion.derived, wordnet.Broader: expansion.broader,
-			}[r.Relation]
+			weight := 0.0
+			switch r.Relation {
+			case wordnet.Synonym:
+				weight = r.Weight * expansion.synonym
+			case wordnet.Derived:
+				weight = r.Weight * expansion.derived
+			}
 			if weight <= 0 || stopwords[r.Word] {
 				continue
 			}
