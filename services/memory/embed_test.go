@@ -118,3 +118,22 @@ func dot(a, b []float32) float32 {
 	}
 	return s
 }
+
+// BenchmarkHashEmbed embeds English notes and code-like text with and
+// without concepts: what concepts add to every write.
+func BenchmarkHashEmbed(b *testing.B) {
+	texts := map[string]string{
+		"english": "The brand uses two fonts on the website; the children start school in September and Maya drives the car.",
+		"code":    "func kalomiRen42(ctx context.Context, sadorVel string) error { return quberTin(ctx, sadorVel) }",
+	}
+	for _, name := range []string{"english", "code"} {
+		for _, e := range []*HashEmbedder{{Dim: 256}, NewHashEmbedder(0)} {
+			b.Run(name+"/"+e.Model(), func(b *testing.B) {
+				e.embed(texts[name]) // the table is read once, at first use
+				for b.Loop() {
+					e.embed(texts[name])
+				}
+			})
+		}
+	}
+}

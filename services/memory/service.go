@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Service is the memory domain behind every transport.
@@ -51,6 +52,10 @@ func NewService(store Store, opts *Options) *Service {
 	if o.Embedder == nil {
 		o.Embedder = NewHashEmbedder(0)
 	}
+	// The WordNet table takes a tenth of a second to read; reading it now,
+	// beside whatever the caller does next, keeps it off the first write's
+	// and the first search's path.
+	go wordnet.Load()
 	if o.InlineTimeout <= 0 {
 		o.InlineTimeout = 2 * time.Second
 	}
