@@ -13,7 +13,7 @@ import (
 func TestHashEmbedder(t *testing.T) {
 	e := NewHashEmbedder(0)
 	vs, _ := e.Embed(context.Background(), []string{"PostgreSQL database", "postgress databse", "PostgreSQL database", "the weather in Lisbon", ""})
-	if e.Model() != "hash-wordnet-v1-256" || len(vs[0]) != 256 {
+	if e.Model() != "hash-v1-256" || len(vs[0]) != 256 {
 		t.Fatalf("model %s dim %d", e.Model(), len(vs[0]))
 	}
 	if d := dot(vs[0], vs[2]); d < 0.999 {
@@ -84,7 +84,7 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 // With concepts, words that share a WordNet sense land near each other;
 // without, only their spelling counts.
 func TestHashEmbedderConcepts(t *testing.T) {
-	with, without := NewHashEmbedder(0), &HashEmbedder{Dim: 256}
+	with, without := &HashEmbedder{Dim: 256, Concepts: true}, NewHashEmbedder(0)
 	if with.Model() == without.Model() {
 		t.Fatalf("both are %s: their vectors must not mix", with.Model())
 	}
@@ -127,7 +127,7 @@ func BenchmarkHashEmbed(b *testing.B) {
 		"code":    "func kalomiRen42(ctx context.Context, sadorVel string) error { return quberTin(ctx, sadorVel) }",
 	}
 	for _, name := range []string{"english", "code"} {
-		for _, e := range []*HashEmbedder{{Dim: 256}, NewHashEmbedder(0)} {
+		for _, e := range []*HashEmbedder{{Dim: 256}, {Dim: 256, Concepts: true}} {
 			b.Run(name+"/"+e.Model(), func(b *testing.B) {
 				e.embed(texts[name]) // the table is read once, at first use
 				for b.Loop() {

@@ -225,15 +225,15 @@ func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
 	}
 }
 
-// A memory embedded by the hash embedder without concepts (hash-v1, what
-// every store held before concepts) opened with today's default: the
-// background worker re-embeds every item, the vector leg then searches
-// the new vectors, and the old ones are dropped.
-func TestDefaultEmbedderUpgradeReembeds(t *testing.T) {
+// A memory embedded by the default hash embedder (hash-v1) opened with
+// concepts (provider hash-wordnet): the background worker re-embeds every
+// item, the vector leg then searches the new vectors, and the old ones are
+// dropped.
+func TestHashToConceptsReembeds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
 	st := mustOpenStoreAt(t, path)
 	ctx := context.Background()
-	old := memory.NewService(st, &memory.Options{Embedder: &memory.HashEmbedder{Dim: 256}})
+	old := memory.NewService(st, nil)
 	texts := []string{"The brand uses two fonts, both sans serif.", "The car is parked in the garage.", "Lunch is at noon."}
 	for i := 0; i < 200; i++ { // more than one background batch
 		texts = append(texts, fmt.Sprintf("Filler note %d about nothing in particular.", i))
@@ -247,11 +247,9 @@ func TestDefaultEmbedderUpgradeReembeds(t *testing.T) {
 		t.Fatal("the old model did not embed its items")
 	}
 
-	svc := memory.NewService(st, nil)
-	model := memory.NewHashEmbedder(0).Model()
-	if model == "hash-v1-256" {
-		t.Fatal("the default embedder is still hash-v1")
-	}
+	concepts := &memory.HashEmbedder{Dim: 256, Concepts: true}
+	svc := memory.NewService(st, &memory.Options{Embedder: concepts})
+	model := concepts.Model()
 	runInBackground(t, svc)
 	waitUntil(t, "every item re-embedded under "+model, func() bool {
 		todo, err := st.Unembedded(ctx, model, 0, 1)

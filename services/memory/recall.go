@@ -1,10 +1,12 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -97,9 +99,16 @@ func (s *Service) termWeights(ctx context.Context, m Marks, terms []string, univ
 	return w, nil
 }
 
+// recallMinTyped is the share of a question's word weight enough for a hit
+// that also holds the kind of answer the question asks for (a time for
+// "when"): a question in other words than the note still shares its rare
+// ones and asks for what the note tells.
+const recallMinTyped = 0.4
+
 // relevant decides whether a hit may be quoted in an answer: it must hold
-// enough of the question's word weight, or be very close in vector space.
-func relevant(weights map[string]float64, text string, f fused) bool {
+// enough of the question's word weight (less when it holds the kind of
+// answer asked for, t), or be very close in vector space.
+func relevant(weights map[string]float64, t answerType, text string, f fused) bool {
 	if f.inVec && f.vector >= recallMinCosine {
 		return true
 	}
@@ -118,8 +127,17 @@ func relevant(weights map[string]float64, text string, f fused) bool {
 			}
 		}
 	}
-	return total > 0 && covered/total >= recallMinShare
+	if total == 0 {
+		return false
+	}
+	share := covered / total
+	return share >= recallMinShare || share >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
 }
+
+// recallAnswerBonus lifts a relevant hit that holds the kind of answer the
+// question asks for (answertype.go) over one that does not, in the
+// rerank's score units (set on the design half of testdata/eval).
+const recallAnswerBonus = 0.15
 
 // answerSentences is how many hits the extractive answer quotes.
 const answerSentences = 3
@@ -165,23 +183,38 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	if err != nil {
 		return nil, err
 	}
-	var answer []string
+	// The relevant hits, those holding the kind of answer the question
+	// asks for (a time for "when") first when they are about as good.
+	type candidate struct {
+		it      Item
+		f       fused
+		snippet string
+		score   float64
+	}
+	qt := questionType(p.Question)
+	var cands []candidate
 	for _, f := range ranked {
-		if len(out.Citations) == want {
-			break
-		}
 		it, ok := items[f.seq]
 		if !ok {
 			continue
 		}
 		text := quotable(it)
-		if text == "" || !relevant(weights, text, f) {
+		if text == "" || !relevant(weights, qt, text, f) || lacksName(p.Question, text) {
 			continue
 		}
-		snippet := bestSentence(terms, text)
-		out.Citations = append(out.Citations, Citation{ID: it.ID, Kind: it.Kind, Snippet: snippet, Meta: hitOf(it, nil).Meta, Score: f.score})
+		snippet := answerSentence(terms, qt, text)
+		c := candidate{it: it, f: f, snippet: snippet, score: f.score}
+		if qt != answerAny && holdsAnswer(qt, snippet) {
+			c.score += recallAnswerBonus
+		}
+		cands = append(cands, c)
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	var answer []string
+	for _, c := range cands[:min(want, len(cands))] {
+		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.score})
 		if len(answer) < answerSentences {
-			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(snippet, " "), len(out.Citations)))
+			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(c.snippet, " "), len(out.Citations)))
 		}
 	}
 	switch len(answer) {
@@ -276,6 +309,12 @@ const maxSnippet = 300
 // bestSentence returns the sentence of text that contains most of terms (the
 // earliest on a tie), or all of a short text.
 func bestSentence(terms []string, text string) string {
+	return answerSentence(terms, answerAny, text)
+}
+
+// answerSentence is bestSentence, a sentence holding the kind of answer t
+// asks for winning a tie.
+func answerSentence(terms []string, t answerType, text string) string {
 	text = strings.TrimSpace(text)
 	if utf8.RuneCountInString(text) <= maxSnippet && !strings.Contains(text, "\n") {
 		return text
@@ -291,7 +330,11 @@ func bestSentence(terms []string, text string) string {
 		if sentence == "" {
 			continue
 		}
-		if n := coverage(terms, sentence); n > bestN {
+		n := 2 * coverage(terms, sentence)
+		if t != answerAny && holdsAnswer(t, sentence) {
+			n++
+		}
+		if n > bestN {
 			best, bestN = sentence, n
 		}
 	}

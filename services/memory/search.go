@@ -9,7 +9,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
-// Fetch modes. Hybrid fuses the keyword and vector rankings.
+// Fetch modes. Hybrid fuses the keyword and vector rankings (fusion.go).
 const (
 	ModeKeyword = "keyword"
 	ModeVector  = "vector"
@@ -18,13 +18,6 @@ const (
 
 // Modes this engine serves; the first is the default.
 var Modes = []string{ModeHybrid, ModeKeyword, ModeVector}
-
-// rrfK is reciprocal rank fusion's constant: a document's fused score is
-// the sum over rankings of weight / (rrfK + rank).
-const rrfK = 60
-
-// legWeights weigh the rankings in hybrid fusion.
-var legWeights = struct{ keyword, vector float64 }{1, 1}
 
 // maxDepth is how deep each ranking is read, whatever page is asked for:
 // fused scores depend on the depth, so a fixed depth keeps pages
@@ -182,16 +175,8 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 		}
 		return &out[i]
 	}
-	for i, r := range kw {
-		x := get(r.Seq)
-		x.keyword = r.Score
-		x.score += legWeights.keyword / float64(rrfK+i+1)
-	}
-	for i, v := range vec {
-		x := get(v.Seq)
-		x.vector, x.inVec = v.Score, true
-		x.score += legWeights.vector / float64(rrfK+i+1)
-	}
+	legs := []leg{{hits: kw, weight: 1}, {hits: vec, weight: s.vectorWeight(), vector: true}}
+	fuseLegs(legs, get)
 	for i := range out {
 		switch mode {
 		case ModeKeyword:
@@ -209,12 +194,24 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 		order = append(order, Ranked{Seq: x.seq, Score: x.score})
 	}
 	sc.order = order
-	order = topk.Select(order, min(need, depth))
+	if mode != ModeHybrid {
+		order = topk.Select(order, min(need, depth))
+	} else {
+		// The rerank reads the best candidates whatever page is asked
+		// for, so that pages agree with each other.
+		order = topk.Select(order, depth)
+	}
 	best := make([]fused, len(order))
 	for i, r := range order {
 		best[i] = out[at[r.Seq]]
 	}
-	return best, warning, nil
+	if mode == ModeHybrid {
+		var err error
+		if best, err = s.rerank(ctx, m, v, query, best, vec); err != nil {
+			return nil, "", err
+		}
+	}
+	return best[:min(need, depth, len(best))], warning, nil
 }
 
 // fuseScratch is rank's working space, reused across searches.

@@ -431,6 +431,22 @@ func (x *Index) docFreqWithin(p *postings, universe []int64) int {
 	return df
 }
 
+// EachKey calls fn with every distinct key the live item seq holds and
+// reports whether the index holds that item: a ranking can check which
+// of a query's keys a candidate holds without reading its text.
+func (x *Index) EachKey(seq int64, fn func(key string)) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	slot, ok := x.slotOf(seq)
+	if !ok || x.seqs[slot] < 0 {
+		return false
+	}
+	for _, id := range x.docTerms[x.termAt[slot]:x.termAt[slot+1]] {
+		fn(x.terms[id].key)
+	}
+	return true
+}
+
 // Len is how many live items the index holds.
 func (x *Index) Len() int {
 	x.mu.RLock()

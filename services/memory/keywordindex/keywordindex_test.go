@@ -319,3 +319,21 @@ func TestSearchTermsAlternatives(t *testing.T) {
 		t.Errorf("SearchTerms %v, SearchWithin %v", a, b)
 	}
 }
+
+func TestEachKey(t *testing.T) {
+	x := New()
+	x.Add(1, "Rotations change on Mondays")
+	x.Add(2, "Fonts")
+	var keys []string
+	if !x.EachKey(1, func(k string) { keys = append(keys, k) }) {
+		t.Fatal("item 1 is indexed")
+	}
+	slices.Sort(keys)
+	if want := []string{"chang", "mondai", "on", "rotat"}; !slices.Equal(keys, want) {
+		t.Errorf("keys of item 1 = %q, want %q", keys, want)
+	}
+	x.Remove(2)
+	if x.EachKey(2, func(string) { t.Error("a removed item has no keys") }) {
+		t.Error("item 2 was removed")
+	}
+}

@@ -1,0 +1,41 @@
+package memory
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestQuestionType(t *testing.T) {
+	for q, want := range map[string]answerType{
+		"when does the on-call rotation change": answerTime,
+		"what time is standup now":              answerTime,
+		"who is our landlord":                   answerPerson,
+		"how many approvals does a PR need":     answerNumber,
+		"how long are logs kept":                answerNumber,
+		"where are ADRs kept":                   answerPlace,
+		"which fonts does the brand use":        answerAny,
+		"how do I submit expenses":              answerAny,
+	} {
+		if got := questionType(q); got != want {
+			t.Errorf("questionType(%q) = %d, want %d", q, got, want)
+		}
+	}
+	if !holdsAnswer(answerTime, "The standup is at 9:30.") || holdsAnswer(answerTime, "The brand uses Inter.") {
+		t.Error("a clock time is a time, a font is not")
+	}
+	if !holdsAnswer(answerPerson, "The lead is Priya Raman.") || holdsAnswer(answerPerson, "Logs go to the bucket.") {
+		t.Error("a capitalised name is a person; a sentence's first word is not")
+	}
+}
+
+func TestNames(t *testing.T) {
+	if got := names("What is Lena's favourite restaurant? The PM knows."); !slices.Equal(got, []string{"lena"}) {
+		t.Errorf("names = %q, want [lena]: not the first word of a sentence, not an acronym", got)
+	}
+	if !lacksName("what is Lena's favourite restaurant", "I reserved a table at my favorite restaurant.") {
+		t.Error("a note without Lena does not answer a question about Lena")
+	}
+	if lacksName("when is Mayas birthday", "Maya's birthday is on 3 March.") {
+		t.Error("a name up to a typo is the same name")
+	}
+}

@@ -1,0 +1,207 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+)
+
+// Hybrid ranking is done in two steps. Fusion adds up what each leg
+// (keyword BM25, vector cosine, and any leg added later, such as one over
+// an expanded query) said of a candidate, each leg's scores divided by its
+// best so that they are comparable, and weighed by what the leg is worth.
+// Ranks alone (reciprocal rank fusion, which this replaced) let a leg that
+// is noise push the other's best hits down as far as a leg that knows. Then
+// the best candidates are reranked by what a person checks first: how much
+// of the question's word weight the note holds (typos forgiven), and,
+// between a fact and the correction learned after it, the correction.
+
+// leg is one ranking that fusion reads, best first.
+type leg struct {
+	hits   []Ranked
+	weight float64
+	vector bool // the hits are cosines (kept on fused.vector)
+}
+
+// fusionWeighted is an embedder that says how much its vectors are worth
+// in fusion against BM25's 1. An embedder that does not is taken as a
+// semantic model and weighs 1.
+type fusionWeighted interface {
+	FusionWeight() float64
+}
+
+// hashVectorWeight is the hash embedder's weight: its vectors catch typos
+// and word forms, which the rerank's term match also forgives, and
+// otherwise match on shared trigrams of unrelated words. Set on the design
+// half of the evaluation (testdata/eval).
+const hashVectorWeight = 0.3
+
+// FusionWeight is low: the hash embedder is a spelling helper, not a
+// model of meaning.
+func (h *HashEmbedder) FusionWeight() float64 { return hashVectorWeight }
+
+func (s *Service) vectorWeight() float64 {
+	if w, ok := s.embedder.(fusionWeighted); ok {
+		return w.FusionWeight()
+	}
+	return 1
+}
+
+// fuseLegs adds each leg's normalised, weighed scores into out (through
+// get, which finds or adds a candidate).
+func fuseLegs(legs []leg, get func(seq int64) *fused) {
+	for _, l := range legs {
+		if len(l.hits) == 0 {
+			continue
+		}
+		best := 0.0
+		for _, h := range l.hits {
+			best = max(best, h.Score)
+		}
+		if best <= 0 {
+			continue
+		}
+		for _, h := range l.hits {
+			x := get(h.Seq)
+			if l.vector {
+				x.vector, x.inVec = h.Score, true
+			} else {
+				x.keyword = h.Score
+			}
+			x.score += l.weight * h.Score / best
+		}
+	}
+}
+
+// Rerank weights, set on the design half of the evaluation.
+const (
+	// rerankDepth is how many of the best fused candidates are reranked by
+	// the words they hold; rerankVectorExtra more come from the vector
+	// leg's best when fusion left them further down (a misspelt question
+	// whose keyword leg found only its common words). The keyword index
+	// tells which words a candidate holds, so this reads no text.
+	rerankDepth       = 30
+	rerankVectorExtra = 5
+	// rerankRead is how many of the reranked best are read from the store
+	// to weigh corrections: about a page, which fetch reads anyway.
+	rerankRead = 12
+
+	rerankFused      = 0.3 // the fused score, relative to the best candidate's
+	rerankCoverage   = 1.0 // share of the question's word weight the note holds
+	rerankCorrection = 0.1 // a correction, times its coverage
+	rerankCurrent    = 0.3 // a correction when the question asks what holds now
+)
+
+// currentCues are question words asking for what holds now: a correction
+// answers those before the fact it corrects.
+var currentCues = map[string]bool{"now": true, "current": true, "currently": true, "still": true,
+	"anymore": true, "latest": true, "nowadays": true, "today": true, "new": true, "changed": true}
+
+// rerank reorders the first candidates of order (fused, best first) as the
+// comment atop this file says, in place, and gives every candidate a score
+// that falls with its place. vecBest are the vector leg's best seqs.
+func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, order []fused, vecBest []Ranked) ([]fused, error) {
+	terms := Terms(query)
+	if len(order) == 0 || len(terms) == 0 {
+		return order, nil
+	}
+	n := min(rerankDepth, len(order))
+	// Bring the vector leg's best up to the candidates.
+	for _, r := range vecBest[:min(rerankVectorExtra, len(vecBest))] {
+		if i := slices.IndexFunc(order, func(f fused) bool { return f.seq == r.Seq }); i >= n {
+			x := order[i]
+			copy(order[n+1:i+1], order[n:i])
+			order[n] = x
+			n++
+		}
+	}
+	cands := order[:n]
+	idx, err := s.syncKeywords(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	weights, err := s.termWeights(ctx, m, terms, v.universe)
+	if err != nil {
+		return nil, err
+	}
+	termKeys := make([][]string, len(terms))
+	for i, t := range terms {
+		termKeys[i] = textkeys.Keys([]string{t})
+	}
+	best := 0.0
+	for _, c := range cands {
+		best = max(best, c.score)
+	}
+	var keys []string
+	for i := range cands {
+		c := &cands[i]
+		keys = keys[:0]
+		idx.EachKey(c.seq, func(k string) { keys = append(keys, k) })
+		c.score = rerankFused*c.score/best + rerankCoverage*coverageOf(terms, termKeys, weights, keys)
+	}
+	byScore(cands)
+	// The best few are read: a correction outranks what it corrects.
+	top := cands[:min(rerankRead, len(cands))]
+	items, err := s.itemsOf(ctx, top)
+	if err != nil {
+		return nil, err
+	}
+	current := false
+	for _, w := range words(query) {
+		current = current || currentCues[w]
+	}
+	for i := range top {
+		if it, ok := items[top[i].seq]; ok && it.LearningKind == "correction" {
+			// The score is mostly coverage: a correction about something
+			// else gains little.
+			boost := rerankCorrection
+			if current {
+				boost += rerankCurrent
+			}
+			top[i].score += boost * min(top[i].score, 1)
+		}
+	}
+	byScore(top)
+	// The rest keep their fused order, scored below the last candidate.
+	floor := cands[len(cands)-1].score
+	rest := order[n:]
+	if len(rest) > 0 && rest[0].score > 0 {
+		first := rest[0].score
+		for i := range rest {
+			rest[i].score = floor * 0.99 * rest[i].score / first
+		}
+	}
+	return order, nil
+}
+
+// byScore sorts candidates best first, ties to the newest.
+func byScore(fs []fused) {
+	slices.SortStableFunc(fs, func(a, b fused) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.seq, a.seq)
+	})
+}
+
+// coverageOf is the share of the terms' weight that an item holding keys
+// (its keyword index keys) holds, a term counting as held when a key is
+// its key up to a typo.
+func coverageOf(terms []string, termKeys [][]string, weights map[string]float64, keys []string) float64 {
+	var total, held float64
+	for i, t := range terms {
+		total += weights[t]
+		for _, tk := range termKeys[i] {
+			if slices.ContainsFunc(keys, func(k string) bool { return k == tk || k[0] == tk[0] && near(tk, k) }) {
+				held += weights[t]
+				break
+			}
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return held / total
+}
