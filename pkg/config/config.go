@@ -126,7 +126,8 @@ const ReplicationJetStream = "jetstream"
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {
-	// Provider is hash (built in, offline), openai (any OpenAI-compatible
+	// Provider is hash (built in, offline), hash-wordnet (hash plus WordNet
+	// concepts, offline), openai (any OpenAI-compatible
 	// /v1/embeddings: OpenAI, Ollama, llama.cpp, vLLM) or ollama (Ollama's
 	// /api/embed).
 	Provider string `toml:"provider" env:"OPENHUMAN_EMBEDDINGS_PROVIDER" default:"hash"`

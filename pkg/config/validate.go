@@ -101,7 +101,7 @@ func (c *Config) validate() error {
 	}
 	e := c.Memory.Embeddings
 	switch e.Provider {
-	case "hash":
+	case "hash", "hash-wordnet":
 		if e.Dim < 16 || e.Dim > 4096 {
 			return fmt.Errorf("memory.embeddings.dim %d: use 16 to 4096", e.Dim)
 		}
@@ -114,7 +114,7 @@ func (c *Config) validate() error {
 			return fmt.Errorf("memory.embeddings.base_url %q: use an http(s) URL", e.BaseURL)
 		}
 	default:
-		return fmt.Errorf("memory.embeddings.provider %q: use hash, openai or ollama", e.Provider)
+		return fmt.Errorf("memory.embeddings.provider %q: use hash, hash-wordnet, openai or ollama", e.Provider)
 	}
 	if e.BatchSize < 1 || e.BatchSize > 2048 {
 		return fmt.Errorf("memory.embeddings.batch_size %d: use 1 to 2048", e.BatchSize)

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Embedder turns texts into vectors. Implementations return one unit-length
@@ -19,14 +20,24 @@ type Embedder interface {
 }
 
 // HashEmbedder is the built-in offline embedder: feature-hashed words and
-// character trigrams. It is honest about what it is: it catches spelling
-// and word-form similarity ("postgress", "deployments"), not meaning
-// ("car" and "automobile" are strangers to it).
+// character trigrams, which catch spelling and word-form similarity
+// ("postgress", "deployments"), and with Concepts, the words' meanings as
+// WordNet lists them, so that "car" and "automobile", "fonts" and
+// "typeface" land near each other. It knows no meaning WordNet does not:
+// not jargon, names or phrases, nor that "pager" and "on call" go
+// together.
 type HashEmbedder struct {
 	Dim int
+	// Concepts adds each word's frequent WordNet senses and their
+	// hypernyms as features, weighed by how rare the word is.
+	Concepts bool
 }
 
-// NewHashEmbedder returns a hash embedder of dim components (default 256).
+// NewHashEmbedder returns a hash embedder of dim components (default 256),
+// without concepts: with today's fusion they make the vector leg better
+// (recall@5 0.58 → 0.65 on the evaluation's design half) but not hybrid
+// search, which weighs this embedder low, and they let memory.recall
+// answer more questions it cannot know.
 func NewHashEmbedder(dim int) *HashEmbedder {
 	if dim <= 0 {
 		dim = 256
@@ -35,7 +46,18 @@ func NewHashEmbedder(dim int) *HashEmbedder {
 }
 
 // Model includes the dimension: a different size is a different space.
-func (h *HashEmbedder) Model() string { return "hash-v1-" + strconv.Itoa(h.Dim) }
+func (h *HashEmbedder) Model() string {
+	if h.Concepts {
+		return "hash-wordnet-v1-" + strconv.Itoa(h.Dim)
+	}
+	return "hash-v1-" + strconv.Itoa(h.Dim)
+}
+
+// concepts weighs the concept features: a word's senses together weigh
+// weight, scaled by smooth inverse frequency (sif / (sif + frequency): a
+// common word says less about what a text is about), and each sense's
+// hypernyms hypernym times the sense.
+var concepts = struct{ weight, hypernym, sif float32 }{weight: 1, hypernym: 0.5, sif: 1e-3}
 
 // Embed never fails and needs no network.
 func (h *HashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
@@ -82,8 +104,30 @@ func (h *HashEmbedder) embed(text string) []float32 {
 			}
 			add(sum, 0.5)
 		}
+		if h.Concepts {
+			senses, freq := wordnet.Lookup(w)
+			weight := concepts.weight * concepts.sif / (concepts.sif + float32(freq))
+			for _, sense := range senses {
+				sw := weight * sense.Weight
+				add(conceptHash(sense.Synset), sw)
+				for _, hyp := range wordnet.Hypernyms(sense.Synset) {
+					add(conceptHash(hyp), sw*concepts.hypernym)
+				}
+			}
+		}
 	}
 	return Normalize(v)
+}
+
+// conceptHash is a WordNet synset's feature.
+func conceptHash(synset int32) uint64 {
+	sum := fnv1a(fnvOffset, "c:")
+	for x := uint32(synset); ; x >>= 8 {
+		sum = (sum ^ uint64(x&0xff)) * fnvPrime
+		if x < 0x100 {
+			return sum
+		}
+	}
 }
 
 // FNV-1a, 64 bits, as hash/fnv computes it, but over strings without

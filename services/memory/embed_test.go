@@ -72,12 +72,42 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 		texts = append(texts, b.String())
 	}
 	for _, dim := range []int{256, 100} {
-		e := NewHashEmbedder(dim)
+		e := &HashEmbedder{Dim: dim}
 		for _, text := range texts {
 			if got, want := e.embed(text), referenceEmbed(dim, text); !slices.Equal(got, want) {
 				t.Fatalf("dim %d, text %q: the vector changed", dim, text)
 			}
 		}
+	}
+}
+
+// With concepts, words that share a WordNet sense land near each other;
+// without, only their spelling counts.
+func TestHashEmbedderConcepts(t *testing.T) {
+	with, without := &HashEmbedder{Dim: 256, Concepts: true}, NewHashEmbedder(0)
+	if with.Model() == without.Model() {
+		t.Fatalf("both are %s: their vectors must not mix", with.Model())
+	}
+	cos := func(e *HashEmbedder, a, b string) float32 { return dot(e.embed(a), e.embed(b)) }
+	for _, c := range [][3]string{ // a question, its answer, and a text as near it in spelling
+		{"which typefaces does the brand use", "the brand uses two fonts", "the brand uses two colours"},
+		{"my automobile", "my car", "my autograph"},
+		{"when does the meeting begin", "the meeting starts at nine", "the meeting ends at nine"},
+		{"the children", "a child", "the chilled"},
+	} {
+		w := cos(with, c[0], c[1]) - cos(with, c[0], c[2])
+		wo := cos(without, c[0], c[1]) - cos(without, c[0], c[2])
+		if w <= 0 || w <= wo {
+			t.Errorf("%q: answer ahead by %.2f with concepts, %.2f without", c[0], w, wo)
+		}
+	}
+	// Unrelated texts stay apart.
+	if c := cos(with, "my automobile", "the brand uses two fonts"); c > 0.2 {
+		t.Errorf("unrelated texts at %.2f", c)
+	}
+	// Words WordNet does not know embed as without concepts.
+	if a, b := with.embed("kubectl rollout"), without.embed("kubectl rollout"); !slices.Equal(a, b) {
+		t.Error("unknown words got concept features")
 	}
 }
 
@@ -87,4 +117,23 @@ func dot(a, b []float32) float32 {
 		s += a[i] * b[i]
 	}
 	return s
+}
+
+// BenchmarkHashEmbed embeds English notes and code-like text with and
+// without concepts: what concepts add to every write.
+func BenchmarkHashEmbed(b *testing.B) {
+	texts := map[string]string{
+		"english": "The brand uses two fonts on the website; the children start school in September and Maya drives the car.",
+		"code":    "func kalomiRen42(ctx context.Context, sadorVel string) error { return quberTin(ctx, sadorVel) }",
+	}
+	for _, name := range []string{"english", "code"} {
+		for _, e := range []*HashEmbedder{{Dim: 256}, {Dim: 256, Concepts: true}} {
+			b.Run(name+"/"+e.Model(), func(b *testing.B) {
+				e.embed(texts[name]) // the table is read once, at first use
+				for b.Loop() {
+					e.embed(texts[name])
+				}
+			})
+		}
+	}
 }

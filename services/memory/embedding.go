@@ -7,6 +7,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // vectorIndex is what the service asks of its vector search: to follow the
@@ -185,6 +186,7 @@ func (s *Service) Run(ctx context.Context) {
 // wait for them (they take seconds at a million items).
 func (s *Service) warm(ctx context.Context) {
 	start := time.Now()
+	wordnet.Load()
 	m, err := s.store.Marks(ctx)
 	if err == nil {
 		_, err = s.syncKeywords(ctx, m)

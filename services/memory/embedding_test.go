@@ -224,3 +224,44 @@ func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A memory embedded by the default hash embedder (hash-v1) opened with
+// concepts (provider hash-wordnet): the background worker re-embeds every
+// item, the vector leg then searches the new vectors, and the old ones are
+// dropped.
+func TestHashToConceptsReembeds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	st := mustOpenStoreAt(t, path)
+	ctx := context.Background()
+	old := memory.NewService(st, nil)
+	texts := []string{"The brand uses two fonts, both sans serif.", "The car is parked in the garage.", "Lunch is at noon."}
+	for i := 0; i < 200; i++ { // more than one background batch
+		texts = append(texts, fmt.Sprintf("Filler note %d about nothing in particular.", i))
+	}
+	for _, text := range texts {
+		if _, err := old.Learn(ctx, memory.LearnParams{Text: text}, cursor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if todo, _ := st.Unembedded(ctx, "hash-v1-256", 0, 1); len(todo) != 0 {
+		t.Fatal("the old model did not embed its items")
+	}
+
+	concepts := &memory.HashEmbedder{Dim: 256, Concepts: true}
+	svc := memory.NewService(st, &memory.Options{Embedder: concepts})
+	model := concepts.Model()
+	runInBackground(t, svc)
+	waitUntil(t, "every item re-embedded under "+model, func() bool {
+		todo, err := st.Unembedded(ctx, model, 0, 1)
+		return err == nil && len(todo) == 0
+	})
+	res, err := svc.Fetch(ctx, memory.FetchParams{Query: "the automobile is parked in the garage", Mode: "vector", Limit: 1}, anyone)
+	if err != nil || len(res.Hits) != 1 || !strings.Contains(res.Hits[0].Text, "car") {
+		t.Fatalf("vector search under %s: %+v %v", model, res, err)
+	}
+	waitUntil(t, "hash-v1's vectors dropped", func() bool {
+		n, err := st.DropVectorsExcept(ctx, model)
+		todo, _ := st.Unembedded(ctx, "hash-v1-256", 0, 1)
+		return err == nil && n == 0 && len(todo) == 1
+	})
+}

@@ -17,6 +17,7 @@ type keywordIndex interface {
 	Remove(seq int64)
 	Search(keys []string, k int, asOf int64, allowed []int64) []Ranked
 	SearchWithin(keys []string, k int, asOf int64, allowed, universe []int64) []Ranked
+	SearchTerms(terms []keywordindex.Term, k int, asOf int64, allowed, universe []int64) []Ranked
 	Matching(keys []string, asOf int64) []int64
 	DocFreq(key string) int
 	DocFreqWithin(key string, universe []int64) int

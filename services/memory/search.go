@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -141,16 +140,14 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	allowed := v.allowed
 	var kw []Ranked
 	if mode != ModeVector {
-		if keys := textkeys.Keys(Terms(query)); len(keys) > 0 {
+		// Hybrid looks for the query's words and their WordNet relatives;
+		// keyword mode for its words only.
+		if terms := keywordTerms(query, mode == ModeHybrid && !s.exactKeywords); len(terms) > 0 {
 			idx, err := s.syncKeywords(ctx, m)
 			if err != nil {
 				return nil, "", err
 			}
-			if v.universe != nil {
-				kw = idx.SearchWithin(keys, depth, asOf, allowed, v.universe)
-			} else {
-				kw = idx.Search(keys, depth, asOf, allowed)
-			}
+			kw = idx.SearchTerms(terms, depth, asOf, allowed, v.universe)
 		}
 	}
 	var vec []Ranked

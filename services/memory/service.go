@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Service is the memory domain behind every transport.
@@ -21,6 +22,9 @@ type Service struct {
 	writer   AnswerWriter
 	log      *slog.Logger
 	repl     *replication // nil unless writes go through a journal
+	// exactKeywords: hybrid's keyword leg looks for the query's words
+	// only, not their WordNet relatives too.
+	exactKeywords bool
 }
 
 // Options configure a Service; the zero value works.
@@ -34,6 +38,10 @@ type Options struct {
 	// (a language model); without it answers are extractive.
 	Writer AnswerWriter
 	Logger *slog.Logger
+	// ExactKeywords makes hybrid search's keyword leg look for the query's
+	// words only; by default it also looks for their WordNet synonyms,
+	// derived and broader words, weighed below the words themselves.
+	ExactKeywords bool
 }
 
 // NewService serves memory from store.
@@ -45,6 +53,10 @@ func NewService(store Store, opts *Options) *Service {
 	if o.Embedder == nil {
 		o.Embedder = NewHashEmbedder(0)
 	}
+	// The WordNet table takes a tenth of a second to read; reading it now,
+	// beside whatever the caller does next, keeps it off the first write's
+	// and the first search's path.
+	go wordnet.Load()
 	if o.InlineTimeout <= 0 {
 		o.InlineTimeout = 2 * time.Second
 	}
@@ -52,7 +64,8 @@ func NewService(store Store, opts *Options) *Service {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes)}
+		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes),
+		exactKeywords: o.ExactKeywords}
 }
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so

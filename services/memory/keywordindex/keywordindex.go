@@ -198,16 +198,33 @@ func abs64(v int64) int64 {
 	return v
 }
 
+// Term is one query term: its key, as textkeys makes it, and other keys
+// that may stand for it (synonyms), each with a weight below 1.
+type Term struct {
+	Key  string
+	Alts []Alt
+}
+
+// Alt is a key that may stand for a term's, and how much it counts.
+type Alt struct {
+	Key    string
+	Weight float64
+}
+
+// plain makes terms of keys without alternatives.
+func plain(keys []string) []Term {
+	out := make([]Term, len(keys))
+	for i, k := range keys {
+		out[i] = Term{Key: k}
+	}
+	return out
+}
+
 // Search ranks the live items with seq <= asOf holding any of keys (made
 // by textkeys.Keys) by BM25, best first, and returns up to k of them. allowed, when not nil,
 // restricts the ranking to those seqs (ascending).
 func (x *Index) Search(keys []string, k int, asOf int64, allowed []int64) []topk.Ranked {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if x.live == 0 || k <= 0 {
-		return nil
-	}
-	return x.search(keys, k, asOf, allowed, float64(x.live), float64(x.totalLen), nil)
+	return x.SearchTerms(plain(keys), k, asOf, allowed, nil)
 }
 
 // SearchWithin is Search as if the index held only the items of universe
@@ -216,51 +233,74 @@ func (x *Index) Search(keys []string, k int, asOf int64, allowed []int64) []topk
 // average length, how many hold each term); these are universe's here, so
 // that no score, and no order, depends on an item outside it.
 func (x *Index) SearchWithin(keys []string, k int, asOf int64, allowed, universe []int64) []topk.Ranked {
+	if universe == nil {
+		return nil // an empty universe, not the whole index
+	}
+	return x.SearchTerms(plain(keys), k, asOf, allowed, universe)
+}
+
+// SearchTerms is Search over terms that may have alternatives, within
+// universe when it is not nil (as SearchWithin). An item scores for a term
+// the best of what its key and its alternatives give, an alternative
+// weighed by its weight and counted as no rarer than the term itself: an
+// item holding the term's own word always beats one of the same length
+// holding the same number of a synonym's, and holding both adds nothing.
+func (x *Index) SearchTerms(terms []Term, k int, asOf int64, allowed, universe []int64) []topk.Ranked {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if k <= 0 {
 		return nil
 	}
-	var n, total float64
-	for _, seq := range universe {
-		if s, ok := x.slotOf(seq); ok && x.seqs[s] > 0 && seq <= asOf {
-			n++
-			total += float64(x.lens[s])
+	n, total := float64(x.live), float64(x.totalLen)
+	if universe != nil {
+		n, total = 0, 0
+		for _, seq := range universe {
+			if s, ok := x.slotOf(seq); ok && x.seqs[s] > 0 && seq <= asOf {
+				n++
+				total += float64(x.lens[s])
+			}
+		}
+		if allowed == nil {
+			allowed = universe
 		}
 	}
 	if n == 0 {
 		return nil
 	}
-	if allowed == nil {
-		allowed = universe
-	}
-	return x.search(keys, k, asOf, allowed, n, total, universe)
+	return x.search(terms, k, asOf, allowed, n, total, universe)
 }
 
-// search ranks as Search does, over a collection of n items totalling
+// search ranks as SearchTerms does, over a collection of n items totalling
 // totalLen tokens; a term's document frequency counts the items of
 // universe holding it, or all live ones when universe is nil.
-func (x *Index) search(keys []string, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64) []topk.Ranked {
+func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64) []topk.Ranked {
 	avgLen := totalLen / n
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
 	scores := sc.scores
-	for _, key := range keys {
-		id, ok := x.ids[key]
-		if !ok {
-			continue
-		}
-		p := &x.terms[id]
-		df := p.df
-		if universe != nil {
-			if df = x.docFreqWithin(p, universe); df == 0 {
-				continue
+	// idf is the key's weight in BM25, and whether any item holds it.
+	idf := func(key string) (*postings, float64) {
+		df := 0
+		var p *postings
+		if id, ok := x.ids[key]; ok {
+			p = &x.terms[id]
+			df = p.df
+			if universe != nil {
+				df = x.docFreqWithin(p, universe)
 			}
 		}
-		idf := math.Log((n - float64(df) + 0.5) / (float64(df) + 0.5))
-		if idf <= 0 {
-			idf = 1e-6 // as FTS5 does: a term in most items still counts a little
+		v := math.Log((n - float64(df) + 0.5) / (float64(df) + 0.5))
+		if v <= 0 {
+			v = 1e-6 // as FTS5 does: a term in most items still counts a little
 		}
+		if df == 0 {
+			p = nil
+		}
+		return p, v
+	}
+	// add scores p's items into into, summing, or keeping the best when
+	// best is set.
+	add := func(p *postings, idf float64, into map[uint32]float64, best bool) {
 		for i, s := range p.slots {
 			seq := x.seqs[s]
 			if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
@@ -268,8 +308,35 @@ func (x *Index) search(keys []string, k int, asOf int64, allowed []int64, n, tot
 			}
 			tf := float64(p.tfs[i])
 			norm := 1 - bm25B + bm25B*float64(x.lens[s])/avgLen
-			scores[s] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+			v := idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+			if !best {
+				into[s] += v
+			} else if v > into[s] {
+				into[s] = v
+			}
 		}
+	}
+	for _, t := range terms {
+		p, termIDF := idf(t.Key)
+		if len(t.Alts) == 0 {
+			if p != nil {
+				add(p, termIDF, scores, false)
+			}
+			continue
+		}
+		group := sc.group
+		if p != nil {
+			add(p, termIDF, group, true)
+		}
+		for _, a := range t.Alts {
+			if ap, altIDF := idf(a.Key); ap != nil && a.Weight > 0 {
+				add(ap, a.Weight*min(altIDF, termIDF), group, true)
+			}
+		}
+		for s, v := range group {
+			scores[s] += v
+		}
+		clear(group)
 	}
 	hits := sc.hits[:0]
 	for s, score := range scores {
@@ -282,10 +349,11 @@ func (x *Index) search(keys []string, k int, asOf int64, allowed []int64, n, tot
 // scratch is a search's working space, reused.
 type scratch struct {
 	scores map[uint32]float64 // slot → BM25 so far
+	group  map[uint32]float64 // slot → best score of one term and its alternatives
 	hits   []topk.Ranked
 }
 
-var scratchPool = sync.Pool{New: func() any { return &scratch{scores: map[uint32]float64{}} }}
+var scratchPool = sync.Pool{New: func() any { return &scratch{scores: map[uint32]float64{}, group: map[uint32]float64{}} }}
 
 // release returns sc to the pool, emptied. A map keeps the room it grew
 // to, and clearing costs that much each time: one that a very common word
@@ -295,6 +363,9 @@ func (sc *scratch) release() {
 		sc.scores = map[uint32]float64{}
 	} else {
 		clear(sc.scores)
+	}
+	if len(sc.group) > 1<<14 {
+		sc.group = map[uint32]float64{}
 	}
 	scratchPool.Put(sc)
 }

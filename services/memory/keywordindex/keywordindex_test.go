@@ -184,7 +184,7 @@ func BenchmarkKeywordIndexMatching(b *testing.B) {
 // kept to be cleared at its full size on every later search.
 func TestKeywordScratchRelease(t *testing.T) {
 	for _, n := range []int{10, 20000} {
-		sc := &scratch{scores: map[uint32]float64{}}
+		sc := &scratch{scores: map[uint32]float64{}, group: map[uint32]float64{}}
 		for i := range n {
 			sc.scores[uint32(i)] = 1
 		}
@@ -267,6 +267,56 @@ func TestSearchWithinIgnoresItemsOutside(t *testing.T) {
 	}
 	if got := mixed.SearchWithin(keys, 10, seq, nil, nil); got != nil {
 		t.Errorf("an empty universe ranked %v", got)
+	}
+}
+
+func TestSearchTermsAlternatives(t *testing.T) {
+	x := mustIndex(
+		"The brand uses two typefaces on the site.", // 1: the term itself
+		"The brand uses two fonts on the site.",     // 2: a synonym, as long
+		"The brand uses a typeface and a font.",     // 3: both
+		"Lunch is at noon.", "The office plant needs water.", "Use UTC in logs.",
+		"Fonts fonts fonts everywhere, said the designer of the site.", // 7: the synonym, often
+	)
+	key := func(w string) string { return textkeys.Keys([]string{w})[0] }
+	typeface := []Term{{Key: key("typeface"), Alts: []Alt{{Key: key("font"), Weight: 0.5}}}}
+	got := x.SearchTerms(typeface, 10, 100, nil, nil)
+	score := map[int64]float64{}
+	for _, r := range got {
+		score[r.Seq] = r.Score
+	}
+	if len(got) != 4 {
+		t.Fatalf("want the 4 items with typeface or font, got %v", got)
+	}
+	if score[1] <= score[2] {
+		t.Errorf("the term's own word (%g) does not beat its synonym (%g)", score[1], score[2])
+	}
+	if score[2] <= 0 || score[7] <= 0 {
+		t.Errorf("the synonym found nothing: %v", got)
+	}
+	// Holding both counts as holding the term: item 3 is shorter than
+	// item 1, so it may score a little more for its length, but not the
+	// sum of two words.
+	bothAlone := x.SearchTerms([]Term{{Key: key("typeface")}}, 10, 100, nil, nil)
+	for _, r := range bothAlone {
+		if r.Seq == 3 && score[3] != r.Score {
+			t.Errorf("an item holding the term and its synonym scores %g, the term alone %g", score[3], r.Score)
+		}
+	}
+	// Without alternatives SearchTerms is Search.
+	if a, b := x.SearchTerms([]Term{{Key: key("brand")}}, 10, 100, nil, nil), x.Search([]string{key("brand")}, 10, 100, nil); !reflect.DeepEqual(a, b) {
+		t.Errorf("SearchTerms %v, Search %v", a, b)
+	}
+	// A query term no item holds still ranks its synonym's items, and a
+	// synonym no rarer than the term cannot outweigh an exact match of
+	// another query word.
+	got = x.SearchTerms([]Term{{Key: key("typefacez"), Alts: []Alt{{Key: key("font"), Weight: 0.5}}}, {Key: key("designer")}}, 10, 100, nil, nil)
+	if len(got) == 0 || got[0].Seq != 7 {
+		t.Errorf("got %v", got)
+	}
+	// Within a universe, as SearchWithin.
+	if a, b := x.SearchTerms([]Term{{Key: key("brand")}}, 10, 100, nil, []int64{1, 2, 4}), x.SearchWithin([]string{key("brand")}, 10, 100, nil, []int64{1, 2, 4}); !reflect.DeepEqual(a, b) || len(a) != 2 {
+		t.Errorf("SearchTerms %v, SearchWithin %v", a, b)
 	}
 }
 

@@ -118,5 +118,7 @@ func embedder(c config.Embeddings) memory.Embedder {
 	case "ollama":
 		return ollama.New(c.BaseURL, c.Model, c.BatchSize, c.Timeout())
 	}
-	return memory.NewHashEmbedder(c.Dim)
+	e := memory.NewHashEmbedder(c.Dim)
+	e.Concepts = c.Provider == "hash-wordnet"
+	return e
 }

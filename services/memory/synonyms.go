@@ -1,0 +1,82 @@
+package memory
+
+import (
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
+)
+
+// expansion weighs the words WordNet relates to a query word when the
+// keyword leg looks for them too (hybrid mode): a word counts for a share
+// of the query word itself, and never more than the word would (see
+// keywordindex.SearchTerms), so an exact match is never drowned. Words
+// related by less than minWeight (a sense the two rarely share) and more
+// than perTerm of them are left out. Broader words (hypernyms) are not
+// looked for: on the evaluation's design half they changed nothing.
+var expansion = struct {
+	synonym, derived float64
+	minWeight        float64
+	perTerm          int
+}{synonym: 0.7, derived: 0.6, minWeight: 0.1, perTerm: 6}
+
+// keywordTerms returns the keyword leg's terms for a query: each word's
+// index key, and with expand, the keys of the words WordNet relates to it
+// as weighted alternatives.
+func keywordTerms(query string, expand bool) []keywordindex.Term {
+	var tok textkeys.Tokenizer
+	var out []keywordindex.Term
+	seen := map[string]bool{}
+	words := Terms(query)
+	for _, w := range words {
+		tok.Each(w, func(k []byte) {
+			if !seen[string(k)] {
+				seen[string(k)] = true
+				out = append(out, keywordindex.Term{Key: string(k)})
+			}
+		})
+	}
+	if !expand || len(out) != len(words) {
+		// A word that is not one key (a symbol, a compound) has no
+		// synonyms worth the trouble.
+		return out
+	}
+	for i, w := range words {
+		alts := out[i].Alts
+		for _, r := range wordnet.RelatedTo(w, expansion.minWeight) {
+			if len(alts) == expansion.perTerm {
+				break
+			}
+			weight := 0.0
+			switch r.Relation {
+			case wordnet.Synonym:
+				weight = r.Weight * expansion.synonym
+			case wordnet.Derived:
+				weight = r.Weight * expansion.derived
+			}
+			if weight <= 0 || stopwords[r.Word] {
+				continue
+			}
+			key := keyOf(&tok, r.Word)
+			if key == "" || seen[key] {
+				continue // the query's own word, or another's
+			}
+			seen[key] = true
+			alts = append(alts, keywordindex.Alt{Key: key, Weight: weight})
+		}
+		out[i].Alts = alts
+	}
+	return out
+}
+
+// keyOf is a one-word text's index key, "" if it is not one key.
+func keyOf(tok *textkeys.Tokenizer, word string) string {
+	key, n := "", 0
+	tok.Each(word, func(k []byte) {
+		key = string(k)
+		n++
+	})
+	if n != 1 {
+		return ""
+	}
+	return key
+}
