@@ -5,6 +5,7 @@ package memorymain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +26,7 @@ import (
 // server is a running memory service.
 type server struct {
 	svc    *bus.Service
+	domain *memory.Service
 	store  *sqlite.Store
 	stopBg context.CancelFunc
 	bgDone chan struct{}
@@ -61,11 +63,29 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.closeStore()
 		return nil, err
 	}
-	s.svc = svc
+	s.svc, s.domain = svc, domain
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBg, s.bgDone = cancel, make(chan struct{})
 	go func() { defer close(s.bgDone); domain.Run(ctx) }()
 	return s, nil
+}
+
+// Ready is nil while memory's store can be trusted, the same store health
+// the gateway's /readyz asks for over the bus: a replica whose database is
+// damaged, failing or cannot be opened should not be sent calls.
+func (s *server) Ready() error {
+	h := s.domain.StoreHealth()
+	if h.OK {
+		return nil
+	}
+	msg := "memory store " + h.State
+	if h.Detail != "" {
+		msg += ": " + h.Detail
+	}
+	if h.LastError != "" {
+		msg += " (last error: " + h.LastError + ")"
+	}
+	return errors.New(msg)
 }
 
 // Close stops taking requests, waits for those in flight, then closes the store.
