@@ -67,7 +67,7 @@ compose() {
 image_dir() {
 	local d=$stage/$1
 	rm -rf "$d"
-	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data"
+	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data" "$d/data/var/lib/openhuman"
 	cp deploy/local/Dockerfile "$d/"
 	cp /etc/ssl/certs/ca-certificates.crt "$d/root/etc/ssl/certs/"
 	echo 'openhuman:x:65532:65532:openhuman:/data:/sbin/nologin' >"$d/root/etc/passwd"
@@ -107,6 +107,17 @@ static() { # static BINARY: refuse one that would need libraries scratch lacks
 	fi
 }
 
+# started_images reads `compose config` and prints the image of each service
+# that starts without a --profile.
+started_images() {
+	awk '/^[a-z]/ { in_services = ($0 == "services:") }
+		in_services && /^  [a-zA-Z0-9_.-]+:$/ { flush(); image = ""; profiled = 0 }
+		in_services && /^    image:/ { image = $2 }
+		in_services && /^    profiles:/ { profiled = 1 }
+		function flush() { if (image != "" && !profiled) print image }
+		END { flush() }' | sort -u
+}
+
 images() {
 	local start=$SECONDS b
 	need redis-server redis-server
@@ -120,14 +131,15 @@ images() {
 		image_dir "$b" "/usr/local/bin/$b"
 		add_program "$b" "bin/$b" "/usr/local/bin/$b"
 	done
-	mkdir -p "$stage"
-	(cd pkg && CGO_ENABLED=0 go build -trimpath -o "$stage/nats-server" github.com/nats-io/nats-server/v2)
-	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$stage/searxng-fake" ./local/searxng-fake)
+	local built=$stage/programs
+	mkdir -p "$built"
+	(cd pkg && CGO_ENABLED=0 go build -trimpath -o "$built/nats-server" github.com/nats-io/nats-server/v2)
+	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/searxng-fake" ./local/searxng-fake)
 	image_dir nats /usr/local/bin/nats-server
-	add_program nats "$stage/nats-server" /usr/local/bin/nats-server
+	add_program nats "$built/nats-server" /usr/local/bin/nats-server
 	add_busybox nats
 	image_dir searxng-fake /usr/local/bin/searxng-fake
-	add_program searxng-fake "$stage/searxng-fake" /usr/local/bin/searxng-fake
+	add_program searxng-fake "$built/searxng-fake" /usr/local/bin/searxng-fake
 	add_busybox searxng-fake
 	image_dir redis /usr/bin/redis-server
 	add_program redis "$(command -v redis-server)" /usr/bin/redis-server
@@ -141,7 +153,7 @@ images() {
 	compose build >&2
 	# Nothing may be pulled: every image the stack starts must exist now.
 	local missing=()
-	for b in $(compose config | sed -n 's/^ *image: *//p' | sort -u); do
+	for b in $(compose config | started_images); do
 		docker image inspect "$b" >/dev/null 2>&1 || missing+=("$b")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
