@@ -2,7 +2,7 @@
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-MODULES := pkg services/memory services/agents services/search services/gateway
+MODULES := pkg services/memory services/agents services/search services/gateway deploy
 PKGS    := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 BIN     := $(CURDIR)/bin
 
@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race eval bench bench-memory bench-load soak conformance lint fmt tidy clean
+.PHONY: build run smoke test test-race eval bench bench-memory bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -92,6 +92,22 @@ fmt:
 
 tidy:
 	@for m in $(MODULES); do (cd $$m && go mod tidy); done
+
+# The docker-compose stack with every image built here, nothing pulled
+# (docker-compose.yml + deploy/compose.local.yml; scripts/compose-local.sh).
+# It returns once the gateway's /readyz on 127.0.0.1:9300 answers 200; the
+# token is OPENHUMAN_API_TOKEN from the environment, .env or .env.local.
+up-local: export CGO_ENABLED := 0
+up-local: build
+	scripts/compose-local.sh up
+
+# Removes the local stack, volumes included.
+down-local:
+	scripts/compose-local.sh down
+
+# Container tests against the stack make up-local started.
+test-compose:
+	scripts/compose-local.sh test
 
 clean:
 	rm -rf $(BIN)

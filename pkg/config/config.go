@@ -37,6 +37,7 @@ type Config struct {
 	Approval Approval `toml:"approval"`
 	Agents   Agents   `toml:"agents"`
 	Auth     Auth     `toml:"auth"`
+	Shutdown Shutdown `toml:"shutdown"`
 	// CapabilityProviders are trusted external tool sources, recorded for
 	// governance only: they install and run nothing.
 	CapabilityProviders []contract.CapabilityProvider `toml:"capability_providers"`
@@ -316,3 +317,14 @@ type Tools struct {
 
 // Timeout is the tool call deadline.
 func (t Tools) Timeout() time.Duration { return time.Duration(t.TimeoutSeconds) * time.Second }
+
+// Shutdown says how a binary stops when told to (SIGTERM, Ctrl-C).
+type Shutdown struct {
+	// GraceSeconds is how long calls already being handled may take to
+	// finish once a binary is told to stop; past it they are cut off. An
+	// orchestrator's stop timeout must be longer (compose: stop_grace_period).
+	GraceSeconds int `toml:"grace_seconds" env:"OPENHUMAN_SHUTDOWN_GRACE_SECONDS" default:"20"`
+}
+
+// Grace is how long calls in flight may take to finish at shutdown.
+func (s Shutdown) Grace() time.Duration { return time.Duration(s.GraceSeconds) * time.Second }

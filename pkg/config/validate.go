@@ -67,6 +67,9 @@ func (c *Config) validate() error {
 	if c.Approval.TimeoutSeconds < 0 || c.Agents.TimeoutSeconds < 0 || c.Agents.MaxToolResultBytes < 0 || c.Audit.MaxRows < 0 {
 		return fmt.Errorf("approval.timeout_seconds, agents.timeout_seconds, agents.max_tool_result_bytes and audit.max_rows must not be negative")
 	}
+	if c.Shutdown.GraceSeconds < 1 || c.Shutdown.GraceSeconds > 600 {
+		return fmt.Errorf("shutdown.grace_seconds %d: use 1 to 600", c.Shutdown.GraceSeconds)
+	}
 	if c.MCP.Profile != "v2" && c.MCP.Profile != "v1" {
 		return fmt.Errorf("mcp.profile %q: use v2 or v1", c.MCP.Profile)
 	}

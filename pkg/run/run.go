@@ -47,6 +47,7 @@ const usage = `%[3]s
 
 Usage:
   %[1]s [--home DIR] [--nats URL] [--verbose]
+  %[1]s healthcheck    exit 0 when this service's /readyz answers 200, else 1
   %[1]s --version
 
 Flags:
@@ -62,11 +63,13 @@ Environment (docs/configuration.md lists every setting and its variable):
                           (TLS: OPENHUMAN_NATS_TLS_CA, _TLS_CERT, _TLS_KEY)
   OPENHUMAN_HOME          data and config directory (default ~/.openhuman)
   OPENHUMAN_CONFIG        config file (default $OPENHUMAN_HOME/config.toml)
-  OPENHUMAN_METRICS_ADDR  /metrics and /healthz on HOST:PORT, or off (default %[2]s)
+  OPENHUMAN_METRICS_ADDR  /metrics, /healthz and /readyz on HOST:PORT, or off (default %[2]s)
+  OPENHUMAN_SHUTDOWN_GRACE_SECONDS
+                          on SIGTERM, calls being handled get this long to finish (default 20)
   OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
 %[4]s
 
-Ports: /metrics and /healthz on %[2]s; it opens no other, and reaches NATS
+Ports: /metrics, /healthz and /readyz on %[2]s; it opens no other, and reaches NATS
 (and any provider or model) as a client. Logs go to stderr.
 `
 
@@ -78,6 +81,9 @@ func (s Service) Main(args []string, stdout, stderr io.Writer, environ []string)
 	err := s.run(args, stdout, stderr, environ)
 	if err == nil {
 		return 0
+	}
+	if errors.Is(err, errUnhealthy) {
+		return 1 // Healthcheck said why, on one line
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", s.Name, err)
 	if errors.As(err, new(usageError)) {
@@ -106,8 +112,9 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		}
 		return usageError{err}
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("no arguments are taken, got %q", fs.Args())}
+	healthcheck := fs.NArg() == 1 && fs.Arg(0) == "healthcheck"
+	if fs.NArg() > 0 && !healthcheck {
+		return usageError{fmt.Errorf("no arguments are taken but healthcheck, got %q", fs.Args())}
 	}
 	if *version {
 		fmt.Fprintln(stdout, s.Name, telemetry.Version)
@@ -120,6 +127,19 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 	}
 	if *natsURL != "" {
 		cfg.NATS.URL = *natsURL
+	}
+	metricsAddr := s.MetricsAddr
+	if cfg.Metrics.Addr != "" {
+		metricsAddr = cfg.Metrics.Addr
+	}
+	if healthcheck {
+		if metricsAddr == "off" {
+			return errors.New("healthcheck asks /readyz on the metrics address, which is off: set OPENHUMAN_METRICS_ADDR to HOST:PORT")
+		}
+		if Healthcheck(metricsAddr, stderr) != 0 {
+			return errUnhealthy
+		}
+		return nil
 	}
 	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", s.Name)
 	WarnUnknownEnv(log, environ)
@@ -135,12 +155,9 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	telemetry.SetBuild(s.Name)
-	metricsAddr := s.MetricsAddr
-	if cfg.Metrics.Addr != "" {
-		metricsAddr = cfg.Metrics.Addr
-	}
+	ready := &readiness{}
 	if metricsAddr != "off" {
-		stopMetrics := serveMetrics(metricsAddr, log)
+		stopMetrics := serveMetrics(metricsAddr, ready, log)
 		defer stopMetrics()
 	}
 	closer, err := s.Start(nc, cfg, log.With("service", strings.TrimPrefix(s.Name, "openhuman-")))
@@ -151,15 +168,31 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		_ = closer.Close()
 		return err
 	}
+	ready.serving(nc, closer)
 	log.Info("serving", "nats", bus.RedactURL(nc.ConnectedUrl()), "version", telemetry.Version)
 	<-ctx.Done()
-	log.Info("shutting down")
-	err = closer.Close()
+	ready.stop()
+	grace := cfg.Shutdown.Grace()
+	log.Info("shutting down: no new calls; those being handled may finish", "grace", grace)
+	// Close leaves the queue group, so new calls go to other replicas, and
+	// waits for the calls being handled to be answered; Drain then sends
+	// those answers before the connection closes.
+	closed := make(chan error, 1)
+	go func() { closed <- closer.Close() }()
+	select {
+	case err = <-closed:
+	case <-time.After(grace):
+		return fmt.Errorf("calls still running after the shutdown grace period of %s were cut off: "+
+			"raise OPENHUMAN_SHUTDOWN_GRACE_SECONDS, and the orchestrator's stop timeout with it, if they must finish", grace)
+	}
 	if ferr := nc.Drain(); err == nil && !errors.Is(ferr, nats.ErrConnectionClosed) {
 		err = ferr
 	}
 	return err
 }
+
+// errUnhealthy ends a healthcheck that failed; Healthcheck has said why.
+var errUnhealthy = errors.New("unhealthy")
 
 // WarnUnknownEnv logs a warning for each OPENHUMAN_* variable in environ
 // that no binary reads (config.UnknownEnv), so a misspelt one is not
@@ -183,9 +216,10 @@ func lookup(environ []string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-// serveMetrics serves /metrics and /healthz on addr. A busy port is logged,
-// not fatal: a second replica on one host still serves its tools.
-func serveMetrics(addr string, log *slog.Logger) (stop func()) {
+// serveMetrics serves /metrics, /healthz (the process runs) and /readyz
+// (ready: send it calls) on addr. A busy port is logged, not fatal: a
+// second replica on one host still serves its tools.
+func serveMetrics(addr string, ready http.Handler, log *slog.Logger) (stop func()) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Warn("not serving /metrics: set OPENHUMAN_METRICS_ADDR to a free HOST:PORT, or off", "addr", addr, "err", err)
@@ -194,6 +228,7 @@ func serveMetrics(addr string, log *slog.Logger) (stop func()) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", telemetry.MetricsHandler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	mux.Handle("GET /readyz", ready)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	log.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")

@@ -35,7 +35,7 @@ func TestServiceMain(t *testing.T) {
 		{name: "version", args: []string{"--version"}, code: 0, stdout: []string{"openhuman-test 0."}},
 		{name: "unknown flag", args: []string{"--hme", home}, code: 2,
 			stderr: []string{"openhuman-test: flag provided but not defined: -hme", "Usage:"}},
-		{name: "arguments", args: []string{"serve"}, code: 2, stderr: []string{`no arguments are taken, got ["serve"]`}},
+		{name: "arguments", args: []string{"serve"}, code: 2, stderr: []string{`no arguments are taken but healthcheck, got ["serve"]`}},
 		{name: "misspelt variable", environ: []string{"OPENHUMAN_HOME=" + home, "OPENHUMAN_SEARXNG_ENABLE=true"}, code: 1,
 			stderr: []string{"level=WARN", "OPENHUMAN_SEARXNG_ENABLE", "did you mean OPENHUMAN_SEARXNG_ENABLED?", "needs a NATS server"}},
 		{name: "named config missing", environ: []string{"OPENHUMAN_HOME=" + home, "OPENHUMAN_CONFIG=/nonexistent.toml"}, code: 1,

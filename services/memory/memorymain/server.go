@@ -5,6 +5,7 @@ package memorymain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -87,6 +88,24 @@ func newDomain(store *sqlite.Store, cfg config.Config, log *slog.Logger) *memory
 	}
 	log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", emb.Model())
 	return memory.NewService(store, opts)
+}
+
+// Ready is nil while memory's store can be trusted, the same store health
+// the gateway's /readyz asks for over the bus: a replica whose database is
+// damaged, failing or cannot be opened should not be sent calls.
+func (s *server) Ready() error {
+	h := s.domain.StoreHealth()
+	if h.OK {
+		return nil
+	}
+	msg := "memory store " + h.State
+	if h.Detail != "" {
+		msg += ": " + h.Detail
+	}
+	if h.LastError != "" {
+		msg += " (last error: " + h.LastError + ")"
+	}
+	return errors.New(msg)
 }
 
 // Close stops taking requests, waits for those in flight, then closes the store.

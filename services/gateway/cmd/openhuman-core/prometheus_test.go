@@ -222,7 +222,7 @@ func mcpHTTPCall(t *testing.T, base, sid, body string) *http.Response {
 	return resp
 }
 
-// TestDeployFiles checks the shipped Prometheus configuration with promtool.
+// TestDeployFiles checks the shipped Prometheus configurations with promtool.
 func TestDeployFiles(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
@@ -231,8 +231,10 @@ func TestDeployFiles(t *testing.T) {
 		}
 		t.Skip("promtool is not installed")
 	}
-	out, err := exec.Command(promtool, "check", "config", "../../../../deploy/prometheus/prometheus.yml").CombinedOutput()
-	if err != nil {
-		t.Fatalf("promtool: %v\n%s", err, out)
+	for _, f := range []string{"prometheus.yml", "compose.yml"} {
+		out, err := exec.Command(promtool, "check", "config", "../../../../deploy/prometheus/"+f).CombinedOutput()
+		if err != nil {
+			t.Fatalf("promtool %s: %v\n%s", f, err, out)
+		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
@@ -44,6 +43,8 @@ Usage:
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
   openhuman-core token new NAME               print a new bearer token for serve and the config.toml lines that
                                               declare it (--scopes read,act; default read; --workspaces a,b)
+  openhuman-core [flags] healthcheck [--addr A]
+                                              exit 0 when serve's /readyz there answers 200, else 1 with the reason
   openhuman-core version                      print the version (or --version)
 
 Flags (before or after the command):
@@ -63,6 +64,8 @@ Environment (docs/configuration.md lists every setting and its variable):
                           token at all serve answers everyone, on a loopback address only)
   OPENHUMAN_MCP_PROFILE   mcp's tool surface, v2 or v1 (default v2)
   OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
+  OPENHUMAN_SHUTDOWN_GRACE_SECONDS
+                          on SIGTERM, serve lets requests being handled finish this long (default 20)
   OPENHUMAN_LLM_MODEL, OPENHUMAN_SEARXNG_ENABLED, OPENHUMAN_BRAVE_API_KEY, ...
                           models and web search (default none)
 
@@ -152,6 +155,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return m.usageError(errors.New("call needs a tool name and, optionally, its arguments as a JSON object"))
 		}
 		return m.runCall(ctx, g, sub.Arg(0), sub.Arg(1))
+	case "healthcheck":
+		if sub.NArg() > 0 {
+			return m.usageError(fmt.Errorf("healthcheck takes no arguments, got %q", sub.Args()))
+		}
+		return m.runHealthcheck(g)
 	case "help":
 		fmt.Fprint(m.Stdout, usage)
 		return exitOK
@@ -271,13 +279,30 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		log.Error("HTTP server stopped", "err", err)
 		return exitFailure
 	}
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	grace := m.cfg.Shutdown.Grace()
+	log.Info("shutting down: no new requests; those being handled may finish", "grace", grace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		log.Warn("requests still running at shutdown were cut off", "err", err)
+		log.Warn("requests still running after the shutdown grace period were cut off: raise OPENHUMAN_SHUTDOWN_GRACE_SECONDS, "+
+			"and the orchestrator's stop timeout with it, if they must finish", "grace", grace, "err", err)
 	}
 	return exitOK
+}
+
+// runHealthcheck asks serve's /readyz, at --addr or the configured
+// address, for container healthchecks: an image FROM scratch has no curl.
+func (m *Main) runHealthcheck(g globalFlags) int {
+	cfg, err := config.Load(g.home, m.Getenv)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "unhealthy: openhuman-core:", err)
+		return exitFailure
+	}
+	addr := cfg.HTTP.Addr
+	if g.addr != "" {
+		addr = g.addr
+	}
+	return run.Healthcheck(addr, m.Stderr)
 }
 
 func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) int {

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# The docker-compose stack on a machine that reaches no registry:
+# docker-compose.yml with deploy/compose.local.yml, every image built here
+# FROM scratch (deploy/local/Dockerfile), project name openhuman-local.
+#
+#   scripts/compose-local.sh up            images, then start (make up-local; run make build first)
+#   scripts/compose-local.sh images        stage bin/local/ and build every image; fail if one would be pulled
+#   scripts/compose-local.sh start         start the stack and wait for the gateway's /readyz on 127.0.0.1:9300
+#   scripts/compose-local.sh down          remove containers, networks and volumes (make down-local)
+#   scripts/compose-local.sh test          the container tests against the running stack (make test-compose)
+#   scripts/compose-local.sh compose ARGS  any compose command on the stack, such as: compose stop redis
+#
+# Secrets come from .env.local (git-ignored; written with fresh random
+# values when missing); OPENHUMAN_API_TOKEN in the environment, or else in
+# .env, wins over it. The rest of .env is not read: it may name models or
+# hosts this stack does not have.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+stage=$root/bin/local
+envfile=$root/.env.local
+port=${OPENHUMAN_PORT:-9300}
+wait_seconds=${OPENHUMAN_UP_TIMEOUT:-240}
+
+secrets=(NATS_GATEWAY_PASSWORD NATS_MEMORY_PASSWORD NATS_SEARCH_PASSWORD NATS_AGENTS_PASSWORD SEARXNG_SECRET GRAFANA_ADMIN_PASSWORD)
+
+say() { echo "compose-local: $*" >&2; }
+die() { say "$*"; exit 1; }
+random() { od -An -N24 -tx1 /dev/urandom | tr -d ' \n'; }
+
+# env_setup writes .env.local when missing and exports the token.
+env_setup() {
+	if [ ! -f "$envfile" ]; then
+		{
+			echo "# Secrets of the local compose stack (make up-local), made by scripts/compose-local.sh."
+			for s in "${secrets[@]}"; do echo "$s=$(random)"; done
+			echo "OPENHUMAN_API_TOKEN=oh_$(random)"
+		} >"$envfile"
+		chmod 600 "$envfile"
+		say "wrote fresh secrets to $envfile"
+	fi
+	if [ -z "${OPENHUMAN_API_TOKEN:-}" ] && [ -f .env ]; then
+		OPENHUMAN_API_TOKEN=$(sed -n 's/^OPENHUMAN_API_TOKEN=//p' .env | tail -1)
+	fi
+	if [ -z "${OPENHUMAN_API_TOKEN:-}" ]; then
+		OPENHUMAN_API_TOKEN=$(sed -n 's/^OPENHUMAN_API_TOKEN=//p' "$envfile" | tail -1)
+	fi
+	export OPENHUMAN_API_TOKEN
+}
+
+# compose runs Compose v2 when the docker CLI has it, else docker-compose.
+compose() {
+	local c
+	if docker compose version >/dev/null 2>&1; then
+		c=(docker compose)
+	elif command -v docker-compose >/dev/null 2>&1; then
+		c=(docker-compose)
+	else
+		die "neither docker compose nor docker-compose is installed: run scripts/docker-up.sh"
+	fi
+	"${c[@]}" --env-file "$envfile" -p openhuman-local -f docker-compose.yml -f deploy/compose.local.yml "$@"
+}
+
+# image_dir makes bin/local/NAME with the Dockerfile, CA certificates, a
+# passwd for the user images run as, and /entrypoint linked to $2.
+image_dir() {
+	local d=$stage/$1
+	rm -rf "$d"
+	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data" "$d/data/var/lib/openhuman"
+	cp deploy/local/Dockerfile "$d/"
+	cp /etc/ssl/certs/ca-certificates.crt "$d/root/etc/ssl/certs/"
+	echo 'openhuman:x:65532:65532:openhuman:/data:/sbin/nologin' >"$d/root/etc/passwd"
+	echo 'openhuman:x:65532:' >"$d/root/etc/group"
+	ln -s "$2" "$d/root/entrypoint"
+}
+
+# add_program copies the program $2 into image $1 at $3, with the shared
+# libraries ldd names (none for a static binary).
+add_program() {
+	local d=$stage/$1 lib
+	mkdir -p "$d/root$(dirname "$3")"
+	cp "$2" "$d/root$3"
+	for lib in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		mkdir -p "$d/root$(dirname "$lib")"
+		cp -L "$lib" "$d/root$lib"
+	done
+}
+
+# add_busybox gives image $1 the wget its compose healthcheck runs.
+add_busybox() {
+	cp /bin/busybox "$stage/$1/root/bin/busybox"
+	ln -s busybox "$stage/$1/root/bin/wget"
+	ln -s busybox "$stage/$1/root/bin/sh"
+}
+
+need() { # need COMMAND PACKAGE
+	command -v "$1" >/dev/null 2>&1 && return
+	[ "$(id -u)" = 0 ] || die "$1 is missing: apt-get install $2"
+	say "installing $2"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" >&2
+}
+
+static() { # static BINARY: refuse one that would need libraries scratch lacks
+	if ldd "$1" >/dev/null 2>&1; then
+		die "$1 is dynamically linked; build it with CGO_ENABLED=0 (make up-local does)"
+	fi
+}
+
+# started_images reads `compose config` and prints the image of each service
+# that starts without a --profile.
+started_images() {
+	awk '/^[a-z]/ { in_services = ($0 == "services:") }
+		in_services && /^  [a-zA-Z0-9_.-]+:$/ { flush(); image = ""; profiled = 0 }
+		in_services && /^    image:/ { image = $2 }
+		in_services && /^    profiles:/ { profiled = 1 }
+		function flush() { if (image != "" && !profiled) print image }
+		END { flush() }' | sort -u
+}
+
+images() {
+	local start=$SECONDS b
+	need redis-server redis-server
+	need redis-cli redis-tools
+	need prometheus prometheus
+	[ -x /bin/busybox ] || need busybox busybox-static
+	! ldd /bin/busybox >/dev/null 2>&1 || die "/bin/busybox is not the static one: apt-get install busybox-static"
+	for b in openhuman-core openhuman-memory openhuman-search openhuman-agents; do
+		[ -x "bin/$b" ] || die "bin/$b is missing: run CGO_ENABLED=0 make build (make up-local does)"
+		static "bin/$b"
+		image_dir "$b" "/usr/local/bin/$b"
+		add_program "$b" "bin/$b" "/usr/local/bin/$b"
+	done
+	local built=$stage/programs
+	mkdir -p "$built"
+	(cd pkg && CGO_ENABLED=0 go build -trimpath -o "$built/nats-server" github.com/nats-io/nats-server/v2)
+	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/searxng-fake" ./local/searxng-fake)
+	image_dir nats /usr/local/bin/nats-server
+	add_program nats "$built/nats-server" /usr/local/bin/nats-server
+	add_busybox nats
+	image_dir searxng-fake /usr/local/bin/searxng-fake
+	add_program searxng-fake "$built/searxng-fake" /usr/local/bin/searxng-fake
+	add_busybox searxng-fake
+	image_dir redis /usr/bin/redis-server
+	add_program redis "$(command -v redis-server)" /usr/bin/redis-server
+	add_program redis "$(command -v redis-cli)" /usr/bin/redis-cli
+	add_busybox redis
+	image_dir prometheus /usr/bin/prometheus
+	add_program prometheus "$(command -v prometheus)" /usr/bin/prometheus
+	mkdir -p "$stage/prometheus/data/prometheus"
+	add_busybox prometheus
+	say "staged bin/local/ in $((SECONDS - start))s; building images"
+	compose build >&2
+	# Nothing may be pulled: every image the stack starts must exist now.
+	local missing=()
+	for b in $(compose config | started_images); do
+		docker image inspect "$b" >/dev/null 2>&1 || missing+=("$b")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		die "these images are not built here and would be pulled: ${missing[*]}; give each a build in deploy/compose.local.yml"
+	fi
+	say "images built in $((SECONDS - start))s"
+}
+
+start() {
+	local start=$SECONDS code
+	compose up -d --no-build >&2 || {
+		compose ps >&2
+		compose logs --tail=40 >&2
+		die "compose up failed"
+	}
+	while :; do
+		code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz" || true)
+		[ "$code" = 200 ] && break
+		if [ $((SECONDS - start)) -ge "$wait_seconds" ]; then
+			compose ps >&2
+			compose logs --tail=40 >&2
+			curl -s "http://127.0.0.1:$port/readyz" >&2 || true
+			die "the gateway's /readyz on 127.0.0.1:$port is $code, not 200, after ${wait_seconds}s (OPENHUMAN_UP_TIMEOUT)"
+		fi
+		sleep 1
+	done
+	say "up in $((SECONDS - start))s: http://127.0.0.1:$port/mcp (token: OPENHUMAN_API_TOKEN in $envfile)"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in
+up) "$root/scripts/docker-up.sh"; env_setup; images; start ;;
+images) "$root/scripts/docker-up.sh"; env_setup; images ;;
+start) env_setup; start ;;
+down) env_setup; compose down -v --remove-orphans >&2 ;;
+compose) env_setup; compose "$@" ;;
+test)
+	env_setup
+	export OPENHUMAN_TEST_COMPOSE=1 OPENHUMAN_GATEWAY_URL="http://127.0.0.1:$port"
+	cd deploy && exec go test -count=1 -v -timeout 20m -run 'TestStack' "$@" .
+	;;
+*) sed -n '2,16p' "$0" >&2; exit 2 ;;
+esac
