@@ -99,7 +99,7 @@ func TestWalkLargeFileBoundedMemory(t *testing.T) {
 	path := filepath.Join(dir, "access.log")
 	writeLog(t, path, size)
 	mem := mustStartMemory(t, 8<<20) // the embedded bus's limit
-	wordnet.Load() // loaded in the background at start; not part of the walk
+	wordnet.Load()                   // loaded in the background at start; not part of the walk
 	runtime.GC()
 	base := liveHeap()
 	stop := peakHeap()
