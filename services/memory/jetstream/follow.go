@@ -151,6 +151,11 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	seq := md.Sequence.Stream
 	if seq <= f.app.Applied() {
+		// This replica's own write (applied before it answered) or a
+		// redelivery: the gauges say how far it is all the same, or a
+		// replica that answered the last writes would look behind.
+		appliedSeq.Set(float64(f.app.Applied()))
+		lag.Set(float64(md.NumPending))
 		return msg.Ack()
 	}
 	backoff := 100 * time.Millisecond
