@@ -152,9 +152,10 @@ func (w *writes) count() (acked, failed int) {
 	return len(w.acked), len(w.failed)
 }
 
-// burst learns texts(i) for i in [0, n) from clients concurrent clients,
-// calling during(acked) once when acked writes reach at.
-func (s *stack) burst(ctx context.Context, w *writes, clients, n int, text func(int) string, at int, during func()) {
+// burst learns text(i) for i in [0, n) from clients concurrent clients,
+// calling during once when acknowledged writes reach at, and stopping
+// early once done (when not nil) says so.
+func (s *stack) burst(ctx context.Context, w *writes, clients, n int, text func(int) string, at int, during func(), done func() bool) {
 	next := make(chan int)
 	var once sync.Once
 	var wg sync.WaitGroup
@@ -171,7 +172,7 @@ func (s *stack) burst(ctx context.Context, w *writes, clients, n int, text func(
 		}()
 	}
 	for i := range n {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || done != nil && done() {
 			break
 		}
 		next <- i
@@ -199,7 +200,7 @@ func (s *stack) listed(ctx context.Context, tag string) (map[string]int, error) 
 		if cursor != "" {
 			params["cursor"] = cursor
 		}
-		if err := s.rpc(ctx, "openhuman.memory_list", params, &page); err != nil {
+		if err := s.rpc(ctx, "openhuman.memory_items_list", params, &page); err != nil {
 			return nil, err
 		}
 		for _, it := range page.Items {
