@@ -69,7 +69,8 @@ compose() {
 image_dir() {
 	local d=$stage/$1
 	rm -rf "$d"
-	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data" "$d/data/var/lib/openhuman"
+	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data" "$d/data/tmp"
+	chmod 1777 "$d/data/tmp" # temporary files (memory's snapshots); scratch has no /tmp
 	cp deploy/local/Dockerfile "$d/"
 	cp /etc/ssl/certs/ca-certificates.crt "$d/root/etc/ssl/certs/"
 	echo 'openhuman:x:65532:65532:openhuman:/data:/sbin/nologin' >"$d/root/etc/passwd"
