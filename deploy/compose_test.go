@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -65,7 +66,7 @@ func TestComposeFiles(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := mustLoad(t, []string{"*"}, files...)
 			for _, want := range []string{"nats-1", "nats-2", "nats-3", "redis", "searxng", "gateway", "memory-1", "memory-2",
-				"search", "agents", "prometheus", "grafana", "ollama"} {
+				"memory-3", "search", "agents", "prometheus", "grafana", "ollama"} {
 				if _, ok := p.Services[want]; !ok {
 					t.Errorf("no service %s", want)
 				}
@@ -100,17 +101,7 @@ func TestComposeFiles(t *testing.T) {
 			if ports := p.Services["gateway"].Ports; len(ports) != 1 || ports[0].Published != "9300" || ports[0].Target != 9300 {
 				t.Errorf("gateway ports %+v, want 127.0.0.1:9300:9300", ports)
 			}
-			homes := map[string]string{}
-			for _, name := range []string{"memory-1", "memory-2"} {
-				for _, v := range p.Services[name].Volumes {
-					if v.Target == "/data" {
-						homes[name] = v.Source
-					}
-				}
-			}
-			if homes["memory-1"] == "" || homes["memory-1"] == homes["memory-2"] {
-				t.Errorf("memory replicas' home volumes %v, want one each", homes)
-			}
+			checkReplication(t, p)
 			for _, name := range []string{"gateway", "memory-1", "memory-2", "search", "agents"} {
 				s := p.Services[name]
 				if s.StopGracePeriod == nil || *s.StopGracePeriod <= types.Duration(20e9) {
@@ -121,6 +112,78 @@ func TestComposeFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkReplication: every memory replica replicates through JetStream with
+// no more stream copies than NATS servers, keeps its own database in a
+// home volume of its own (none shares a file), and every service is given
+// every NATS server, each of which keeps JetStream in a named volume.
+func checkReplication(t *testing.T, p *types.Project) {
+	t.Helper()
+	var servers, urls []string
+	for name, s := range p.Services {
+		if strings.HasPrefix(name, "nats-") {
+			servers = append(servers, name)
+			urls = append(urls, "nats://"+name+":4222")
+			var store string
+			for _, v := range s.Volumes {
+				if v.Target == "/data" && v.Type == types.VolumeTypeVolume {
+					store = v.Source
+				}
+			}
+			if store == "" {
+				t.Errorf("%s keeps JetStream (store_dir /data/jetstream) in no named volume at /data", name)
+			}
+		}
+	}
+	conf, err := os.ReadFile("nats/cluster.conf")
+	if err != nil || !strings.Contains(string(conf), "store_dir: /data/jetstream") {
+		t.Errorf("nats/cluster.conf does not enable JetStream in /data/jetstream (%v)", err)
+	}
+	slices.Sort(urls)
+	homes := map[string]string{}
+	memory := 0
+	for name, s := range p.Services {
+		if url := s.Environment["OPENHUMAN_NATS_URL"]; url != nil {
+			got := strings.Split(*url, ",")
+			slices.Sort(got)
+			if !slices.Equal(got, urls) {
+				t.Errorf("%s: OPENHUMAN_NATS_URL %s, want every NATS server (%s) so that losing one does not cut it off", name, *url, strings.Join(urls, ","))
+			}
+		}
+		if !strings.HasPrefix(name, "memory-") {
+			continue
+		}
+		memory++
+		env := func(k string) string {
+			if v := s.Environment[k]; v != nil {
+				return *v
+			}
+			return ""
+		}
+		if env("OPENHUMAN_MEMORY_REPLICATION") != "jetstream" {
+			t.Errorf("%s: OPENHUMAN_MEMORY_REPLICATION %q, want jetstream", name, env("OPENHUMAN_MEMORY_REPLICATION"))
+		}
+		if n, err := strconv.Atoi(env("OPENHUMAN_MEMORY_STREAM_REPLICAS")); err != nil || n < 1 || n > len(servers) {
+			t.Errorf("%s: OPENHUMAN_MEMORY_STREAM_REPLICAS %q, want 1 to %d (the NATS servers)", name, env("OPENHUMAN_MEMORY_STREAM_REPLICAS"), len(servers))
+		}
+		if path := env("OPENHUMAN_MEMORY_PATH"); path != "" {
+			t.Errorf("%s: OPENHUMAN_MEMORY_PATH %s: each replica keeps its database in its own home", name, path)
+		}
+		for _, v := range s.Volumes {
+			if v.Target != "/data" {
+				t.Errorf("%s mounts %s at %s: a replica's state is its home volume alone", name, v.Source, v.Target)
+				continue
+			}
+			if other, taken := homes[v.Source]; taken {
+				t.Errorf("%s and %s share the home volume %s", name, other, v.Source)
+			}
+			homes[v.Source] = name
+		}
+	}
+	if memory < 3 || len(homes) != memory {
+		t.Errorf("%d memory replicas with home volumes %v, want memory-1..3 with one each", memory, homes)
 	}
 }
 

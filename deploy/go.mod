@@ -23,6 +23,15 @@ require (
 
 require github.com/openhuman-go/openhuman-go/pkg v0.0.0
 
+require github.com/nats-io/nats.go v1.55.0
+
+require (
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/nats-io/nkeys v0.4.16 // indirect
+	github.com/nats-io/nuid v1.0.1 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+)
+
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0

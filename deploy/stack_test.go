@@ -20,8 +20,8 @@ import (
 // (scripts/compose-local.sh test, which make test-compose runs, sets the
 // variables). Each scenario is a subtest of TestStack that leaves the stack
 // as it found it: every service running and the gateway ready. A new
-// scenario (a memory replica killed, a NATS node stopped, a partition) is
-// one more function in the list, using stack's helpers.
+// scenario is one more function in the list, using stack's helpers
+// (containers_test.go); replication_test.go has those of replicated memory.
 
 // stack is the running local stack.
 type stack struct {
@@ -45,6 +45,10 @@ func TestStack(t *testing.T) {
 	}{
 		{"learn fetch recall search", (*stack).learnFetchRecallSearch},
 		{"redis stopped and started", (*stack).redisOutage},
+		{"memory replica killed during a burst", (*stack).memoryReplicaKilled},
+		{"NATS server stopped during writes", (*stack).natsServerStopped},
+		{"memory replica partitioned", (*stack).memoryReplicaPartitioned},
+		{"forget reaches every copy", (*stack).forgetEverywhere},
 		{"down and up keeps memory", (*stack).downUpKeepsMemory},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
@@ -279,16 +283,23 @@ func (s *stack) redisOutage(t *testing.T) {
 }
 
 // What was learned is still there after the stack is taken down (volumes
-// kept) and started again.
+// kept) and started again, on each memory replica: each answers alone in
+// turn.
 func (s *stack) downUpKeepsMemory(t *testing.T) {
 	s.compose(t, "down")
 	s.start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cs := s.session(t, ctx)
-	var f fetched
-	call(t, ctx, cs, "memory.fetch", map[string]any{"query": "staging database password vault"}, &f)
-	if len(f.Hits) == 0 || f.Hits[0].Text != fact {
-		t.Errorf("after down and up: %+v, want the fact learned before", f)
+	for _, r := range []struct{ alone, stopped string }{{"memory-1", "memory-2"}, {"memory-2", "memory-1"}} {
+		s.compose(t, "stop", r.stopped)
+		var f fetched
+		call(t, ctx, cs, "memory.fetch", map[string]any{"query": "staging database password vault"}, &f)
+		if len(f.Hits) == 0 || f.Hits[0].Text != fact {
+			t.Errorf("after down and up, %s alone: %+v, want the fact learned before", r.alone, f)
+		}
+		s.compose(t, "start", r.stopped)
+		s.waitHealthy(t, r.stopped, 2*time.Minute)
 	}
+	s.waitReady(time.Minute)
 }

@@ -9,6 +9,8 @@
 #   scripts/compose-local.sh down          remove containers, networks and volumes (make down-local)
 #   scripts/compose-local.sh test          the container tests against the running stack (make test-compose)
 #   scripts/compose-local.sh compose ARGS  any compose command on the stack, such as: compose stop redis
+#   scripts/compose-local.sh bench ARGS    openhuman-bench against the gateway, from a throwaway container on the stack's network
+#   scripts/compose-local.sh tools ARGS    a program of the tools image (openhuman-bench, memorystream) on that network, as the memory user
 #
 # Secrets come from .env.local (git-ignored; written with fresh random
 # values when missing); OPENHUMAN_API_TOKEN in the environment, or else in
@@ -67,7 +69,8 @@ compose() {
 image_dir() {
 	local d=$stage/$1
 	rm -rf "$d"
-	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data" "$d/data/var/lib/openhuman"
+	mkdir -p "$d/root/etc/ssl/certs" "$d/root/usr/local/bin" "$d/root/bin" "$d/data/data" "$d/data/tmp"
+	chmod 1777 "$d/data/tmp" # temporary files (memory's snapshots); scratch has no /tmp
 	cp deploy/local/Dockerfile "$d/"
 	cp /etc/ssl/certs/ca-certificates.crt "$d/root/etc/ssl/certs/"
 	echo 'openhuman:x:65532:65532:openhuman:/data:/sbin/nologin' >"$d/root/etc/passwd"
@@ -135,6 +138,7 @@ images() {
 	mkdir -p "$built"
 	(cd pkg && CGO_ENABLED=0 go build -trimpath -o "$built/nats-server" github.com/nats-io/nats-server/v2)
 	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/searxng-fake" ./local/searxng-fake)
+	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/memorystream" ./local/memorystream)
 	image_dir nats /usr/local/bin/nats-server
 	add_program nats "$built/nats-server" /usr/local/bin/nats-server
 	add_busybox nats
@@ -149,8 +153,16 @@ images() {
 	add_program prometheus "$(command -v prometheus)" /usr/bin/prometheus
 	mkdir -p "$stage/prometheus/data/prometheus"
 	add_busybox prometheus
+	# Not a service: what the container tests and the bench run on the
+	# stack's internal network (tools below).
+	[ -x bin/openhuman-bench ] || die "bin/openhuman-bench is missing: run CGO_ENABLED=0 make build (make up-local does)"
+	static bin/openhuman-bench
+	image_dir tools /usr/local/bin/openhuman-bench
+	add_program tools bin/openhuman-bench /usr/local/bin/openhuman-bench
+	add_program tools "$built/memorystream" /usr/local/bin/memorystream
 	say "staged bin/local/ in $((SECONDS - start))s; building images"
 	compose build >&2
+	docker build -q --target image -t openhuman-local/tools "$stage/tools" >/dev/null
 	# Nothing may be pulled: every image the stack starts must exist now.
 	local missing=()
 	for b in $(compose config | started_images); do
@@ -183,6 +195,19 @@ start() {
 	say "up in $((SECONDS - start))s: http://127.0.0.1:$port/mcp (token: OPENHUMAN_API_TOKEN in $envfile)"
 }
 
+# tools runs a program of the tools image in a throwaway container on the
+# stack's backend network, with the memory user's NATS credentials (the
+# network is internal: nothing outside the stack reaches NATS or the
+# replicas' /metrics).
+tools() {
+	local password
+	password=$(sed -n 's/^NATS_MEMORY_PASSWORD=//p' "$envfile" | tail -1)
+	docker run --rm --network openhuman-local_backend \
+		-e OPENHUMAN_NATS_URL=nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222 \
+		-e OPENHUMAN_NATS_USER=memory -e OPENHUMAN_NATS_PASSWORD="$password" \
+		--entrypoint "/usr/local/bin/$1" openhuman-local/tools "${@:2}"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
@@ -191,10 +216,12 @@ images) "$root/scripts/docker-up.sh"; env_setup; images ;;
 start) env_setup; start ;;
 down) env_setup; compose down -v --remove-orphans >&2 ;;
 compose) env_setup; compose "$@" ;;
+tools) env_setup; tools "$@" ;;
+bench) env_setup; tools openhuman-bench --url http://gateway:9300 --token "$OPENHUMAN_API_TOKEN" "$@" ;;
 test)
 	env_setup
 	export OPENHUMAN_TEST_COMPOSE=1 OPENHUMAN_GATEWAY_URL="http://127.0.0.1:$port"
 	cd deploy && exec go test -count=1 -v -timeout 20m -run 'TestStack' "$@" .
 	;;
-*) sed -n '2,16p' "$0" >&2; exit 2 ;;
+*) sed -n '2,18p' "$0" >&2; exit 2 ;;
 esac

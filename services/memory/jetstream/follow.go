@@ -138,12 +138,8 @@ func (f *Follower) consumer(ctx context.Context) (jetstream.Consumer, error) {
 	return cons, err
 }
 
-// handle applies one message. An event is tried a few times; then, if the
-// store is sound, the event itself is at fault (a poison event): it is
-// logged, counted and skipped (terminated, and marked applied so the
-// replica moves on) rather than wedging the replica. If the store is not
-// sound, skipping would lose the write on this replica, so it keeps
-// trying, loudly, with its health reporting the trouble.
+// handle applies one message, after any event before it the consumer
+// skipped past (fillGap); apply says what becomes of one that fails.
 func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 	md, err := msg.Metadata()
 	if err != nil {
@@ -151,17 +147,51 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	seq := md.Sequence.Stream
 	if seq <= f.app.Applied() {
+		// A redelivery, or an event fillGap applied: the gauges say how
+		// far the replica is all the same.
+		appliedSeq.Set(float64(f.app.Applied()))
+		lag.Set(float64(md.NumPending))
 		return msg.Ack()
 	}
+	if err := f.fillGap(ctx, seq); err != nil {
+		return err
+	}
+	poisoned, err := f.apply(ctx, seq, msg.Subject(), msg.Data())
+	if err != nil {
+		return err
+	}
+	if poisoned {
+		_ = msg.Term()
+		return nil
+	}
+	if err := msg.Ack(); err != nil {
+		// Applied and recorded: a redelivery is skipped by its sequence.
+		f.j.log.Warn("memory replication could not acknowledge an applied event", "seq", seq, "err", err)
+	}
+	appliedSeq.Set(float64(seq))
+	lag.Set(float64(md.NumPending))
+	f.since++
+	f.maybeSnapshot(ctx, msg.Subject() == Prefix+"."+memory.SubjectForget)
+	return nil
+}
+
+// apply applies the event at seq. An event is tried a few times; then, if
+// the store is sound, the event itself is at fault (a poison event): it is
+// logged, counted and skipped (marked applied so the replica moves on, and
+// reported as poisoned for the caller to terminate) rather than wedging
+// the replica. If the store is not sound, skipping would lose the write on
+// this replica, so it keeps trying, loudly, with its health reporting the
+// trouble.
+func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data []byte) (skipped bool, err error) {
 	backoff := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		err := f.app.Apply(ctx, seq, msg.Data())
+		err := f.app.Apply(ctx, seq, data)
 		if err == nil {
 			f.applied.Add(1)
-			break
+			return false, nil
 		}
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 		applyErrors.Inc()
 		var ce *contract.Error
@@ -172,30 +202,49 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 		if poison {
 			poisoned.Inc()
 			f.j.log.Error("memory replication SKIPPED an event it cannot apply; this replica no longer matches the others for it",
-				"replica", f.name, "seq", seq, "subject", msg.Subject(), "attempts", attempt, "err", err)
+				"replica", f.name, "seq", seq, "subject", subject, "attempts", attempt, "err", err)
 			if err := f.store.MarkApplied(ctx, seq); err != nil {
-				return err
+				return false, err
 			}
 			f.app.Skipped(seq)
-			_ = msg.Term()
-			return nil
+			return true, nil
 		}
 		f.j.log.Error("memory replication could not apply an event; retrying", "replica", f.name, "seq", seq, "attempt", attempt, "err", err)
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, 5*time.Second)
 	}
-	if err := msg.Ack(); err != nil {
-		// Applied and recorded: a redelivery is skipped by its sequence.
-		f.j.log.Warn("memory replication could not acknowledge an applied event", "seq", seq, "err", err)
+}
+
+// fillGap applies, from the stream itself, the events between the last one
+// applied and seq that the consumer has not delivered in order. A pull
+// consumer delivers in order only while nothing is lost: a batch in flight
+// when the connection drops (a partition, a NATS server stopped) is
+// delivered again only after the ack wait, after newer events, and applying
+// those first would move the applied mark past it for good. A gap can
+// also be messages purged by a forget, which are no longer stored and need
+// nothing.
+func (f *Follower) fillGap(ctx context.Context, seq uint64) error {
+	filled := 0
+	for s := f.app.Applied() + 1; s < seq; s = max(s+1, f.app.Applied()+1) {
+		raw, err := f.j.stream.GetMsg(ctx, s)
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := f.apply(ctx, s, raw.Subject, raw.Data); err != nil {
+			return err
+		}
+		filled++
 	}
-	appliedSeq.Set(float64(seq))
-	lag.Set(float64(md.NumPending))
-	f.since++
-	f.maybeSnapshot(ctx, msg.Subject() == Prefix+"."+memory.SubjectForget)
+	if filled > 0 {
+		f.j.log.Warn("memory replication applied events its consumer skipped past", "replica", f.name, "events", filled, "before", seq)
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	natsjs "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
@@ -44,9 +46,9 @@ func openReplicated(cfg config.Config, log *slog.Logger) (*replica, *sqlite.Stor
 	}
 	r := &replica{conn: nc}
 	fail := func(err error) (*replica, *sqlite.Store, error) { nc.Close(); return nil, nil, err }
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), openWithin+30*time.Second)
 	defer cancel()
-	if r.journal, err = jetstream.Open(ctx, nc, jetstream.Options{Replicas: cfg.Memory.StreamReplicas, Logger: log}); err != nil {
+	if r.journal, err = openJournal(ctx, nc, cfg, log); err != nil {
 		return fail(err)
 	}
 	if _, err := os.Stat(cfg.Memory.Path); os.IsNotExist(err) {
@@ -78,6 +80,34 @@ func openReplicated(cfg config.Config, log *slog.Logger) (*replica, *sqlite.Stor
 	}
 	r.name = name
 	return r, store, nil
+}
+
+// openWithin bounds how long a replica waits for JetStream at start.
+const openWithin = time.Minute
+
+// openJournal creates the stream and bucket, trying again for up to
+// openWithin. A cluster that has just started answers JetStream requests
+// only once it has a metadata leader and enough peers for the stream's
+// copies, and a request made meanwhile may go unanswered (a first start of
+// docker-compose.yml starts the replicas with the NATS servers); without
+// JetStream at all, there is nothing to wait for.
+func openJournal(ctx context.Context, nc *nats.Conn, cfg config.Config, log *slog.Logger) (*jetstream.Journal, error) {
+	deadline := time.Now().Add(openWithin)
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		j, err := jetstream.Open(actx, nc, jetstream.Options{Replicas: cfg.Memory.StreamReplicas, Logger: log})
+		cancel()
+		if err == nil || errors.Is(err, natsjs.ErrJetStreamNotEnabled) || errors.Is(err, natsjs.ErrJetStreamNotEnabledForAccount) ||
+			time.Now().After(deadline) {
+			return j, err
+		}
+		log.Warn("memory replication: JetStream is not ready; trying again", "attempt", attempt, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // follow starts applying the stream to domain; it returns when ctx ends.

@@ -54,6 +54,7 @@ type options struct {
 	transports  []string
 	soak        time.Duration
 	token       string
+	replicas    []string // memory replicas' /metrics URLs, for replication lag
 	stderr      io.Writer
 }
 
@@ -65,7 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.items, "items", 10000, "items to store before measuring (only when starting its own server)")
 	conc := fs.String("concurrency", "1,8,64", "concurrent clients, comma-separated")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time per transport and concurrency")
-	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
+	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; rpc-learn (memory.learn of a new note per call); and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
+	replicas := fs.String("replicas", "", "with rpc-learn: the /metrics URLs of every memory replica, comma-separated, to measure replication lag (reply → applied on all)")
 	fs.DurationVar(&o.soak, "soak", 0, "instead of the benchmark, drive mixed /rpc and /mcp traffic this long and fail if errors, RSS, goroutines or p99 grow past their bounds")
 	fs.StringVar(&o.token, "token", "", "bearer token sent with every request, for a server that requires one")
 	version := fs.Bool("version", false, "print the version and exit")
@@ -108,9 +110,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, t := range strings.Split(*tr, ",") {
 		t = strings.TrimSpace(t)
 		if paths[t] == "" {
-			return fmt.Errorf("--transports: unknown transport %q: use rpc, mcp, rpc-nothing or healthz", t)
+			return fmt.Errorf("--transports: unknown transport %q: use rpc, mcp, rpc-learn, rpc-nothing or healthz", t)
 		}
 		o.transports = append(o.transports, t)
+	}
+
+	for _, u := range strings.Split(*replicas, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+				return fmt.Errorf("--replicas %q: give each replica's metrics URL, such as http://memory-1:9301/metrics", u)
+			}
+			o.replicas = append(o.replicas, u)
+		}
 	}
 
 	if o.url == "" {
@@ -140,7 +151,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.soak > 0 {
 		return soak(ctx, client, o, slices.Max(o.concurrency), stdout)
 	}
-	fmt.Fprintf(stdout, "memory.fetch, %d items, %s per row\n\n", o.items, o.duration)
+	if o.serverPID > 0 {
+		fmt.Fprintf(stdout, "memory.fetch, %d items, %s per row\n\n", o.items, o.duration)
+	} else {
+		fmt.Fprintf(stdout, "%s, %s per row\n\n", o.url, o.duration)
+	}
 	fmt.Fprintln(stdout, "| path | clients | calls/s | p50 | p99 | errors | server CPU/call | bench CPU/call |")
 	fmt.Fprintln(stdout, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	if o.home != "" {
@@ -152,11 +167,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, t := range o.transports {
 		for _, c := range o.concurrency {
-			r, err := load(ctx, client, o.url, t, c, o.duration, o.serverPID)
+			var probe *replicaProbe
+			if t == "rpc-learn" && len(o.replicas) > 0 {
+				probe = newReplicaProbe(o.replicas, &http.Client{Timeout: 2 * time.Second})
+			}
+			r, err := load(ctx, client, o.url, t, c, o.duration, o.serverPID, probe)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintln(stdout, r.row(paths[t], c))
+			if r.lag != "" {
+				fmt.Fprintln(stdout, "\n"+r.lag+"\n")
+			}
 		}
 	}
 	return nil
@@ -271,6 +293,7 @@ type result struct {
 	// CPU time spent while measuring, by the server process and by this
 	// one (the load generator shares the machine); 0 when unknown.
 	serverCPU, benchCPU time.Duration
+	lag                 string // with a replica probe: the writes' replication lag
 }
 
 func (r result) row(path string, clients int) string {
@@ -318,8 +341,19 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 	return res, nil
 }
 
-func load(ctx context.Context, client *http.Client, base, transport string, clients int, d time.Duration, serverPID int) (result, error) {
+func load(ctx context.Context, client *http.Client, base, transport string, clients int, d time.Duration, serverPID int, probe *replicaProbe) (result, error) {
 	qs := queries()
+	var acks *ackLog
+	var probeDone chan struct{}
+	stopProbe := func() {}
+	if probe != nil {
+		acks = &ackLog{}
+		pctx, cancel := context.WithCancel(ctx)
+		probeDone = make(chan struct{})
+		go func() { probe.run(pctx); close(probeDone) }()
+		stopProbe = func() { cancel(); <-probeDone }
+	}
+	defer stopProbe()
 	var (
 		mu  sync.Mutex
 		res result
@@ -333,7 +367,7 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			call, err := caller(ctx, client, base, transport)
+			call, err := caller(ctx, client, base, transport, acks)
 			if err != nil {
 				errc <- err
 				return
@@ -361,6 +395,23 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 		res.serverCPU = processCPU(serverPID) - server0
 	}
 	res.benchCPU = selfCPU() - bench0
+	if probe != nil {
+		// Let the replicas catch up with the last writes, for up to 10 s.
+		var lags []time.Duration
+		var missing int
+		for wait := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			var err error
+			if lags, missing, err = probe.lags(acks); err != nil {
+				stopProbe()
+				return res, err
+			}
+			if missing == 0 || time.Now().After(wait) {
+				break
+			}
+		}
+		stopProbe()
+		res.lag = lagLine(lags, missing, len(probe.urls))
+	}
 	select {
 	case err := <-errc:
 		return res, err
@@ -371,6 +422,7 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 
 var paths = map[string]string{
 	"rpc":         "POST /rpc",
+	"rpc-learn":   "POST /rpc, memory.learn",
 	"mcp":         "POST /mcp",
 	"rpc-nothing": "POST /rpc, matching nothing",
 	"healthz":     "GET /healthz",
@@ -380,8 +432,10 @@ var paths = map[string]string{
 // each client opens its own session first. rpc-nothing asks for a word no
 // item holds, in keyword mode: everything but the search itself; healthz
 // is the HTTP server alone.
-func caller(ctx context.Context, client *http.Client, base, transport string) (func(q string) error, error) {
+func caller(ctx context.Context, client *http.Client, base, transport string, acks *ackLog) (func(q string) error, error) {
 	switch transport {
+	case "rpc-learn":
+		return learner(ctx, client, base, acks), nil
 	case "rpc":
 		return func(q string) error {
 			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "openhuman.memory_fetch", "params": map[string]any{"query": q, "limit": 10}})
@@ -436,7 +490,7 @@ func caller(ctx context.Context, client *http.Client, base, transport string) (f
 			return err
 		}, nil
 	}
-	return nil, fmt.Errorf("unknown transport %q: use rpc, mcp, rpc-nothing or healthz", transport)
+	return nil, fmt.Errorf("unknown transport %q: use rpc, mcp, rpc-learn, rpc-nothing or healthz", transport)
 }
 
 // post sends body; headers carry request headers in and the session id out.

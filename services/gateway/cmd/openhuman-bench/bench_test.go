@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -23,7 +27,7 @@ func TestRun(t *testing.T) {
 	t.Setenv("PATH", buildCore(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var out, errs bytes.Buffer
 	err := run(context.Background(), []string{"--items", "120", "--duration", "500ms", "--concurrency", "2",
-		"--transports", "rpc,mcp,rpc-nothing,healthz"}, &out, &errs)
+		"--transports", "rpc,mcp,rpc-learn,rpc-nothing,healthz"}, &out, &errs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
@@ -34,7 +38,7 @@ func TestRun(t *testing.T) {
 			rows[cells[0]] = cells
 		}
 	}
-	for _, path := range []string{"direct (memory domain, in process)", "POST /rpc", "POST /mcp", "POST /rpc, matching nothing", "GET /healthz"} {
+	for _, path := range []string{"direct (memory domain, in process)", "POST /rpc", "POST /rpc, memory.learn", "POST /mcp", "POST /rpc, matching nothing", "GET /healthz"} {
 		r := rows[path]
 		if r == nil {
 			t.Fatalf("no row for %s in\n%s", path, out.String())
@@ -143,5 +147,44 @@ func TestVersion(t *testing.T) {
 	var out, errs bytes.Buffer
 	if err := run(context.Background(), []string{"--version"}, &out, &errs); err != nil || !strings.HasPrefix(out.String(), "openhuman-bench ") {
 		t.Fatalf("err %v, stdout %q, stderr %q", err, out.String(), errs.String())
+	}
+}
+
+// A write's replication lag runs from its reply to the first poll at which
+// every replica reports its seq; a replica that never does counts it as
+// not seen.
+func TestReplicaLag(t *testing.T) {
+	var seq [2]atomic.Uint64
+	var urls []string
+	for i := range seq {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprintf(w, "# TYPE openhuman_memory_replication_applied_seq gauge\nopenhuman_memory_replication_applied_seq %d\n", seq[i].Load())
+		}))
+		defer srv.Close()
+		urls = append(urls, srv.URL+"/metrics")
+	}
+	p := newReplicaProbe(urls, http.DefaultClient)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.run(ctx); close(done) }()
+	acks := &ackLog{}
+	seq[0].Store(1)
+	acks.add(1, time.Now())
+	time.Sleep(60 * time.Millisecond)
+	seq[1].Store(1) // replica 2 applies write 1 about 60 ms after its reply
+	acks.add(2, time.Now())
+	seq[0].Store(2) // write 2 never reaches replica 2
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	<-done
+	lags, missing, err := p.lags(acks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if missing != 1 || len(lags) != 1 || lags[0] < 55*time.Millisecond || lags[0] > 200*time.Millisecond {
+		t.Errorf("lags %v, %d not seen; want one of about 60 ms and one not seen", lags, missing)
+	}
+	if line := lagLine(lags, missing, 2); !strings.Contains(line, "not seen applied everywhere: 1") {
+		t.Errorf("lag line %q", line)
 	}
 }

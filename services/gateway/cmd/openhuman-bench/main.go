@@ -4,6 +4,8 @@
 // cost the server and the generator itself, next to the same query made
 // directly on the memory domain in process. The rpc-nothing and healthz
 // transports measure the floor: everything but the search, and HTTP alone.
+// rpc-learn drives memory.learn, and with --replicas measures how long
+// each write takes to be applied on every memory replica.
 // With --soak it instead drives mixed traffic for a long time and fails when
 // errors, resident memory, goroutines or tail latency grow past their bounds.
 package main
