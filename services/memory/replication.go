@@ -227,6 +227,8 @@ func (s *Service) publish(ctx context.Context, subject, msgID string, ev event) 
 		return 0, out, false, contract.Errorf(contract.CodeInternal, "encoding a journal event: %v", err)
 	}
 	id := msgID
+	// A new message is numbered after every one applied before it was sent.
+	before := r.applied.Load()
 	for range 3 {
 		seq, dup, err = r.log.Append(ctx, subject, id, data)
 		if err != nil || !dup || id == "" {
@@ -245,6 +247,15 @@ func (s *Service) publish(ctx context.Context, subject, msgID string, ev event) 
 	}
 	if err != nil {
 		return 0, out, false, err
+	}
+	if !dup && seq <= before {
+		// A new message numbered like one this replica applied: the stream
+		// was deleted or lost and made again. Every replica that applied
+		// that far would skip it as a redelivery, so it must not be
+		// answered as stored.
+		return 0, out, false, contract.Errorf(contract.CodeUnavailable,
+			"the memory write stream went back: it numbered this write %d, but this replica had applied up to %d before sending it, so the stream was deleted or lost its storage in JetStream; restart the memory replicas (each continues the numbering after its store), then send the write again",
+			seq, before)
 	}
 	if err := r.await(ctx, seq); err != nil {
 		return seq, out, dup, contract.Errorf(contract.CodeUnavailable,

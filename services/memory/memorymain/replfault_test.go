@@ -1,10 +1,19 @@
 package memorymain
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	js "github.com/nats-io/nats.go/jetstream"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
 )
 
 // A replica stopped while events it had been sent were still unapplied
@@ -41,5 +50,59 @@ func TestReplicaStoppedMidBatchLosesNothing(t *testing.T) {
 	caughtUp(t, b, lastSeq(t, ns.ClientURL()))
 	if ca, cb := contents(t, a), contents(t, b); !slices.Equal(ca, cb) {
 		t.Fatalf("after the restart b holds %d items, a %d", len(cb), len(ca))
+	}
+}
+
+// deleteStream deletes the memory stream, as an operator's mistake or a
+// NATS server that lost its storage would.
+func deleteStream(tb testing.TB, url string) {
+	tb.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer nc.Close()
+	j, _ := js.New(nc)
+	if err := j.DeleteStream(context.Background(), jetstream.Stream); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// When the stream is lost and made again, its sequences start over below
+// what the replicas applied. A write numbered like one a replica already
+// holds would be skipped there while its writer was told it is stored:
+// the writer refuses it instead, and a replica that starts on such a
+// stream continues its numbering after what the replica holds.
+func TestLostStreamNeverSwallowsAWrite(t *testing.T) {
+	ns := mustJetStream(t)
+	home := t.TempDir()
+	a := startReplica(t, replConfig(t, ns.ClientURL(), home, 1))
+	for i := range 5 {
+		learn(t, a, fmt.Sprintf("Before the stream was lost, fact %d.", i))
+	}
+	deleteStream(t, ns.ClientURL())
+	// Another replica starting makes the stream again, from sequence 1.
+	c := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	res, err := a.domain.Learn(context.Background(), memory.LearnParams{Text: "Written after the stream was made again."}, contract.CallContext{Source: "mcp:test"})
+	if err == nil {
+		if _, ierr := a.store.Item(context.Background(), res.ID, nil); ierr != nil {
+			t.Fatalf("learn answered %+v, but the replica does not hold it: %v", res, ierr)
+		}
+	} else if !strings.Contains(err.Error(), "went back") {
+		t.Fatalf("learn on a stream that went back: %v", err)
+	}
+	stopReplica(t, c)
+
+	// Lost again, and this time a replica with a store starts first.
+	stopReplica(t, a)
+	deleteStream(t, ns.ClientURL())
+	a = startReplica(t, replConfig(t, ns.ClientURL(), home, 1))
+	before := a.domain.Applied()
+	res = learn(t, a, "Written after the replica with a store made the stream again.")
+	if res.Seq <= before {
+		t.Fatalf("a new write got seq %d, at or below the %d the replica had applied", res.Seq, before)
+	}
+	if _, err := a.store.Item(context.Background(), res.ID, nil); err != nil {
+		t.Fatalf("the replica does not hold the learn it answered: %v", err)
 	}
 }
