@@ -106,3 +106,42 @@ func TestLostStreamNeverSwallowsAWrite(t *testing.T) {
 		t.Fatalf("the replica does not hold the learn it answered: %v", err)
 	}
 }
+
+// A learning sent again while it is being forgotten either survives the
+// forget (the learn came after) or leaves no text in the stream: never
+// forgotten on every replica while the stream still holds it.
+func TestForgetRacingALearnLeavesNoTextBehind(t *testing.T) {
+	ns := mustJetStream(t)
+	a := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	b := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	stream := mustStream(t, ns.ClientURL())
+	ctx := context.Background()
+	cc := contract.CallContext{Source: "cli"}
+	for i := range 40 {
+		text := fmt.Sprintf("Racing secret %d: the vault word is quillfeather%d.", i, i)
+		first := learn(t, a, text)
+		caughtUp(t, b, first.Seq)
+		done := make(chan error, 1)
+		go func() {
+			_, err := a.domain.Learn(ctx, memory.LearnParams{Text: text}, contract.CallContext{Source: "mcp:test"})
+			done <- err
+		}()
+		if _, err := b.domain.Forget(ctx, memory.ForgetParams{IDs: []string{first.ID}}, cc); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		last := lastSeq(t, ns.ClientURL())
+		caughtUp(t, a, last)
+		caughtUp(t, b, last)
+		if _, err := a.store.Item(ctx, first.ID, nil); err == nil {
+			continue // the learn came after the forget
+		}
+		// Forgotten: no message of the stream may hold the text.
+		phrase := fmt.Sprintf("quillfeather%d", i)
+		if msg, err := stream.GetLastMsgForSubject(ctx, jetstream.Prefix+".item."+first.ID); err == nil {
+			t.Fatalf("round %d: forgotten on every replica, but stream message %d still holds %q: %s", i, msg.Sequence, phrase, msg.Data)
+		}
+	}
+}
