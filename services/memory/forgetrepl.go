@@ -119,7 +119,7 @@ func (s *Service) replicatedForget(ctx context.Context, ids []string, scope []st
 	for _, rs := range restores {
 		// The forgotten text's hash is no version of the source: "" makes
 		// the next ingest of the file store it again.
-		n, _, _, err := s.publish(ctx, rs.subject, "", event{Op: "replace", Src: &rs.src, Items: rs.items})
+		_, _, n, err := s.appendVersion(ctx, rs.subject, "", rs.src, rs.items)
 		if err != nil {
 			return nil, err
 		}

@@ -46,6 +46,7 @@ type Options struct {
 
 // Journal is the stream of memory writes and the bucket of snapshots.
 type Journal struct {
+	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	obs    jetstream.ObjectStore
@@ -82,7 +83,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Journal, error) {
 	if err != nil {
 		return nil, openErr("object store "+Bucket, opts.Replicas, err)
 	}
-	return &Journal{js: js, stream: stream, obs: obs, log: opts.Logger}, nil
+	return &Journal{nc: nc, js: js, stream: stream, obs: obs, log: opts.Logger}, nil
 }
 
 func openErr(what string, replicas int, err error) error {
@@ -116,6 +117,10 @@ func (j *Journal) Append(ctx context.Context, subject, msgID string, data []byte
 	}
 	return ack.Sequence, ack.Duplicate, nil
 }
+
+// MaxData is the largest event Append takes: the connection's payload
+// limit less room for the headers.
+func (j *Journal) MaxData() int { return int(j.nc.MaxPayload()) - 4<<10 }
 
 // Holds reports whether the message at seq is still in the stream.
 func (j *Journal) Holds(ctx context.Context, seq uint64) (bool, error) {
@@ -254,4 +259,5 @@ var _ interface {
 	Last(context.Context, string) (uint64, error)
 	Purge(context.Context, string, uint64) error
 	DropSnapshots(context.Context, uint64) error
+	MaxData() int
 } = (*Journal)(nil)

@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
@@ -143,5 +144,40 @@ func TestForgetRacingALearnLeavesNoTextBehind(t *testing.T) {
 		if msg, err := stream.GetLastMsgForSubject(ctx, jetstream.Prefix+".item."+first.ID); err == nil {
 			t.Fatalf("round %d: forgotten on every replica, but stream message %d still holds %q: %s", i, msg.Sequence, phrase, msg.Data)
 		}
+	}
+}
+
+// A whole file as large as a request may carry is stored through the
+// stream even on a NATS server with the default 1 MiB payload limit: its
+// event, the file's chunks with their metadata in JSON, is larger than the
+// file.
+func TestLargestWholeFileFitsTheStream(t *testing.T) {
+	ns, err := embedded.Start(embedded.Options{Port: -1, JetStream: true, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	a := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	b := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	var doc strings.Builder
+	for i := 0; doc.Len() < 900<<10; i++ {
+		fmt.Fprintf(&doc, "<tr><td>Row %d</td><td>Kestrel & Osprey Ltd.</td><td>Invoice <b>%d</b> for Berlin, Paris & Rome</td></tr>\n", i, i*7)
+	}
+	res, err := a.domain.Ingest(context.Background(), memory.IngestParams{Files: []contract.IngestFile{{SourceID: "/exports/invoices.html",
+		SourceKind: "file", Content: doc.String(), Language: "html"}}}, contract.CallContext{Source: "cli"})
+	if err != nil {
+		t.Fatalf("ingesting a %d-byte file: %v", doc.Len(), err)
+	}
+	if f := res.Files[0]; f.Status != contract.IngestStored || f.Chunks == 0 {
+		t.Fatalf("ingest = %+v", f)
+	}
+	caughtUp(t, b, res.Seq)
+	if ca, cb := contents(t, a), contents(t, b); len(ca) != res.Files[0].Chunks || !slices.Equal(ca, cb) {
+		t.Fatalf("a holds %d items, b %d, the file has %d chunks", len(ca), len(cb), res.Files[0].Chunks)
+	}
+	again, err := b.domain.Ingest(context.Background(), memory.IngestParams{Files: []contract.IngestFile{{SourceID: "/exports/invoices.html",
+		SourceKind: "file", Content: doc.String(), Language: "html"}}}, contract.CallContext{Source: "cli"})
+	if err != nil || again.Files[0].Status != contract.IngestUnchanged {
+		t.Fatalf("the same file again = %+v, %v; want unchanged", again, err)
 	}
 }
