@@ -102,10 +102,24 @@ func (s *Service) replicatedForget(ctx context.Context, ids []string, scope []st
 		return nil, err
 	}
 	forgetSeq := seq
+	// A learning sent again while this ran was appended after the purge
+	// and before the deletion, which removed it everywhere: purged again
+	// below the deletion, its subject keeps only what came after.
+	missing := map[string]bool{}
+	for _, id := range out.Missing {
+		missing[id] = true
+	}
+	for _, id := range ids {
+		if !missing[id] {
+			if err := r.log.Purge(ctx, subjectItem+id, forgetSeq); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, rs := range restores {
 		// The forgotten text's hash is no version of the source: "" makes
 		// the next ingest of the file store it again.
-		n, _, _, err := s.publish(ctx, rs.subject, "", event{Op: "replace", Src: &rs.src, Items: rs.items})
+		_, _, n, err := s.appendVersion(ctx, rs.subject, "", rs.src, rs.items)
 		if err != nil {
 			return nil, err
 		}
@@ -114,11 +128,11 @@ func (s *Service) replicatedForget(ctx context.Context, ids []string, scope []st
 	if err := r.log.DropSnapshots(ctx, forgetSeq); err != nil {
 		return nil, err
 	}
-	missing := out.Missing
-	if missing == nil {
-		missing = []string{}
+	notFound := out.Missing
+	if notFound == nil {
+		notFound = []string{}
 	}
-	return &ForgetResult{Forgotten: len(ids) - len(missing), NotFound: missing, Seq: seq}, nil
+	return &ForgetResult{Forgotten: len(ids) - len(notFound), NotFound: notFound, Seq: seq}, nil
 }
 
 // sourceRecord is the record of a source as stored, its content hash

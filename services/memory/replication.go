@@ -38,6 +38,8 @@ type journal interface {
 	// DropSnapshots removes the stored snapshots of sequences below seq
 	// (every one when 0).
 	DropSnapshots(ctx context.Context, below uint64) error
+	// MaxData is the largest event Append takes, in bytes.
+	MaxData() int
 }
 
 // Journal subjects, below the journal's prefix: a learning or conversation
@@ -227,6 +229,8 @@ func (s *Service) publish(ctx context.Context, subject, msgID string, ev event) 
 		return 0, out, false, contract.Errorf(contract.CodeInternal, "encoding a journal event: %v", err)
 	}
 	id := msgID
+	// A new message is numbered after every one applied before it was sent.
+	before := r.applied.Load()
 	for range 3 {
 		seq, dup, err = r.log.Append(ctx, subject, id, data)
 		if err != nil || !dup || id == "" {
@@ -245,6 +249,15 @@ func (s *Service) publish(ctx context.Context, subject, msgID string, ev event) 
 	}
 	if err != nil {
 		return 0, out, false, err
+	}
+	if !dup && seq <= before {
+		// A new message numbered like one this replica applied: the stream
+		// was deleted or lost and made again. Every replica that applied
+		// that far would skip it as a redelivery, so it must not be
+		// answered as stored.
+		return 0, out, false, contract.Errorf(contract.CodeUnavailable,
+			"the memory write stream went back: it numbered this write %d, but this replica had applied up to %d before sending it, so the stream was deleted or lost its storage in JetStream; restart the memory replicas (each continues the numbering after its store), then send the write again",
+			seq, before)
 	}
 	if err := r.await(ctx, seq); err != nil {
 		return seq, out, dup, contract.Errorf(contract.CodeUnavailable,
@@ -284,14 +297,63 @@ func (s *Service) replicatedPut(ctx context.Context, items []Item) (replayed []b
 // replicatedReplace appends a whole source's new version.
 func (s *Service) replicatedReplace(ctx context.Context, src SourceRecord, items []Item) (unchanged bool, replayed []bool, seq uint64, err error) {
 	key := sourceSubject(src.Workspace, src.ID)
-	seq, out, dup, err := s.publish(ctx, key, "replace:"+key+":"+src.ContentHash, event{Op: "replace", Src: &src, Items: items})
+	return s.appendVersion(ctx, key, "replace:"+key+":"+src.ContentHash, src, items)
+}
+
+// appendVersion appends a source's new version on subject as one event,
+// or, when that is larger than the journal carries (a file's chunks with
+// their metadata in JSON outgrow the file), as a start and parts, which
+// every replica applies as it would a file sent in parts. msgID ""
+// never de-duplicates.
+func (s *Service) appendVersion(ctx context.Context, subject, msgID string, src SourceRecord, items []Item) (unchanged bool, replayed []bool, seq uint64, err error) {
+	groups, err := s.fitEvents(src, items)
 	if err != nil {
 		return false, nil, 0, err
 	}
-	if dup {
-		return true, nil, seq, nil
+	if len(groups) == 1 {
+		seq, out, dup, err := s.publish(ctx, subject, msgID, event{Op: "replace", Src: &src, Items: items})
+		if err != nil || dup {
+			return err == nil, nil, seq, err
+		}
+		return out.Unchanged, out.Replayed, seq, nil
 	}
-	return out.Unchanged, out.Replayed, seq, nil
+	seq, out, _, err := s.publish(ctx, subject, "", event{Op: "start", Src: &src})
+	if err != nil || out.Unchanged {
+		return out.Unchanged, nil, seq, err
+	}
+	if msgID != "" {
+		msgID += ":split"
+	}
+	replayed, n, err := s.appendParts(ctx, subject, msgID, src, groups, true)
+	return false, replayed, max(seq, n), err
+}
+
+// fitEvents cuts items into runs whose event fits the journal: one run
+// when the whole version does.
+func (s *Service) fitEvents(src SourceRecord, items []Item) ([][]Item, error) {
+	limit := s.repl.log.MaxData()
+	head, err := json.Marshal(event{Op: "part", Src: &src, Last: true})
+	if err != nil {
+		return nil, contract.Errorf(contract.CodeInternal, "encoding a journal event: %v", err)
+	}
+	var groups [][]Item
+	size, start := len(head), 0
+	for i, it := range items {
+		b, err := json.Marshal(it)
+		if err != nil {
+			return nil, contract.Errorf(contract.CodeInternal, "encoding a journal event: %v", err)
+		}
+		if len(head)+len(b)+1 > limit {
+			return nil, contract.Errorf(contract.CodeInvalidRequest,
+				"%s: one chunk of it encodes to %d bytes, more than the %d the memory write stream carries; raise max_payload of the NATS server", src.DisplayName, len(b), limit)
+		}
+		if size+len(b)+1 > limit {
+			groups = append(groups, items[start:i])
+			size, start = len(head), i
+		}
+		size += len(b) + 1
+	}
+	return append(groups, items[start:]), nil
 }
 
 // replicatedStart appends the start of a source sent in parts. It is not
@@ -301,21 +363,41 @@ func (s *Service) replicatedStart(ctx context.Context, src SourceRecord) (unchan
 	return out.Unchanged, seq, err
 }
 
-// replicatedPart appends one part of a source; a part sent again is
-// stored once.
+// replicatedPart appends one part of a source, in as many events as it
+// takes to fit the journal; a part sent again is stored once.
 func (s *Service) replicatedPart(ctx context.Context, src SourceRecord, items []Item, last bool, offset int64) (replayed []bool, seq uint64, err error) {
 	key := sourceSubject(src.Workspace, src.ID)
-	seq, out, dup, err := s.publish(ctx, key, fmt.Sprintf("part:%s:%s:%d:%t", key, src.ContentHash, offset, last),
-		event{Op: "part", Src: &src, Items: items, Last: last})
+	groups, err := s.fitEvents(src, items)
 	if err != nil {
 		return nil, 0, err
 	}
-	if dup {
-		replayed = make([]bool, len(items))
-		for i := range replayed {
-			replayed[i] = true
+	return s.appendParts(ctx, key, fmt.Sprintf("part:%s:%s:%d", key, src.ContentHash, offset), src, groups, last)
+}
+
+// appendParts appends groups as parts of src, the last one last when
+// last; msgID "" never de-duplicates.
+func (s *Service) appendParts(ctx context.Context, subject, msgID string, src SourceRecord, groups [][]Item, last bool) (replayed []bool, seq uint64, err error) {
+	for i, group := range groups {
+		end := last && i == len(groups)-1
+		id := ""
+		if msgID != "" {
+			id = fmt.Sprintf("%s:%t", msgID, end)
+			if i > 0 {
+				id = fmt.Sprintf("%s:%d:%t", msgID, i, end)
+			}
 		}
-		return replayed, seq, nil
+		n, out, dup, err := s.publish(ctx, subject, id, event{Op: "part", Src: &src, Items: group, Last: end})
+		if err != nil {
+			return nil, seq, err
+		}
+		seq = max(seq, n)
+		if dup || len(out.Replayed) != len(group) {
+			out.Replayed = make([]bool, len(group))
+			for j := range out.Replayed {
+				out.Replayed[j] = dup
+			}
+		}
+		replayed = append(replayed, out.Replayed...)
 	}
-	return out.Replayed, seq, nil
+	return replayed, seq, nil
 }

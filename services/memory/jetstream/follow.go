@@ -120,7 +120,7 @@ func (f *Follower) run(ctx context.Context) error {
 	}
 }
 
-// consumer creates the replica's durable consumer, or finds it.
+// consumer creates the replica's durable consumer at the store's position.
 func (f *Follower) consumer(ctx context.Context) (jetstream.Consumer, error) {
 	cfg := jetstream.ConsumerConfig{
 		Durable: f.name, Description: "memory replica " + f.name,
@@ -131,11 +131,16 @@ func (f *Follower) consumer(ctx context.Context) (jetstream.Consumer, error) {
 		// made again from the store's sequence when the replica returns.
 		InactiveThreshold: 24 * time.Hour,
 	}
-	cons, err := f.j.js.CreateConsumer(ctx, Stream, cfg)
-	if errors.Is(err, jetstream.ErrConsumerExists) {
-		cons, err = f.j.js.Consumer(ctx, Stream, f.name)
+	// A consumer left by an earlier run is made again, never reused: it
+	// may have sent events the replica never applied (pulled, then the
+	// replica stopped), and it would send those again only after AckWait,
+	// behind newer ones, which the replica would apply first and then
+	// take the old ones for redeliveries. Starting from the store's
+	// sequence delivers every event in order.
+	if err := f.j.js.DeleteConsumer(ctx, Stream, f.name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, err
 	}
-	return cons, err
+	return f.j.js.CreateConsumer(ctx, Stream, cfg)
 }
 
 // handle applies one message, after any event before it the consumer

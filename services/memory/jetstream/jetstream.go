@@ -46,6 +46,7 @@ type Options struct {
 
 // Journal is the stream of memory writes and the bucket of snapshots.
 type Journal struct {
+	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	obs    jetstream.ObjectStore
@@ -82,7 +83,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Journal, error) {
 	if err != nil {
 		return nil, openErr("object store "+Bucket, opts.Replicas, err)
 	}
-	return &Journal{js: js, stream: stream, obs: obs, log: opts.Logger}, nil
+	return &Journal{nc: nc, js: js, stream: stream, obs: obs, log: opts.Logger}, nil
 }
 
 func openErr(what string, replicas int, err error) error {
@@ -116,6 +117,10 @@ func (j *Journal) Append(ctx context.Context, subject, msgID string, data []byte
 	}
 	return ack.Sequence, ack.Duplicate, nil
 }
+
+// MaxData is the largest event Append takes: the connection's payload
+// limit less room for the headers.
+func (j *Journal) MaxData() int { return int(j.nc.MaxPayload()) - 4<<10 }
 
 // Holds reports whether the message at seq is still in the stream.
 func (j *Journal) Holds(ctx context.Context, seq uint64) (bool, error) {
@@ -158,6 +163,35 @@ func (j *Journal) Purge(ctx context.Context, subject string, below uint64) error
 		return unavailable("removing forgotten text", err)
 	}
 	return nil
+}
+
+// Continue makes sure the stream numbers new writes after applied, the
+// last sequence a replica's store holds. A stream that ends below it was
+// deleted or lost its storage and was made again: every replica that
+// applied that far would skip new writes numbered like old ones. While it
+// holds nothing yet it is moved on past applied (a purge up to applied+1
+// sets its first sequence); once it holds writes numbered below applied,
+// this store and the stream disagree and the replica must not start.
+func (j *Journal) Continue(ctx context.Context, applied uint64) error {
+	info, err := j.stream.Info(ctx)
+	if err != nil {
+		return unavailable("reading its state", err)
+	}
+	st := info.State
+	switch {
+	case st.LastSeq >= applied:
+		return nil
+	case st.Msgs == 0:
+		if err := j.stream.Purge(ctx, jetstream.WithPurgeSequence(applied+1)); err != nil {
+			return unavailable("moving its numbering on", err)
+		}
+		j.log.Warn("the memory write stream ended below what this replica applied (it was deleted or lost its storage); it now numbers new writes after the replica's",
+			"stream_last_seq", st.LastSeq, "applied", applied)
+		return nil
+	}
+	return fmt.Errorf("the memory write stream %s ends at sequence %d, but this replica's store has applied up to %d: the stream was deleted or lost its storage and has taken %d new writes since, numbered like ones this store holds. "+
+		"Start first the replica whose store applied the most while the stream is empty, or move this replica's memory database aside so it starts again from a snapshot",
+		Stream, st.LastSeq, applied, st.Msgs)
 }
 
 // snapshotName is the object holding replica name's snapshot.
@@ -225,4 +259,5 @@ var _ interface {
 	Last(context.Context, string) (uint64, error)
 	Purge(context.Context, string, uint64) error
 	DropSnapshots(context.Context, uint64) error
+	MaxData() int
 } = (*Journal)(nil)

@@ -67,7 +67,10 @@ func openReplicated(cfg config.Config, log *slog.Logger) (*replica, *sqlite.Stor
 	if err := store.Open(); err != nil {
 		return fail(fmt.Errorf("opening %s: %w", cfg.Memory.Path, err))
 	}
-	name, _, err := store.Replica(ctx)
+	name, applied, err := store.Replica(ctx)
+	if err == nil {
+		err = r.journal.Continue(ctx, applied)
+	}
 	if err == nil && (name == "" || r.restored > 0) {
 		// A restored store holds the name of the replica that took the
 		// snapshot: it takes one of its own.
