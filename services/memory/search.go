@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -50,6 +51,9 @@ type fused struct {
 	keyword float64 // BM25; 0 when the keyword leg did not find it
 	vector  float64 // cosine; 0 when the vector leg did not find it
 	inVec   bool
+	// coverage is the share of the question's word weight the item holds
+	// (fusion.go's coverages), set on the candidates the rerank weighed.
+	coverage float64
 }
 
 // Fetch finds items matching a query, in the requested mode, among those
@@ -139,10 +143,11 @@ func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, er
 func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view, asOf int64, depth, need int) ([]fused, string, error) {
 	allowed := v.allowed
 	var kw []Ranked
+	var terms []keywordindex.Term
 	if mode != ModeVector {
 		// Hybrid looks for the query's words and their WordNet relatives;
 		// keyword mode for its words only.
-		if terms := keywordTerms(query, mode == ModeHybrid && !s.exactKeywords); len(terms) > 0 {
+		if terms = keywordTerms(query, mode == ModeHybrid && !s.exactKeywords); len(terms) > 0 {
 			idx, err := s.syncKeywords(ctx, m)
 			if err != nil {
 				return nil, "", err
@@ -207,7 +212,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	}
 	if mode == ModeHybrid {
 		var err error
-		if best, err = s.rerank(ctx, m, v, query, best, vec); err != nil {
+		if best, err = s.rerank(ctx, m, v, query, terms, best, vec); err != nil {
 			return nil, "", err
 		}
 	}

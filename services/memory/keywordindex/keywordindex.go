@@ -9,6 +9,7 @@ package keywordindex
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"sync"
 
@@ -28,6 +29,7 @@ type Index struct {
 	mu    sync.RWMutex
 	ids   map[string]uint32 // term → id
 	terms []postings        // by id
+	heads []byte            // by id: the key's first byte, for Held to skip keys without reading them
 	free  []uint32          // ids of dropped terms, for reuse
 	seqs  []int64           // by slot, ascending; negated when removed
 	lens  []uint32          // tokens by slot
@@ -103,10 +105,11 @@ func (x *Index) newTerm(key string) uint32 {
 	var id uint32
 	if n := len(x.free); n > 0 {
 		id, x.free = x.free[n-1], x.free[:n-1]
-		x.terms[id] = postings{key: key}
+		x.terms[id], x.heads[id] = postings{key: key}, key[0]
 	} else {
 		id = uint32(len(x.terms))
 		x.terms = append(x.terms, postings{key: key})
+		x.heads = append(x.heads, key[0])
 	}
 	x.ids[key] = id
 	return id
@@ -171,7 +174,7 @@ func (x *Index) compactSlots() {
 // dropTerm forgets a term no live item holds any more.
 func (x *Index) dropTerm(id uint32) {
 	delete(x.ids, x.terms[id].key)
-	x.terms[id] = postings{}
+	x.terms[id], x.heads[id] = postings{}, 0
 	x.free = append(x.free, id)
 }
 
@@ -445,6 +448,58 @@ func (x *Index) EachKey(seq int64, fn func(key string)) bool {
 		fn(x.terms[id].key)
 	}
 	return true
+}
+
+// Held tells, for each of seqs, which of keys the item holds: bit i of
+// its mask is set when it holds keys[i] (at most 64), or, with like not
+// nil, a key like says stands for it (the same word up to a typo; like is
+// asked only about keys that start with the same byte, as typos rarely
+// touch the first letter). A ranking checks a page of candidates under
+// one lock, comparing term ids rather than strings, and calls like only
+// for the keys an item lacks. An item the index does not hold gets 0.
+func (x *Index) Held(seqs []int64, keys []string, like func(key, other string) bool, masks []uint64) []uint64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	keys = keys[:min(len(keys), 64)]
+	var idsBuf [64]uint32
+	var known [64]bool
+	ids := idsBuf[:len(keys)]
+	for i, k := range keys {
+		ids[i], known[i] = x.ids[k]
+	}
+	all := uint64(1)<<len(keys) - 1
+	if len(keys) == 64 {
+		all = ^uint64(0)
+	}
+	masks = masks[:0]
+	for _, seq := range seqs {
+		slot, ok := x.slotOf(seq)
+		if !ok || x.seqs[slot] < 0 {
+			masks = append(masks, 0)
+			continue
+		}
+		doc := x.docTerms[x.termAt[slot]:x.termAt[slot+1]] // ascending ids
+		var m uint64
+		for i := range keys {
+			if known[i] {
+				if _, found := slices.BinarySearch(doc, ids[i]); found {
+					m |= 1 << i
+				}
+			}
+		}
+		if like != nil && m != all {
+			for _, id := range doc {
+				head := x.heads[id]
+				for i, k := range keys {
+					if m&(1<<i) == 0 && k != "" && head == k[0] && like(k, x.terms[id].key) {
+						m |= 1 << i
+					}
+				}
+			}
+		}
+		masks = append(masks, m)
+	}
+	return masks
 }
 
 // Len is how many live items the index holds.
