@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 
@@ -203,8 +204,14 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 		order = topk.Select(order, min(need, depth))
 	} else {
 		// The rerank reads the best candidates whatever page is asked
-		// for, so that pages agree with each other.
-		order = topk.Select(order, depth)
+		// for, so that pages agree with each other, and the vector leg's
+		// best wherever fusion left them.
+		order = topk.Select(order, min(depth, max(need, rerankDepth)))
+		for _, r := range vec[:min(rerankVectorExtra, len(vec))] {
+			if !slices.ContainsFunc(order, func(o Ranked) bool { return o.Seq == r.Seq }) {
+				order = append(order, Ranked{Seq: r.Seq, Score: out[at[r.Seq]].score})
+			}
+		}
 	}
 	best := make([]fused, len(order))
 	for i, r := range order {
