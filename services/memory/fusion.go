@@ -219,10 +219,8 @@ func heldKeys(terms []string, kwTerms []keywordindex.Term) []termKey {
 // holds: a term counts fully when the item holds its own word (up to a
 // typo), for its weight when it holds a relative only.
 func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, weights map[string]float64) []float64 {
-	held := make([][]float64, len(seqs)) // by seq, by term: the best key's weight
-	for i := range held {
-		held[i] = make([]float64, len(terms))
-	}
+	nt := len(terms)
+	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
 	// Own keys first, a typo forgiven; then relatives', exactly.
 	own := slices.IndexFunc(keys, func(k termKey) bool { return k.weight < 1 })
@@ -244,7 +242,7 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 			for i, m := range masks {
 				for ; m != 0; m &= m - 1 {
 					k := chunk[bits.TrailingZeros64(m)]
-					held[i][k.term] = max(held[i][k.term], k.weight)
+					held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
 				}
 			}
 		}
@@ -260,7 +258,7 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 	for i := range seqs {
 		var got float64
 		for j, t := range terms {
-			got += held[i][j] * weights[t]
+			got += held[i*nt+j] * weights[t]
 		}
 		out[i] = got / total
 	}

@@ -29,7 +29,7 @@ type Index struct {
 	mu    sync.RWMutex
 	ids   map[string]uint32 // term → id
 	terms []postings        // by id
-	heads []byte            // by id: the key's first byte, for Held to skip keys without reading them
+	heads []head            // by id, for Held to skip keys without reading them
 	free  []uint32          // ids of dropped terms, for reuse
 	seqs  []int64           // by slot, ascending; negated when removed
 	lens  []uint32          // tokens by slot
@@ -105,11 +105,11 @@ func (x *Index) newTerm(key string) uint32 {
 	var id uint32
 	if n := len(x.free); n > 0 {
 		id, x.free = x.free[n-1], x.free[:n-1]
-		x.terms[id], x.heads[id] = postings{key: key}, key[0]
+		x.terms[id], x.heads[id] = postings{key: key}, headOf(key)
 	} else {
 		id = uint32(len(x.terms))
 		x.terms = append(x.terms, postings{key: key})
-		x.heads = append(x.heads, key[0])
+		x.heads = append(x.heads, headOf(key))
 	}
 	x.ids[key] = id
 	return id
@@ -174,7 +174,7 @@ func (x *Index) compactSlots() {
 // dropTerm forgets a term no live item holds any more.
 func (x *Index) dropTerm(id uint32) {
 	delete(x.ids, x.terms[id].key)
-	x.terms[id], x.heads[id] = postings{}, 0
+	x.terms[id], x.heads[id] = postings{}, head{}
 	x.free = append(x.free, id)
 }
 
@@ -190,8 +190,27 @@ func (x *Index) compact(p *postings) {
 }
 
 func (x *Index) slotOf(seq int64) (int, bool) {
-	i := sort.Search(len(x.seqs), func(i int) bool { return abs64(x.seqs[i]) >= seq })
-	return i, i < len(x.seqs) && abs64(x.seqs[i]) == seq
+	lo, hi := 0, len(x.seqs)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if abs64(x.seqs[mid]) < seq {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < len(x.seqs) && abs64(x.seqs[lo]) == seq
+}
+
+// head is what Held's typo check reads of a key before the key itself:
+// its first byte and its length (up to 255).
+type head struct{ first, len uint8 }
+
+func headOf(key string) head {
+	if key == "" {
+		return head{}
+	}
+	return head{first: key[0], len: uint8(min(len(key), 255))}
 }
 
 func abs64(v int64) int64 {
@@ -454,9 +473,10 @@ func (x *Index) EachKey(seq int64, fn func(key string)) bool {
 // its mask is set when it holds keys[i] (at most 64), or, with like not
 // nil, a key like says stands for it (the same word up to a typo; like is
 // asked only about keys that start with the same byte, as typos rarely
-// touch the first letter). A ranking checks a page of candidates under
-// one lock, comparing term ids rather than strings, and calls like only
-// for the keys an item lacks. An item the index does not hold gets 0.
+// touch the first letter, and are at most two bytes longer or shorter).
+// A ranking checks a page of candidates under one lock, comparing term
+// ids rather than strings, and calls like only for the keys an item
+// lacks. An item the index does not hold gets 0.
 func (x *Index) Held(seqs []int64, keys []string, like func(key, other string) bool, masks []uint64) []uint64 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -464,8 +484,10 @@ func (x *Index) Held(seqs []int64, keys []string, like func(key, other string) b
 	var idsBuf [64]uint32
 	var known [64]bool
 	ids := idsBuf[:len(keys)]
+	var heads [64]head
 	for i, k := range keys {
 		ids[i], known[i] = x.ids[k]
+		heads[i] = headOf(k)
 	}
 	all := uint64(1)<<len(keys) - 1
 	if len(keys) == 64 {
@@ -489,9 +511,10 @@ func (x *Index) Held(seqs []int64, keys []string, like func(key, other string) b
 		}
 		if like != nil && m != all {
 			for _, id := range doc {
-				head := x.heads[id]
+				h := x.heads[id]
 				for i, k := range keys {
-					if m&(1<<i) == 0 && k != "" && head == k[0] && like(k, x.terms[id].key) {
+					if m&(1<<i) == 0 && heads[i].first == h.first && heads[i].first != 0 &&
+						int(heads[i].len)-int(h.len) <= 2 && int(h.len)-int(heads[i].len) <= 2 && like(k, x.terms[id].key) {
 						m |= 1 << i
 					}
 				}
