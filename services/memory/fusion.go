@@ -94,6 +94,10 @@ const (
 	rerankCoverage   = 1.0 // share of the question's word weight the note holds
 	rerankCorrection = 0.1 // a correction, times its coverage
 	rerankCurrent    = 0.3 // a correction when the question asks what holds now
+
+	// typoMaxDocFreq: a question word memory holds in fewer items than
+	// this may be a typo of a word a candidate holds.
+	typoMaxDocFreq = 10
 )
 
 // currentCues are question words asking for what holds now: a correction
@@ -222,14 +226,21 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 	nt := len(terms)
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
-	// Own keys first, a typo forgiven; then relatives', exactly.
-	own := slices.IndexFunc(keys, func(k termKey) bool { return k.weight < 1 })
-	if own < 0 {
-		own = len(keys)
+	// A question word's own key is forgiven a typo when memory holds it in
+	// few items: a word memory holds often is taken as spelt right, and
+	// its near misses are other words (set on the design half). Relatives'
+	// keys must match exactly.
+	var rare, exact []termKey
+	for _, k := range keys {
+		if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
+			rare = append(rare, k)
+		} else {
+			exact = append(exact, k)
+		}
 	}
-	for _, group := range [][]termKey{keys[:own], keys[own:]} {
+	for g, group := range [][]termKey{rare, exact} {
 		var like func(a, b string) bool
-		if len(group) > 0 && group[0].weight == 1 {
+		if g == 0 {
 			like = near
 		}
 		for start := 0; start < len(group); start += 64 {
