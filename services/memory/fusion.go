@@ -157,7 +157,11 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwT
 		current = current || currentCues[w]
 	}
 	for i := range top {
-		if it, ok := items[top[i].seq]; ok && it.LearningKind == "correction" {
+		it, ok := items[top[i].seq]
+		if ok {
+			top[i].item = &it
+		}
+		if ok && it.LearningKind == "correction" {
 			// The score is mostly coverage: a correction about something
 			// else gains little.
 			boost := rerankCorrection

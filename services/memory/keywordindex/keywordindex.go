@@ -340,7 +340,15 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 	}
 	for _, t := range terms {
 		p, termIDF := idf(t.Key)
-		if len(t.Alts) == 0 {
+		// Alternatives no item holds cost nothing: most words' are not
+		// in memory at all.
+		alts := 0
+		for _, a := range t.Alts {
+			if _, ok := x.ids[a.Key]; ok && a.Weight > 0 {
+				alts++
+			}
+		}
+		if alts == 0 {
 			if p != nil {
 				add(p, termIDF, scores, false)
 			}
