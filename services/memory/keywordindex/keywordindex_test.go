@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -349,5 +350,24 @@ func TestHeld(t *testing.T) {
 	x.Remove(2)
 	if got := x.Held([]int64{2}, keys, nil, nil); got[0] != 0 {
 		t.Errorf("a removed item holds %b", got[0])
+	}
+}
+
+// maybeTypo never rules out a pair of keys within two edits that start
+// alike: Held's typo check would miss it.
+func TestMaybeTypoIsABound(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	word := func() string {
+		b := make([]byte, 1+r.Intn(9))
+		for i := range b {
+			b[i] = "abcde1"[r.Intn(6)]
+		}
+		return string(b)
+	}
+	for range 50000 {
+		a, b := word(), word()
+		if a[0] == b[0] && editdistance.OSA(a, b) <= 2 && !maybeTypo(headOf(a), headOf(b)) {
+			t.Fatalf("%q and %q are within two edits, ruled out", a, b)
+		}
 	}
 }
