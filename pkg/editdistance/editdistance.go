@@ -31,3 +31,58 @@ func OSA(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Within reports whether OSA(a, b) <= k, faster than computing it: no
+// allocation for ASCII words of up to 63 bytes, and it stops as soon as
+// every alignment is past k. Memory asks it of every word of a page of
+// candidates against a query's words, and most pairs are far apart.
+func Within(a, b string, k int) bool {
+	if a == b {
+		return k >= 0
+	}
+	if len(a) > 63 || len(b) > 63 || !ascii(a) || !ascii(b) {
+		return OSA(a, b) <= k
+	}
+	if d := len(a) - len(b); d > k || -d > k {
+		return false
+	}
+	var rows [3][64]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	prevMin := 0
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = c
+			rowMin = min(rowMin, c)
+		}
+		// A later row is never below this one's least, or the one
+		// before's plus a swap.
+		if rowMin > k && prevMin >= k {
+			return false
+		}
+		prevMin = rowMin
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)] <= k
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,6 +1,9 @@
 package editdistance
 
-import "testing"
+import (
+	"math/rand"
+	"testing"
+)
 
 func TestOSA(t *testing.T) {
 	for _, tc := range []struct {
@@ -12,6 +15,37 @@ func TestOSA(t *testing.T) {
 	} {
 		if got := OSA(tc.a, tc.b); got != tc.want {
 			t.Errorf("OSA(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// Within agrees with OSA on every pair and bound, ASCII or not.
+func TestWithin(t *testing.T) {
+	words := []string{"", "a", "ab", "ba", "abc", "acb", "kitten", "sitting", "postgres", "postgress", "pstgres",
+		"deployment", "deploymnet", "dpeloymnte", "héllo", "hello", "SEARXGN", "SEARXNG", "abcdefgh", "xbcdefgy"}
+	for _, a := range words {
+		for _, b := range words {
+			d := OSA(a, b)
+			for k := 0; k <= 3; k++ {
+				if got := Within(a, b, k); got != (d <= k) {
+					t.Errorf("Within(%q, %q, %d) = %v, OSA is %d", a, b, k, got, d)
+				}
+			}
+		}
+	}
+	// And on random words of a small alphabet, where near misses abound.
+	r := rand.New(rand.NewSource(1))
+	word := func() string {
+		b := make([]byte, r.Intn(10))
+		for i := range b {
+			b[i] = "abc"[r.Intn(3)]
+		}
+		return string(b)
+	}
+	for range 20000 {
+		a, b, k := word(), word(), r.Intn(4)
+		if got, d := Within(a, b, k), OSA(a, b); got != (d <= k) {
+			t.Fatalf("Within(%q, %q, %d) = %v, OSA is %d", a, b, k, got, d)
 		}
 	}
 }

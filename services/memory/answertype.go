@@ -41,9 +41,9 @@ func questionType(q string) answerType {
 			case "many", "much", "long", "often", "big", "fast", "old", "large":
 				return answerNumber
 			}
-		case "what":
+		case "what", "which":
 			switch next {
-			case "time", "day", "date":
+			case "time", "day", "date", "weekday":
 				return answerTime
 			}
 		}

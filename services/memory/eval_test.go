@@ -379,9 +379,11 @@ func (rep *evalReport) check(t *testing.T) {
 	}
 	atLeast("default-mode plain recall@5", fetch["default"]["plain"].recall5(), 0.95)
 	// Targets 0.75 and 0.80: not reached with the offline hash embedder.
+	// They read 0.68 and 0.77 on 2,000 distractors (make test), 0.60 and
+	// 0.79 on all of them (make eval); the floors hold for both.
 	atLeast("default-mode paraphrase recall@5", fetch["default"]["paraphrase"].recall5(), 0.60)
 	rs := rep.recall["held-out"]
-	atLeast("memory.recall's first citation right", ratio(rs.firstRight, rs.answerable), 0.70)
+	atLeast("memory.recall's first citation right", ratio(rs.firstRight, rs.answerable), 0.75)
 	atLeast("memory.recall's \"I don't know\" on unanswerable questions", ratio(rs.idk, rs.unanswerable), 0.85)
 	// The default is never worse than keyword alone: not one question
 	// fewer in the top five, and MRR within one question's slip from

@@ -3,8 +3,10 @@ package memory
 import (
 	"cmp"
 	"context"
+	"math/bits"
 	"slices"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -92,6 +94,10 @@ const (
 	rerankCoverage   = 1.0 // share of the question's word weight the note holds
 	rerankCorrection = 0.1 // a correction, times its coverage
 	rerankCurrent    = 0.3 // a correction when the question asks what holds now
+
+	// typoMaxDocFreq: a question word memory holds in fewer items than
+	// this may be a typo of a word a candidate holds.
+	typoMaxDocFreq = 10
 )
 
 // currentCues are question words asking for what holds now: a correction
@@ -102,7 +108,7 @@ var currentCues = map[string]bool{"now": true, "current": true, "currently": tru
 // rerank reorders the first candidates of order (fused, best first) as the
 // comment atop this file says, in place, and gives every candidate a score
 // that falls with its place. vecBest are the vector leg's best seqs.
-func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, order []fused, vecBest []Ranked) ([]fused, error) {
+func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwTerms []keywordindex.Term, order []fused, vecBest []Ranked) ([]fused, error) {
 	terms := Terms(query)
 	if len(order) == 0 || len(terms) == 0 {
 		return order, nil
@@ -126,20 +132,18 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, ord
 	if err != nil {
 		return nil, err
 	}
-	termKeys := make([][]string, len(terms))
-	for i, t := range terms {
-		termKeys[i] = textkeys.Keys([]string{t})
-	}
+	keys := heldKeys(terms, kwTerms)
 	best := 0.0
-	for _, c := range cands {
+	seqs := make([]int64, len(cands))
+	for i, c := range cands {
 		best = max(best, c.score)
+		seqs[i] = c.seq
 	}
-	var keys []string
+	cover := coverages(idx, seqs, terms, keys, weights)
 	for i := range cands {
 		c := &cands[i]
-		keys = keys[:0]
-		idx.EachKey(c.seq, func(k string) { keys = append(keys, k) })
-		c.score = rerankFused*c.score/best + rerankCoverage*coverageOf(terms, termKeys, weights, keys)
+		c.coverage = cover[i]
+		c.score = rerankFused*c.score/best + rerankCoverage*c.coverage
 	}
 	byScore(cands)
 	// The best few are read: a correction outranks what it corrects.
@@ -153,7 +157,11 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, ord
 		current = current || currentCues[w]
 	}
 	for i := range top {
-		if it, ok := items[top[i].seq]; ok && it.LearningKind == "correction" {
+		it, ok := items[top[i].seq]
+		if ok {
+			top[i].item = &it
+		}
+		if ok && it.LearningKind == "correction" {
 			// The score is mostly coverage: a correction about something
 			// else gains little.
 			boost := rerankCorrection
@@ -186,22 +194,88 @@ func byScore(fs []fused) {
 	})
 }
 
-// coverageOf is the share of the terms' weight that an item holding keys
-// (its keyword index keys) holds, a term counting as held when a key is
-// its key up to a typo.
-func coverageOf(terms []string, termKeys [][]string, weights map[string]float64, keys []string) float64 {
-	var total, held float64
+// termKey is a key that stands for a question word (terms[term]) in a
+// note: the word's own, or, weighing less, a WordNet relative's.
+type termKey struct {
+	key    string
+	term   int
+	weight float64
+}
+
+// heldKeys lists the keys that stand for terms: each word's own (a typo
+// of it forgiven), and the relatives the keyword leg looked for (kwTerms,
+// made by keywordTerms, one per word when they were expanded).
+func heldKeys(terms []string, kwTerms []keywordindex.Term) []termKey {
+	var keys []termKey
 	for i, t := range terms {
-		total += weights[t]
-		for _, tk := range termKeys[i] {
-			if slices.ContainsFunc(keys, func(k string) bool { return k == tk || k[0] == tk[0] && near(tk, k) }) {
-				held += weights[t]
-				break
+		for _, k := range textkeys.Keys([]string{t}) {
+			keys = append(keys, termKey{key: k, term: i, weight: 1})
+		}
+	}
+	if len(kwTerms) != len(terms) {
+		return keys // not expanded
+	}
+	for i, t := range kwTerms {
+		for _, a := range t.Alts {
+			keys = append(keys, termKey{key: a.Key, term: i, weight: a.Weight})
+		}
+	}
+	return keys
+}
+
+// coverages is, for each item of seqs, the share of the terms' weight it
+// holds: a term counts fully when the item holds its own word (up to a
+// typo), for its weight when it holds a relative only.
+func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, weights map[string]float64) []float64 {
+	nt := len(terms)
+	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
+	var masks []uint64
+	// A question word's own key is forgiven a typo when memory holds it in
+	// few items: a word memory holds often is taken as spelt right, and
+	// its near misses are other words (set on the design half). Relatives'
+	// keys must match exactly.
+	var rare, exact []termKey
+	for _, k := range keys {
+		if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
+			rare = append(rare, k)
+		} else {
+			exact = append(exact, k)
+		}
+	}
+	for g, group := range [][]termKey{rare, exact} {
+		var like func(a, b string) bool
+		if g == 0 {
+			like = near
+		}
+		for start := 0; start < len(group); start += 64 {
+			chunk := group[start:min(start+64, len(group))]
+			strs := make([]string, len(chunk))
+			for j, k := range chunk {
+				strs[j] = k.key
+			}
+			masks = idx.Held(seqs, strs, like, masks)
+			for i, m := range masks {
+				for ; m != 0; m &= m - 1 {
+					k := chunk[bits.TrailingZeros64(m)]
+					held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
+				}
 			}
 		}
 	}
-	if total == 0 {
-		return 0
+	var total float64
+	for _, t := range terms {
+		total += weights[t]
 	}
-	return held / total
+	out := make([]float64, len(seqs))
+	if total == 0 {
+		return out
+	}
+	for i := range seqs {
+		var got float64
+		for j, t := range terms {
+			got += held[i*nt+j] * weights[t]
+		}
+		out[i] = got / total
+	}
+	return out
 }

@@ -106,32 +106,15 @@ func (s *Service) termWeights(ctx context.Context, m Marks, terms []string, univ
 const recallMinTyped = 0.4
 
 // relevant decides whether a hit may be quoted in an answer: it must hold
-// enough of the question's word weight (less when it holds the kind of
-// answer asked for, t), or be very close in vector space.
-func relevant(weights map[string]float64, t answerType, text string, f fused) bool {
+// enough of the question's word weight (f.coverage, which the rerank
+// measured: a WordNet relative of a word counts for its weight), less
+// when it holds the kind of answer asked for (t), or be very close in
+// vector space.
+func relevant(t answerType, text string, f fused) bool {
 	if f.inVec && f.vector >= recallMinCosine {
 		return true
 	}
-	var stems []string
-	for _, w := range words(text) {
-		stems = append(stems, stem(w))
-	}
-	var total, covered float64
-	for t, w := range weights {
-		total += w
-		st := stem(t)
-		for _, s := range stems {
-			if near(st, s) {
-				covered += w
-				break
-			}
-		}
-	}
-	if total == 0 {
-		return false
-	}
-	share := covered / total
-	return share >= recallMinShare || share >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
+	return f.coverage >= recallMinShare || f.coverage >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
 }
 
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
@@ -179,10 +162,6 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	if err != nil {
 		return nil, err
 	}
-	weights, err := s.termWeights(ctx, m, terms, v.universe)
-	if err != nil {
-		return nil, err
-	}
 	// The relevant hits, those holding the kind of answer the question
 	// asks for (a time for "when") first when they are about as good.
 	type candidate struct {
@@ -199,7 +178,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if text == "" || !relevant(weights, qt, text, f) || lacksName(p.Question, text) {
+		if text == "" || !relevant(qt, text, f) || lacksName(p.Question, text) {
 			continue
 		}
 		snippet := answerSentence(terms, qt, text)

@@ -2,10 +2,12 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -50,6 +52,10 @@ type fused struct {
 	keyword float64 // BM25; 0 when the keyword leg did not find it
 	vector  float64 // cosine; 0 when the vector leg did not find it
 	inVec   bool
+	// coverage is the share of the question's word weight the item holds
+	// (fusion.go's coverages), set on the candidates the rerank weighed.
+	coverage float64
+	item     *Item // the item, when the rerank read it
 }
 
 // Fetch finds items matching a query, in the requested mode, among those
@@ -123,12 +129,24 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	return out, nil
 }
 
+// itemsOf reads the items of list, but for those the rerank read already.
 func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, error) {
-	seqs := make([]int64, len(list))
-	for i, f := range list {
-		seqs[i] = f.seq
+	seqs := make([]int64, 0, len(list))
+	for _, f := range list {
+		if f.item == nil {
+			seqs = append(seqs, f.seq)
+		}
 	}
-	return s.items(ctx, seqs)
+	out, err := s.items(ctx, seqs)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range list {
+		if f.item != nil {
+			out[f.seq] = *f.item
+		}
+	}
+	return out, nil
 }
 
 // rank ranks the candidates for query among the items of v with seq <=
@@ -139,10 +157,11 @@ func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, er
 func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view, asOf int64, depth, need int) ([]fused, string, error) {
 	allowed := v.allowed
 	var kw []Ranked
+	var terms []keywordindex.Term
 	if mode != ModeVector {
 		// Hybrid looks for the query's words and their WordNet relatives;
 		// keyword mode for its words only.
-		if terms := keywordTerms(query, mode == ModeHybrid && !s.exactKeywords); len(terms) > 0 {
+		if terms = keywordTerms(query, mode == ModeHybrid && !s.exactKeywords); len(terms) > 0 {
 			idx, err := s.syncKeywords(ctx, m)
 			if err != nil {
 				return nil, "", err
@@ -198,8 +217,14 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 		order = topk.Select(order, min(need, depth))
 	} else {
 		// The rerank reads the best candidates whatever page is asked
-		// for, so that pages agree with each other.
-		order = topk.Select(order, depth)
+		// for, so that pages agree with each other, and the vector leg's
+		// best wherever fusion left them.
+		order = topk.Select(order, min(depth, max(need, rerankDepth)))
+		for _, r := range vec[:min(rerankVectorExtra, len(vec))] {
+			if !slices.ContainsFunc(order, func(o Ranked) bool { return o.Seq == r.Seq }) {
+				order = append(order, Ranked{Seq: r.Seq, Score: out[at[r.Seq]].score})
+			}
+		}
 	}
 	best := make([]fused, len(order))
 	for i, r := range order {
@@ -207,7 +232,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	}
 	if mode == ModeHybrid {
 		var err error
-		if best, err = s.rerank(ctx, m, v, query, best, vec); err != nil {
+		if best, err = s.rerank(ctx, m, v, query, terms, best, vec); err != nil {
 			return nil, "", err
 		}
 	}

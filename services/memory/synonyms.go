@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"strings"
+
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
@@ -65,7 +67,60 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 		}
 		out[i].Alts = alts
 	}
+	addAcronyms(&tok, query, words, out, seen)
 	return out
+}
+
+// acronymWeight is what a note's acronym of consecutive query words
+// counts for each of them ("CDN" for "content delivery network").
+const acronymWeight = 0.8
+
+// addAcronyms adds, to the terms of a run of three to five consecutive
+// query words starting with a word that is not a stopword, the run's
+// initials as an alternative ("paid time off" → "pto",
+// "General Data Protection Regulation" → "gdpr"): a note may spell out
+// the short form only. Initials that make an English word WordNet knows
+// ("wit") are left out: they would find that word, not the phrase.
+func addAcronyms(tok *textkeys.Tokenizer, query string, terms []string, out []keywordindex.Term, seen map[string]bool) {
+	ws := words(query)
+	termAt := map[string]int{}
+	for i, t := range terms {
+		termAt[t] = i
+	}
+	for start := range ws {
+		if stopwords[ws[start]] {
+			continue
+		}
+		for end := start + 3; end <= min(start+5, len(ws)); end++ {
+			var b strings.Builder
+			for _, w := range ws[start:end] {
+				b.WriteByte(w[0])
+			}
+			acr := b.String()
+			if _, common := wordnet.Lookup(acr); common > 0 || !isLetters(acr) {
+				continue
+			}
+			key := keyOf(tok, acr)
+			if key == "" || seen[key] {
+				continue
+			}
+			seen[key] = true
+			for _, w := range ws[start:end] {
+				if i, ok := termAt[w]; ok {
+					out[i].Alts = append(out[i].Alts, keywordindex.Alt{Key: key, Weight: acronymWeight})
+				}
+			}
+		}
+	}
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // keyOf is a one-word text's index key, "" if it is not one key.

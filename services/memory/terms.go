@@ -110,7 +110,7 @@ func near(a, b string) bool {
 	if allowed == 0 || a[0] != b[0] || abs(len(a)-len(b)) > allowed {
 		return false
 	}
-	return editdistance.OSA(a, b) <= allowed
+	return editdistance.Within(a, b, allowed)
 }
 
 func abs(x int) int {

@@ -28,6 +28,7 @@ type Index struct {
 	mu    sync.RWMutex
 	ids   map[string]uint32 // term → id
 	terms []postings        // by id
+	heads []head            // by id, for Held to skip keys without reading them
 	free  []uint32          // ids of dropped terms, for reuse
 	seqs  []int64           // by slot, ascending; negated when removed
 	lens  []uint32          // tokens by slot
@@ -103,10 +104,11 @@ func (x *Index) newTerm(key string) uint32 {
 	var id uint32
 	if n := len(x.free); n > 0 {
 		id, x.free = x.free[n-1], x.free[:n-1]
-		x.terms[id] = postings{key: key}
+		x.terms[id], x.heads[id] = postings{key: key}, headOf(key)
 	} else {
 		id = uint32(len(x.terms))
 		x.terms = append(x.terms, postings{key: key})
+		x.heads = append(x.heads, headOf(key))
 	}
 	x.ids[key] = id
 	return id
@@ -171,7 +173,7 @@ func (x *Index) compactSlots() {
 // dropTerm forgets a term no live item holds any more.
 func (x *Index) dropTerm(id uint32) {
 	delete(x.ids, x.terms[id].key)
-	x.terms[id] = postings{}
+	x.terms[id], x.heads[id] = postings{}, head{}
 	x.free = append(x.free, id)
 }
 
@@ -187,8 +189,16 @@ func (x *Index) compact(p *postings) {
 }
 
 func (x *Index) slotOf(seq int64) (int, bool) {
-	i := sort.Search(len(x.seqs), func(i int) bool { return abs64(x.seqs[i]) >= seq })
-	return i, i < len(x.seqs) && abs64(x.seqs[i]) == seq
+	lo, hi := 0, len(x.seqs)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if abs64(x.seqs[mid]) < seq {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < len(x.seqs) && abs64(x.seqs[lo]) == seq
 }
 
 func abs64(v int64) int64 {
@@ -318,7 +328,15 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 	}
 	for _, t := range terms {
 		p, termIDF := idf(t.Key)
-		if len(t.Alts) == 0 {
+		// Alternatives no item holds cost nothing: most words' are not
+		// in memory at all.
+		alts := 0
+		for _, a := range t.Alts {
+			if _, ok := x.ids[a.Key]; ok && a.Weight > 0 {
+				alts++
+			}
+		}
+		if alts == 0 {
 			if p != nil {
 				add(p, termIDF, scores, false)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -320,20 +321,53 @@ func TestSearchTermsAlternatives(t *testing.T) {
 	}
 }
 
-func TestEachKey(t *testing.T) {
+func TestHeld(t *testing.T) {
+	key := func(w string) string { return textkeys.Keys([]string{w})[0] }
 	x := New()
 	x.Add(1, "Rotations change on Mondays")
 	x.Add(2, "Fonts")
-	var keys []string
-	if !x.EachKey(1, func(k string) { keys = append(keys, k) }) {
-		t.Fatal("item 1 is indexed")
+	x.Add(3, "Mondays and fonts")
+	keys := []string{key("mondays"), key("fonts"), key("absent")}
+	got := x.Held([]int64{1, 2, 3, 9}, keys, nil, nil)
+	if want := []uint64{0b001, 0b010, 0b011, 0}; !slices.Equal(got, want) {
+		t.Errorf("held = %b, want %b", got, want)
 	}
-	slices.Sort(keys)
-	if want := []string{"chang", "mondai", "on", "rotat"}; !slices.Equal(keys, want) {
-		t.Errorf("keys of item 1 = %q, want %q", keys, want)
+	// like is asked only about the keys an item lacks, that start with the
+	// same byte, and may stand in.
+	var asked []string
+	typo := func(k, other string) bool {
+		asked = append(asked, k+"~"+other)
+		return k == "rottat" && other == key("rotations")
+	}
+	if got := x.Held([]int64{1}, []string{key("mondays"), "rottat"}, typo, got); !slices.Equal(got, []uint64{0b11}) {
+		t.Errorf("with a typo rule, held = %b, want 11", got)
+	}
+	for _, a := range asked {
+		if strings.HasPrefix(a, key("mondays")+"~") || a[0] != a[strings.Index(a, "~")+1] {
+			t.Errorf("like was asked %s", a)
+		}
 	}
 	x.Remove(2)
-	if x.EachKey(2, func(string) { t.Error("a removed item has no keys") }) {
-		t.Error("item 2 was removed")
+	if got := x.Held([]int64{2}, keys, nil, nil); got[0] != 0 {
+		t.Errorf("a removed item holds %b", got[0])
+	}
+}
+
+// maybeTypo never rules out a pair of keys within two edits that start
+// alike: Held's typo check would miss it.
+func TestMaybeTypoIsABound(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	word := func() string {
+		b := make([]byte, 1+r.Intn(9))
+		for i := range b {
+			b[i] = "abcde1"[r.Intn(6)]
+		}
+		return string(b)
+	}
+	for range 50000 {
+		a, b := word(), word()
+		if a[0] == b[0] && editdistance.OSA(a, b) <= 2 && !maybeTypo(headOf(a), headOf(b)) {
+			t.Fatalf("%q and %q are within two edits, ruled out", a, b)
+		}
 	}
 }

@@ -1,0 +1,46 @@
+package memory
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+)
+
+// altKeys are the alternative keys keywordTerms gives a query's word.
+func altKeys(query, word string) []string {
+	var out []string
+	for i, w := range Terms(query) {
+		if w == word {
+			for _, a := range keywordTerms(query, true)[i].Alts {
+				out = append(out, a.Key)
+			}
+		}
+	}
+	return out
+}
+
+func TestKeywordTermsAcronyms(t *testing.T) {
+	key := func(w string) string { return textkeys.Keys([]string{w})[0] }
+	for _, tc := range []struct{ query, word, acronym string }{
+		{"who is our content delivery network provider", "delivery", "cdn"},
+		{"how much paid time off do we get", "paid", "pto"},
+		{"where are architecture decision records kept", "records", "adr"},
+		{"deletion under the General Data Protection Regulation", "protection", "gdpr"},
+	} {
+		if alts := altKeys(tc.query, tc.word); !slices.Contains(alts, key(tc.acronym)) {
+			t.Errorf("%q: %q may stand for %q, got alternatives %q", tc.query, tc.acronym, tc.word, alts)
+		}
+	}
+	// Initials that spell a word are that word, not an acronym: "what is
+	// the" makes "wit".
+	if alts := altKeys("what is the weather", "weather"); slices.Contains(alts, key("wit")) {
+		t.Errorf("an English word was taken for an acronym: %q", alts)
+	}
+	// Keyword mode looks for the words only.
+	for _, term := range keywordTerms("content delivery network", false) {
+		if len(term.Alts) > 0 {
+			t.Errorf("unexpanded term %q has alternatives %v", term.Key, term.Alts)
+		}
+	}
+}
