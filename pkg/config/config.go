@@ -127,11 +127,12 @@ const ReplicationJetStream = "jetstream"
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {
-	// Provider is hash (built in, offline), hash-wordnet (hash plus WordNet
-	// concepts, offline), openai (any OpenAI-compatible
+	// Provider is hash-glove (built in, offline: hash plus GloVe word
+	// vectors), hash (built in, offline: spelling only), hash-wordnet
+	// (hash plus WordNet concepts, offline), openai (any OpenAI-compatible
 	// /v1/embeddings: OpenAI, Ollama, llama.cpp, vLLM) or ollama (Ollama's
 	// /api/embed).
-	Provider string `toml:"provider" env:"OPENHUMAN_EMBEDDINGS_PROVIDER" default:"hash"`
+	Provider string `toml:"provider" env:"OPENHUMAN_EMBEDDINGS_PROVIDER" default:"hash-glove"`
 	// BaseURL defaults to the provider's usual address.
 	BaseURL string `toml:"base_url" env:"OPENHUMAN_EMBEDDINGS_BASE_URL"`
 	Model   string `toml:"model" env:"OPENHUMAN_EMBEDDINGS_MODEL"`
@@ -140,7 +141,8 @@ type Embeddings struct {
 	BatchSize int `toml:"batch_size" default:"64"`
 	// TimeoutSeconds bounds one request.
 	TimeoutSeconds int `toml:"timeout_seconds" default:"30"`
-	// Dim is the hash embedder's dimension.
+	// Dim is the built-in embedders' dimension (hash-glove: GloVe's 100
+	// and the hash part's rest).
 	Dim int `toml:"dim" default:"256"`
 }
 

@@ -104,9 +104,14 @@ func (c *Config) validate() error {
 	}
 	e := c.Memory.Embeddings
 	switch e.Provider {
-	case "hash", "hash-wordnet":
+	case "hash-glove", "hash", "hash-wordnet":
 		if e.Dim < 16 || e.Dim > 4096 {
 			return fmt.Errorf("memory.embeddings.dim %d: use 16 to 4096", e.Dim)
+		}
+		// hash-glove's GloVe part has 100 components; the hash part keeps
+		// at least 16.
+		if e.Provider == "hash-glove" && e.Dim < 116 {
+			return fmt.Errorf("memory.embeddings.dim %d: hash-glove needs 116 or more (100 of GloVe, the rest hashed)", e.Dim)
 		}
 	case "openai", "ollama":
 		if e.Model == "" {
@@ -117,7 +122,7 @@ func (c *Config) validate() error {
 			return fmt.Errorf("memory.embeddings.base_url %q: use an http(s) URL", e.BaseURL)
 		}
 	default:
-		return fmt.Errorf("memory.embeddings.provider %q: use hash, hash-wordnet, openai or ollama", e.Provider)
+		return fmt.Errorf("memory.embeddings.provider %q: use hash-glove, hash, hash-wordnet, openai or ollama", e.Provider)
 	}
 	if e.BatchSize < 1 || e.BatchSize > 2048 {
 		return fmt.Errorf("memory.embeddings.batch_size %d: use 1 to 2048", e.BatchSize)

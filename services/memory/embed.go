@@ -70,6 +70,12 @@ func (h *HashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 
 func (h *HashEmbedder) embed(text string) []float32 {
 	v := make([]float32, h.Dim)
+	h.embedInto(v, text)
+	return v
+}
+
+// embedInto writes the unit vector of text into v, of h.Dim zeros.
+func (h *HashEmbedder) embedInto(v []float32, text string) {
 	add := func(sum uint64, weight float32) {
 		idx := int(sum % uint64(h.Dim))
 		if sum>>63 == 1 {
@@ -116,7 +122,7 @@ func (h *HashEmbedder) embed(text string) []float32 {
 			}
 		}
 	}
-	return Normalize(v)
+	Normalize(v)
 }
 
 // conceptHash is a WordNet synset's feature.

@@ -225,15 +225,22 @@ func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
 	}
 }
 
-// A memory embedded by the default hash embedder (hash-v1) opened with
-// concepts (provider hash-wordnet): the background worker re-embeds every
-// item, the vector leg then searches the new vectors, and the old ones are
-// dropped.
-func TestHashToConceptsReembeds(t *testing.T) {
+// A memory embedded by the plain hash embedder (hash-v1, the default
+// before the GloVe embedder) opened with another offline embedder, the
+// default (provider hash-glove) or concepts (provider hash-wordnet): the
+// background worker re-embeds every item, the vector leg then searches
+// the new vectors, and the old ones are dropped.
+func TestHashReembeds(t *testing.T) {
+	for name, next := range map[string]memory.Embedder{"default": nil, "hash-wordnet": &memory.HashEmbedder{Dim: 256, Concepts: true}} {
+		t.Run(name, func(t *testing.T) { testReembedsFromHash(t, next) })
+	}
+}
+
+func testReembedsFromHash(t *testing.T, next memory.Embedder) {
 	path := filepath.Join(t.TempDir(), "m.db")
 	st := mustOpenStoreAt(t, path)
 	ctx := context.Background()
-	old := memory.NewService(st, nil)
+	old := memory.NewService(st, &memory.Options{Embedder: memory.NewHashEmbedder(0)})
 	texts := []string{"The brand uses two fonts, both sans serif.", "The car is parked in the garage.", "Lunch is at noon."}
 	for i := 0; i < 200; i++ { // more than one background batch
 		texts = append(texts, fmt.Sprintf("Filler note %d about nothing in particular.", i))
@@ -247,9 +254,11 @@ func TestHashToConceptsReembeds(t *testing.T) {
 		t.Fatal("the old model did not embed its items")
 	}
 
-	concepts := &memory.HashEmbedder{Dim: 256, Concepts: true}
-	svc := memory.NewService(st, &memory.Options{Embedder: concepts})
-	model := concepts.Model()
+	svc := memory.NewService(st, &memory.Options{Embedder: next})
+	model := "hash-glove-v1-256"
+	if next != nil {
+		model = next.Model()
+	}
 	runInBackground(t, svc)
 	waitUntil(t, "every item re-embedded under "+model, func() bool {
 		todo, err := st.Unembedded(ctx, model, 0, 1)

@@ -44,6 +44,14 @@ const hashVectorWeight = 0.3
 // model of meaning.
 func (h *HashEmbedder) FusionWeight() float64 { return hashVectorWeight }
 
+// gloveVectorWeight is the GloVe embedder's weight, set on the design
+// half of the evaluation.
+var gloveVectorWeight = 0.5
+
+// FusionWeight is between the hash embedder's and a model's: its vectors
+// know words' meanings, not sentences'.
+func (g *GloveEmbedder) FusionWeight() float64 { return gloveVectorWeight }
+
 func (s *Service) vectorWeight() float64 {
 	if w, ok := s.embedder.(fusionWeighted); ok {
 		return w.FusionWeight()

@@ -58,7 +58,21 @@ type AnswerWriter interface {
 // recallMinCosine is the vector similarity from which a hit counts as
 // relevant without sharing enough words with the question: a misspelled or
 // inflected form ("postgress", "deployments") that the keyword leg misses.
+// An embedder whose cosines run higher says its own (recallCosined).
 const recallMinCosine = 0.5
+
+// recallCosined is an embedder that says from which cosine its vectors
+// count as close enough for recall.
+type recallCosined interface {
+	RecallMinCosine() float64
+}
+
+func (s *Service) recallMinCosine() float64 {
+	if c, ok := s.embedder.(recallCosined); ok {
+		return c.RecallMinCosine()
+	}
+	return recallMinCosine
+}
 
 // recallMinShare is the share of a question's word weight a hit must
 // contain to count as relevant.
@@ -110,8 +124,8 @@ const recallMinTyped = 0.4
 // measured: a WordNet relative of a word counts for its weight), less
 // when it holds the kind of answer asked for (t), or be very close in
 // vector space.
-func relevant(t answerType, text string, f fused) bool {
-	if f.inVec && f.vector >= recallMinCosine {
+func relevant(t answerType, text string, f fused, minCosine float64) bool {
+	if f.inVec && f.vector >= minCosine {
 		return true
 	}
 	return f.coverage >= recallMinShare || f.coverage >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
@@ -178,7 +192,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if text == "" || !relevant(qt, text, f) || lacksName(p.Question, text) {
+		if text == "" || !relevant(qt, text, f, s.recallMinCosine()) || lacksName(p.Question, text) {
 			continue
 		}
 		snippet := answerSentence(terms, qt, text)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/glove"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
@@ -29,7 +30,7 @@ type Service struct {
 
 // Options configure a Service; the zero value works.
 type Options struct {
-	// Embedder computes the vector leg's vectors (default: the hash embedder).
+	// Embedder computes the vector leg's vectors (default: the GloVe embedder).
 	Embedder Embedder
 	// InlineTimeout bounds the embedding done while learning; past it the
 	// item is stored anyway and embedded in the background (default 2 s).
@@ -51,12 +52,13 @@ func NewService(store Store, opts *Options) *Service {
 		o = *opts
 	}
 	if o.Embedder == nil {
-		o.Embedder = NewHashEmbedder(0)
+		o.Embedder = NewGloveEmbedder(0)
 	}
 	// The WordNet table takes a tenth of a second to read; reading it now,
 	// beside whatever the caller does next, keeps it off the first write's
 	// and the first search's path.
 	go wordnet.Load()
+	go glove.Load()
 	if o.InlineTimeout <= 0 {
 		o.InlineTimeout = 2 * time.Second
 	}

@@ -136,8 +136,10 @@ func embedder(c config.Embeddings) memory.Embedder {
 		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())
 	case "ollama":
 		return ollama.New(c.BaseURL, c.Model, c.BatchSize, c.Timeout())
+	case "hash", "hash-wordnet":
+		e := memory.NewHashEmbedder(c.Dim)
+		e.Concepts = c.Provider == "hash-wordnet"
+		return e
 	}
-	e := memory.NewHashEmbedder(c.Dim)
-	e.Concepts = c.Provider == "hash-wordnet"
-	return e
+	return memory.NewGloveEmbedder(c.Dim)
 }

@@ -1,0 +1,68 @@
+package glove_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/glove"
+)
+
+func vec(t *testing.T, w string) []float32 {
+	t.Helper()
+	r, ok := glove.Rank(w)
+	if !ok {
+		t.Fatalf("%q is not in the table", w)
+	}
+	v := make([]float32, glove.Dim())
+	glove.AddTo(v, r, 1)
+	return v
+}
+
+func cosine(a, b []float32) float64 {
+	var ab, aa, bb float64
+	for i := range a {
+		ab += float64(a[i] * b[i])
+		aa += float64(a[i] * a[i])
+		bb += float64(b[i] * b[i])
+	}
+	return ab / math.Sqrt(aa*bb)
+}
+
+func TestTable(t *testing.T) {
+	if glove.Dim() != 100 {
+		t.Fatalf("dim %d", glove.Dim())
+	}
+	if r, _ := glove.Rank("the"); r != 0 {
+		t.Fatalf("the: rank %d, want 0 (frequency order)", r)
+	}
+	for _, w := range []string{",", "The", "don't", ""} {
+		if _, ok := glove.Rank(w); ok {
+			t.Errorf("%q: only lowercase letters are kept", w)
+		}
+	}
+	var norm float64
+	for _, c := range glove.Common() {
+		norm += float64(c * c)
+	}
+	if math.Abs(norm-1) > 1e-4 {
+		t.Fatalf("common direction has length² %f", norm)
+	}
+}
+
+// Meaning, not spelling: words used alike are nearer than words that
+// merely look alike, after quantisation.
+func TestNeighbours(t *testing.T) {
+	for _, c := range []struct{ w, near, far string }{
+		{"doctor", "physician", "doctrine"},
+		{"salary", "wages", "salad"},
+		{"car", "automobile", "cat"},
+	} {
+		near, far := cosine(vec(t, c.w), vec(t, c.near)), cosine(vec(t, c.w), vec(t, c.far))
+		if near <= far || near < 0.5 {
+			t.Errorf("%s: %s %.2f, %s %.2f", c.w, c.near, near, c.far, far)
+		}
+	}
+	if glove.Frequency(0) <= glove.Frequency(1000) {
+		t.Fatal("frequency must fall with rank")
+	}
+}
