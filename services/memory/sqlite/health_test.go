@@ -57,7 +57,8 @@ func TestHealth(t *testing.T) {
 		_, errList := s.List(ctx, nil, 0, 1000)
 		_, errTop := s.TopEntities(ctx, "", 1000, nil)
 		_, errSources := s.Sources(ctx, nil)
-		_, _, errVectors := s.VectorChanges(ctx, memory.NewHashEmbedder(0).Model(), 0, 0, func(int64, []float32) {}, func(int64) {})
+		_, _, errVectors := s.VectorChanges(ctx, memory.NewGloveEmbedder(0).Model(), // the default WriteItems embeds with
+			0, 0, func(int64, []float32) {}, func(int64) {})
 		failed := 0
 		for _, err := range []error{errList, errTop, errSources, errVectors} {
 			if err != nil {
