@@ -84,7 +84,7 @@ func TestDistributed(t *testing.T) {
 	}
 	scraped, _ := io.ReadAll(mresp.Body)
 	mresp.Body.Close()
-	for _, want := range []string{`openhuman_build_info{binary="openhuman-memory"`, `openhuman_service_requests_total{method="learn",outcome="ok",service="memory"} 1`, `openhuman_memory_items{kind="learning"} 1`, `openhuman_memory_vectors{model="hash-v1-256"} 1`} {
+	for _, want := range []string{`openhuman_build_info{binary="openhuman-memory"`, `openhuman_service_requests_total{method="learn",outcome="ok",service="memory"} 1`, `openhuman_memory_items{kind="learning"} 1`, `openhuman_memory_vectors{model="hash-glove-v1-256"} 1`} {
 		mustContain(t, string(scraped), want)
 	}
 
