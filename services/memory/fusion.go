@@ -86,8 +86,8 @@ const (
 	// tells which words a candidate holds, so this reads no text.
 	rerankDepth       = 30
 	rerankVectorExtra = 5
-	// rerankRead is how many of the reranked best are read from the store
-	// to weigh corrections: about a page, which fetch reads anyway.
+	// rerankRead is how many of the reranked best are weighed for
+	// corrections: about a page.
 	rerankRead = 12
 
 	rerankFused      = 0.3 // the fused score, relative to the best candidate's
@@ -146,22 +146,14 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwT
 		c.score = rerankFused*c.score/best + rerankCoverage*c.coverage
 	}
 	byScore(cands)
-	// The best few are read: a correction outranks what it corrects.
+	// Among the best few, a correction outranks what it corrects.
 	top := cands[:min(rerankRead, len(cands))]
-	items, err := s.itemsOf(ctx, top)
-	if err != nil {
-		return nil, err
-	}
 	current := false
 	for _, w := range words(query) {
 		current = current || currentCues[w]
 	}
 	for i := range top {
-		it, ok := items[top[i].seq]
-		if ok {
-			top[i].item = &it
-		}
-		if ok && it.LearningKind == "correction" {
+		if s.isCorrection(top[i].seq) {
 			// The score is mostly coverage: a correction about something
 			// else gains little.
 			boost := rerankCorrection
