@@ -226,31 +226,21 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 	// few items: a word memory holds often is taken as spelt right, and
 	// its near misses are other words (set on the design half). Relatives'
 	// keys must match exactly.
-	var rare, exact []termKey
-	for _, k := range keys {
-		if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
-			rare = append(rare, k)
-		} else {
-			exact = append(exact, k)
-		}
-	}
-	for g, group := range [][]termKey{rare, exact} {
-		var like func(a, b string) bool
-		if g == 0 {
-			like = near
-		}
-		for start := 0; start < len(group); start += 64 {
-			chunk := group[start:min(start+64, len(group))]
-			strs := make([]string, len(chunk))
-			for j, k := range chunk {
-				strs[j] = k.key
+	for start := 0; start < len(keys); start += 64 {
+		chunk := keys[start:min(start+64, len(keys))]
+		strs := make([]string, len(chunk))
+		var forgive uint64
+		for j, k := range chunk {
+			strs[j] = k.key
+			if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
+				forgive |= 1 << j
 			}
-			masks = idx.Held(seqs, strs, like, masks)
-			for i, m := range masks {
-				for ; m != 0; m &= m - 1 {
-					k := chunk[bits.TrailingZeros64(m)]
-					held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
-				}
+		}
+		masks = idx.Held(seqs, strs, forgive, near, masks)
+		for i, m := range masks {
+			for ; m != 0; m &= m - 1 {
+				k := chunk[bits.TrailingZeros64(m)]
+				held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
 			}
 		}
 	}

@@ -21,7 +21,7 @@ type keywordIndex interface {
 	Matching(keys []string, asOf int64) []int64
 	DocFreq(key string) int
 	DocFreqWithin(key string, universe []int64) int
-	Held(seqs []int64, keys []string, like func(key, other string) bool, masks []uint64) []uint64
+	Held(seqs []int64, keys []string, forgive uint64, like func(key, other string) bool, masks []uint64) []uint64
 }
 
 var _ keywordIndex = (*keywordindex.Index)(nil)
