@@ -94,8 +94,8 @@ const (
 	// tells which words a candidate holds, so this reads no text.
 	rerankDepth       = 30
 	rerankVectorExtra = 5
-	// rerankRead is how many of the reranked best are read from the store
-	// to weigh corrections: about a page, which fetch reads anyway.
+	// rerankRead is how many of the reranked best are weighed for
+	// corrections: about a page.
 	rerankRead = 12
 
 	rerankFused      = 0.3 // the fused score, relative to the best candidate's
@@ -154,22 +154,14 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwT
 		c.score = rerankFused*c.score/best + rerankCoverage*c.coverage
 	}
 	byScore(cands)
-	// The best few are read: a correction outranks what it corrects.
+	// Among the best few, a correction outranks what it corrects.
 	top := cands[:min(rerankRead, len(cands))]
-	items, err := s.itemsOf(ctx, top)
-	if err != nil {
-		return nil, err
-	}
 	current := false
 	for _, w := range words(query) {
 		current = current || currentCues[w]
 	}
 	for i := range top {
-		it, ok := items[top[i].seq]
-		if ok {
-			top[i].item = &it
-		}
-		if ok && it.LearningKind == "correction" {
+		if s.isCorrection(top[i].seq) {
 			// The score is mostly coverage: a correction about something
 			// else gains little.
 			boost := rerankCorrection
@@ -242,31 +234,21 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 	// few items: a word memory holds often is taken as spelt right, and
 	// its near misses are other words (set on the design half). Relatives'
 	// keys must match exactly.
-	var rare, exact []termKey
-	for _, k := range keys {
-		if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
-			rare = append(rare, k)
-		} else {
-			exact = append(exact, k)
-		}
-	}
-	for g, group := range [][]termKey{rare, exact} {
-		var like func(a, b string) bool
-		if g == 0 {
-			like = near
-		}
-		for start := 0; start < len(group); start += 64 {
-			chunk := group[start:min(start+64, len(group))]
-			strs := make([]string, len(chunk))
-			for j, k := range chunk {
-				strs[j] = k.key
+	for start := 0; start < len(keys); start += 64 {
+		chunk := keys[start:min(start+64, len(keys))]
+		strs := make([]string, len(chunk))
+		var forgive uint64
+		for j, k := range chunk {
+			strs[j] = k.key
+			if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
+				forgive |= 1 << j
 			}
-			masks = idx.Held(seqs, strs, like, masks)
-			for i, m := range masks {
-				for ; m != 0; m &= m - 1 {
-					k := chunk[bits.TrailingZeros64(m)]
-					held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
-				}
+		}
+		masks = idx.Held(seqs, strs, forgive, near, masks)
+		for i, m := range masks {
+			for ; m != 0; m &= m - 1 {
+				k := chunk[bits.TrailingZeros64(m)]
+				held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
 			}
 		}
 	}

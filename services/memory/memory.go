@@ -105,10 +105,11 @@ type Store interface {
 	// indexes have anything to catch up on.
 	Marks(ctx context.Context) (Marks, error)
 	// ItemChanges reports what changed since the marks: add is called for
-	// each item stored after addMark (with seq above it, ascending), remove
-	// for each item deleted after delMark. It returns the new marks.
+	// each item stored after addMark (with seq above it, ascending) with
+	// its text and learning kind, remove for each item deleted after
+	// delMark. It returns the new marks.
 	ItemChanges(ctx context.Context, addMark, delMark int64,
-		add func(seq int64, text string), remove func(seq int64)) (newAdd, newDel int64, err error)
+		add func(seq int64, text, learningKind string), remove func(seq int64)) (newAdd, newDel int64, err error)
 
 	// StartSource begins storing src (its workspace and id) in parts:
 	// nothing changes when src's content hash is unchanged; otherwise what

@@ -55,7 +55,6 @@ type fused struct {
 	// coverage is the share of the question's word weight the item holds
 	// (fusion.go's coverages), set on the candidates the rerank weighed.
 	coverage float64
-	item     *Item // the item, when the rerank read it
 }
 
 // Fetch finds items matching a query, in the requested mode, among those
@@ -129,24 +128,13 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	return out, nil
 }
 
-// itemsOf reads the items of list, but for those the rerank read already.
+// itemsOf reads the items of list.
 func (s *Service) itemsOf(ctx context.Context, list []fused) (map[int64]Item, error) {
-	seqs := make([]int64, 0, len(list))
-	for _, f := range list {
-		if f.item == nil {
-			seqs = append(seqs, f.seq)
-		}
+	seqs := make([]int64, len(list))
+	for i, f := range list {
+		seqs[i] = f.seq
 	}
-	out, err := s.items(ctx, seqs)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range list {
-		if f.item != nil {
-			out[f.seq] = *f.item
-		}
-	}
-	return out, nil
+	return s.items(ctx, seqs)
 }
 
 // rank ranks the candidates for query among the items of v with seq <=

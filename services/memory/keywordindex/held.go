@@ -6,29 +6,32 @@ import (
 )
 
 // Held tells, for each of seqs, which of keys the item holds: bit i of
-// its mask is set when it holds keys[i] (at most 64), or, with like not
-// nil, a key like says stands for it (the same word up to a typo; like is
-// asked only about keys that start with the same byte, as typos rarely
-// touch the first letter, are at most two bytes longer or shorter, and
-// lack at most two of each other's bytes: at most two edits apart).
-// A ranking checks a page of candidates under one lock, comparing term
-// ids rather than strings, and calls like only for the keys an item
-// lacks. An item the index does not hold gets 0.
-func (x *Index) Held(seqs []int64, keys []string, like func(key, other string) bool, masks []uint64) []uint64 {
+// its mask is set when it holds keys[i] (at most 64), or, when bit i of
+// forgive is set and like is not nil, a key like says stands for it (the
+// same word up to a typo; like is asked only about keys that start with
+// the same byte, as typos rarely touch the first letter, are at most two
+// bytes longer or shorter, and lack at most two of each other's bytes: at
+// most two edits apart). A ranking checks a page of candidates under one
+// lock, finding each item once, comparing term ids rather than strings,
+// and calls like only for the forgiven keys an item lacks. An item the
+// index does not hold gets 0.
+func (x *Index) Held(seqs []int64, keys []string, forgive uint64, like func(key, other string) bool, masks []uint64) []uint64 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	keys = keys[:min(len(keys), 64)]
 	var idsBuf [64]uint32
-	var known [64]bool
+	var known uint64
 	ids := idsBuf[:len(keys)]
 	var heads [64]head
 	for i, k := range keys {
-		ids[i], known[i] = x.ids[k]
+		var ok bool
+		if ids[i], ok = x.ids[k]; ok {
+			known |= 1 << i
+		}
 		heads[i] = headOf(k)
 	}
-	all := uint64(1)<<len(keys) - 1
-	if len(keys) == 64 {
-		all = ^uint64(0)
+	if like == nil {
+		forgive = 0
 	}
 	masks = masks[:0]
 	for _, seq := range seqs {
@@ -37,21 +40,36 @@ func (x *Index) Held(seqs []int64, keys []string, like func(key, other string) b
 			masks = append(masks, 0)
 			continue
 		}
-		doc := x.docTerms[x.termAt[slot]:x.termAt[slot+1]] // ascending ids
+		doc := x.docTerms[x.termAt[slot]:x.termAt[slot+1]] // by first byte, then id
+		firsts := x.docFirst[x.termAt[slot]:x.termAt[slot+1]]
 		var m uint64
-		for i := range keys {
-			if known[i] {
-				if _, found := slices.BinarySearch(doc, ids[i]); found {
-					m |= 1 << i
+		for b := known | forgive; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros64(b)
+			// A key and its typos start with the key's first byte.
+			first := heads[i].first
+			lo, hi := 0, len(firsts)
+			for lo < hi {
+				if mid := int(uint(lo+hi) >> 1); firsts[mid] < first {
+					lo = mid + 1
+				} else {
+					hi = mid
 				}
 			}
-		}
-		if like != nil && m != all {
-			for _, id := range doc {
-				h := x.heads[id]
-				for i, k := range keys {
-					if m&(1<<i) == 0 && maybeTypo(heads[i], h) && like(k, x.terms[id].key) {
+			for hi < len(firsts) && firsts[hi] == first {
+				hi++
+			}
+			alike := doc[lo:hi]
+			if known&(1<<i) != 0 {
+				if _, found := slices.BinarySearch(alike, ids[i]); found {
+					m |= 1 << i
+					continue
+				}
+			}
+			if forgive&(1<<i) != 0 {
+				for _, id := range alike {
+					if maybeTypo(heads[i], x.heads[id]) && like(keys[i], x.terms[id].key) {
 						m |= 1 << i
+						break
 					}
 				}
 			}

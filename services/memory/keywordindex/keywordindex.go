@@ -32,9 +32,13 @@ type Index struct {
 	free  []uint32          // ids of dropped terms, for reuse
 	seqs  []int64           // by slot, ascending; negated when removed
 	lens  []uint32          // tokens by slot
-	// A slot's distinct term ids are docTerms[termAt[slot]:termAt[slot+1]].
+	// A slot's distinct term ids are docTerms[termAt[slot]:termAt[slot+1]],
+	// ordered by their key's first byte, then id, and docFirst holds those
+	// first bytes: Held looks for a key, or a typo of it, among the item's
+	// terms that start alike only, found without reading other terms.
 	termAt   []uint32
 	docTerms []uint32
+	docFirst []uint8
 	live     int
 	dead     int // removed slots not yet compacted away
 	totalLen int64
@@ -87,7 +91,12 @@ func (x *Index) Add(seq int64, text string) {
 	for id := range x.seen {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	sort.Slice(ids, func(i, j int) bool {
+		if a, b := x.heads[ids[i]].first, x.heads[ids[j]].first; a != b {
+			return a < b
+		}
+		return ids[i] < ids[j]
+	})
 	for _, id := range ids {
 		p := &x.terms[id]
 		p.slots = append(p.slots, slot)
@@ -95,6 +104,9 @@ func (x *Index) Add(seq int64, text string) {
 		p.df++
 	}
 	x.docTerms = append(x.docTerms, ids...)
+	for _, id := range ids {
+		x.docFirst = append(x.docFirst, x.heads[id].first)
+	}
 	x.termAt = append(x.termAt, uint32(len(x.docTerms)))
 	x.live++
 	x.totalLen += int64(length)
@@ -150,6 +162,7 @@ func (x *Index) compactSlots() {
 	lens := make([]uint32, 0, x.live)
 	termAt := make([]uint32, 1, x.live+1)
 	var docTerms []uint32
+	var docFirst []uint8
 	for s, seq := range x.seqs {
 		if seq <= 0 {
 			continue
@@ -158,6 +171,7 @@ func (x *Index) compactSlots() {
 		seqs = append(seqs, seq)
 		lens = append(lens, x.lens[s])
 		docTerms = append(docTerms, x.docTerms[x.termAt[s]:x.termAt[s+1]]...)
+		docFirst = append(docFirst, x.docFirst[x.termAt[s]:x.termAt[s+1]]...)
 		termAt = append(termAt, uint32(len(docTerms)))
 	}
 	for id := range x.terms {
@@ -167,7 +181,7 @@ func (x *Index) compactSlots() {
 			p.slots[i] = renum[s]
 		}
 	}
-	x.seqs, x.lens, x.termAt, x.docTerms, x.dead = seqs, lens, termAt, docTerms, 0
+	x.seqs, x.lens, x.termAt, x.docTerms, x.docFirst, x.dead = seqs, lens, termAt, docTerms, docFirst, 0
 }
 
 // dropTerm forgets a term no live item holds any more.

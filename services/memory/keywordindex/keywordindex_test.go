@@ -222,6 +222,12 @@ func TestKeywordIndexCompactsSlots(t *testing.T) {
 	if got := x.Search(textkeys.Keys([]string{"common"}), 100, 1<<40, nil); len(got) != 10 || got[0].Seq != 3001 || x.DocFreq("common") != 10 {
 		t.Fatalf("after more changes: %v, df %d", got, x.DocFreq("common"))
 	}
+	// Held finds a survivor's words, and typos of them, after compaction.
+	near := func(k, other string) bool { return k == "note2996x" && other == "note2996" }
+	keys := []string{"note2996", "common", "note2996x", "note2997"}
+	if got := x.Held([]int64{2996, 3001}, keys, 0b0100, near, nil); !slices.Equal(got, []uint64{0b0111, 0b0010}) {
+		t.Fatalf("held after compaction = %b", got)
+	}
 }
 
 // SearchWithin scores as an index holding only its universe would: the
@@ -328,18 +334,18 @@ func TestHeld(t *testing.T) {
 	x.Add(2, "Fonts")
 	x.Add(3, "Mondays and fonts")
 	keys := []string{key("mondays"), key("fonts"), key("absent")}
-	got := x.Held([]int64{1, 2, 3, 9}, keys, nil, nil)
+	got := x.Held([]int64{1, 2, 3, 9}, keys, 0, nil, nil)
 	if want := []uint64{0b001, 0b010, 0b011, 0}; !slices.Equal(got, want) {
 		t.Errorf("held = %b, want %b", got, want)
 	}
-	// like is asked only about the keys an item lacks, that start with the
-	// same byte, and may stand in.
+	// like is asked only about the forgiven keys an item lacks, that start
+	// with the same byte, and may stand in.
 	var asked []string
 	typo := func(k, other string) bool {
 		asked = append(asked, k+"~"+other)
 		return k == "rottat" && other == key("rotations")
 	}
-	if got := x.Held([]int64{1}, []string{key("mondays"), "rottat"}, typo, got); !slices.Equal(got, []uint64{0b11}) {
+	if got := x.Held([]int64{1}, []string{key("mondays"), "rottat"}, 0b11, typo, got); !slices.Equal(got, []uint64{0b11}) {
 		t.Errorf("with a typo rule, held = %b, want 11", got)
 	}
 	for _, a := range asked {
@@ -347,8 +353,13 @@ func TestHeld(t *testing.T) {
 			t.Errorf("like was asked %s", a)
 		}
 	}
+	// A key not forgiven must match exactly.
+	asked = nil
+	if got := x.Held([]int64{1}, []string{key("mondays"), "rottat"}, 0b01, typo, nil); !slices.Equal(got, []uint64{0b01}) || len(asked) != 0 {
+		t.Errorf("rottat not forgiven: held = %b, like asked %v", got, asked)
+	}
 	x.Remove(2)
-	if got := x.Held([]int64{2}, keys, nil, nil); got[0] != 0 {
+	if got := x.Held([]int64{2}, keys, 0, nil, nil); got[0] != 0 {
 		t.Errorf("a removed item holds %b", got[0])
 	}
 }

@@ -154,17 +154,17 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	return out, nil
 }
 
-// ItemChanges reads the texts of items stored after addMark and the items
-// deleted after delMark.
+// ItemChanges reads the texts and learning kinds of items stored after
+// addMark and the items deleted after delMark.
 func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
-	add func(seq int64, text string), remove func(seq int64)) (int64, int64, error) {
+	add func(seq int64, text, learningKind string), remove func(seq int64)) (int64, int64, error) {
 	// Deletions first: an item deleted since is then not added at all, and
 	// one deleted and not yet read is not yet indexed.
 	newDel, err := s.deletions(ctx, delMark, remove)
 	if err != nil {
 		return addMark, delMark, err
 	}
-	rows, err := s.query(ctx, `SELECT seq, text FROM items WHERE seq > ? ORDER BY seq`, addMark)
+	rows, err := s.query(ctx, `SELECT seq, text, learning_kind FROM items WHERE seq > ? ORDER BY seq`, addMark)
 	if err != nil {
 		return addMark, delMark, s.storeErr("reading items", err)
 	}
@@ -172,11 +172,11 @@ func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
 	newAdd := addMark
 	for rows.Next() {
 		var seq int64
-		var text string
-		if err := rows.Scan(&seq, &text); err != nil {
+		var text, kind string
+		if err := rows.Scan(&seq, &text, &kind); err != nil {
 			return addMark, delMark, s.storeErr("reading items", err)
 		}
-		add(seq, text)
+		add(seq, text, kind)
 		newAdd = seq
 	}
 	if err := rows.Err(); err != nil {

@@ -86,14 +86,15 @@ func TestListNewestFirstBefore(t *testing.T) {
 func TestItemChanges(t *testing.T) {
 	s := mustOpenStore(t, "")
 	ctx := context.Background()
-	a, b, c := item("first note", nil), item("second note", nil), item("third note", nil)
+	a, b := item("first note", nil), item("second note", nil)
+	c := item("third note", func(it *memory.Item) { it.LearningKind = "correction" })
 	put(t, s, a, b)
 	var added []string
 	var removed []int64
-	add := func(seq int64, text string) { added = append(added, fmt.Sprintf("%d:%s", seq, text)) }
+	add := func(seq int64, text, kind string) { added = append(added, fmt.Sprintf("%d:%s:%s", seq, text, kind)) }
 	remove := func(seq int64) { removed = append(removed, seq) }
 	addMark, delMark, err := s.ItemChanges(ctx, 0, 0, add, remove)
-	if err != nil || fmt.Sprint(added) != "[1:first note 2:second note]" || len(removed) != 0 {
+	if err != nil || fmt.Sprint(added) != "[1:first note:fact 2:second note:fact]" || len(removed) != 0 {
 		t.Fatalf("from the start: added %v removed %v, %v", added, removed, err)
 	}
 	added = nil
@@ -112,7 +113,7 @@ func TestItemChanges(t *testing.T) {
 		t.Fatalf("after a delete: added %v removed %v, %v", added, removed, err)
 	}
 	put(t, s, c)
-	if _, _, err = s.ItemChanges(ctx, addMark, delMark, add, remove); err != nil || fmt.Sprint(added) != "[3:third note]" || len(removed) != 1 {
+	if _, _, err = s.ItemChanges(ctx, addMark, delMark, add, remove); err != nil || fmt.Sprint(added) != "[3:third note:correction]" || len(removed) != 1 {
 		t.Fatalf("after a put: added %v removed %v, %v", added, removed, err)
 	}
 }
@@ -202,7 +203,7 @@ func TestDeleteIsForGood(t *testing.T) {
 		t.Errorf("missing = %v", missing)
 	}
 	var texts []string
-	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text string) { texts = append(texts, text) }, func(int64) {}); err != nil {
+	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text, _ string) { texts = append(texts, text) }, func(int64) {}); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(texts) != "[the weather was fine]" {
