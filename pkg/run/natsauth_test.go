@@ -53,7 +53,8 @@ func TestServiceRefusedByNATS(t *testing.T) {
 		{"subjects not its own", "good-password", []string{"openhuman-test: NATS refused the subscription to", "permissions violation", "deploy/nats/auth.conf"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errb bytes.Buffer
+			var out bytes.Buffer
+			var errb syncBuffer // NATS's goroutines log to it too
 			code := svc.Main(nil, &out, &errb, []string{"OPENHUMAN_HOME=" + t.TempDir(), "OPENHUMAN_METRICS_ADDR=off",
 				"OPENHUMAN_NATS_URL=" + url, "OPENHUMAN_NATS_USER=memory", "OPENHUMAN_NATS_PASSWORD=" + tc.password})
 			if code != 1 {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,6 +79,10 @@ Ports: /metrics, /healthz and /readyz on %[2]s; it opens no other, and reaches N
 // --version print to stdout and exit 0, a command line it cannot parse
 // exits 2, a failure 1.
 func (s Service) Main(args []string, stdout, stderr io.Writer, environ []string) int {
+	// NATS reports some failures from its own goroutines, through the
+	// logger, while Main may be writing its last line: one lock keeps
+	// lines whole on any writer, not only on a file.
+	stderr = &lockedWriter{w: stderr}
 	err := s.run(args, stdout, stderr, environ)
 	if err == nil {
 		return 0
@@ -237,4 +242,16 @@ func serveMetrics(addr string, ready http.Handler, log *slog.Logger) (stop func(
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 	}
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -68,13 +68,16 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	}
 	s.svc = svc
 	ctx, cancel := context.WithCancel(context.Background())
-	s.stopBg, s.bgDone = cancel, make(chan struct{})
-	go func() { defer close(s.bgDone); domain.Run(ctx) }()
+	// bgDone closes once every background goroutine has returned; each
+	// goroutine closes a channel of its own, never reading s.bgDone, which
+	// is set here meanwhile.
+	ran := make(chan struct{})
+	s.stopBg, s.bgDone = cancel, ran
+	go func() { defer close(ran); domain.Run(ctx) }()
 	if s.repl != nil && s.repl.follower != nil {
-		done := s.bgDone
 		followed := make(chan struct{})
 		s.bgDone = followed
-		go func() { _ = s.repl.follower.Run(ctx); <-done; close(followed) }()
+		go func() { _ = s.repl.follower.Run(ctx); <-ran; close(followed) }()
 	}
 	return s, nil
 }
