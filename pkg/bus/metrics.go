@@ -24,6 +24,10 @@ var (
 		Name: "openhuman_bus_replica_lost_total",
 		Help: "Calls whose replica stopped answering or refused them while stopping, by whether they were sent again to another replica (retried) or failed.",
 	}, []string{"service", "method", "action"})
+	repliesRefused = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "openhuman_service_replies_refused_total",
+		Help: "Requests a service dropped unanswered because their reply subject is not an _INBOX subject.",
+	}, []string{"service", "method"})
 	serviceInFlight = promauto.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "openhuman_service_requests_in_flight",
 		Help: "Requests a service is handling right now.",

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +87,7 @@ type Service struct {
 	ctx     context.Context
 	stop    context.CancelFunc
 	stats   map[string]*endpointStats // by method; only read once micro runs
+	warned  sync.Map                  // kinds of reply subject refused and logged
 }
 
 // Serve registers cfg's endpoints on nc with nats.go micro, under
@@ -174,6 +176,10 @@ func (s *Service) Stop() error {
 // returns.
 func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 	reply := r.Reply()
+	if reply != "" && !strings.HasPrefix(reply, replyPrefix) {
+		s.refuseReply(ep, reply)
+		return
+	}
 	data := r.Data()
 	beating := reply != "" && r.Headers().Get(HeartbeatHeader) == heartbeatAsk
 	s.mu.Lock()
@@ -215,6 +221,27 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 	case s.work <- job:
 	default:
 		go s.worker(job)
+	}
+}
+
+// replyPrefix begins every subject a service answers on: nats.go's
+// default inbox prefix, which custom prefixes (_INBOX_memory.) extend.
+// The server lets a service publish to whatever reply subject a request
+// names, and a service heartbeats a held request with empty messages: a
+// caller naming $JS.API.STREAM.DELETE.<stream> as its reply would have the
+// service delete that stream. So a request whose reply subject is not an
+// inbox is dropped unanswered.
+const replyPrefix = "_INBOX"
+
+// refuseReply drops a request whose reply subject is not an inbox; it is
+// counted, and logged once per kind of subject (its first token) so that
+// a caller sending many cannot flood the log.
+func (s *Service) refuseReply(ep *Endpoint, reply string) {
+	repliesRefused.WithLabelValues(s.cfg.Name, ep.def.Method).Inc()
+	kind, _, _ := strings.Cut(reply, ".")
+	if _, logged := s.warned.LoadOrStore(kind, struct{}{}); !logged {
+		s.cfg.Logger.Warn("dropped a request whose reply subject is not an inbox; further ones of this kind are only counted in openhuman_service_replies_refused_total",
+			"method", ep.def.Method, "reply_subject", reply, "inbox_prefix", replyPrefix)
 	}
 }
 
