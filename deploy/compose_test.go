@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -17,7 +18,7 @@ import (
 
 // secrets are what .env must set; any value does for loading.
 var secrets = []string{"OPENHUMAN_API_TOKEN", "NATS_GATEWAY_PASSWORD", "NATS_MEMORY_PASSWORD", "NATS_SEARCH_PASSWORD",
-	"NATS_AGENTS_PASSWORD", "SEARXNG_SECRET", "GRAFANA_ADMIN_PASSWORD"}
+	"NATS_AGENTS_PASSWORD", "NATS_CLUSTER_PASSWORD", "SEARXNG_SECRET", "GRAFANA_ADMIN_PASSWORD"}
 
 // load reads the compose files as Compose v2 does, from the repository's
 // root, with env as the environment and the given profiles enabled.
@@ -141,6 +142,7 @@ func checkReplication(t *testing.T, p *types.Project) {
 	if err != nil || !strings.Contains(string(conf), "store_dir: /data/jetstream") {
 		t.Errorf("nats/cluster.conf does not enable JetStream in /data/jetstream (%v)", err)
 	}
+	checkRoutes(t, p, servers)
 	slices.Sort(urls)
 	homes := map[string]string{}
 	memory := 0
@@ -184,6 +186,31 @@ func checkReplication(t *testing.T, p *types.Project) {
 	}
 	if memory < 3 || len(homes) != memory {
 		t.Errorf("%d memory replicas with home volumes %v, want memory-1..3 with one each", memory, homes)
+	}
+}
+
+// Every NATS server's routes log in to every server as "route" with
+// NATS_CLUSTER_PASSWORD (nats/cluster.conf reads each URL whole from
+// NATS_ROUTE_<n>), and its monitoring port stays on loopback.
+func checkRoutes(t *testing.T, p *types.Project, servers []string) {
+	t.Helper()
+	pw := secretEnv()["NATS_CLUSTER_PASSWORD"]
+	conf, err := os.ReadFile("nats/cluster.conf")
+	if err != nil || !strings.Contains(string(conf), "password: $NATS_CLUSTER_PASSWORD") || !strings.Contains(string(conf), `http: "127.0.0.1:8222"`) {
+		t.Errorf("nats/cluster.conf: want cluster authorization with $NATS_CLUSTER_PASSWORD and monitoring on 127.0.0.1 (%v)", err)
+	}
+	for _, name := range servers {
+		env := p.Services[name].Environment
+		for i := 1; i <= len(servers); i++ {
+			k := fmt.Sprintf("NATS_ROUTE_%d", i)
+			want := fmt.Sprintf("nats://route:%s@nats-%d:6222", pw, i)
+			if v := env[k]; v == nil || *v != want || !strings.Contains(string(conf), "$"+k) {
+				t.Errorf("%s: %s is %v, want %s, read by nats/cluster.conf", name, k, v, want)
+			}
+		}
+		if v := env["NATS_CLUSTER_PASSWORD"]; v == nil || *v != pw {
+			t.Errorf("%s: no NATS_CLUSTER_PASSWORD", name)
+		}
 	}
 }
 

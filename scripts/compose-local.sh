@@ -25,7 +25,7 @@ envfile=$root/.env.local
 port=${OPENHUMAN_PORT:-9300}
 wait_seconds=${OPENHUMAN_UP_TIMEOUT:-240}
 
-secrets=(NATS_GATEWAY_PASSWORD NATS_MEMORY_PASSWORD NATS_SEARCH_PASSWORD NATS_AGENTS_PASSWORD SEARXNG_SECRET GRAFANA_ADMIN_PASSWORD)
+secrets=(NATS_GATEWAY_PASSWORD NATS_MEMORY_PASSWORD NATS_SEARCH_PASSWORD NATS_AGENTS_PASSWORD NATS_CLUSTER_PASSWORD SEARXNG_SECRET GRAFANA_ADMIN_PASSWORD)
 
 say() { echo "compose-local: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -42,6 +42,13 @@ env_setup() {
 		chmod 600 "$envfile"
 		say "wrote fresh secrets to $envfile"
 	fi
+	# A file from before a secret was added gets that one appended.
+	for s in "${secrets[@]}"; do
+		if ! grep -q "^$s=" "$envfile"; then
+			echo "$s=$(random)" >>"$envfile"
+			say "added $s to $envfile"
+		fi
+	done
 	if [ -z "${OPENHUMAN_API_TOKEN:-}" ] && [ -f .env ]; then
 		OPENHUMAN_API_TOKEN=$(sed -n 's/^OPENHUMAN_API_TOKEN=//p' .env | tail -1)
 	fi
