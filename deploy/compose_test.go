@@ -18,7 +18,7 @@ import (
 
 // secrets are what .env must set; any value does for loading.
 var secrets = []string{"OPENHUMAN_API_TOKEN", "NATS_GATEWAY_PASSWORD", "NATS_MEMORY_PASSWORD", "NATS_SEARCH_PASSWORD",
-	"NATS_AGENTS_PASSWORD", "NATS_CLUSTER_PASSWORD", "SEARXNG_SECRET", "GRAFANA_ADMIN_PASSWORD"}
+	"NATS_AGENTS_PASSWORD", "NATS_CLUSTER_PASSWORD", "REDIS_PASSWORD", "SEARXNG_SECRET", "GRAFANA_ADMIN_PASSWORD"}
 
 // load reads the compose files as Compose v2 does, from the repository's
 // root, with env as the environment and the given profiles enabled.
@@ -103,6 +103,7 @@ func TestComposeFiles(t *testing.T) {
 				t.Errorf("gateway ports %+v, want 127.0.0.1:9300:9300", ports)
 			}
 			checkReplication(t, p)
+			checkRedisAuth(t, p)
 			for _, name := range []string{"gateway", "memory-1", "memory-2", "search", "agents"} {
 				s := p.Services[name]
 				if s.StopGracePeriod == nil || *s.StopGracePeriod <= types.Duration(20e9) {
@@ -211,6 +212,32 @@ func checkRoutes(t *testing.T, p *types.Project, servers []string) {
 		if v := env["NATS_CLUSTER_PASSWORD"]; v == nil || *v != pw {
 			t.Errorf("%s: no NATS_CLUSTER_PASSWORD", name)
 		}
+	}
+}
+
+// Redis requires REDIS_PASSWORD, its healthcheck logs in, and every
+// service that uses Redis gives the password in its URL.
+func checkRedisAuth(t *testing.T, p *types.Project) {
+	t.Helper()
+	pw := secretEnv()["REDIS_PASSWORD"]
+	r := p.Services["redis"]
+	if !slices.Contains(r.Command, "--requirepass") || slices.Contains(r.Command, "--protected-mode") || r.Command[slices.Index(r.Command, "--requirepass")+1] != pw {
+		t.Errorf("redis command %q, want --requirepass REDIS_PASSWORD and protected mode left on", r.Command)
+	}
+	if v := r.Environment["REDISCLI_AUTH"]; v == nil || *v != pw {
+		t.Error("redis: no REDISCLI_AUTH, so its healthcheck's redis-cli cannot log in")
+	}
+	users := 0
+	for name, s := range p.Services {
+		if u := s.Environment["OPENHUMAN_REDIS_URL"]; u != nil {
+			users++
+			if *u != "redis://:"+pw+"@redis:6379/0" {
+				t.Errorf("%s: OPENHUMAN_REDIS_URL %s, want redis://:REDIS_PASSWORD@redis:6379/0", name, *u)
+			}
+		}
+	}
+	if users < 3 {
+		t.Errorf("%d services use Redis, want the gateway, search and agents", users)
 	}
 }
 

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // Connect dials the NATS server of cfg with its credentials and TLS. Once
@@ -48,7 +48,7 @@ func Options(name string, log *slog.Logger) []nats.Option {
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
-			log.Info("reconnected to NATS", "url", RedactURL(nc.ConnectedUrl()))
+			log.Info("reconnected to NATS", "url", secrets.RedactURL(nc.ConnectedUrl()))
 		}),
 		nats.ClosedHandler(func(nc *nats.Conn) {
 			// After a reconnect the server refused twice (credentials
@@ -100,7 +100,7 @@ func authOptions(cfg config.NATS) ([]nats.Option, error) {
 // connectError says why the first connection failed and which setting to
 // look at. The URL in it carries no credentials.
 func connectError(cfg config.NATS, err error) error {
-	at := "NATS at " + RedactURL(cfg.URL)
+	at := "NATS at " + secrets.RedactURL(cfg.URL)
 	reason := strings.TrimPrefix(err.Error(), "nats: ")
 	var unknownCA x509.UnknownAuthorityError
 	switch {
@@ -124,29 +124,4 @@ func connectError(cfg config.NATS, err error) error {
 func authError(err error) bool {
 	return errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) ||
 		errors.Is(err, nats.ErrAuthRevoked) || errors.Is(err, nats.ErrAccountAuthExpired)
-}
-
-// RedactURL is url (one server or a comma-separated list) without any
-// user, password or token in it, for logs and messages.
-func RedactURL(s string) string {
-	parts := strings.Split(s, ",")
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		u, err := url.Parse(p)
-		if err != nil {
-			// Unparsable: cut what could be userinfo rather than echo it.
-			if at := strings.LastIndex(p, "@"); at >= 0 {
-				scheme, _, found := strings.Cut(p, "://")
-				p = p[at+1:]
-				if found {
-					p = scheme + "://" + p
-				}
-			}
-			parts[i] = p
-			continue
-		}
-		u.User = nil
-		parts[i] = u.String()
-	}
-	return strings.Join(parts, ",")
 }

@@ -304,16 +304,3 @@ func TestPermissionViolations(t *testing.T) {
 	}
 	mustContainAll(t, bus.Refused(thief), "NATS refused the subscription to", "permissions violation")
 }
-
-func TestRedactURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"nats://127.0.0.1:4222":                         "nats://127.0.0.1:4222",
-		"nats://gateway:hunter2@nats:4222":              "nats://nats:4222",
-		"nats://s3cr3t@nats:4222,tls://u:p@nats-2:4222": "nats://nats:4222,tls://nats-2:4222",
-		"nats://u:p%zz@nats:4222":                       "nats://nats:4222",
-	} {
-		if got := bus.RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

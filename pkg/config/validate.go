@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 func (c *Config) validate() error {
@@ -51,7 +53,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("searxng.max_results %d: use 1 to 20", c.SearXNG.MaxResults)
 	}
 	if u := c.Redis.URL; u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
-		return fmt.Errorf("redis.url %q: use redis://host:6379/0", u)
+		return fmt.Errorf("redis.url %q: use redis://host:6379/0 (redis://:PASSWORD@host:6379/0 with a password)", secrets.RedactURL(u))
 	}
 	if c.Policy.Autonomy != "full" && c.Policy.Autonomy != "readonly" {
 		return fmt.Errorf("policy.autonomy %q: use full or readonly", c.Policy.Autonomy)

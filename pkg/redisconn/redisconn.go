@@ -17,6 +17,8 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
 
 // Nil is the "no such key" answer.
@@ -45,11 +47,11 @@ var setLogger sync.Once
 // with prefix. It fails only on a malformed URL.
 func New(url, prefix string, log *slog.Logger) (*Client, error) {
 	if !strings.HasPrefix(url, "redis://") && !strings.HasPrefix(url, "rediss://") && !strings.HasPrefix(url, "unix://") {
-		return nil, fmt.Errorf("redis.url %q: use redis://host:6379/0", url)
+		return nil, fmt.Errorf("redis.url %q: use redis://host:6379/0 (redis://:PASSWORD@host:6379/0 with a password)", secrets.RedactURL(url))
 	}
 	opts, err := goredis.ParseURL(url)
 	if err != nil {
-		return nil, fmt.Errorf("redis.url %q: %v; use redis://host:6379/0", url, err)
+		return nil, fmt.Errorf("redis.url %q: %v; use redis://host:6379/0 (redis://:PASSWORD@host:6379/0 with a password)", secrets.RedactURL(url), err)
 	}
 	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = DefaultTimeout, DefaultTimeout, DefaultTimeout
 	opts.MaxRetries = -1 // fail fast: skipping Redis is cheaper than waiting for it

@@ -3,6 +3,7 @@ package redisconn_test
 import (
 	"context"
 	"log/slog"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,52 @@ func TestBadURL(t *testing.T) {
 	for _, u := range []string{"http://127.0.0.1:6379", "127.0.0.1:6379"} {
 		if _, err := redisconn.New(u, "p:", nil); err == nil || !strings.Contains(err.Error(), "use redis://host:6379/0") {
 			t.Errorf("%s: %v", u, err)
+		}
+	}
+}
+
+// A password in the URL (redis://:PASSWORD@host, as the compose stack's
+// requirepass needs) is what the client logs in with, and no error
+// message repeats it. The test logs in as an ACL user of its own, so the
+// shared server keeps its default user.
+func TestPasswordInURL(t *testing.T) {
+	prefix := redistest.Prefix(t)
+	opts, err := goredis.ParseURL(redistest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := goredis.NewClient(opts)
+	defer admin.Close()
+	ctx := context.Background()
+	user, pw := strings.TrimSuffix(prefix, ":")+"_user", "pw"+strings.TrimSuffix(prefix, ":")
+	if err := admin.Do(ctx, "ACL", "SETUSER", user, "on", ">"+pw, "~"+prefix+"*", "+ping").Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Do(context.Background(), "ACL", "DELUSER", user) })
+	withUser := func(password string) string {
+		u, _ := url.Parse(redistest.URL())
+		u.User = url.UserPassword(user, password)
+		return u.String()
+	}
+	c, err := redisconn.New(withUser(pw), prefix, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Ping(ctx); err != nil {
+		t.Errorf("ping with the password: %v", err)
+	}
+	wrong, err := redisconn.New(withUser("guess"), prefix, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wrong.Close()
+	if err := wrong.Ping(ctx); err == nil {
+		t.Error("ping with a wrong password succeeded")
+	}
+	for _, u := range []string{"http://:hunter2@127.0.0.1:6379", "redis://:hunter2@127.0.0.1:6379/notadb"} {
+		if _, err := redisconn.New(u, "p:", nil); err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: %v, want an error without the password", u, err)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
 
@@ -174,7 +175,7 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		return err
 	}
 	ready.serving(nc, closer)
-	log.Info("serving", "nats", bus.RedactURL(nc.ConnectedUrl()), "version", telemetry.Version)
+	log.Info("serving", "nats", secrets.RedactURL(nc.ConnectedUrl()), "version", telemetry.Version)
 	<-ctx.Done()
 	ready.stop()
 	grace := cfg.Shutdown.Grace()

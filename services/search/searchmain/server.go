@@ -19,6 +19,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/search"
 	"github.com/openhuman-go/openhuman-go/services/search/natsbus"
@@ -47,7 +48,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		opts.Cache, opts.Limiter = store, store
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if client.Ping(ctx) == nil { // a failure is logged by the client
-			log.Info("search cache and rate limits are shared in Redis", "url", redactURL(cfg.Redis.URL))
+			log.Info("search cache and rate limits are shared in Redis", "url", secrets.RedactURL(cfg.Redis.URL))
 		}
 		cancel()
 	}
@@ -139,14 +140,4 @@ func Options(cfg config.Config, log *slog.Logger) search.Options {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), search.AnswerInstructions)
 	}
 	return opts
-}
-
-// redactURL hides a password in a Redis URL.
-func redactURL(u string) string {
-	at := strings.LastIndex(u, "@")
-	scheme := strings.Index(u, "://")
-	if at < 0 || scheme < 0 {
-		return u
-	}
-	return u[:scheme+3] + "***" + u[at:]
 }

@@ -50,15 +50,6 @@ func TestOptionsFromConfiguration(t *testing.T) {
 	}
 }
 
-func TestRedactURL(t *testing.T) {
-	if got := redactURL("redis://user:secret@redis:6379/0"); got != "redis://***@redis:6379/0" {
-		t.Errorf("got %s", got)
-	}
-	if got := redactURL("redis://redis:6379/0"); got != "redis://redis:6379/0" {
-		t.Errorf("got %s", got)
-	}
-}
-
 func keys[T any](m map[string]T) string {
 	var out []string
 	for k := range m {
