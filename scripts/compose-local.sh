@@ -34,12 +34,15 @@ random() { od -An -N24 -tx1 /dev/urandom | tr -d ' \n'; }
 # env_setup writes .env.local when missing and exports the token.
 env_setup() {
 	if [ ! -f "$envfile" ]; then
-		{
-			echo "# Secrets of the local compose stack (make up-local), made by scripts/compose-local.sh."
-			for s in "${secrets[@]}"; do echo "$s=$(random)"; done
-			echo "OPENHUMAN_API_TOKEN=oh_$(random)"
-		} >"$envfile"
-		chmod 600 "$envfile"
+		# Created readable by its owner only, not chmod-ed after the fact.
+		(
+			umask 077
+			{
+				echo "# Secrets of the local compose stack (make up-local), made by scripts/compose-local.sh."
+				for s in "${secrets[@]}"; do echo "$s=$(random)"; done
+				echo "OPENHUMAN_API_TOKEN=oh_$(random)"
+			} >"$envfile"
+		)
 		say "wrote fresh secrets to $envfile"
 	fi
 	# A file from before a secret was added gets that one appended.
@@ -205,13 +208,15 @@ start() {
 # tools runs a program of the tools image in a throwaway container on the
 # stack's backend network, with the memory user's NATS credentials (the
 # network is internal: nothing outside the stack reaches NATS or the
-# replicas' /metrics).
+# replicas' /metrics). Secrets pass by name (-e NAME, from docker's own
+# environment), never as argument values `ps` would show; the API token
+# too (env_setup exports it).
 tools() {
 	local password
 	password=$(sed -n 's/^NATS_MEMORY_PASSWORD=//p' "$envfile" | tail -1)
-	docker run --rm --network openhuman-local_backend \
+	OPENHUMAN_NATS_PASSWORD=$password docker run --rm --network openhuman-local_backend \
 		-e OPENHUMAN_NATS_URL=nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222 \
-		-e OPENHUMAN_NATS_USER=memory -e OPENHUMAN_NATS_PASSWORD="$password" \
+		-e OPENHUMAN_NATS_USER=memory -e OPENHUMAN_NATS_PASSWORD -e OPENHUMAN_API_TOKEN \
 		--entrypoint "/usr/local/bin/$1" openhuman-local/tools "${@:2}"
 }
 
@@ -224,7 +229,7 @@ start) env_setup; start ;;
 down) env_setup; compose down -v --remove-orphans >&2 ;;
 compose) env_setup; compose "$@" ;;
 tools) env_setup; tools "$@" ;;
-bench) env_setup; tools openhuman-bench --url http://gateway:9300 --token "$OPENHUMAN_API_TOKEN" "$@" ;;
+bench) env_setup; tools openhuman-bench --url http://gateway:9300 "$@" ;;
 test)
 	env_setup
 	export OPENHUMAN_TEST_COMPOSE=1 OPENHUMAN_GATEWAY_URL="http://127.0.0.1:$port"

@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	tr := fs.String("transports", "rpc,mcp", "transports to drive: rpc, mcp; rpc-learn (memory.learn of a new note per call); and for the floor under them, rpc-nothing (a memory.fetch that matches nothing) and healthz")
 	replicas := fs.String("replicas", "", "with rpc-learn: the /metrics URLs of every memory replica, comma-separated, to measure replication lag (reply → applied on all)")
 	fs.DurationVar(&o.soak, "soak", 0, "instead of the benchmark, drive mixed /rpc and /mcp traffic this long and fail if errors, RSS, goroutines or p99 grow past their bounds")
-	fs.StringVar(&o.token, "token", "", "bearer token sent with every request, for a server that requires one")
+	fs.StringVar(&o.token, "token", "", "bearer token sent with every request, for a server that requires one; default $OPENHUMAN_API_TOKEN, which keeps it out of ps")
 	version := fs.Bool("version", false, "print the version and exit")
 	fs.SetOutput(io.Discard) // usage goes to stdout when asked for, else to stderr
 	if err := fs.Parse(args); err != nil {
@@ -93,6 +93,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--concurrency %q: use positive whole numbers", *conc)
 		}
 		o.concurrency = append(o.concurrency, n)
+	}
+	if o.token == "" {
+		o.token = os.Getenv("OPENHUMAN_API_TOKEN")
 	}
 	o.stderr = stderr
 	if o.soak > 0 {
