@@ -104,6 +104,13 @@ func TestComposeFiles(t *testing.T) {
 			}
 			checkReplication(t, p)
 			checkRedisAuth(t, p)
+			if name == "docker-compose.yml" {
+				for _, s := range []string{"gateway", "memory-1", "memory-2", "memory-3", "search", "agents"} {
+					if p.Services[s].PullPolicy != types.PullPolicyBuild {
+						t.Errorf("%s: pull_policy %q, want build: `compose pull` must not fetch someone else's image of its name", s, p.Services[s].PullPolicy)
+					}
+				}
+			}
 			for _, name := range []string{"gateway", "memory-1", "memory-2", "search", "agents"} {
 				s := p.Services[name]
 				if s.StopGracePeriod == nil || *s.StopGracePeriod <= types.Duration(20e9) {
