@@ -361,6 +361,37 @@ func TestDeployNATSPermissionsReplicated(t *testing.T) {
 	if err := bus.Refused(jnc); err != nil {
 		t.Fatalf("memory's JetStream connection was refused: %v", err)
 	}
+	// allow_responses lets memory publish to whatever reply subject a
+	// request names, and memory may purge its own stream: a caller naming
+	// the purge API as its reply must not get memory to call it. A read
+	// ahead of the stream is held (up to 5 s), and a held call is
+	// heartbeated with empty messages, an empty purge request each.
+	js, err := jnc.JetStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := js.StreamInfo("OPENHUMAN_MEMORY")
+	if err != nil || before.State.Msgs == 0 {
+		t.Fatalf("stream: %v %+v", err, before)
+	}
+	for range 4 { // both replicas, whichever the queue group picks
+		err := gwNC.PublishMsg(&nats.Msg{Subject: contract.MemoryFetch.Subject(), Reply: "$JS.API.STREAM.PURGE.OPENHUMAN_MEMORY",
+			Header: nats.Header{bus.HeartbeatHeader: {"ask"}}, Data: []byte(`{"params":{"query":"badge"},"ctx":{"min_seq":999999999}}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gwNC.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // heartbeats go every 500 ms
+	after, err := js.StreamInfo("OPENHUMAN_MEMORY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.State.Msgs != before.State.Msgs {
+		t.Errorf("stream after requests replying to its purge API: %d messages, want %d", after.State.Msgs, before.State.Msgs)
+	}
 	if err := gwNC.Publish("openhuman_memory.item.forged", []byte(`{"op":"put"}`)); err != nil {
 		t.Fatal(err)
 	}
