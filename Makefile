@@ -54,7 +54,7 @@ test:
 # the same evaluation on 2,000 sentences and fails below its targets.
 # EVAL_MISSES=1 also lists the design half's misses.
 eval:
-	OPENHUMAN_EVAL_FULL=1 $(if $(EVAL_MISSES),OPENHUMAN_EVAL_MISSES=1) go test -count=1 -v -run '^TestEval$$' ./services/memory/ | grep -v '^=== RUN'
+	OPENHUMAN_EVAL_FULL=1 $(if $(EVAL_MISSES),OPENHUMAN_EVAL_MISSES=1) go test -count=1 -v -run '^TestEval(Glosses)?$$' ./services/memory/ | grep -v '^=== RUN'
 
 test-race:
 	go test -count=1 -race -short $(PKGS)
