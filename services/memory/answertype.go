@@ -2,6 +2,7 @@ package memory
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -126,13 +127,15 @@ func names(text string) []string {
 }
 
 // lacksName reports whether text misses a name the question asks about,
-// allowing a typo.
+// allowing a typo. Names the note holds only as their initials ("General
+// Data Protection Regulation" in a note saying "GDPR") are not missing.
 func lacksName(question, text string) bool {
 	qn := names(question)
 	if len(qn) == 0 {
 		return false
 	}
 	have := words(text)
+	var missing []string
 	for _, n := range qn {
 		found := false
 		for _, w := range have {
@@ -142,8 +145,32 @@ func lacksName(question, text string) bool {
 			}
 		}
 		if !found {
-			return true
+			missing = append(missing, n)
 		}
 	}
-	return false
+	if len(missing) == 0 {
+		return false
+	}
+	// The names' initials, in the question's order: a note word that is
+	// the initials of a run of names holding every missing one stands
+	// for them.
+	initials := make([]byte, len(qn))
+	for i, n := range qn {
+		initials[i] = n[0]
+	}
+	for _, w := range have {
+		if len(w) < 2 || len(w) < len(missing) {
+			continue
+		}
+		for at := 0; at+len(w) <= len(initials); at++ {
+			if string(initials[at:at+len(w)]) != w {
+				continue
+			}
+			run := qn[at : at+len(w)]
+			if !slices.ContainsFunc(missing, func(n string) bool { return !slices.Contains(run, n) }) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -38,4 +38,14 @@ func TestNames(t *testing.T) {
 	if lacksName("when is Mayas birthday", "Maya's birthday is on 3 March.") {
 		t.Error("a name up to a typo is the same name")
 	}
+	gdpr := "how fast must we handle a deletion request under the General Data Protection Regulation"
+	if lacksName(gdpr, "Data deletion requests are completed within 30 days (GDPR).") {
+		t.Error("a note holding the names' initials (GDPR) holds the names")
+	}
+	if !lacksName(gdpr, "Deletion requests go to the DPO within 30 days.") {
+		t.Error("initials that are not the names' do not stand for them")
+	}
+	if !lacksName("what did Ada Lovelace tell Grace", "AL told her so.") {
+		t.Error("initials stand for the names they are of, not for another (Grace)")
+	}
 }
