@@ -174,14 +174,19 @@ func (x *Index) prepass(q []float32, candidates []int32, keep int, sc *searchScr
 			break
 		}
 	}
-	out := sc.kept[:0]
+	// Every slot is written and the next one kept only when within the
+	// limit: about one in ten is, unpredictably, and a branch on it
+	// mispredicted costs more than the stores.
+	out := grow(sc.kept, len(ds))
+	n = 0
 	for i, d := range ds {
-		if int(d) <= limit {
-			if candidates == nil {
-				out = append(out, int32(i))
-			} else {
-				out = append(out, candidates[i])
-			}
+		out[n] = int32(i)
+		n += int(uint64(int64(limit)-int64(d))>>63) ^ 1
+	}
+	out = out[:n]
+	if candidates != nil {
+		for i, c := range out {
+			out[i] = candidates[c]
 		}
 	}
 	sc.kept = out
