@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
-	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // Hybrid ranking is done in two steps. Fusion adds up what each leg
@@ -136,18 +135,19 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwT
 	if err != nil {
 		return nil, err
 	}
-	weights, err := s.termWeights(ctx, m, terms, v.universe)
+	own := termKeys(terms)
+	weights, err := s.termWeights(ctx, m, own, v.universe)
 	if err != nil {
 		return nil, err
 	}
-	keys := heldKeys(terms, kwTerms)
+	keys := heldKeys(own, kwTerms)
 	best := 0.0
 	seqs := make([]int64, len(cands))
 	for i, c := range cands {
 		best = max(best, c.score)
 		seqs[i] = c.seq
 	}
-	cover := coverages(idx, seqs, terms, keys, weights)
+	cover := coverages(idx, seqs, keys, weights)
 	for i := range cands {
 		c := &cands[i]
 		c.coverage = cover[i]
@@ -205,14 +205,14 @@ type termKey struct {
 // heldKeys lists the keys that stand for terms: each word's own (a typo
 // of it forgiven), and the relatives the keyword leg looked for (kwTerms,
 // made by keywordTerms, one per word when they were expanded).
-func heldKeys(terms []string, kwTerms []keywordindex.Term) []termKey {
+func heldKeys(own [][]string, kwTerms []keywordindex.Term) []termKey {
 	var keys []termKey
-	for i, t := range terms {
-		for _, k := range textkeys.Keys([]string{t}) {
+	for i, ks := range own {
+		for _, k := range ks {
 			keys = append(keys, termKey{key: k, term: i, weight: 1})
 		}
 	}
-	if len(kwTerms) != len(terms) {
+	if len(kwTerms) != len(own) {
 		return keys // not expanded
 	}
 	for i, t := range kwTerms {
@@ -226,8 +226,8 @@ func heldKeys(terms []string, kwTerms []keywordindex.Term) []termKey {
 // coverages is, for each item of seqs, the share of the terms' weight it
 // holds: a term counts fully when the item holds its own word (up to a
 // typo), for its weight when it holds a relative only.
-func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, weights map[string]float64) []float64 {
-	nt := len(terms)
+func coverages(idx keywordIndex, seqs []int64, keys []termKey, weights []float64) []float64 {
+	nt := len(weights)
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
 	// A question word's own key is forgiven a typo when memory holds it in
@@ -253,8 +253,8 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 		}
 	}
 	var total float64
-	for _, t := range terms {
-		total += weights[t]
+	for _, w := range weights {
+		total += w
 	}
 	out := make([]float64, len(seqs))
 	if total == 0 {
@@ -262,8 +262,8 @@ func coverages(idx keywordIndex, seqs []int64, terms []string, keys []termKey, w
 	}
 	for i := range seqs {
 		var got float64
-		for j, t := range terms {
-			got += held[i*nt+j] * weights[t]
+		for j, w := range weights {
+			got += held[i*nt+j] * w
 		}
 		out[i] = got / total
 	}

@@ -78,11 +78,12 @@ func (s *Service) recallMinCosine() float64 {
 // contain to count as relevant.
 const recallMinShare = 0.6
 
-// termWeights weighs each question word by how rare it is in memory (inverse
-// document frequency): a hit that shares only the common words ("Maya")
-// with a question about something memory never heard of ("blood type")
-// does not answer it. Memory is the items of universe when it is not nil.
-func (s *Service) termWeights(ctx context.Context, m Marks, terms []string, universe []int64) (map[string]float64, error) {
+// termWeights weighs each question word (by its index keys, termKeys)
+// by how rare it is in memory (inverse document frequency): a hit that
+// shares only the common words ("Maya") with a question about something
+// memory never heard of ("blood type") does not answer it. Memory is the
+// items of universe when it is not nil.
+func (s *Service) termWeights(ctx context.Context, m Marks, keys [][]string, universe []int64) ([]float64, error) {
 	items := m.Items
 	if universe != nil {
 		items = int64(len(universe))
@@ -91,26 +92,34 @@ func (s *Service) termWeights(ctx context.Context, m Marks, terms []string, univ
 	if err != nil {
 		return nil, err
 	}
-	df := make(map[string]int, len(terms))
-	for _, t := range terms {
-		for _, key := range textkeys.Keys([]string{t}) {
-			if universe != nil {
-				df[t] = min(idx.DocFreqWithin(key, universe), 1000)
-			} else {
-				df[t] = min(idx.DocFreq(key), 1000)
-			}
-		}
-	}
 	// A small memory makes every word look rare; counting it as at least
 	// minCollection items keeps the weights near equal until there is
 	// enough memory for rarity to mean something.
 	const minCollection = 100
 	n := float64(max(items, minCollection))
-	w := make(map[string]float64, len(terms))
-	for _, t := range terms {
-		w[t] = math.Log(1 + n/float64(1+df[t]))
+	w := make([]float64, len(keys))
+	for i, ks := range keys {
+		df := 0
+		if len(ks) > 0 {
+			key := ks[len(ks)-1]
+			if universe != nil {
+				df = min(idx.DocFreqWithin(key, universe), 1000)
+			} else {
+				df = min(idx.DocFreq(key), 1000)
+			}
+		}
+		w[i] = math.Log(1 + n/float64(1+df))
 	}
 	return w, nil
+}
+
+// termKeys are the index keys of each question word.
+func termKeys(terms []string) [][]string {
+	out := make([][]string, len(terms))
+	for i, t := range terms {
+		out[i] = textkeys.Keys([]string{t})
+	}
+	return out
 }
 
 // recallMinTyped is the share of a question's word weight enough for a hit
