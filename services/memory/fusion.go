@@ -91,7 +91,7 @@ const (
 	// leg's best when fusion left them further down (a misspelt question
 	// whose keyword leg found only its common words). The keyword index
 	// tells which words a candidate holds, so this reads no text.
-	rerankDepth       = 30
+	rerankDepth       = 20
 	rerankVectorExtra = 5
 	// rerankRead is how many of the reranked best are weighed for
 	// corrections: about a page.
