@@ -44,7 +44,7 @@ smoke: build
 	  | OPENHUMAN_HOME=$$home PATH=$(BIN):$$PATH openhuman-core mcp
 
 # Verbose output cut back to what plain `go test` prints, plus each skipped test
-# and why (Prometheus, promtool or Redis missing), so a test that did not run says so.
+# and why (Prometheus, promtool, Redis or WordNet missing), so a test that did not run says so.
 test:
 	go test -count=1 -v $(PKGS) | awk -f scripts/test-report.awk
 
