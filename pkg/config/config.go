@@ -144,6 +144,12 @@ type Embeddings struct {
 	// Dim is the built-in embedders' dimension (hash-glove: GloVe's 100
 	// and the hash part's rest).
 	Dim int `toml:"dim" default:"256"`
+	// RecallMinCosine is the cosine from which memory.recall quotes a note
+	// on its vector alone, sharing too few of the question's words; 0 is
+	// the embedder's own (0.6 for hash-glove, 0.5 otherwise). A model's
+	// cosines between unrelated sentences may run higher: make eval shows
+	// where "I don't know" holds.
+	RecallMinCosine float64 `toml:"recall_min_cosine" env:"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE"`
 }
 
 // Timeout bounds one embedding request.

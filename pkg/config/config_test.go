@@ -218,9 +218,11 @@ timeout_seconds = 10
 
 func TestReplicationNeedsNATS(t *testing.T) {
 	for env, want := range map[string]string{
-		"OPENHUMAN_MEMORY_REPLICATION=jetstream": "memory.replication \"jetstream\" (OPENHUMAN_MEMORY_REPLICATION) needs nats.url (OPENHUMAN_NATS_URL)",
-		"OPENHUMAN_MEMORY_REPLICATION=raft":      "memory.replication \"raft\" (OPENHUMAN_MEMORY_REPLICATION): use \"jetstream\"",
-		"OPENHUMAN_MEMORY_STREAM_REPLICAS=7":     "memory.stream_replicas 7 (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5",
+		"OPENHUMAN_MEMORY_REPLICATION=jetstream":      "memory.replication \"jetstream\" (OPENHUMAN_MEMORY_REPLICATION) needs nats.url (OPENHUMAN_NATS_URL)",
+		"OPENHUMAN_MEMORY_REPLICATION=raft":           "memory.replication \"raft\" (OPENHUMAN_MEMORY_REPLICATION): use \"jetstream\"",
+		"OPENHUMAN_MEMORY_STREAM_REPLICAS=7":          "memory.stream_replicas 7 (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5",
+		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=1.5":  "memory.embeddings.recall_min_cosine 1.5 (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1",
+		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=high": `OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE="high": use a number such as 0.55`,
 	} {
 		k, v, _ := strings.Cut(env, "=")
 		_, err := Load(t.TempDir(), func(name string) string { return map[string]string{k: v}[name] })
@@ -233,5 +235,11 @@ func TestReplicationNeedsNATS(t *testing.T) {
 	})
 	if err != nil || !c.Memory.Replicated() || c.Memory.StreamReplicas != 3 {
 		t.Fatalf("replicated config: %v %+v", err, c.Memory)
+	}
+	c, err = Load(t.TempDir(), func(name string) string {
+		return map[string]string{"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE": "0.55"}[name]
+	})
+	if err != nil || c.Memory.Embeddings.RecallMinCosine != 0.55 {
+		t.Fatalf("recall_min_cosine from the environment: %v %v", err, c.Memory.Embeddings.RecallMinCosine)
 	}
 }

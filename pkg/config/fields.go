@@ -204,6 +204,12 @@ func set(v reflect.Value, s string) (hint string) {
 			return "use a whole number"
 		}
 		*p = n
+	case *float64:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return "use a number such as 0.55"
+		}
+		*p = f
 	case *bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {

@@ -177,12 +177,13 @@ func half(q evalQuestion) string {
 
 // evalService opens a service on a fresh store. `make eval` measures the
 // embedder the environment configures, read as the memory service reads
-// it (OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY; the
-// default when unset), and waits for every vector however long a model
+// it (OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY,
+// _RECALL_MIN_COSINE; the default when unset), and waits for every vector however long a model
 // server takes; `make test` always measures the default.
 func evalService(tb testing.TB) (*memory.Service, memory.Embedder) {
 	tb.Helper()
 	var emb memory.Embedder = memory.NewGloveEmbedder(0)
+	var cosine float64
 	if os.Getenv("OPENHUMAN_EVAL_FULL") != "" {
 		cfg, err := config.Load(tb.TempDir(), func(k string) string {
 			if strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") {
@@ -193,7 +194,7 @@ func evalService(tb testing.TB) (*memory.Service, memory.Embedder) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		emb = memorymain.Embedder(cfg.Memory.Embeddings)
+		emb, cosine = memorymain.Embedder(cfg.Memory.Embeddings), cfg.Memory.Embeddings.RecallMinCosine
 		if _, err := emb.Embed(context.Background(), []string{"ping"}); err != nil {
 			tb.Fatalf("the configured embedder %s: %v", emb.Model(), err)
 		}
@@ -203,7 +204,7 @@ func evalService(tb testing.TB) (*memory.Service, memory.Embedder) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	svc := memory.NewService(st, &memory.Options{Embedder: emb, InlineTimeout: time.Hour})
+	svc := memory.NewService(st, &memory.Options{Embedder: emb, InlineTimeout: time.Hour, RecallMinCosine: cosine})
 	clock := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	svc.SetClock(func() time.Time { clock = clock.Add(time.Second); return clock })
 	return svc, emb

@@ -58,7 +58,8 @@ type AnswerWriter interface {
 // recallMinCosine is the vector similarity from which a hit counts as
 // relevant without sharing enough words with the question: a misspelled or
 // inflected form ("postgress", "deployments") that the keyword leg misses.
-// An embedder whose cosines run higher says its own (recallCosined).
+// An embedder whose cosines run higher says its own (recallCosined), and
+// the configuration may set another (Options.RecallMinCosine).
 const recallMinCosine = 0.5
 
 // recallCosined is an embedder that says from which cosine its vectors
@@ -68,6 +69,9 @@ type recallCosined interface {
 }
 
 func (s *Service) recallMinCosine() float64 {
+	if s.recallCosine > 0 {
+		return s.recallCosine
+	}
 	if c, ok := s.embedder.(recallCosined); ok {
 		return c.RecallMinCosine()
 	}

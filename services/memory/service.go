@@ -26,6 +26,7 @@ type Service struct {
 	// exactKeywords: hybrid's keyword leg looks for the query's words
 	// only, not their WordNet relatives too.
 	exactKeywords bool
+	recallCosine  float64 // Options.RecallMinCosine
 }
 
 // Options configure a Service; the zero value works.
@@ -43,6 +44,9 @@ type Options struct {
 	// words only; by default it also looks for their WordNet synonyms,
 	// derived and broader words, weighed below the words themselves.
 	ExactKeywords bool
+	// RecallMinCosine, when above 0, replaces the embedder's cosine from
+	// which recall quotes a note on its vector alone (recall.go).
+	RecallMinCosine float64
 }
 
 // NewService serves memory from store.
@@ -67,7 +71,7 @@ func NewService(store Store, opts *Options) *Service {
 	}
 	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
 		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes),
-		exactKeywords: o.ExactKeywords}
+		exactKeywords: o.ExactKeywords, recallCosine: o.RecallMinCosine}
 }
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so

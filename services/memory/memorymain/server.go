@@ -85,7 +85,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 // newDomain serves memory from store with the configured embedder and writer.
 func newDomain(store *sqlite.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	emb := Embedder(cfg.Memory.Embeddings)
-	opts := &memory.Options{Logger: log, Embedder: emb}
+	opts := &memory.Options{Logger: log, Embedder: emb, RecallMinCosine: cfg.Memory.Embeddings.RecallMinCosine}
 	if cfg.LLM.Configured() {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
 	}
