@@ -2,7 +2,6 @@ package memory
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -111,14 +110,28 @@ func holdsAnswer(t answerType, text string) bool {
 // asks about is about someone else.
 func names(text string) []string {
 	var out []string
+	for _, n := range namesAt(text) {
+		out = append(out, n.name)
+	}
+	return out
+}
+
+// name is a name of a text and the place of its word among the text's
+// words: consecutive names are one ("General Data Protection Regulation").
+type name struct {
+	name string
+	at   int
+}
+
+func namesAt(text string) []name {
+	var out []name
 	start := true
-	for _, f := range strings.Fields(text) {
-		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	for i, f := range strings.Fields(text) {
+		w := strings.TrimSuffix(strings.TrimSuffix(trimWord(f), "'s"), "’s")
 		if w != "" && !start {
 			r, n := utf8.DecodeRuneInString(w)
 			if unicode.IsUpper(r) && n < len(w) && strings.ToLower(w[n:]) == w[n:] && utf8.RuneCountInString(w) > 1 {
-				out = append(out, strings.ToLower(w))
+				out = append(out, name{strings.ToLower(w), i})
 			}
 		}
 		start = strings.ContainsAny(f[len(f)-1:], ".!?:")
@@ -126,50 +139,83 @@ func names(text string) []string {
 	return out
 }
 
+func trimWord(f string) string {
+	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// acronyms returns the words of text written in capitals only, of two
+// letters or more ("GDPR", "ÖL"), as lowercase runes.
+func acronyms(text string) [][]rune {
+	var out [][]rune
+	for _, f := range strings.Fields(text) {
+		w := trimWord(f)
+		if utf8.RuneCountInString(w) < 2 || strings.ToUpper(w) != w || strings.ToLower(w) == w {
+			continue
+		}
+		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			out = append(out, []rune(strings.ToLower(w)))
+		}
+	}
+	return out
+}
+
 // lacksName reports whether text misses a name the question asks about,
 // allowing a typo. Names the note holds only as their initials ("General
-// Data Protection Regulation" in a note saying "GDPR") are not missing.
+// Data Protection Regulation" in a note saying "GDPR": an acronym of the
+// question's consecutive names, every missing one among them) are not
+// missing.
 func lacksName(question, text string) bool {
-	qn := names(question)
+	qn := namesAt(question)
 	if len(qn) == 0 {
 		return false
 	}
 	have := words(text)
-	var missing []string
-	for _, n := range qn {
+	missing := map[int]bool{} // by index in qn
+	for i, n := range qn {
 		found := false
 		for _, w := range have {
-			if near(stem(n), stem(w)) {
+			if near(stem(n.name), stem(w)) {
 				found = true
 				break
 			}
 		}
 		if !found {
-			missing = append(missing, n)
+			missing[i] = true
 		}
 	}
 	if len(missing) == 0 {
 		return false
 	}
-	// The names' initials, in the question's order: a note word that is
-	// the initials of a run of names holding every missing one stands
-	// for them.
-	initials := make([]byte, len(qn))
-	for i, n := range qn {
-		initials[i] = n[0]
-	}
-	for _, w := range have {
-		if len(w) < 2 || len(w) < len(missing) {
-			continue
-		}
-		for at := 0; at+len(w) <= len(initials); at++ {
-			if string(initials[at:at+len(w)]) != w {
-				continue
-			}
-			run := qn[at : at+len(w)]
-			if !slices.ContainsFunc(missing, func(n string) bool { return !slices.Contains(run, n) }) {
+	for _, acr := range acronyms(text) {
+		for at := 0; at+len(acr) <= len(qn); at++ {
+			run := qn[at : at+len(acr)]
+			if initialsOf(run, acr) && coversAll(missing, at, at+len(acr)) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// initialsOf reports whether acr is the initials of run, whose names are
+// consecutive words.
+func initialsOf(run []name, acr []rune) bool {
+	for i, n := range run {
+		if i > 0 && n.at != run[i-1].at+1 {
+			return false
+		}
+		if r, _ := utf8.DecodeRuneInString(n.name); r != acr[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// coversAll reports whether every index of missing is in [from, to).
+func coversAll(missing map[int]bool, from, to int) bool {
+	for i := range missing {
+		if i < from || i >= to {
+			return false
 		}
 	}
 	return true

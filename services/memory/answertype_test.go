@@ -48,4 +48,18 @@ func TestNames(t *testing.T) {
 	if !lacksName("what did Ada Lovelace tell Grace", "AL told her so.") {
 		t.Error("initials stand for the names they are of, not for another (Grace)")
 	}
+	if lacksName("who runs the Ökologische Landwirtschaft project", "The ÖL project is run by Jana.") {
+		t.Error("initials beyond ASCII stand for their names too")
+	}
+	// Only a word in capitals is initials, of names next to each other.
+	for question, note := range map[string]string{
+		"where do Ava and Tom live":        "Ben lives at 12 Oak Street.",
+		"what did Mia tell Emma":           "Ben told me about the trip.",
+		"what did Lena say to Tom in Oslo": "Lena said to Tom: meet at noon.",
+		"what did Mia tell Emma about it":  "ME is a chronic illness.",
+	} {
+		if !lacksName(question, note) {
+			t.Errorf("%q: a note lacking the names (%q) holds them", question, note)
+		}
+	}
 }
