@@ -221,6 +221,7 @@ func TestReplicationNeedsNATS(t *testing.T) {
 		"OPENHUMAN_MEMORY_REPLICATION=jetstream":      "memory.replication \"jetstream\" (OPENHUMAN_MEMORY_REPLICATION) needs nats.url (OPENHUMAN_NATS_URL)",
 		"OPENHUMAN_MEMORY_REPLICATION=raft":           "memory.replication \"raft\" (OPENHUMAN_MEMORY_REPLICATION): use \"jetstream\"",
 		"OPENHUMAN_MEMORY_STREAM_REPLICAS=7":          "memory.stream_replicas 7 (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5",
+		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=NaN":  "memory.embeddings.recall_min_cosine NaN (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=1.5":  "memory.embeddings.recall_min_cosine 1.5 (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=high": `OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE="high": use a number such as 0.55`,
 	} {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"strings"
 
@@ -129,7 +130,7 @@ func (c *Config) validate() error {
 	if e.BatchSize < 1 || e.BatchSize > 2048 {
 		return fmt.Errorf("memory.embeddings.batch_size %d: use 1 to 2048", e.BatchSize)
 	}
-	if e.RecallMinCosine < 0 || e.RecallMinCosine > 1 {
+	if math.IsNaN(e.RecallMinCosine) || e.RecallMinCosine < 0 || e.RecallMinCosine > 1 {
 		return fmt.Errorf("memory.embeddings.recall_min_cosine %g (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1, or 0 for the embedder's own", e.RecallMinCosine)
 	}
 	if u := c.LLM.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
