@@ -55,7 +55,7 @@ test:
 # EVAL_MISSES=1 also lists the design half's misses. It measures the embedder
 # the OPENHUMAN_EMBEDDINGS_* variables configure (the default when unset).
 eval:
-	OPENHUMAN_EVAL_FULL=1 $(if $(EVAL_MISSES),OPENHUMAN_EVAL_MISSES=1) go test -count=1 -v -run '^TestEval(Glosses)?$$' ./services/memory/ | grep -v '^=== RUN'
+	OPENHUMAN_EVAL_FULL=1 $(if $(EVAL_MISSES),OPENHUMAN_EVAL_MISSES=1) go test -count=1 -timeout 2h -v -run '^TestEval(Glosses)?$$' ./services/memory/ | grep -v '^=== RUN'
 
 # The same with a real sentence model, the Universal Sentence Encoder lite,
 # served as Ollama would (Node and npm needed; about two minutes).

@@ -176,11 +176,12 @@ func half(q evalQuestion) string {
 }
 
 // evalService opens a service on a fresh store. `make eval` measures the
-// embedder the environment configures, read as the memory service reads
-// it (OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY,
-// _RECALL_MIN_COSINE; the default when unset), and waits for every vector however long a model
-// server takes; `make test` always measures the default.
-func evalService(tb testing.TB) (*memory.Service, memory.Embedder) {
+// embedder the environment configures (OPENHUMAN_EMBEDDINGS_PROVIDER,
+// _BASE_URL, _MODEL, _API_KEY, _RECALL_MIN_COSINE; the variables only, not
+// a config file; the default when unset), and waits for every vector
+// however long a model server takes; `make test` always measures the
+// default.
+func evalService(tb testing.TB) (*memory.Service, *sqlite.Store, memory.Embedder) {
 	tb.Helper()
 	var emb memory.Embedder = memory.NewGloveEmbedder(0)
 	var cosine float64
@@ -207,7 +208,7 @@ func evalService(tb testing.TB) (*memory.Service, memory.Embedder) {
 	svc := memory.NewService(st, &memory.Options{Embedder: emb, InlineTimeout: time.Hour, RecallMinCosine: cosine})
 	clock := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	svc.SetClock(func() time.Time { clock = clock.Add(time.Second); return clock })
-	return svc, emb
+	return svc, st, emb
 }
 
 // runEval learns the facts among distractors (that many of them) through
@@ -215,7 +216,7 @@ func evalService(tb testing.TB) (*memory.Service, memory.Embedder) {
 func runEval(tb testing.TB, distractors int) *evalReport {
 	facts, qs, lines := loadEval(tb)
 	lines = lines[:min(distractors, len(lines))]
-	svc, emb := evalService(tb)
+	svc, st, emb := evalService(tb)
 	ctx := context.Background()
 
 	// Facts go in at random places among the distractors (a fixed seed),
@@ -266,6 +267,12 @@ func runEval(tb testing.TB, distractors int) *evalReport {
 	flush()
 	for _, f := range corrections {
 		learnFact(f)
+	}
+	// A request the embedder failed leaves its items to the background
+	// worker, which does not run here: they would be measured on words
+	// alone.
+	if left, err := st.Unembedded(ctx, emb.Model(), 0, 1); err != nil || len(left) > 0 {
+		tb.Fatalf("items left without a vector of %s (the embedder failed a request; see its log): %v", emb.Model(), err)
 	}
 
 	rep := &evalReport{items: len(lines) + len(facts), embedder: emb.Model(), builtin: emb.Model() == memory.NewGloveEmbedder(0).Model(), fetch: map[string]map[string]map[string]*evalScore{}, recall: map[string]*recallScore{}}
