@@ -177,7 +177,9 @@ func (x *Index) prepass(q []float32, candidates []int32, keep int, sc *searchScr
 	// Every slot is written and the next one kept only when within the
 	// limit: about one in ten is, unpredictably, and a branch on it
 	// mispredicted costs more than the stores.
-	out := grow(sc.kept, len(ds))
+	// n counts the slots within the limit (all of them when fewer than
+	// keep): the writes reach n at most.
+	out := grow(sc.kept, n+1)
 	n = 0
 	for i, d := range ds {
 		out[n] = int32(i)
