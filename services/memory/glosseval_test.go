@@ -69,6 +69,9 @@ func readGlosses(tb testing.TB) []glossSynset {
 // default mode does worse than one of its own legs. It takes a second:
 // make test runs it whenever WordNet is installed (.ci/run installs it).
 func TestEvalGlosses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("learns 1,715 definitions and asks for each three times; run without -short")
+	}
 	glosses := readGlosses(t)
 	ctx := context.Background()
 	var table strings.Builder
