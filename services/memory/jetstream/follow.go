@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,7 +54,11 @@ type Follower struct {
 	opts    FollowOptions
 	applied atomic.Int64 // events this follower applied (not skipped or redelivered)
 	since   int          // events applied since the last snapshot
-	last    time.Time    // last snapshot
+	// caughtUp closes once the follower has its consumer and has applied
+	// every event the stream held when it made it.
+	caughtUp   chan struct{}
+	caughtOnce sync.Once
+	last       time.Time // last snapshot
 }
 
 // NewFollower follows the stream as the durable consumer name (the
@@ -65,8 +70,15 @@ func (j *Journal) NewFollower(name string, app applier, store replicaStore, opts
 	if opts.SnapshotInterval <= 0 {
 		opts.SnapshotInterval = 10 * time.Minute
 	}
-	return &Follower{j: j, name: name, app: app, store: store, opts: opts, last: time.Now()}
+	return &Follower{j: j, name: name, app: app, store: store, opts: opts, last: time.Now(), caughtUp: make(chan struct{})}
 }
+
+// CaughtUp is closed once the follower follows the stream and has applied
+// every event it held then: a replica that serves reads before that
+// answers them "behind" until it gets there.
+func (f *Follower) CaughtUp() <-chan struct{} { return f.caughtUp }
+
+func (f *Follower) markCaughtUp() { f.caughtOnce.Do(func() { close(f.caughtUp) }) }
 
 // AppliedEvents counts the events this follower applied since it started.
 func (f *Follower) AppliedEvents() int64 { return f.applied.Load() }
@@ -99,6 +111,9 @@ func (f *Follower) run(ctx context.Context) error {
 	it, err := cons.Messages(jetstream.PullMaxMessages(256))
 	if err != nil {
 		return err
+	}
+	if cons.CachedInfo().NumPending == 0 {
+		f.markCaughtUp()
 	}
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
@@ -156,6 +171,9 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 		// far the replica is all the same.
 		appliedSeq.Set(float64(f.app.Applied()))
 		lag.Set(float64(md.NumPending))
+		if md.NumPending == 0 {
+			f.markCaughtUp()
+		}
 		return msg.Ack()
 	}
 	if err := f.fillGap(ctx, seq); err != nil {
@@ -167,6 +185,9 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	if poisoned {
 		_ = msg.Term()
+		if md.NumPending == 0 {
+			f.markCaughtUp()
+		}
 		return nil
 	}
 	if err := msg.Ack(); err != nil {
@@ -175,6 +196,9 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 	}
 	appliedSeq.Set(float64(seq))
 	lag.Set(float64(md.NumPending))
+	if md.NumPending == 0 {
+		f.markCaughtUp()
+	}
 	f.since++
 	f.maybeSnapshot(ctx, msg.Subject() == Prefix+"."+memory.SubjectForget)
 	return nil

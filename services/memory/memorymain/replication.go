@@ -125,6 +125,34 @@ func (r *replica) follow(ctx context.Context, domain *memory.Service, store *sql
 	log.Info("memory replica following the write stream", "replica", r.name, "from", applied+1, "restored_from_snapshot", r.restored > 0)
 }
 
+// catchUpWithin bounds how long a replica waits, before taking calls, to
+// have applied what the stream held when it started: past it, it takes
+// them anyway (a read waits for the writes it must see, and says so when
+// they do not come), as a replica that never served would help no one.
+var catchUpWithin = time.Minute
+
+// awaitCaughtUp waits for the follower to catch up, up to catchUpWithin.
+// A replica that joined the bus earlier got reads it could not answer:
+// right after a first start, and while it applies a long tail.
+func (r *replica) awaitCaughtUp(log *slog.Logger) {
+	select {
+	case <-r.follower.CaughtUp():
+	case <-time.After(catchUpWithin):
+		log.Warn("memory replica takes calls before it has caught up with the write stream; reads wait for the writes they must see",
+			"replica", r.name, "waited", catchUpWithin)
+	}
+}
+
+// caughtUp reports whether the follower has caught up with the stream.
+func (r *replica) caughtUp() bool {
+	select {
+	case <-r.follower.CaughtUp():
+		return true
+	default:
+		return false
+	}
+}
+
 func newReplicaName() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)

@@ -243,6 +243,25 @@ func TestReplicaResumesFromItsStoredSequence(t *testing.T) {
 	}
 }
 
+// A replica joins the bus only once it has applied what the stream held
+// when it started: before, every read routed to it would answer "behind"
+// (seen right after a first start of the compose stack).
+func TestReplicaTakesCallsOnceCaughtUp(t *testing.T) {
+	ns := mustJetStream(t)
+	a := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	for i := range 200 {
+		learn(t, a, fmt.Sprintf("Backlog fact %d: drawer %d holds folder %d.", i, i%7, i))
+	}
+	last := lastSeq(t, ns.ClientURL())
+	b := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
+	if got := b.domain.Applied(); got < last {
+		t.Fatalf("the new replica took calls having applied %d of the stream's %d events", got, last)
+	}
+	if err := b.Ready(); err != nil {
+		t.Fatalf("caught up, yet not ready: %v", err)
+	}
+}
+
 func TestNewReplicaStartsFromASnapshotAndTheTail(t *testing.T) {
 	followOptions = jetstream.FollowOptions{SnapshotEvery: 50}
 	t.Cleanup(func() { followOptions = jetstream.FollowOptions{} })

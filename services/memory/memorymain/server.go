@@ -61,12 +61,6 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		}
 	}
 	s.domain = domain
-	svc, err := natsbus.Serve(nc, domain, telemetry.Version, log)
-	if err != nil {
-		s.closeStore()
-		return nil, err
-	}
-	s.svc = svc
 	ctx, cancel := context.WithCancel(context.Background())
 	// bgDone closes once every background goroutine has returned; each
 	// goroutine closes a channel of its own, never reading s.bgDone, which
@@ -78,7 +72,16 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		followed := make(chan struct{})
 		s.bgDone = followed
 		go func() { _ = s.repl.follower.Run(ctx); <-ran; close(followed) }()
+		s.repl.awaitCaughtUp(log)
 	}
+	svc, err := natsbus.Serve(nc, domain, telemetry.Version, log)
+	if err != nil {
+		s.stopBg()
+		<-s.bgDone
+		s.closeStore()
+		return nil, err
+	}
+	s.svc = svc
 	return s, nil
 }
 
@@ -97,6 +100,9 @@ func newDomain(store *sqlite.Store, cfg config.Config, log *slog.Logger) *memory
 // the gateway's /readyz asks for over the bus: a replica whose database is
 // damaged, failing or cannot be opened should not be sent calls.
 func (s *server) Ready() error {
+	if s.repl != nil && s.repl.follower != nil && !s.repl.caughtUp() {
+		return errors.New("memory replica catching up with the write stream")
+	}
 	h := s.domain.StoreHealth()
 	if h.OK {
 		return nil
