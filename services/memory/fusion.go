@@ -135,7 +135,7 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwT
 	if err != nil {
 		return nil, err
 	}
-	own := termKeys(terms)
+	own := termKeys(terms, kwTerms)
 	weights, err := s.termWeights(ctx, m, own, v.universe)
 	if err != nil {
 		return nil, err

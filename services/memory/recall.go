@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -117,11 +118,16 @@ func (s *Service) termWeights(ctx context.Context, m Marks, keys [][]string, uni
 	return w, nil
 }
 
-// termKeys are the index keys of each question word.
-func termKeys(terms []string) [][]string {
+// termKeys are the index keys of each question word: the keyword leg's
+// (kwTerms, made by keywordTerms) when it made one per word, else made here.
+func termKeys(terms []string, kwTerms []keywordindex.Term) [][]string {
 	out := make([][]string, len(terms))
 	for i, t := range terms {
-		out[i] = textkeys.Keys([]string{t})
+		if len(kwTerms) == len(terms) {
+			out[i] = []string{kwTerms[i].Key}
+		} else {
+			out[i] = textkeys.Keys([]string{t})
+		}
 	}
 	return out
 }
