@@ -295,20 +295,7 @@ func runEval(tb testing.TB, distractors int) *evalReport {
 		h := half(q)
 		if len(q.want) > 0 {
 			for _, mode := range evalModes {
-				p := memory.FetchParams{Query: q.text, Limit: 10}
-				if mode != "default" {
-					p.Mode = mode
-				}
-				got, err := svc.Fetch(ctx, p, anyone)
-				if err != nil {
-					tb.Fatalf("%s %q: %v", mode, q.text, err)
-				}
-				var ranks []int
-				for i, hit := range got.Hits {
-					if slices.Contains(q.want, factOf[hit.ID]) {
-						ranks = append(ranks, i+1)
-					}
-				}
+				ranks := fetchRanks(tb, svc, mode, q.text, func(id string) bool { return slices.Contains(q.want, factOf[id]) })
 				score(h, mode, q.typ).add(ranks, len(q.want))
 				score(h, mode, "all").add(ranks, len(q.want))
 				if mode == "default" && (len(ranks) == 0 || ranks[0] > 5) {
@@ -344,6 +331,27 @@ func runEval(tb testing.TB, distractors int) *evalReport {
 		}
 	}
 	return rep
+}
+
+// fetchRanks asks memory.fetch (mode, top ten) for query and returns the
+// places, from 1, of the hits right says answer it.
+func fetchRanks(tb testing.TB, svc *memory.Service, mode, query string, right func(id string) bool) []int {
+	tb.Helper()
+	p := memory.FetchParams{Query: query, Limit: 10}
+	if mode != "default" {
+		p.Mode = mode
+	}
+	got, err := svc.Fetch(context.Background(), p, anyone)
+	if err != nil {
+		tb.Fatalf("%s %q: %v", mode, query, err)
+	}
+	var ranks []int
+	for i, hit := range got.Hits {
+		if right(hit.ID) {
+			ranks = append(ranks, i+1)
+		}
+	}
+	return ranks
 }
 
 func firstLine(s string) string {

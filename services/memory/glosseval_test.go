@@ -97,21 +97,7 @@ func TestEvalGlosses(t *testing.T) {
 		for _, mode := range evalModes {
 			var s evalScore
 			for i, g := range glosses {
-				p := memory.FetchParams{Query: g.word, Limit: 10}
-				if mode != "default" {
-					p.Mode = mode
-				}
-				got, err := svc.Fetch(ctx, p, anyone)
-				if err != nil {
-					t.Fatalf("%s %q: %v", mode, g.word, err)
-				}
-				var ranks []int
-				for r, h := range got.Hits {
-					if h.ID == res[i].ID {
-						ranks = append(ranks, r+1)
-					}
-				}
-				s.add(ranks, 1)
+				s.add(fetchRanks(t, svc, mode, g.word, func(id string) bool { return id == res[i].ID }), 1)
 			}
 			row[mode] = s
 		}
