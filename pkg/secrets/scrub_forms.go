@@ -79,6 +79,12 @@ func yamlBlock(text string, ks, sep int) (vs, ve int, block, ok bool) {
 				strings.Contains(content, ": ") || strings.HasSuffix(content, ":")) {
 				return 0, 0, false, false
 			}
+			// YAML indents with spaces only, and no value of it ends
+			// like a line of code: a key followed by either is a label
+			// (Perl's TOKEN: above its loop).
+			if strings.TrimLeft(line, " ")[0] == '\t' || !block && strings.IndexByte("{;(", content[len(content)-1]) >= 0 {
+				return 0, 0, false, false
+			}
 			vs = at + len(line) - len(content)
 		}
 		ve = at + len(line)
@@ -96,31 +102,54 @@ func yamlBlock(text string, ks, sep int) (vs, ve int, block, ok bool) {
 
 // netrcValue finds the password of a .netrc entry ("machine h login u
 // password x", on one line or across several) after its key at
-// text[ks:ke]: "login <user>" comes just before the key, and "machine" or
-// "default" opens the entry.
+// text[ks:ke]. The entry's other pairs come before the key, back to the
+// "machine <host>" or "default" that opens it: login, and the port,
+// protocol and account that git's netrc helper and others read.
 func netrcValue(text string, ks, ke int, last string) (int, bool) {
 	if last != "password" && last != "passwd" || ke >= len(text) || text[ke] != ' ' && text[ke] != '\t' {
 		return 0, false
 	}
-	// The user, and "login" before it: read back a word at a time, as a
-	// key found in every sentence about a password gets here.
-	j := ks
-	for range 2 {
-		for j > 0 && text[j-1] <= ' ' {
-			j--
+	// Read back a pair at a time, as a key found in every sentence about
+	// a password gets here.
+	j, login := ks, false
+	for pair := 0; pair < 8; pair++ {
+		vs, v := wordBack(text, j)
+		if login && strings.EqualFold(v, "default") {
+			return ke, true
 		}
-		for j > 0 && text[j-1] > ' ' {
-			j--
+		ws, keyword := wordBack(text, vs)
+		switch {
+		case strings.EqualFold(keyword, "login"):
+			login = true
+		case strings.EqualFold(keyword, "port"), strings.EqualFold(keyword, "protocol"), strings.EqualFold(keyword, "account"):
+		case strings.EqualFold(keyword, "machine"):
+			return ke, login
+		case pair == 1 && login:
+			// Pairs this does not know (a helper's own) may sit between
+			// the machine and the login: then the login just before the
+			// key and a machine in the lines above say it is an entry.
+			before := lowerASCII(text[max(0, j-256):j])
+			return ke, strings.Contains(before, "machine ") || strings.Contains(before, "default")
+		default:
+			return 0, false
 		}
+		j = ws
 	}
-	if !hasPrefixFold(text[j:], "login") || j+len("login") >= len(text) || text[j+len("login")] > ' ' {
-		return 0, false
+	return 0, false
+}
+
+// wordBack reads back from i over blanks and line ends, then over the word
+// before them, and returns where that word starts and the word.
+func wordBack(text string, i int) (int, string) {
+	end := i
+	for end > 0 && text[end-1] <= ' ' {
+		end--
 	}
-	before := lowerASCII(text[max(0, j-256):j])
-	if !strings.Contains(before, "machine ") && !strings.Contains(before, "default") {
-		return 0, false
+	start := end
+	for start > 0 && text[start-1] > ' ' {
+		start--
 	}
-	return ke, true
+	return start, text[start:end]
 }
 
 // envValueEnd is where the value of a .env or shell line ends when it was

@@ -35,7 +35,7 @@ func keyKind(last, prev string) string {
 		}
 	case "key":
 		switch prev {
-		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app", "account":
+		case "api", "access", "secret", "signing", "encryption", "master", "license", "auth", "app", "application", "account":
 			return "api_key"
 		case "private":
 			return "private_key"
@@ -71,6 +71,27 @@ func keyWords(key string) (last, prev string) {
 		}
 	}
 	return lowerASCII(last), lowerASCII(prev)
+}
+
+// keyEndsWith reports whether key, read without its separators and in
+// lowercase, ends with suffix: private_key_id, privateKeyId and
+// private-key-id all end with "privatekeyid".
+func keyEndsWith(key, suffix string) bool {
+	j := len(suffix)
+	for i := len(key) - 1; i >= 0 && j > 0; i-- {
+		c := key[i]
+		if c == '_' || c == '-' || c == '.' {
+			continue
+		}
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		if c != suffix[j-1] {
+			return false
+		}
+		j--
+	}
+	return j == 0
 }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
@@ -131,6 +152,9 @@ func assignment(text string, ks, ke int) (span, bool) {
 		prev = wordBefore(text, ks) // "the API key is ..."
 	}
 	kind := keyKind(last, prev)
+	if kind == "" && last == "id" && prev == "key" && keyEndsWith(key, "privatekeyid") {
+		kind = "private_key" // a Google Cloud service account's key file
+	}
 	if kind == "" || last == "pwd" && prev == "" {
 		// PWD alone is the shell's working directory; DB_PWD is a password.
 		return span{}, false
@@ -151,6 +175,7 @@ func assignment(text string, ks, ke int) (span, bool) {
 	mode := lenient
 	env := false      // a .env or shell line: the value runs to the end of it
 	declared := false // Go's :=, whose secret would be a quoted literal
+	noun := false     // "the secret to good bread is patience": a word is no value
 	switch {
 	case bare && !hasAnyPrefix(text[sep:], ":=", "="), strings.HasPrefix(text[sep:], "=="):
 		// (== compares in code; it gives nothing.)
@@ -186,6 +211,9 @@ func assignment(text string, ks, ke int) (span, bool) {
 			sep = vs
 			break
 		}
+		if sp, ok := madeUpValue(text, ke, kind); ok {
+			return sp, true
+		}
 		var ok bool
 		if sep, ok = proseValue(text, ke, last, prev); !ok {
 			return span{}, false
@@ -193,7 +221,7 @@ func assignment(text string, ks, ke int) (span, bool) {
 		if end := passphraseEnd(text, skipBlanks(text, sep), kind); end > 0 {
 			return span{skipBlanks(text, sep), end, kind}, true
 		}
-		mode = strict
+		mode, noun = strict, last == "secret"
 	}
 	if kind == "credential" {
 		mode = strict
@@ -201,6 +229,11 @@ func assignment(text string, ks, ke int) (span, bool) {
 	vs, ve, quoted := value(text, skipBlanks(text, sep))
 	if !quoted && (declared || isConstantName(text[vs:ve])) {
 		// In code an unquoted value is a name (tok, _EMPTY_, DEFAULT_PASS).
+		return span{}, false
+	}
+	if noun && !quoted && isPlainWord(text[vs:ve]) {
+		// A secret in prose is more often the key to something than a
+		// credential; one given there looks made up (x9y8z7w6).
 		return span{}, false
 	}
 	if !env && !quoted && wordFollows(text, ve) && !looksRandom(text[vs:ve]) {

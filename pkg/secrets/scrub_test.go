@@ -17,6 +17,7 @@ var (
 	pemBlock   = "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2qe2\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n-----END RSA PRIVATE KEY-----"
 	visaNumber = "4111 1111 1111 1111"
 	seed12     = "abandon ability able about above absent absorb abstract absurd abuse access accident"
+	ddAppKey   = strings.Repeat("0a1b2c3d4e", 3) + "5f6a7b8c9d"
 )
 
 func TestScrubRedacts(t *testing.T) {
@@ -87,6 +88,11 @@ func TestScrubRedacts(t *testing.T) {
 		{"tls:\n  private_key: |-\n    MIIEvQIBADANBg\n\n    kqhkiG9w0BAQEF\n  cert: x", "tls:\n  private_key: |-\n    [REDACTED:private_key]\n  cert: x", "private_key"},
 		{"machine api.example.com login bob password hunter2", "machine api.example.com login bob password [REDACTED:password]", "password"},
 		{"machine api.example.com\n  login bob\n  password swordfish\n", "machine api.example.com\n  login bob\n  password [REDACTED:password]\n", "password"},
+		// git's netrc helper reads port and protocol between login and password.
+		{"machine imap login tzz@lifelogs.com port imaps password letmeknow", "machine imap login tzz@lifelogs.com port imaps password [REDACTED:password]", "password"},
+		{"machine imap2 login tzz port 1099 password tzzknow", "machine imap2 login tzz port 1099 password [REDACTED:password]", "password"},
+		{"machine git.example.com\n  protocol https\n  login bob\n  password swordfish\n", "machine git.example.com\n  protocol https\n  login bob\n  password [REDACTED:password]\n", "password"},
+		{"default login anonymous port 21 password guest9x", "default login anonymous port 21 password [REDACTED:password]", "password"},
 		// Prose.
 		{"my password is hunter2", "my password is [REDACTED:password]", "password"},
 		{"my password is swordfish.", "my password is [REDACTED:password].", "password"},
@@ -95,6 +101,11 @@ func TestScrubRedacts(t *testing.T) {
 		{"the pin is 1234", "the pin is [REDACTED:pin]", "pin"},
 		{"My PIN code is 4821.", "My PIN code is [REDACTED:pin].", "pin"},
 		{"the API key is 'a8f5f167f44f'", "the API key is '[REDACTED:api_key]'", "api_key"},
+		// A made-up value right after the word that names it.
+		{"use token 7f3k9Qz2LmP4xR8vN1bW6cY0dT5hJ3sA for the staging API", "use token [REDACTED:token] for the staging API", "token"},
+		{"Datadog application key " + ddAppKey + " for the dashboards", "Datadog application key [REDACTED:api_key] for the dashboards", "api_key"},
+		{"the DD app key " + ddAppKey, "the DD app key [REDACTED:api_key]", "api_key"},
+		{"Datadog application key: " + ddAppKey, "Datadog application key: [REDACTED:api_key]", "api_key"},
 		{"my passphrase is correct horse battery staple", "my passphrase is [REDACTED:password]", "password"},
 		{"My password is Correct Horse Battery Staple, don't tell.", "My password is [REDACTED:password], don't tell.", "password"},
 		{"my password is purple monkey dishwasher and I never share it", "my password is [REDACTED:password] and I never share it", "password"},
@@ -134,7 +145,9 @@ func TestScrubRedacts(t *testing.T) {
 		{"post to https://hooks.slack.com/services/" + "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX now", "post to https://hooks.slack.com/services/[REDACTED:webhook] now", "webhook"},
 		{"https://discord.com/api/webhooks/" + "123456789012345678/AbCdEfGhIjKlMnOp-QrStUv", "https://discord.com/api/webhooks/[REDACTED:webhook]", "webhook"},
 		{"twilio key SK" + strings.Repeat("0123456789abcdef", 2), "twilio key [REDACTED:api_key]", "api_key"},
-		{"Twilio account AC" + strings.Repeat("fedcba9876543210", 2) + " auth " + strings.Repeat("0a1b2c3d", 4), "Twilio account AC" + strings.Repeat("fedcba9876543210", 2) + " auth [REDACTED:api_key]", "api_key"},
+		{"Twilio account AC" + strings.Repeat("fedcba9876543210", 2) + " auth " + strings.Repeat("0a1b2c3d", 4), "Twilio account [REDACTED:api_key] auth [REDACTED:api_key]", "api_key"},
+		{"TWILIO_ACCOUNT_SID=AC" + strings.Repeat("fedcba9876543210", 2), "TWILIO_ACCOUNT_SID=[REDACTED:api_key]", "api_key"},
+		{"calls go out as AC" + strings.Repeat("fedcba9876543210", 2) + ".", "calls go out as [REDACTED:api_key].", "api_key"},
 		{"mailgun key-" + "3ax6xnjp29jd6fds4gc373sgvjxteol0", "mailgun [REDACTED:api_key]", "api_key"},
 		{"shop shpat_" + strings.Repeat("0123456789abcdef", 2), "shop [REDACTED:api_key]", "api_key"},
 		{"jira ATATT" + "3xFfGF0" + strings.Repeat("Zx9Yw8Vu7Ts6", 5) + "=A1B2C3D4", "jira [REDACTED:api_key]", "api_key"},
@@ -142,6 +155,10 @@ func TestScrubRedacts(t *testing.T) {
 		{"npm npm_" + "abcdefghijklmnopqrstuvwxyz0123456789", "npm [REDACTED:api_key]", "api_key"},
 		{"pypi-" + "AgEIcHlwaS5vcmcCJGE4ZjVmMTY3LWY0NGYtNDk2NC1lNmM5OThkZWU4Mjc", "[REDACTED:api_key]", "api_key"},
 		{"cookie " + jwtToken, "cookie [REDACTED:jwt]", "jwt"},
+		// A Google Cloud service account's key file.
+		{`{"type": "service_account", "private_key_id": "` + ddAppKey + `", "client_email": "ci@p.iam.gserviceaccount.com"}`,
+			`{"type": "service_account", "private_key_id": "[REDACTED:private_key]", "client_email": "ci@p.iam.gserviceaccount.com"}`, "private_key"},
+		{"  \"private_key_id\": \"" + ddAppKey + "\",\n", "  \"private_key_id\": \"[REDACTED:private_key]\",\n", "private_key"},
 		// AWS: the id, and a bare secret beside it.
 		{awsID + " is the id", "[REDACTED:aws_key] is the id", "aws_key"},
 		{"keys: " + awsID + " / " + awsSecret, "keys: [REDACTED:aws_key] / [REDACTED:aws_key]", "aws_key"},
@@ -270,6 +287,18 @@ func TestScrubLeavesNearMisses(t *testing.T) {
 		"twilio sends from AC-less numbers; its docs hash is 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39",
 		"build 1234567:AAbc and https://hooks.slack.com/services/ and PMAK-short",
 		"document.cookie is read by set-cookie-parser",
+		// "secret" and "token" as words of a sentence; a loop label above code.
+		"The secret to good bread is patience",
+		"the secret to success is practice.",
+		"the token bucket refills; use token authentication for the staging API",
+		"the token NewRefreshTokenProvider2024 is a type, the token abc123 too short",
+		"application key rotation runs nightly; the app key page is in settings",
+		"* New upstream signing key 3D53839A70BC938B08CDD47F45460A518DA84635,",
+		"TOKEN:\n\t\twhile (@tok) {\n\t\t\tif ($tok[0] eq \"default\") {\n\t\t\t\tshift(@tok);\n",
+		" TOKEN:\n\tforeach my $git_token (sort keys %$entry) {\n\t\tnext TOKEN unless exists $query->{$git_token};\n",
+		"PASSWORD:\n    while (my $line = <STDIN>) {\n        chomp $line;\n",
+		"private_key_id_field: 12; key_id: 7",
+		"ACCEPT 0123456789abcdef0123456789abcdef and AC0123 and AC" + strings.Repeat("fedcba9876543210", 2) + "ff",
 	} {
 		if out, kinds := Scrub(clean); out != clean || len(kinds) != 0 {
 			t.Errorf("clean text changed: %q → %q %v", clean, out, kinds)

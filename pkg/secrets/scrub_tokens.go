@@ -53,6 +53,7 @@ var providerTokens = []providerToken{
 	{"doo_v1_", 40, false, isAlnum, "api_key"},  // OAuth
 	{"dor_v1_", 40, false, isAlnum, "api_key"},  // and refresh tokens
 	{"SK", 32, true, lowerHex, "api_key"},       // Twilio API key
+	{"AC", 32, true, lowerHex, "api_key"},       // and account SID
 	{"key-", 32, true, isAlnum, "api_key"},      // Mailgun
 	{"shpat_", 32, false, isAlnum, "api_key"},   // Shopify admin,
 	{"shpca_", 32, false, isAlnum, "api_key"},   // custom app,
