@@ -261,35 +261,6 @@ func wordFollows(text string, i int) bool {
 	return i < len(text) && (isLower(text[i]) || isUpper(text[i]))
 }
 
-// isConstantName reports a name in capitals with an underscore
-// (_EMPTY_, DEFAULT_PASSWORD): a constant or a variable, not its value.
-func isConstantName(v string) bool {
-	if !strings.Contains(v, "_") || strings.Trim(v, "_") == "" {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; !isUpper(c) && !isDigit(c) && c != '_' {
-			return false
-		}
-	}
-	return true
-}
-
-// looksRandom reports whether v looks made up rather than a word: letters
-// mixed with digits or symbols.
-func looksRandom(v string) bool {
-	var letter, other bool
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case isLower(c) || isUpper(c):
-			letter = true
-		case c != '-' && c != '_' && c != '.':
-			other = true
-		}
-	}
-	return letter && other
-}
-
 // checkedValue is the span of text[vs:ve] when it holds a secret.
 func checkedValue(text string, vs, ve int, kind string, mode int, quoted bool) (span, bool) {
 	if vs == ve || !secretValue(text[vs:ve], kind, mode, quoted) {
@@ -328,73 +299,6 @@ func value(text string, i int) (start, end int, quoted bool) {
 		end--
 	}
 	return i, end, false
-}
-
-// secretValue tells a value from a placeholder, a reference, an expression
-// or, in prose, an ordinary word ("the token is valid").
-func secretValue(v, kind string, mode int, quoted bool) bool {
-	if strings.HasPrefix(v, RedactedPrefix) || isPlaceholder(v) {
-		return false
-	}
-	if kind == "pin" {
-		return len(v) >= 4 && len(v) <= 8 && strings.Trim(v, "0123456789") == ""
-	}
-	if !quoted && (isExpression(v) || isIdentifierPath(v)) {
-		return false
-	}
-	if mode == lenient {
-		return len(v) >= 3
-	}
-	if len(v) < 4 || kind == "credential" && len(v) < 8 {
-		return false // "auth: oauth2"
-	}
-	if quoted || strings.Trim(lowerASCII(v), "abcdefghijklmnopqrstuvwxyz") != "" {
-		return true
-	}
-	if strings.ToLower(v[1:]) != v[1:] {
-		return true // hUnTeR
-	}
-	return !isProseWord(strings.ToLower(v))
-}
-
-func isPlaceholder(v string) bool {
-	l := strings.ToLower(v)
-	switch l {
-	case "true", "false", "null", "nil", "none", "yes", "no", "on", "off", "required", "optional", "changeme", "redacted", "hidden",
-		"value", "secret", "password", "token":
-		return true
-	}
-	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") ||
-		strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") || strings.HasPrefix(v, "{{") ||
-		strings.Trim(v, "*xX.•") == ""
-}
-
-// isExpression reports code that computes a value: a call, a literal
-// object or list.
-func isExpression(v string) bool {
-	if v[0] == '{' || v[0] == '[' {
-		return true
-	}
-	i := 0
-	for i < len(v) && (isAlnum(v[i]) || v[i] == '_' || v[i] == '.') {
-		i++
-	}
-	return i > 0 && i < len(v) && v[i] == '('
-}
-
-// isIdentifierPath reports a dotted name such as cfg.Password or
-// process.env.TOKEN: code reading a secret, not the secret.
-func isIdentifierPath(v string) bool {
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" || isDigit(p[0]) || strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // nextParam reports "&name=" at i: the next parameter of a query string,

@@ -69,52 +69,6 @@ func madeUpValue(text string, ke int, kind string) (span, bool) {
 	return span{vs, ve, kind}, true
 }
 
-// looksGenerated reports a value no person typed: 32 or more lowercase
-// hex digits (in capitals they are a PGP key's fingerprint, which is
-// public), or 20 or more letters and digits of both cases that go from
-// letter to digit and back at least four times. A name in code
-// (NewRefreshTokenProvider2024) does so once; a word never.
-func looksGenerated(v string) bool {
-	if len(v) < 20 {
-		return false
-	}
-	var upper, lower, digit, nonHex bool
-	switches := 0
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case isDigit(c):
-			digit = true
-		case isUpper(c):
-			upper = true
-			nonHex = nonHex || c > 'F'
-		case isLower(c):
-			lower = true
-			nonHex = nonHex || c > 'f'
-		case c == '-' || c == '_':
-			continue
-		default:
-			return false
-		}
-		if i > 0 && isDigit(c) != isDigit(v[i-1]) && isAlnum(v[i-1]) {
-			switches++
-		}
-	}
-	if !nonHex && lower && !upper && digit && len(v) >= 32 {
-		return true
-	}
-	return upper && lower && digit && switches >= 4
-}
-
-// isPlainWord reports a word as prose writes it: letters only, capital
-// at most at its start.
-func isPlainWord(v string) bool {
-	if v == "" || strings.Trim(lowerASCII(v), "abcdefghijklmnopqrstuvwxyz") != "" {
-		return false
-	}
-	return strings.ToLower(v[1:]) == v[1:]
-}
-
 // passphraseEnd finds a passphrase of several words given in prose ("my
 // passphrase is correct horse battery staple") at i and returns where it
 // ends, or 0. It is three or more words in a row, to the end of the clause
