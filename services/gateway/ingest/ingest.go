@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -44,6 +45,9 @@ type Options struct {
 // Stats count what a walk did.
 type Stats struct {
 	Seen, Sent, Ignored, Binary, TooLarge, Unreadable int
+	// BinaryNames, TooLargeNames and UnreadableNames name the files
+	// skipped for each reason (a folder the walk could not read too).
+	BinaryNames, TooLargeNames, UnreadableNames []string
 	// Secret counts files skipped because their name says they hold
 	// secrets; SecretNames lists them.
 	Secret      int
@@ -54,8 +58,46 @@ type Stats struct {
 	InParts int
 	// Failures are the files that could not be stored.
 	Failures []Failure
-	// Redacted names the kinds of secrets removed before storing.
-	Redacted []string
+	// Redacted names the kinds of secrets removed before storing, sorted;
+	// RedactedFiles says from which files.
+	Redacted      []string
+	RedactedFiles []RedactedFile
+}
+
+// RedactedFile is a file stored with secrets removed, and their kinds.
+type RedactedFile struct {
+	Path  string
+	Kinds []string
+}
+
+func (s *Stats) binary(name string) {
+	s.Binary++
+	s.BinaryNames = append(s.BinaryNames, name)
+}
+
+func (s *Stats) tooLarge(name string) {
+	s.TooLarge++
+	s.TooLargeNames = append(s.TooLargeNames, name)
+}
+
+func (s *Stats) unreadable(name string) {
+	s.Unreadable++
+	s.UnreadableNames = append(s.UnreadableNames, name)
+}
+
+// redacted records that kinds of secrets were removed from the file at
+// path; the parts of a file sent in parts add to one entry.
+func (s *Stats) redacted(path string, kinds []string) {
+	if len(kinds) == 0 {
+		return
+	}
+	s.Redacted = mergeNames(s.Redacted, kinds)
+	slices.Sort(s.Redacted)
+	if n := len(s.RedactedFiles); n > 0 && s.RedactedFiles[n-1].Path == path {
+		s.RedactedFiles[n-1].Kinds = mergeNames(s.RedactedFiles[n-1].Kinds, kinds)
+		return
+	}
+	s.RedactedFiles = append(s.RedactedFiles, RedactedFile{Path: path, Kinds: append([]string(nil), kinds...)})
 }
 
 // Skipped counts the files not sent.
@@ -130,7 +172,7 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 			rel, _ := filepath.Rel(abs, path)
 			rel = filepath.ToSlash(rel)
 			if err != nil {
-				w.st.Unreadable++
+				w.st.unreadable(rel)
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -183,11 +225,11 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 func (w *walker) file(ctx context.Context, path, rel, kind string, git repoInfo, workspace string) error {
 	info, err := os.Stat(path)
 	if err != nil {
-		w.st.Unreadable++
+		w.st.unreadable(rel)
 		return nil
 	}
 	if info.Size() > w.opts.MaxFileBytes {
-		w.st.TooLarge++
+		w.st.tooLarge(rel)
 		return nil
 	}
 	f := File{

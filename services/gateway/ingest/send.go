@@ -55,11 +55,11 @@ func (w *walker) add(ctx context.Context, f File, size int64) error {
 	if size <= int64(w.partBytes()) {
 		data, err := os.ReadFile(f.SourceID)
 		if err != nil {
-			w.st.Unreadable++
+			w.st.unreadable(f.DisplayName)
 			return nil
 		}
 		if isBinary(data) {
-			w.st.Binary++
+			w.st.binary(f.DisplayName)
 			return nil
 		}
 		f.Content = string(data)
@@ -136,7 +136,7 @@ func (w *walker) count(paths []string, res []contract.IngestedFile) {
 			w.st.Stored++
 			w.st.Chunks += r.Chunks
 		}
-		w.st.Redacted = mergeNames(w.st.Redacted, r.Redacted)
+		w.st.redacted(paths[i], r.Redacted)
 	}
 }
 
@@ -193,18 +193,18 @@ func (w *walker) sendParts(ctx context.Context, f File) error {
 	}
 	fh, err := os.Open(f.SourceID)
 	if err != nil {
-		w.st.Unreadable++
+		w.st.unreadable(f.DisplayName)
 		return nil
 	}
 	defer fh.Close()
 	head := make([]byte, 8000)
 	n, err := io.ReadFull(fh, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		w.st.Unreadable++
+		w.st.unreadable(f.DisplayName)
 		return nil
 	}
 	if isBinary(head[:n]) {
-		w.st.Binary++
+		w.st.binary(f.DisplayName)
 		return nil
 	}
 	sum := sha256.New()
@@ -259,7 +259,7 @@ func (w *walker) sendParts(ctx context.Context, f File) error {
 			return w.failed(ctx, f.DisplayName, fmt.Errorf("the memory service answered the part at byte %d with next_offset %d", part.Offset, r.NextOffset), true)
 		}
 		w.st.Chunks += r.Chunks
-		w.st.Redacted = mergeNames(w.st.Redacted, r.Redacted)
+		w.st.redacted(f.DisplayName, r.Redacted)
 		part.Offset, part.Line, part.Resume = r.NextOffset, r.NextLine, r.Resume
 	}
 }

@@ -19,7 +19,7 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
-	workspace := fs.String("workspace", "", "workspace of every file (default: the folder's name)")
+	workspace := fs.String("workspace", "", "workspace of every file (default: the folder's name), and of every turn that names none")
 	maxSize := fs.Int64("max-file-size", 512<<10, "skip files larger than this many bytes")
 	conversation := fs.Bool("conversation", false, "the paths are JSON files of conversation turns [{thread_id, speaker, text, timestamp}]")
 	if err := fs.Parse(args); err != nil {
@@ -37,7 +37,7 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 	cc := contract.CallContext{Source: "cli", Transport: contract.TransportCLI}
 
 	if *conversation {
-		return m.ingestConversations(ctx, fs.Args(), func(turns []json.RawMessage) (json.RawMessage, error) {
+		return m.ingestConversations(ctx, fs.Args(), *workspace, func(turns []json.RawMessage) (json.RawMessage, error) {
 			return gw.IngestConversation(ctx, turns, cc)
 		})
 	}
@@ -87,11 +87,31 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 	}
 	fmt.Fprintf(m.Stdout, "%s; skipped %d ignored, %d binary, %d over %d bytes, %d unreadable, %d secret; %d failed\n",
 		summary, st.Ignored, st.Binary, st.TooLarge, *maxSize, st.Unreadable, st.Secret, len(st.Failures))
-	if len(st.SecretNames) > 0 {
-		fmt.Fprintf(m.Stdout, "secret files skipped (name one on the command line to ingest it, scrubbed): %s\n", listSome(st.SecretNames, 10))
+	// Every file named, or the first few and --verbose for all of them.
+	shown := namesShown
+	if g.verbose {
+		shown = -1
 	}
-	if len(st.Redacted) > 0 {
-		fmt.Fprintf(m.Stdout, "secrets removed before storing: %s\n", strings.Join(st.Redacted, ", "))
+	if len(st.RedactedFiles) > 0 {
+		files := make([]string, len(st.RedactedFiles))
+		for i, f := range st.RedactedFiles {
+			files[i] = fmt.Sprintf("%s (%s)", f.Path, strings.Join(f.Kinds, ", "))
+		}
+		fmt.Fprintf(m.Stdout, "secrets removed before storing (%s) from %s: %s\n",
+			strings.Join(st.Redacted, ", "), plural(len(files), "file"), listSome(files, shown))
+	}
+	for _, skip := range []struct {
+		why   string
+		names []string
+	}{
+		{fmt.Sprintf("over %d bytes (--max-file-size raises the limit)", *maxSize), st.TooLargeNames},
+		{"as binary", st.BinaryNames},
+		{"as unreadable", st.UnreadableNames},
+		{"as secret files (name one on the command line to ingest it, scrubbed)", st.SecretNames},
+	} {
+		if len(skip.names) > 0 {
+			fmt.Fprintf(m.Stdout, "skipped %s: %s\n", skip.why, listSome(skip.names, shown))
+		}
 	}
 	if len(st.Failures) > 0 {
 		return exitSomeFailed
@@ -99,20 +119,33 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 	return exitOK
 }
 
+// namesShown is how many files a line of the summary names without
+// --verbose.
+const namesShown = 10
+
 // exitSomeFailed says some files could not be stored (each was named on
 // stderr); every other file was.
 const exitSomeFailed = 3
 
-// listSome joins the first n names and says how many more there are.
+// listSome joins the first n names (all of them when n < 0) and says how
+// many more there are.
 func listSome(names []string, n int) string {
-	if len(names) <= n {
+	if n < 0 || len(names) <= n {
 		return strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+	return fmt.Sprintf("%s and %d more (--verbose names them all)", strings.Join(names[:n], ", "), len(names)-n)
 }
 
-// ingestConversations reads turn files and sends them in batches.
-func (m *Main) ingestConversations(ctx context.Context, paths []string, send func([]json.RawMessage) (json.RawMessage, error)) int {
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ingestConversations reads turn files and sends them in batches, each
+// turn without a workspace of its own in workspace ("" for the default).
+func (m *Main) ingestConversations(ctx context.Context, paths []string, workspace string, send func([]json.RawMessage) (json.RawMessage, error)) int {
 	storedAll, replayedAll := 0, 0
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
@@ -121,6 +154,7 @@ func (m *Main) ingestConversations(ctx context.Context, paths []string, send fun
 			return exitFailure
 		}
 		var turns []json.RawMessage
+		thread := ""
 		if err := json.Unmarshal(data, &turns); err != nil {
 			var wrapped struct {
 				ThreadID string            `json:"thread_id"`
@@ -130,8 +164,9 @@ func (m *Main) ingestConversations(ctx context.Context, paths []string, send fun
 				fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s is not a JSON list of turns [{thread_id, speaker, text, timestamp}]: %v\n", p, err)
 				return exitUsage
 			}
-			turns = withThread(wrapped.Turns, wrapped.ThreadID)
+			turns, thread = wrapped.Turns, wrapped.ThreadID
 		}
+		turns = withDefaults(turns, map[string]string{"thread_id": thread, "workspace": workspace})
 		for start := 0; start < len(turns); start += 500 {
 			raw, err := send(turns[start:min(start+500, len(turns))])
 			if err != nil {
@@ -151,14 +186,22 @@ func (m *Main) ingestConversations(ctx context.Context, paths []string, send fun
 	return exitOK
 }
 
-// withThread sets thread_id on turns that lack it.
-func withThread(turns []json.RawMessage, thread string) []json.RawMessage {
+// withDefaults sets each of fields that is not empty on the turns that
+// lack it: the thread of a wrapped file, the workspace of --workspace.
+func withDefaults(turns []json.RawMessage, fields map[string]string) []json.RawMessage {
 	out := make([]json.RawMessage, len(turns))
 	for i, t := range turns {
 		var obj map[string]any
-		if thread != "" && json.Unmarshal(t, &obj) == nil && obj["thread_id"] == nil {
-			obj["thread_id"] = thread
-			t, _ = json.Marshal(obj)
+		if json.Unmarshal(t, &obj) == nil && obj != nil {
+			set := false
+			for k, v := range fields {
+				if v != "" && obj[k] == nil {
+					obj[k], set = v, true
+				}
+			}
+			if set {
+				t, _ = json.Marshal(obj)
+			}
 		}
 		out[i] = t
 	}
