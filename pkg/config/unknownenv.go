@@ -41,20 +41,8 @@ func UnknownEnv(environ []string) []Warning {
 		if slices.ContainsFunc(out, func(w Warning) bool { return w.Name == name }) {
 			continue
 		}
-		out = append(out, Warning{Name: name, Closest: closest(name, known)})
+		out = append(out, Warning{Name: name, Closest: editdistance.Nearest(name, known, 1)[0]})
 	}
 	slices.SortFunc(out, func(a, b Warning) int { return strings.Compare(a.Name, b.Name) })
 	return out
-}
-
-// closest is the candidate at the least edit distance from s, the first
-// one on a tie.
-func closest(s string, candidates []string) string {
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		if d := editdistance.OSA(s, c); bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
 }

@@ -1,7 +1,10 @@
 // Package editdistance measures how far apart two strings are in typing
 // mistakes: memory matches a misspelt query word to a stored one with it,
-// and configuration names the variable a misspelt one was meant to be.
+// configuration names the variable a misspelt one was meant to be, and
+// the gateway the JSON-RPC methods an unknown one is nearest to.
 package editdistance
+
+import "sort"
 
 // OSA is the optimal string alignment distance between a and b, in runes:
 // Levenshtein's insertions, deletions and substitutions, plus swapping two
@@ -76,6 +79,25 @@ func Within(a, b string, k int) bool {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)] <= k
+}
+
+// Nearest returns the n candidates at the least OSA distance from s,
+// nearest first; of candidates as near as each other, those listed first.
+func Nearest(s string, candidates []string, n int) []string {
+	type scored struct {
+		c string
+		d int
+	}
+	all := make([]scored, len(candidates))
+	for i, c := range candidates {
+		all[i] = scored{c, OSA(s, c)}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
+	out := make([]string, 0, min(n, len(all)))
+	for _, sc := range all[:min(n, len(all))] {
+		out = append(out, sc.c)
+	}
+	return out
 }
 
 func ascii(s string) bool {

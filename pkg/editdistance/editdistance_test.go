@@ -2,6 +2,7 @@ package editdistance
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -15,6 +16,24 @@ func TestOSA(t *testing.T) {
 	} {
 		if got := OSA(tc.a, tc.b); got != tc.want {
 			t.Errorf("OSA(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestNearest(t *testing.T) {
+	names := []string{"NATS_URL", "NATS_USER", "REDIS_URL", "NAT_URL"}
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want []string
+	}{
+		{"NATS_URI", 2, []string{"NATS_URL", "NAT_URL"}}, // 1 and 2 edits; NATS_USER is 3
+		{"NAT_URL", 1, []string{"NAT_URL"}},
+		{"x", 9, []string{"NAT_URL", "NATS_URL", "NATS_USER", "REDIS_URL"}}, // a tie keeps the order given
+		{"x", 0, []string{}},
+	} {
+		if got := Nearest(tc.s, names, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("Nearest(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
 		}
 	}
 }
