@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 )
 
 // Registry transports: how an entry is called.
@@ -123,6 +125,57 @@ var rpcTools = func() map[string]contract.Tool {
 
 // IsRPCMethod reports whether method is served over JSON-RPC.
 func IsRPCMethod(method string) bool { return rpcMethods[method] }
+
+// SuggestRPCMethods names up to three JSON-RPC methods for an unknown
+// one: the method behind a tool of that name first (memory.recall is
+// openhuman.memory_recall), then those sharing the most words with what was
+// asked (web_search: openhuman.tools_web_search, then the other searches),
+// nearest in typing mistakes first.
+func SuggestRPCMethods(method string) []string {
+	const n = 3
+	if len(method) > 100 {
+		method = method[:100] // no method name is near that long
+	}
+	var out []string
+	if t, ok := contract.ToolByName(method); ok && t.RPC != "" {
+		out = append(out, t.RPC)
+	}
+	asked := strings.TrimPrefix(strings.ToLower(method), rpcPrefix)
+	names := make([]string, 0, len(rpcMethods))
+	for _, m := range RPCMethods() {
+		names = append(names, strings.TrimPrefix(m, rpcPrefix))
+	}
+	ranked := editdistance.Nearest(asked, names, len(names))
+	askedWords := methodWords(asked)
+	shared := func(name string) int {
+		k := 0
+		for _, w := range methodWords(name) {
+			if slices.Contains(askedWords, w) {
+				k++
+			}
+		}
+		return k
+	}
+	slices.SortStableFunc(ranked, func(a, b string) int { return shared(b) - shared(a) })
+	for _, name := range ranked {
+		if len(out) == n {
+			break
+		}
+		if m := rpcPrefix + name; !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// methodWords splits a method's name into its words: memory_tree_search,
+// memory.tree/search and memory-tree-search all hold memory, tree, search.
+func methodWords(name string) []string {
+	return strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' || r == '/' || r == '-' || r == ' ' })
+}
+
+// rpcPrefix begins every JSON-RPC method's name.
+const rpcPrefix = "openhuman."
 
 // CallRPC serves one JSON-RPC method: a tool's backing method goes through
 // CallTool (same validation, same metrics); the gateway's own methods are

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
@@ -53,7 +54,7 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
 			if m.Notification() {
 				return nil
 			}
-			return &jsonrpc.Response{JSONRPC: "2.0", ID: m.ID, Error: jsonrpc.MethodNotFound(m.Method)}
+			return &jsonrpc.Response{JSONRPC: "2.0", ID: m.ID, Error: methodNotFound(m.Method)}
 		}
 		result, err := s.gw.CallRPC(r.Context(), m.Method, m.Params, cc)
 		if m.Notification() {
@@ -70,4 +71,14 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeEncoded(w, out)
+}
+
+// methodNotFound answers a method /rpc does not serve with the names of
+// those nearest to it, in the message and as data.suggestions.
+func methodNotFound(method string) *jsonrpc.Error {
+	e := jsonrpc.MethodNotFound(method)
+	near := gateway.SuggestRPCMethods(method)
+	e.Message += "; did you mean " + strings.Join(near, ", ") + "? (docs/tools.md lists every method)"
+	e.Data["suggestions"] = near
+	return e
 }
