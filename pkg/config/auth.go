@@ -15,6 +15,11 @@ import (
 // clear token is in no field, so nothing that prints a Config can show it.
 const envAPIToken = "OPENHUMAN_API_TOKEN"
 
+// envAPITokenFrom says where OPENHUMAN_API_TOKEN was set ("in .env beside
+// docker-compose.yml"), for the 401 answer to point a client at that value:
+// serve sees only its environment, not the file a deployment filled it from.
+const envAPITokenFrom = "OPENHUMAN_API_TOKEN_FROM"
+
 // EnvTokenName names the token OPENHUMAN_API_TOKEN adds; a file entry may
 // not take it.
 const EnvTokenName = "env"
@@ -23,6 +28,9 @@ const EnvTokenName = "env"
 // is let in, which serve allows only on a loopback address.
 type Auth struct {
 	Tokens []Token `toml:"tokens"`
+	// APITokenFrom is where OPENHUMAN_API_TOKEN was set, as
+	// OPENHUMAN_API_TOKEN_FROM says; "" when unsaid or with no such token.
+	APITokenFrom string `toml:"-"`
 }
 
 // Token is one bearer token of the HTTP edge, known by the SHA-256 of the
@@ -99,7 +107,7 @@ const MinAPITokenLength = 24
 
 // readAPIToken adds the token OPENHUMAN_API_TOKEN holds, by its hash.
 func (c *Config) readAPIToken(getenv func(string) string) error {
-	s := getenv(envAPIToken)
+	s, from := getenv(envAPIToken), getenv(envAPITokenFrom)
 	if s == "" {
 		return nil
 	}
@@ -112,6 +120,16 @@ func (c *Config) readAPIToken(getenv func(string) string) error {
 			envAPIToken, len(s), MinAPITokenLength)
 	}
 	c.Auth.Tokens = append(c.Auth.Tokens, Token{Name: EnvTokenName, SHA256: HashToken(s), Scopes: slices.Clone(contract.Scopes)})
+	switch {
+	case from == "":
+	case strings.Contains(from, s):
+		return fmt.Errorf("%s holds the token itself; say where it is set instead, such as \"in .env beside docker-compose.yml\"", envAPITokenFrom)
+	case len(from) > 200 || strings.IndexFunc(from, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0:
+		// It is shown to every caller refused, so it stays one short line.
+		return fmt.Errorf("%s: say where OPENHUMAN_API_TOKEN is set in one line of at most 200 characters, such as \"in .env beside docker-compose.yml\"", envAPITokenFrom)
+	default:
+		c.Auth.APITokenFrom = from
+	}
 	return nil
 }
 

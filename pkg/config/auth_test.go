@@ -45,8 +45,18 @@ scopes = ["read", "act"]
 		}
 	})
 	t.Run("the variable is known", func(t *testing.T) {
-		if w := UnknownEnv([]string{"OPENHUMAN_API_TOKEN=oh_secret"}); len(w) != 0 {
+		if w := UnknownEnv([]string{"OPENHUMAN_API_TOKEN=oh_secret", "OPENHUMAN_API_TOKEN_FROM=in .env"}); len(w) != 0 {
 			t.Errorf("warned of %+v", w)
+		}
+	})
+	t.Run("where the environment's token was set", func(t *testing.T) {
+		c, err := Load(t.TempDir(), env(map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out", "OPENHUMAN_API_TOKEN_FROM": "in .env beside docker-compose.yml"}))
+		if err != nil || c.Auth.APITokenFrom != "in .env beside docker-compose.yml" {
+			t.Fatalf("%q %v", c.Auth.APITokenFrom, err)
+		}
+		// Without the token there is nothing to say where it is.
+		if c, err := Load(t.TempDir(), env(map[string]string{"OPENHUMAN_API_TOKEN_FROM": "in .env"})); err != nil || c.Auth.APITokenFrom != "" {
+			t.Fatalf("%q %v", c.Auth.APITokenFrom, err)
 		}
 	})
 	t.Run("no tokens", func(t *testing.T) {
@@ -74,6 +84,10 @@ scopes = ["read", "act"]
 		{"the environment's name", entry(`name = "env"`, sha, read), map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out"}, `auth.tokens #1 (env): the name "env" is taken by the token OPENHUMAN_API_TOKEN sets`},
 		{"a short OPENHUMAN_API_TOKEN", "", map[string]string{"OPENHUMAN_API_TOKEN": "hunter2"}, "OPENHUMAN_API_TOKEN: the token is 7 characters, too short to keep anyone out; use at least 24"},
 		{"OPENHUMAN_API_TOKEN with a newline", "", map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out\n"}, "OPENHUMAN_API_TOKEN: the token begins or ends with white space"},
+		{"OPENHUMAN_API_TOKEN_FROM holding the token", "", map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out", "OPENHUMAN_API_TOKEN_FROM": "OPENHUMAN_API_TOKEN=oh_secret-long-enough-to-keep-out"},
+			"OPENHUMAN_API_TOKEN_FROM holds the token itself; say where it is set instead"},
+		{"OPENHUMAN_API_TOKEN_FROM of two lines", "", map[string]string{"OPENHUMAN_API_TOKEN": "oh_secret-long-enough-to-keep-out", "OPENHUMAN_API_TOKEN_FROM": "in .env\nor not"},
+			"OPENHUMAN_API_TOKEN_FROM: say where OPENHUMAN_API_TOKEN is set in one line of at most 200 characters"},
 		{"the token in the file", entry(name, sha, read, `token = "oh_x"`), nil, "unknown key auth.tokens.token"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -23,13 +23,13 @@ const (
 )
 
 // EnvVars lists every environment variable Load reads, OPENHUMAN_HOME,
-// OPENHUMAN_CONFIG and OPENHUMAN_API_TOKEN (which has no key: the file
-// holds hashes, not tokens) first, then in the order of Config's fields. It is for
+// OPENHUMAN_CONFIG, OPENHUMAN_API_TOKEN (which has no key: the file
+// holds hashes, not tokens) and OPENHUMAN_API_TOKEN_FROM first, then in the order of Config's fields. It is for
 // checking a deployment's variables: one missing from this list is
 // ignored by every binary, which is almost always a typo (UnknownEnv
 // reports them).
 func EnvVars() []string {
-	return append([]string{envHome, envConfig, envAPIToken}, envNames(envScope)...)
+	return append([]string{envHome, envConfig, envAPIToken, envAPITokenFrom}, envNames(envScope)...)
 }
 
 // envNames lists the env tags a walk reaches, each once:

@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
@@ -53,8 +55,8 @@ type knownToken struct {
 
 // requireToken is the authentication middleware; with no tokens it lets
 // every request through, as serve allows on a loopback address only (see
-// CheckListen).
-func requireToken(tokens []config.Token, log *slog.Logger) func(http.Handler) http.Handler {
+// CheckListen). A refusal tells the client which token to send (advice).
+func requireToken(tokens []config.Token, advice string, log *slog.Logger) func(http.Handler) http.Handler {
 	var known []knownToken
 	for _, t := range tokens {
 		// config.Load refuses an entry whose hash does not parse.
@@ -83,7 +85,7 @@ func requireToken(tokens []config.Token, log *slog.Logger) func(http.Handler) ht
 				}
 			}
 			if who == nil {
-				refuse(w, r, log, presented != "", problem)
+				refuse(w, r, log, advice, presented != "", problem)
 				return
 			}
 			log.Debug("authenticated", "token", who.name, "path", r.URL.Path)
@@ -112,16 +114,44 @@ func bearer(header string) (token, problem string) {
 // refuse answers 401 with the challenge RFC 6750 describes, and a body
 // saying what to send. wrong is true when a token was presented and no
 // configured one matched it.
-func refuse(w http.ResponseWriter, r *http.Request, log *slog.Logger, wrong bool, problem string) {
-	challenge, msg := realm, "Unauthorized: "+problem+"; send Authorization: Bearer <token> (`openhuman-core token new NAME` makes a token; its sha256 goes in [[auth.tokens]] of config.toml)"
+func refuse(w http.ResponseWriter, r *http.Request, log *slog.Logger, advice string, wrong bool, problem string) {
+	challenge, msg := realm, "Unauthorized: "+problem+"; send Authorization: Bearer <token> with "+advice
 	if wrong {
 		challenge += `, error="invalid_token"`
-		msg = "Unauthorized: the bearer token matches no token of this server; send one whose sha256 is in [[auth.tokens]] of its config.toml, or make one with `openhuman-core token new NAME`"
+		msg = "Unauthorized: the bearer token matches no token of this server; send " + advice
 		problem = "unknown bearer token"
 	}
 	log.Info("request refused: not authenticated", "reason", problem, "path", r.URL.Path, "remote", r.RemoteAddr)
 	w.Header().Set("WWW-Authenticate", challenge)
 	writeError(w, http.StatusUnauthorized, msg)
+}
+
+// tokenAdvice says which token the server takes, the way its tokens were
+// configured: OPENHUMAN_API_TOKEN (where it was set, when the deployment
+// says: a compose stack fills it from .env), the [[auth.tokens]] of the
+// config file, or both. The file is named by its base name only: the
+// answer goes to callers not yet known, and the path can name a user.
+func tokenAdvice(tokens []config.Token, file, from string) string {
+	var env, inFile bool
+	for _, t := range tokens {
+		if t.Name == config.EnvTokenName {
+			env = true
+		} else {
+			inFile = true
+		}
+	}
+	var ways []string
+	if env {
+		ways = append(ways, "the value of OPENHUMAN_API_TOKEN "+cmp.Or(from, "in serve's environment"))
+	}
+	if inFile {
+		name := "config.toml"
+		if file != "" {
+			name = filepath.Base(file)
+		}
+		ways = append(ways, "a token whose sha256 is in [[auth.tokens]] of "+name+" (`openhuman-core token new NAME` makes one)")
+	}
+	return strings.Join(ways, ", or ")
 }
 
 // rpcCallContext is a /rpc call's context: provenance http:<token name>

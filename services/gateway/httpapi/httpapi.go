@@ -45,6 +45,10 @@ type Options struct {
 	// Tokens are the bearer tokens; with any, every request but /healthz,
 	// /readyz and /metrics needs one (auth.go).
 	Tokens []config.Token
+	// ConfigFile is the file the tokens other than OPENHUMAN_API_TOKEN's
+	// came from, and APITokenFrom where that variable was set, as the
+	// deployment says: a refusal tells the client which token to send.
+	ConfigFile, APITokenFrom string
 	// MaxSessionsPerAddress bounds the live MCP sessions of one client
 	// address (default 64), and MaxSessionsPerToken those opened with one
 	// bearer token (default 256).
@@ -94,7 +98,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
-	r.Use(requireToken(opts.Tokens, opts.Logger))
+	r.Use(requireToken(opts.Tokens, tokenAdvice(opts.Tokens, opts.ConfigFile, opts.APITokenFrom), opts.Logger))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	if opts.Metrics != nil {

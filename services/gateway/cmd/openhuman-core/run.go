@@ -249,6 +249,8 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	mcp := newMCPServer(gw, log)
 	api := httpapi.New(gw, mcp, httpapi.Options{
 		Tokens:                m.cfg.Auth.Tokens,
+		ConfigFile:            m.cfg.File,
+		APITokenFrom:          m.cfg.Auth.APITokenFrom,
 		ListenAddr:            ln.Addr().String(),
 		AllowedHosts:          m.cfg.HTTP.AllowedHosts,
 		AllowNullOrigin:       m.cfg.HTTP.AllowNullOrigin,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -136,4 +138,54 @@ func rpcAs(t *testing.T, url, token, body string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// TestRefusalSaysWhereTheTokenIs: a 401 sends the client to the token the
+// way this server was given it, OPENHUMAN_API_TOKEN (where the deployment
+// says it set it) or the sha256 in config.toml, not to the other.
+func TestRefusalSaysWhereTheTokenIs(t *testing.T) {
+	const token = "oh_a-token-from-the-environment"
+	fileHome := t.TempDir()
+	entry := fmt.Sprintf("[[auth.tokens]]\nname = \"laptop\"\nsha256 = %q\nscopes = [\"read\"]\n", config.HashToken("oh_a-token-in-the-config-file"))
+	if err := os.WriteFile(filepath.Join(fileHome, "config.toml"), []byte(entry), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	list := `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":{}}`
+	for _, tc := range []struct {
+		name    string
+		home    string
+		env     []string
+		want    []string
+		notWant string
+	}{
+		{"compose's .env", t.TempDir(), []string{"OPENHUMAN_API_TOKEN=" + token, "OPENHUMAN_API_TOKEN_FROM=in .env beside docker-compose.yml"},
+			[]string{"send the value of OPENHUMAN_API_TOKEN in .env beside docker-compose.yml"}, "[[auth.tokens]]"},
+		{"the environment", t.TempDir(), []string{"OPENHUMAN_API_TOKEN=" + token},
+			[]string{"send the value of OPENHUMAN_API_TOKEN in serve's environment"}, "[[auth.tokens]]"},
+		{"config.toml", fileHome, nil,
+			[]string{"send a token whose sha256 is in [[auth.tokens]] of config.toml (`openhuman-core token new NAME` makes one)"}, "OPENHUMAN_API_TOKEN"},
+		{"both", fileHome, []string{"OPENHUMAN_API_TOKEN=" + token},
+			[]string{"send the value of OPENHUMAN_API_TOKEN in serve's environment, or a token whose sha256 is in [[auth.tokens]] of config.toml"}, fileHome},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := startServe(t, tc.home, tc.env...) + "/rpc"
+			for _, sent := range []string{"oh_not-a-token-of-this-server", ""} {
+				status, raw := rpcAs(t, url, sent, list)
+				var e struct{ Error struct{ Message string } }
+				_ = json.Unmarshal([]byte(raw), &e)
+				body := e.Error.Message
+				for _, want := range tc.want {
+					if sent == "" {
+						want = strings.Replace(want, "send ", "send Authorization: Bearer <token> with ", 1)
+					}
+					if status != http.StatusUnauthorized || !strings.Contains(body, want) {
+						t.Errorf("sent %q: %d %s\nwant 401 saying %q", sent, status, body, want)
+					}
+				}
+				if strings.Contains(body, tc.notWant) {
+					t.Errorf("sent %q: %s\nnames %s, which this server does not use", sent, body, tc.notWant)
+				}
+			}
+		})
+	}
 }
