@@ -21,7 +21,7 @@ build:
 		name=$${b%%=*}; pkg=$${b#*=}; \
 		go build -trimpath -o $(BIN)/$$name $$pkg; \
 	done
-	@echo "built: $$(ls $(BIN) | tr '\n' ' ')" >&2
+	@echo "built in bin/: $(foreach b,$(BINARIES),$(firstword $(subst =, ,$(b))))" >&2
 
 # The main job on the embedded default: the HTTP server (MCP at /mcp, JSON-RPC
 # at /rpc, /metrics) with NATS, memory, search and agents in the same process. It says
