@@ -101,8 +101,10 @@ tidy:
 
 # The docker-compose stack with every image built here, nothing pulled
 # (docker-compose.yml + deploy/compose.local.yml; scripts/compose-local.sh).
-# It returns once the gateway's /readyz on 127.0.0.1:9300 answers 200; the
-# token is OPENHUMAN_API_TOKEN from the environment, .env or .env.local.
+# It says which Compose it found (v2, or docker-compose 1.28 or later), and
+# returns once the gateway's /readyz on 127.0.0.1:9300 answers 200, naming
+# where the token came from: OPENHUMAN_API_TOKEN of the environment, .env
+# or .env.local.
 up-local: export CGO_ENABLED := 0
 up-local: build
 	scripts/compose-local.sh up

@@ -44,6 +44,7 @@ func TestStack(t *testing.T) {
 		run  func(*stack, *testing.T)
 	}{
 		{"learn fetch recall search", (*stack).learnFetchRecallSearch},
+		{"where the token is and what Prometheus holds", (*stack).tokenAdviceAndPrometheus},
 		{"redis stopped and started", (*stack).redisOutage},
 		{"memory replica killed during a burst", (*stack).memoryReplicaKilled},
 		{"NATS server stopped during writes", (*stack).natsServerStopped},
@@ -149,6 +150,44 @@ type webPage struct {
 		URL   string `json:"url"`
 		Title string `json:"title"`
 	} `json:"results"`
+}
+
+// A wrong token is told where the stack's token came from (the file
+// make up-local named), and Prometheus, which the stack does not publish,
+// answers queries through scripts/compose-local.sh query with the
+// gateway's metrics scraped.
+func (s *stack) tokenAdviceAndPrometheus(t *testing.T) {
+	from := os.Getenv("OPENHUMAN_API_TOKEN_FROM")
+	if from == "" {
+		t.Fatal("OPENHUMAN_API_TOKEN_FROM is not set (scripts/compose-local.sh test sets it)")
+	}
+	req, _ := http.NewRequest(http.MethodPost, s.url+"/rpc", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":{}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer oh_not-the-token-of-this-stack")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct{ Error struct{ Message string } }
+	err = json.NewDecoder(resp.Body).Decode(&e)
+	resp.Body.Close()
+	if want := "send the value of OPENHUMAN_API_TOKEN " + from; err != nil || resp.StatusCode != http.StatusUnauthorized || !strings.Contains(e.Error.Message, want) {
+		t.Errorf("a wrong token: %d %q (%v), want 401 saying %q", resp.StatusCode, e.Error.Message, err, want)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		out, err := exec.Command("../scripts/compose-local.sh", "query", `up{job="openhuman-core"}`).Output()
+		if err != nil {
+			t.Fatalf("query: %v", err)
+		}
+		if strings.Contains(string(out), `"status":"success"`) && strings.Contains(string(out), `"value":[`) && strings.Contains(string(out), `"1"]`) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Prometheus has not scraped the gateway within 90s: %s", out)
+		}
+		time.Sleep(2 * time.Second)
+	}
 }
 
 // fact is what learnFetchRecallSearch stores and downUpKeepsMemory finds.

@@ -8,14 +8,16 @@
 #   scripts/compose-local.sh start         start the stack and wait for the gateway's /readyz on 127.0.0.1:9300
 #   scripts/compose-local.sh down          remove containers, networks and volumes (make down-local)
 #   scripts/compose-local.sh test          the container tests against the running stack (make test-compose)
-#   scripts/compose-local.sh compose ARGS  any compose command on the stack, such as: compose stop redis
+#   scripts/compose-local.sh compose ARGS  any compose command on the stack, such as: compose ps, compose stop redis
+#   scripts/compose-local.sh query EXPR    ask the stack's Prometheus (which publishes no port) a PromQL query; prints its JSON
 #   scripts/compose-local.sh bench ARGS    openhuman-bench against the gateway, from a throwaway container on the stack's network
 #   scripts/compose-local.sh tools ARGS    a program of the tools image (openhuman-bench, memorystream) on that network, as the memory user
 #
 # Secrets come from .env.local (git-ignored; written with fresh random
 # values when missing); OPENHUMAN_API_TOKEN in the environment, or else in
-# .env, wins over it. The rest of .env is not read: it may name models or
-# hosts this stack does not have.
+# .env, wins over it, and the gateway is told which (its 401 names it). The
+# rest of .env is not read: it may name models or hosts this stack does
+# not have.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,26 +54,81 @@ env_setup() {
 			say "added $s to $envfile"
 		fi
 	done
+	# token_file is where the token the gateway takes came from, for the
+	# last line of up and for the gateway's 401 (OPENHUMAN_API_TOKEN_FROM).
+	token_file="the environment"
 	if [ -z "${OPENHUMAN_API_TOKEN:-}" ] && [ -f .env ]; then
-		OPENHUMAN_API_TOKEN=$(sed -n 's/^OPENHUMAN_API_TOKEN=//p' .env | tail -1)
+		OPENHUMAN_API_TOKEN=$(env_value .env OPENHUMAN_API_TOKEN)
+		token_file=$root/.env
 	fi
 	if [ -z "${OPENHUMAN_API_TOKEN:-}" ]; then
-		OPENHUMAN_API_TOKEN=$(sed -n 's/^OPENHUMAN_API_TOKEN=//p' "$envfile" | tail -1)
+		OPENHUMAN_API_TOKEN=$(env_value "$envfile" OPENHUMAN_API_TOKEN)
+		token_file=$envfile
 	fi
-	export OPENHUMAN_API_TOKEN
+	OPENHUMAN_API_TOKEN_FROM="in $token_file"
+	[ "$token_file" != "the environment" ] || OPENHUMAN_API_TOKEN_FROM="in the environment make up-local ran in"
+	export OPENHUMAN_API_TOKEN OPENHUMAN_API_TOKEN_FROM
 }
 
-# compose runs Compose v2 when the docker CLI has it, else docker-compose.
-compose() {
-	local c
-	if docker compose version >/dev/null 2>&1; then
-		c=(docker compose)
-	elif command -v docker-compose >/dev/null 2>&1; then
-		c=(docker-compose)
+# env_value prints the last value of NAME in the env file FILE, without
+# the quotes Compose would take off it.
+env_value() {
+	local v
+	v=$(sed -n "s/^$2=//p" "$1" | tail -1)
+	v=${v%$'\r'}
+	case $v in
+	\"*\") v=${v:1:${#v}-2} ;;
+	\'*\') v=${v:1:${#v}-2} ;;
+	esac
+	printf '%s' "$v"
+}
+
+# find_compose picks a Compose that reads these files, Compose v2 (docker
+# compose) or docker-compose 1.28 or later (profiles came in 1.28), and
+# says which once.
+compose_cmd=()
+find_compose() {
+	[ ${#compose_cmd[@]} -eq 0 ] || return 0
+	local v
+	if v=$(docker compose version --short 2>/dev/null); then
+		compose_cmd=(docker compose)
+		say "using Compose ${v#v} (docker compose)"
+	elif v=$(docker-compose version --short 2>/dev/null); then
+		case $v in
+		1.2[89].* | 1.[3-9][0-9].* | [2-9].*) ;;
+		*) die "docker-compose $v is too old for docker-compose.yml (its profiles need 1.28 or later): install Compose v2 (docker compose) or a newer docker-compose" ;;
+		esac
+		compose_cmd=(docker-compose)
+		case $v in
+		1.*) say "using docker-compose $v (Compose v1: where README.md says docker compose, type docker-compose)" ;;
+		*) say "using docker-compose $v" ;;
+		esac
 	else
-		die "neither docker compose nor docker-compose is installed: run scripts/docker-up.sh"
+		die "no Compose: neither docker compose (v2) nor docker-compose answers; scripts/docker-up.sh installs Debian's docker-compose (as root)"
 	fi
-	"${c[@]}" --env-file "$envfile" -p openhuman-local -f docker-compose.yml -f deploy/compose.local.yml "$@"
+}
+
+# compose runs a compose command on the local stack: its project name,
+# both files and .env.local.
+compose() {
+	find_compose
+	"${compose_cmd[@]}" --env-file "$envfile" -p openhuman-local -f docker-compose.yml -f deploy/compose.local.yml "$@"
+}
+
+# query asks the stack's Prometheus, from inside its container (the stack
+# publishes the gateway's port only), and prints the JSON it answers.
+query() {
+	[ $# -eq 1 ] || die "query takes one PromQL expression, such as: query 'sum by (tool) (openhuman_tool_calls_total)'"
+	local q="" c i
+	for ((i = 0; i < ${#1}; i++)); do
+		c=${1:i:1}
+		case $c in
+		[a-zA-Z0-9._~-]) q+=$c ;;
+		*) q+=$(printf '%%%02X' "'$c") ;;
+		esac
+	done
+	compose exec -T prometheus wget -q -O - "http://127.0.0.1:9090/api/v1/query?query=$q"
+	echo
 }
 
 # image_dir makes bin/local/NAME with the Dockerfile, CA certificates, a
@@ -202,7 +259,8 @@ start() {
 		fi
 		sleep 1
 	done
-	say "up in $((SECONDS - start))s: http://127.0.0.1:$port/mcp (token: OPENHUMAN_API_TOKEN in $envfile)"
+	say "up in $((SECONDS - start))s: http://127.0.0.1:$port/mcp (token: OPENHUMAN_API_TOKEN $OPENHUMAN_API_TOKEN_FROM)"
+	say "containers: scripts/compose-local.sh compose ps; metrics: scripts/compose-local.sh query 'sum by (tool) (openhuman_tool_calls_total)'"
 }
 
 # tools runs a program of the tools image in a throwaway container on the
@@ -228,6 +286,7 @@ images) "$root/scripts/docker-up.sh"; env_setup; images ;;
 start) env_setup; start ;;
 down) env_setup; compose down -v --remove-orphans >&2 ;;
 compose) env_setup; compose "$@" ;;
+query) env_setup; query "$@" ;;
 tools) env_setup; tools "$@" ;;
 bench) env_setup; tools openhuman-bench --url http://gateway:9300 "$@" ;;
 test)
@@ -235,5 +294,5 @@ test)
 	export OPENHUMAN_TEST_COMPOSE=1 OPENHUMAN_GATEWAY_URL="http://127.0.0.1:$port"
 	cd deploy && exec go test -count=1 -v -timeout 20m -run 'TestStack' "$@" .
 	;;
-*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+*) sed -n '2,20p' "$0" >&2; exit 2 ;;
 esac
