@@ -35,6 +35,20 @@ func waitForService(t *testing.T, url, service string) {
 	}
 }
 
+// writeFiles writes files (path under root → content), making folders.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestIngestOnASmallBus runs `openhuman-core ingest` against a memory
 // process on a NATS server that takes messages of 64 KB: a large file
 // goes in parts, a file the memory service rejects is named on stderr and
@@ -61,15 +75,7 @@ func TestIngestOnASmallBus(t *testing.T) {
 		"blank.txt":        strings.Repeat("\u200b", 20),
 		".env":             "SECRET_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(src, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, src, files)
 	run := func(args ...string) (string, string, int) {
 		cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), append([]string{"ingest"}, args...)...)
 		cmd.Env = testEnv(t.TempDir(), "OPENHUMAN_NATS_URL="+url)
@@ -115,15 +121,7 @@ func TestIngestSummaryNamesFiles(t *testing.T) {
 	for i := range 11 {
 		files[fmt.Sprintf("conf/s%02d.yml", i)] = "token: abcdef123456\n"
 	}
-	for name, text := range files {
-		p := filepath.Join(src, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, src, files)
 	run := func(args ...string) string {
 		cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), append([]string{"ingest", "--max-file-size", "1000"}, args...)...)
 		cmd.Env = testEnv(t.TempDir())

@@ -56,11 +56,7 @@ func TestIngestAndTree(t *testing.T) {
 		"notes.log":      "ignored by .gitignore",
 		".gitignore":     "*.log\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(src, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(text), 0o644)
-	}
+	writeFiles(t, src, files)
 	ingestCmd := func() string {
 		t.Helper()
 		cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), "ingest", "--workspace", "acme", src)
