@@ -35,12 +35,21 @@ type CallContext struct {
 	// the token itself; empty for stdio, the command line and an HTTP edge
 	// with no tokens configured.
 	Token string `json:"token,omitempty"`
+	// Scopes, when not nil, are the only scopes the caller holds (a bearer
+	// token's); nil is every scope (stdio, the command line, an HTTP edge
+	// with no tokens configured).
+	Scopes []string `json:"scopes,omitempty"`
 	// Workspaces, when not empty, are the only workspaces the caller may
-	// read or write. The memory service enforces it on every call, so a
-	// client that reaches NATS directly is held to it as well as one that
-	// came through the gateway; items of other workspaces behave as if they
-	// did not exist.
+	// read or write. The memory service enforces it on every call; a
+	// service believes it, and the rest of the context, only when the
+	// gateway signed it (pkg/callauth), so a client that reaches NATS
+	// directly cannot widen it or leave it out.
 	Workspaces []string `json:"workspaces,omitempty"`
+}
+
+// Holds reports whether the caller holds scope.
+func (c CallContext) Holds(scope string) bool {
+	return c.Scopes == nil || slices.Contains(c.Scopes, scope)
 }
 
 // Scoped reports whether the caller is limited to some workspaces.

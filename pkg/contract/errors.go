@@ -28,6 +28,11 @@ const (
 // answered: the service is down, or it runs without that endpoint.
 const ReasonNoResponders = "no_responders"
 
+// ReasonUnsigned marks a DENIED call whose context the service could not
+// believe: unsigned, signed by a key it does not trust, expired, replayed,
+// altered or wider than the call a delegate acts within.
+const ReasonUnsigned = "unsigned_context"
+
 // Reasons (data.reason) for an UNAVAILABLE call whose replica went away.
 // A call the replica refused while stopping was never started, so any call
 // may be sent again; one whose replica stopped answering may have been

@@ -1,0 +1,210 @@
+// Package callauth signs the call context that travels with every bus
+// request, and checks it where the request is served, so that a service
+// believes who a caller is (its source, token, scopes and workspaces) only
+// because the gateway said so, never because a NATS client wrote it.
+//
+// The gateway signs each request with an Ed25519 key only it holds (an
+// nkey seed). The signature covers the subject and reply subject the
+// request is for, an expiry, a nonce, the caller's identity and a SHA-256
+// of the request's bytes; it travels in the Openhuman-Auth header. A
+// service refuses, as DENIED, a request that is unsigned, signed by a key
+// it does not trust, expired, sent again (its nonce was seen), moved to
+// another subject or altered.
+//
+// The agents service calls memory and search for the caller of a
+// sub-agent. It signs those requests with a key of its own and sends the
+// gateway's signed run_subagent request as their parent
+// (Openhuman-Auth-Parent): a service accepts such a call only when the
+// parent is the gateway's, is still valid, and the call is within it (the
+// same token and transport, no scope or workspace the parent lacks, a
+// deeper depth, no later expiry). A delegate can narrow a caller's
+// authority, never widen it, and cannot act for nobody.
+//
+// What the signature does not give: confidentiality. A NATS client that
+// may subscribe to a service's subjects or to another binary's inbox
+// reads requests and replies; a client that may subscribe to a service's
+// subjects can answer in its place. NATS permissions (deploy/nats/auth.conf)
+// must keep those to their owners.
+//
+// Written here rather than taken from a JOSE library: the claims are
+// already in the request's bytes, so a JWS would carry them twice and be
+// parsed as JSON twice per hop; what is signed is a fixed layout of a few
+// fields and a hash, signed with the standard library's ed25519, and the
+// keys are nkeys (github.com/nats-io/nkeys), the format NATS users
+// already make and keep.
+package callauth
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nkeys"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Headers a signed request carries.
+const (
+	// Header holds the request's own proof: "v1 <key> <expiry ms> <nonce> <signature>".
+	Header = "Openhuman-Auth"
+	// ParentHeader holds, on a delegate's request, the gateway's proof of
+	// the call the delegate acts within (a Grant, as JSON).
+	ParentHeader = "Openhuman-Auth-Parent"
+)
+
+const version = "v1"
+
+// ClockSkew is how far the clocks of the gateway and a service may
+// disagree: a proof is accepted this long after its expiry, and may
+// expire this much later than its lifetime allows.
+const ClockSkew = 30 * time.Second
+
+// base is the bytes a proof signs: a fixed layout, every field
+// length-prefixed, so that no two different requests share one.
+func base(subject, reply string, exp int64, nonce string, cc contract.CallContext, bodySum []byte) []byte {
+	b := make([]byte, 0, 160+len(subject)+len(reply)+len(cc.Source)+len(cc.Token))
+	b = append(b, "openhuman-call-v1"...)
+	for _, s := range []string{subject, reply, strconv.FormatInt(exp, 10), nonce} {
+		b = appendString(b, s)
+	}
+	b = appendIdentity(b, cc)
+	return append(b, bodySum...)
+}
+
+// appendIdentity appends what a proof says of the caller: everything of
+// its call context but the per-request min_seq and timeout.
+func appendIdentity(b []byte, cc contract.CallContext) []byte {
+	for _, s := range []string{cc.Source, cc.Transport, cc.Token, cc.Agent} {
+		b = appendString(b, s)
+	}
+	b = binary.AppendUvarint(b, uint64(max(cc.Depth, 0)))
+	b = appendList(b, cc.Scopes)
+	ws := cc.Workspaces
+	if len(ws) == 0 {
+		ws = nil // the envelope omits an empty list: both are "every workspace"
+	}
+	return appendList(b, ws)
+}
+
+// appendList writes a nil list apart from an empty one: nil is "not
+// limited", which must not be confused with "nothing".
+func appendList(b []byte, l []string) []byte {
+	if l == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	b = binary.AppendUvarint(b, uint64(len(l)))
+	for _, s := range l {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// ParseSeed reads an nkey seed (SU...) into a key pair's private key and
+// its public key (U...).
+func ParseSeed(seed string) (ed25519.PrivateKey, string, error) {
+	kp, err := nkeys.FromSeed([]byte(strings.TrimSpace(seed)))
+	if err != nil {
+		return nil, "", fmt.Errorf("not an nkey seed (SU…): %s", strings.TrimPrefix(err.Error(), "nkeys: "))
+	}
+	defer kp.Wipe()
+	pub, err := kp.PublicKey()
+	if err != nil {
+		return nil, "", err
+	}
+	raw, err := kp.PrivateKey()
+	if err != nil {
+		return nil, "", err
+	}
+	priv, err := nkeys.Decode(nkeys.PrefixBytePrivate, raw)
+	if err != nil {
+		return nil, "", err
+	}
+	return ed25519.PrivateKey(priv), pub, nil
+}
+
+// ParseKey reads an nkey public key (U...).
+func ParseKey(key string) (ed25519.PublicKey, error) {
+	raw, err := nkeys.Decode(nkeys.PrefixByteUser, []byte(strings.TrimSpace(key)))
+	if err != nil {
+		return nil, fmt.Errorf("not an nkey public key (U…, 56 characters): %s", strings.TrimPrefix(err.Error(), "nkeys: "))
+	}
+	return ed25519.PublicKey(raw), nil
+}
+
+// NewSeed makes a new key: its seed, to keep secret, and its public key.
+func NewSeed() (seed, key string, err error) {
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		return "", "", err
+	}
+	defer kp.Wipe()
+	s, err := kp.Seed()
+	if err != nil {
+		return "", "", err
+	}
+	key, err = kp.PublicKey()
+	return string(s), key, err
+}
+
+// proof is one parsed Openhuman-Auth value.
+type proof struct {
+	key   string
+	exp   int64 // Unix milliseconds
+	nonce string
+	sig   []byte
+}
+
+func (p proof) String() string {
+	return strings.Join([]string{version, p.key, strconv.FormatInt(p.exp, 10), p.nonce,
+		base64.RawURLEncoding.EncodeToString(p.sig)}, " ")
+}
+
+var errMalformed = errors.New("the Openhuman-Auth header is malformed")
+
+func parseProof(h string) (proof, error) {
+	f := strings.Split(h, " ")
+	if len(f) != 5 || f[0] != version {
+		return proof{}, errMalformed
+	}
+	exp, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil {
+		return proof{}, errMalformed
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(f[4])
+	if err != nil || len(sig) != ed25519.SignatureSize || f[3] == "" || len(f[3]) > 64 {
+		return proof{}, errMalformed
+	}
+	return proof{key: f[1], exp: exp, nonce: f[3], sig: sig}, nil
+}
+
+// newNonce is 96 random bits: no two requests of a proof's lifetime share one.
+func newNonce() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func sum(body []byte) []byte {
+	s := sha256.Sum256(body)
+	return s[:]
+}
+
+// denied is the one error a refused proof becomes: DENIED, saying why, so
+// that an operator reading a client's error knows what to fix.
+func denied(format string, args ...any) *contract.Error {
+	return contract.Errorf(contract.CodeDenied, "the call's context is not signed by the gateway: "+format, args...).
+		With("reason", contract.ReasonUnsigned)
+}

@@ -1,0 +1,57 @@
+package callauth
+
+import (
+	"context"
+	"crypto/ed25519"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Signer signs a binary's requests. The gateway's is a root: what it signs
+// stands alone. The agents service's is a delegate: it signs only within a
+// grant it was given (see NewContext), which its requests carry as their
+// parent.
+type Signer struct {
+	priv     ed25519.PrivateKey
+	key      string
+	delegate bool
+	now      func() time.Time
+}
+
+// NewSigner returns the root signer of seed (an nkey seed, SU...).
+func NewSigner(seed string) (*Signer, error) { return newSigner(seed, false) }
+
+// NewDelegate returns a delegate's signer of seed.
+func NewDelegate(seed string) (*Signer, error) { return newSigner(seed, true) }
+
+func newSigner(seed string, delegate bool) (*Signer, error) {
+	priv, key, err := ParseSeed(seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Signer{priv: priv, key: key, delegate: delegate, now: time.Now}, nil
+}
+
+// Key is the signer's public key (U...), the one services are told to trust.
+func (s *Signer) Key() string { return s.key }
+
+// Sign returns the headers of one request: its proof, and for a delegate
+// the grant it acts within, taken from ctx. The proof expires at deadline
+// (plus ClockSkew, so that a service whose clock runs ahead still takes
+// it). A delegate with no grant in ctx acts for nobody and signs nothing.
+func (s *Signer) Sign(ctx context.Context, subject, reply string, body []byte, cc contract.CallContext, deadline time.Time) (auth, parent string, err error) {
+	exp := deadline.Add(ClockSkew).UnixMilli()
+	if s.delegate {
+		g := FromContext(ctx)
+		if g == nil {
+			return "", "", contract.Errorf(contract.CodeDenied,
+				"%s is called with no caller's signed context to act within: a sub-agent's calls are made for the call that ran it", subject)
+		}
+		parent = g.header()
+		exp = min(exp, g.p.exp)
+	}
+	p := proof{key: s.key, exp: exp, nonce: newNonce()}
+	p.sig = ed25519.Sign(s.priv, base(subject, reply, exp, p.nonce, cc, sum(body)))
+	return p.String(), parent, nil
+}

@@ -1,0 +1,221 @@
+package callauth
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Trust names the keys a service believes: the gateway's, which may sign
+// for any caller, and the delegates', each of which may sign only within
+// a grant of the gateway's for one subject (the agents service, within a
+// sub-agent's run).
+type Trust struct {
+	// Gateway is the gateway's public key (U...).
+	Gateway string
+	// Delegates are the other signers, by public key.
+	Delegates []Delegate
+}
+
+// Delegate is a signer that acts within the gateway's grants.
+type Delegate struct {
+	Key string
+	// Within is the subject a grant must have been signed for.
+	Within string
+}
+
+// Verifier checks proofs. It is safe for concurrent use.
+type Verifier struct {
+	gateway   ed25519.PublicKey
+	gwKey     string
+	delegates map[string]delegateKey
+	maxLife   time.Duration
+	now       func() time.Time
+	seen      *nonces
+
+	mu      sync.Mutex
+	parents map[string]int64 // grants already verified, by signature, to their expiry
+}
+
+type delegateKey struct {
+	pub    ed25519.PublicKey
+	within string
+}
+
+// maxParents bounds the verified grants remembered; past it the memory
+// starts over (a grant is then verified again).
+const maxParents = 4096
+
+// NewVerifier returns a verifier of t's keys. maxLife bounds how long a
+// proof may be valid for: a service's longest call.
+func NewVerifier(t Trust, maxLife time.Duration) (*Verifier, error) {
+	gw, err := ParseKey(t.Gateway)
+	if err != nil {
+		return nil, fmt.Errorf("the gateway's key: %w", err)
+	}
+	v := &Verifier{gateway: gw, gwKey: strings.TrimSpace(t.Gateway), delegates: map[string]delegateKey{},
+		maxLife: maxLife, now: time.Now, seen: newNonces(), parents: map[string]int64{}}
+	for _, d := range t.Delegates {
+		pub, err := ParseKey(d.Key)
+		if err != nil {
+			return nil, fmt.Errorf("a delegate's key: %w", err)
+		}
+		v.delegates[strings.TrimSpace(d.Key)] = delegateKey{pub: pub, within: d.Within}
+	}
+	return v, nil
+}
+
+var errMalformedParent = errors.New("the Openhuman-Auth-Parent header is malformed")
+
+// Verify checks the proof of one request: subject and reply as it arrived,
+// its bytes, its headers (auth, parent) and the call context its bytes
+// hold. It returns the grant a delegate may act within when serving it:
+// the request itself when the gateway signed it, else its parent.
+func (v *Verifier) Verify(subject, reply string, body []byte, auth, parent string, cc contract.CallContext) (*Grant, error) {
+	if auth == "" {
+		return nil, denied("the request has no %s header; only the gateway (or a service acting within a call it signed) may call %s", Header, subject)
+	}
+	p, err := parseProof(auth)
+	if err != nil {
+		return nil, denied("%v", err)
+	}
+	now := v.now()
+	if err := v.fresh(p, now); err != nil {
+		return nil, err
+	}
+	sum := sum(body)
+	signed := base(subject, reply, p.exp, p.nonce, cc, sum)
+	var grant *Grant
+	switch d, isDelegate := v.delegates[p.key]; {
+	case p.key == v.gwKey:
+		if parent != "" {
+			return nil, denied("a request the gateway signs has no parent")
+		}
+		if !ed25519.Verify(v.gateway, signed, p.sig) {
+			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
+		}
+		cc.MinSeq, cc.TimeoutMS = 0, 0
+		grant = &Grant{p: p, subject: subject, reply: reply, bodySum: sum, cc: cc}
+	case isDelegate:
+		if !ed25519.Verify(d.pub, signed, p.sig) {
+			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
+		}
+		if grant, err = v.grant(parent, d, now); err != nil {
+			return nil, err
+		}
+		if err := within(cc, p, grant); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, denied("it is signed by %s, a key this service does not trust; check bus.gateway_key and bus.agents_key", clip(p.key))
+	}
+	// Last, once the proof is known to be genuine: nobody else can fill
+	// the memory of nonces.
+	if !v.seen.add(p.nonce, p.exp) {
+		return nil, denied("this request was already received once (a replay)")
+	}
+	return grant, nil
+}
+
+// fresh checks p's expiry against now: not past (give or take the clock
+// skew), and not further off than a call may last.
+func (v *Verifier) fresh(p proof, now time.Time) error {
+	exp := time.UnixMilli(p.exp)
+	switch {
+	case now.After(exp.Add(ClockSkew)):
+		return denied("it expired %s ago (clocks more than %s apart, or a replay)", now.Sub(exp).Round(time.Millisecond), ClockSkew)
+	case exp.After(now.Add(v.maxLife + 2*ClockSkew)):
+		return denied("it is valid until %s, longer than any call may last (%s)", exp.UTC().Format(time.RFC3339), v.maxLife)
+	}
+	return nil
+}
+
+// grant checks a delegate's parent: the gateway's proof of a call to d's
+// subject, still valid. A grant verified once is remembered until it
+// expires: a sub-agent's run makes many calls within one.
+func (v *Verifier) grant(h string, d delegateKey, now time.Time) (*Grant, error) {
+	if h == "" {
+		return nil, denied("a delegate's request must carry the call it acts within (%s)", ParentHeader)
+	}
+	g, err := parseGrant(h)
+	if err != nil {
+		return nil, denied("%v", err)
+	}
+	if g.p.key != v.gwKey {
+		return nil, denied("the call it acts within is not signed by the gateway")
+	}
+	if g.subject != d.within {
+		return nil, denied("the call it acts within was for %s, not %s", clip(g.subject), d.within)
+	}
+	if now.After(time.UnixMilli(g.p.exp).Add(ClockSkew)) {
+		return nil, denied("the call it acts within has expired")
+	}
+	// Remembered by what was signed as well as the signature: the same
+	// signature with other claims is another grant, a forged one.
+	signed := base(g.subject, g.reply, g.p.exp, g.p.nonce, g.cc, g.bodySum)
+	sig := string(sum(signed)) + string(g.p.sig)
+	v.mu.Lock()
+	_, known := v.parents[sig]
+	v.mu.Unlock()
+	if known {
+		return g, nil
+	}
+	if !ed25519.Verify(v.gateway, signed, g.p.sig) {
+		return nil, denied("the call it acts within does not match the gateway's signature")
+	}
+	v.mu.Lock()
+	if len(v.parents) >= maxParents {
+		clear(v.parents)
+	}
+	v.parents[sig] = g.p.exp
+	v.mu.Unlock()
+	return g, nil
+}
+
+// within checks that a delegate's call asks for no more than its grant:
+// the same token and transport, the grant's source with the delegate's
+// own after it, scopes and workspaces among the grant's, deeper, and
+// ending no later.
+func within(cc contract.CallContext, p proof, g *Grant) error {
+	root := g.cc
+	switch {
+	case cc.Token != root.Token:
+		return denied("it names token %q, the call it acts within %q", clip(cc.Token), clip(root.Token))
+	case cc.Transport != root.Transport:
+		return denied("it names transport %q, the call it acts within %q", clip(cc.Transport), clip(root.Transport))
+	case cc.Source != root.Source && !strings.HasPrefix(cc.Source, root.Source+"/") && root.Source != "":
+		return denied("its source %q is not within %q", clip(cc.Source), clip(root.Source))
+	case cc.Agent == "" || cc.Depth <= root.Depth:
+		return denied("a delegate's call must name its agent and be deeper than the call it acts within")
+	case p.exp > g.p.exp:
+		return denied("it would outlive the call it acts within")
+	case root.Scopes != nil && (cc.Scopes == nil || !subset(cc.Scopes, root.Scopes)):
+		return denied("it asks for scopes %v beyond the call it acts within (%v)", cc.Scopes, root.Scopes)
+	case root.Scoped() && (!cc.Scoped() || !subset(cc.Workspaces, root.Workspaces)):
+		return denied("it asks for workspaces %v beyond the call it acts within (%v)", cc.Workspaces, root.Workspaces)
+	}
+	return nil
+}
+
+func subset(a, of []string) bool {
+	for _, x := range a {
+		if !slices.Contains(of, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// clip keeps what a caller wrote short in a message.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
