@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
@@ -14,7 +15,7 @@ func benchClient(b *testing.B) *bus.Client {
 	release := make(chan struct{})
 	b.Cleanup(func() { close(release) })
 	echoService(b, mustConnect(b, s), release)
-	return bus.NewClient(mustConnect(b, s))
+	return bus.NewClient(mustConnect(b, s), bustest.Keys().GatewaySigner())
 }
 
 // BenchmarkCall is one round trip to a handler that answers at once: what

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -54,7 +55,7 @@ func echoEndpoint(method string, input *contract.Schema, h func(context.Context,
 func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}, slowStarted ...chan struct{}) *bus.Service {
 	tb.Helper()
 	type args = map[string]any
-	svc, err := bus.Serve(nc, bus.ServiceConfig{
+	svc, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(),
 		Name: "echo", Version: "0.1.0",
 		Endpoints: []bus.Endpoint{
 			echoEndpoint("echo", contract.Object("", nil, map[string]*contract.Schema{"a": contract.Integer("")}),
@@ -105,7 +106,7 @@ func TestCall(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	echoService(t, mustConnect(t, s), release)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	ctx := context.Background()
 	cc := contract.CallContext{Source: "mcp:test"}
 
@@ -217,7 +218,7 @@ func TestStopWaitsForInFlight(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
 	svc := echoService(t, mustConnect(t, s), release, started)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Call(context.Background(), "echo", "slow", nil, contract.CallContext{})
@@ -244,7 +245,7 @@ func TestStopWaitsForInFlight(t *testing.T) {
 func TestWorkersAreReused(t *testing.T) {
 	s := mustStartServer(t)
 	svc := echoService(t, mustConnect(t, s), nil)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	// The client's first call sets up its reply subscription, whose
 	// goroutines last as long as the connection.
 	if _, err := c.Call(context.Background(), "echo", "echo", nil, contract.CallContext{}); err != nil {
@@ -282,11 +283,11 @@ func TestWorkersAreReused(t *testing.T) {
 // the service as soon as Serve has returned, not "no responders".
 func TestReachableWhenServeReturns(t *testing.T) {
 	s := mustStartServer(t)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	for i := 0; i < 100; i++ {
 		nc := mustConnect(t, s)
 		name := fmt.Sprintf("svc%d", i)
-		svc, err := bus.Serve(nc, bus.ServiceConfig{Name: name, Version: "0.1.0", Endpoints: []bus.Endpoint{
+		svc, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: name, Version: "0.1.0", Endpoints: []bus.Endpoint{
 			bus.Handle(contract.Endpoint{Service: name, Method: "ping", Input: contract.Object("", nil, nil)},
 				func(context.Context, struct{}, contract.CallContext) (any, error) { return "pong", nil }),
 		}})
@@ -307,7 +308,7 @@ func TestServiceLogsNameTheServiceOnce(t *testing.T) {
 	s := mustStartServer(t)
 	var buf syncBuffer
 	log := slog.New(slog.NewTextHandler(&buf, nil)).With("service", "echo")
-	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Name: "echo", Version: "0.1.0", Logger: log, Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "echo", Version: "0.1.0", Logger: log, Endpoints: []bus.Endpoint{
 		echoEndpoint("leak", nil, func(context.Context, map[string]any, contract.CallContext) (any, error) {
 			return nil, errors.New("boom")
 		}),
@@ -315,7 +316,7 @@ func TestServiceLogsNameTheServiceOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bus.NewClient(mustConnect(t, s)).Call(context.Background(), "echo", "leak", struct{}{}, contract.CallContext{}); err == nil {
+	if _, err := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner()).Call(context.Background(), "echo", "leak", struct{}{}, contract.CallContext{}); err == nil {
 		t.Fatal("leak succeeded")
 	}
 	line := buf.String()

@@ -10,23 +10,30 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 // DefaultTimeout bounds a call whose context carries no deadline.
 const DefaultTimeout = 30 * time.Second
 
-// Client sends requests to services.
+// Client sends requests to services, each signed by its signer.
 type Client struct {
-	nc *nats.Conn
+	nc     *nats.Conn
+	signer *callauth.Signer
 
 	once     sync.Once
 	replies  *inbox
 	inboxErr error
 }
 
-// NewClient wraps a connection.
-func NewClient(nc *nats.Conn) *Client { return &Client{nc: nc} }
+// NewClient wraps a connection. Its requests are signed by signer: the
+// gateway's, or a delegate's (the agents service's), since a service
+// refuses a call whose context nobody it trusts signed. A client with a
+// nil signer can only ask what is served (Served, Ping).
+func NewClient(nc *nats.Conn, signer *callauth.Signer) *Client {
+	return &Client{nc: nc, signer: signer}
+}
 
 // inbox subscribes to the client's replies on first use.
 func (c *Client) inbox() (*inbox, error) {
@@ -120,7 +127,9 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 	if err != nil {
 		return nil, contract.Errorf(contract.CodeUnavailable, "cannot receive replies from NATS: %s", strings.TrimPrefix(err.Error(), "nats: "))
 	}
-	msg, err := in.request(ctx, service, subject, body)
+	msg, err := in.request(ctx, service, subject, body, func(reply string) (nats.Header, error) {
+		return c.sign(ctx, subject, reply, body, cc, deadline)
+	})
 	if errors.Is(err, errReplicaSilent) {
 		advice := "the call may have been partly done, so check before sending it again"
 		if ep.Retryable {
@@ -132,6 +141,9 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 			With("subject", subject).With("reason", contract.ReasonReplicaStopped)
 	}
 	if err != nil {
+		if e, ok := err.(*contract.Error); ok {
+			return nil, e // not sent: nothing to sign it with
+		}
 		if refused := refusal(ctx); refused != nil {
 			return nil, refused
 		}
@@ -151,6 +163,23 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 		return json.RawMessage("null"), nil
 	}
 	return reply.Result, nil
+}
+
+// sign makes a request's proof headers (callauth).
+func (c *Client) sign(ctx context.Context, subject, reply string, body []byte, cc contract.CallContext, deadline time.Time) (nats.Header, error) {
+	hdr := nats.Header{}
+	if c.signer == nil {
+		return hdr, nil
+	}
+	auth, parent, err := c.signer.Sign(ctx, subject, reply, body, cc, deadline)
+	if err != nil {
+		return nil, err
+	}
+	hdr.Set(callauth.Header, auth)
+	if parent != "" {
+		hdr.Set(callauth.ParentHeader, parent)
+	}
+	return hdr, nil
 }
 
 // CallTool calls the service serving tool with params already checked

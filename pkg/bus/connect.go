@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 
@@ -29,7 +31,27 @@ func Connect(cfg config.NATS, name string, log *slog.Logger, extra ...nats.Optio
 	if err != nil {
 		return nil, connectError(cfg, err)
 	}
+	warnOpen(cfg, nc, log)
 	return nc, nil
+}
+
+// warnOpen warns when a binary reached a NATS server other hosts can reach
+// without credentials: signed call contexts keep anyone from posing as a
+// caller, but on such a server any process may read every request and
+// reply, answer in a service's place, or write to memory's stream.
+func warnOpen(cfg config.NATS, nc *nats.Conn, log *slog.Logger) {
+	if log == nil || cfg.AuthMethod() != "" || cfg.URL == "" {
+		return
+	}
+	u, err := url.Parse(nc.ConnectedUrl())
+	if err != nil {
+		return
+	}
+	if ip := net.ParseIP(u.Hostname()); u.Hostname() == "localhost" || ip != nil && ip.IsLoopback() {
+		return
+	}
+	log.Warn("connected to NATS without credentials on an address other hosts reach: any process that reaches it can read every call and answer, pose as a service or write to memory's stream; give each binary its own user (deploy/nats/auth.conf, deploy/README.md)",
+		"nats", secrets.RedactURL(nc.ConnectedUrl()))
 }
 
 // Options are the connection options every openhuman connection uses.

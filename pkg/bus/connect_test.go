@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -265,7 +266,7 @@ func TestPermissionViolations(t *testing.T) {
 		t.Fatalf("the echo user may serve echo: %v", err)
 	}
 
-	caller := bus.NewClient(dial("caller"))
+	caller := bus.NewClient(dial("caller"), bustest.Keys().GatewaySigner())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := caller.Call(ctx, "echo", "echo", map[string]any{"a": 1}, contract.CallContext{}); err != nil {
@@ -292,14 +293,14 @@ func TestPermissionViolations(t *testing.T) {
 		t.Fatalf("a call after a refusal failed: %v", err)
 	}
 
-	_, err = bus.NewClient(dial("deaf")).Call(ctx, "echo", "echo", map[string]any{}, contract.CallContext{})
+	_, err = bus.NewClient(dial("deaf"), bustest.Keys().GatewaySigner()).Call(ctx, "echo", "echo", map[string]any{}, contract.CallContext{})
 	if contract.ErrorCode(err) != contract.CodeDenied {
 		t.Fatalf("a call whose reply inbox is refused: %v; want DENIED", err)
 	}
 	mustContainAll(t, err, "_INBOX", "where the reply to openhuman.echo.echo would come")
 
 	thief := dial("thief")
-	if _, err := bus.Serve(thief, bus.ServiceConfig{Name: "echo", Version: "0.1.0", Endpoints: []bus.Endpoint{echoEndpoint("echo", nil, nil)}}); err != nil {
+	if _, err := bus.Serve(thief, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "echo", Version: "0.1.0", Endpoints: []bus.Endpoint{echoEndpoint("echo", nil, nil)}}); err != nil {
 		t.Fatal(err)
 	}
 	mustContainAll(t, bus.Refused(thief), "NATS refused the subscription to", "permissions violation")

@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
@@ -21,7 +22,7 @@ import (
 func replica(tb testing.TB, nc *nats.Conn, name string, release chan struct{}, started chan string) {
 	tb.Helper()
 	hold := contract.Endpoint{Service: "pair", Method: "hold", Input: contract.Object("", nil, nil)}
-	_, err := bus.Serve(nc, bus.ServiceConfig{Name: "pair", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "pair", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
 		bus.Handle(hold, func(ctx context.Context, _ struct{}, _ contract.CallContext) (any, error) {
 			if started != nil {
 				started <- name
@@ -52,7 +53,7 @@ func TestCallFailsOverWhenItsReplicaDies(t *testing.T) {
 	}{{"a read is sent again", true}, {"a call that is not retryable fails", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustStartServer(t)
-			c := bus.NewClient(mustConnect(t, s))
+			c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 			never := make(chan struct{})
 			defer close(never)
 			started := make(chan string, 4)
@@ -115,14 +116,14 @@ func TestCallFailsOverWhenItsReplicaDies(t *testing.T) {
 // only the one it runs.
 func TestBusyReplicaIsNotTakenForDead(t *testing.T) {
 	s := mustStartServer(t)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	release := make(chan struct{})
 	hold := contract.Endpoint{Service: "busy", Method: "hold",
 		Input: contract.Object("", nil, map[string]*contract.Schema{"wait": contract.Boolean("")})}
 	type args struct {
 		Wait bool `json:"wait"`
 	}
-	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Name: "busy", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "busy", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
 		bus.Handle(hold, func(_ context.Context, a args, _ contract.CallContext) (any, error) {
 			if a.Wait {
 				<-release
@@ -163,7 +164,7 @@ func TestBusyReplicaIsNotTakenForDead(t *testing.T) {
 // deadline, not taken for dead after ReplicaSilence.
 func TestReplicaWithoutHeartbeats(t *testing.T) {
 	s := mustStartServer(t)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	slow := make(chan struct{})
 	nc := mustConnect(t, s)
 	_, err := nc.QueueSubscribe(contract.Subject("legacy", "get"), contract.QueueGroup, func(m *nats.Msg) {
@@ -210,7 +211,7 @@ func TestReplicaWithoutHeartbeats(t *testing.T) {
 // and answered by a live replica.
 func TestReadSentAgainPastASilentReplica(t *testing.T) {
 	s := mustStartServer(t)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	ep := contract.Endpoint{Service: "pair", Method: "hold", Retryable: true}
 	warm := make(chan struct{})
 	close(warm)

@@ -122,9 +122,16 @@ const (
 )
 
 // request publishes body to subject asking for heartbeats and waits for
-// the reply, until ctx ends or watch gives up on the call.
-func (in *inbox) request(ctx context.Context, service, subject string, body []byte) (*nats.Msg, error) {
+// the reply, until ctx ends or watch gives up on the call. headers makes
+// the request's other headers, which may depend on its reply subject.
+func (in *inbox) request(ctx context.Context, service, subject string, body []byte, headers func(reply string) (nats.Header, error)) (*nats.Msg, error) {
 	token := strconv.FormatUint(in.next.Add(1), 36)
+	reply := in.prefix + token
+	hdr, err := headers(reply)
+	if err != nil {
+		return nil, err
+	}
+	hdr.Set(HeartbeatHeader, heartbeatAsk)
 	p := &pending{service: service, reply: make(chan *nats.Msg, 1)}
 	if _, known := in.heartbeating.Load(service); known {
 		// The call's first heartbeat is due within HeartbeatEvery of its
@@ -134,7 +141,7 @@ func (in *inbox) request(ctx context.Context, service, subject string, body []by
 	in.mu.Lock()
 	in.calls[token] = p
 	in.mu.Unlock()
-	msg := &nats.Msg{Subject: subject, Reply: in.prefix + token, Data: body, Header: askHeader}
+	msg := &nats.Msg{Subject: subject, Reply: reply, Data: body, Header: hdr}
 	if err := in.nc.PublishMsg(msg); err != nil {
 		in.forget(token)
 		return nil, err
@@ -153,9 +160,6 @@ func (in *inbox) request(ctx context.Context, service, subject string, body []by
 		return nil, ctx.Err()
 	}
 }
-
-// askHeader is every request's: it is only read.
-var askHeader = nats.Header{HeartbeatHeader: {heartbeatAsk}}
 
 func (in *inbox) forget(token string) {
 	in.mu.Lock()

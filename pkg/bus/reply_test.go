@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -35,7 +36,7 @@ func TestServiceAnswersOnlyInboxes(t *testing.T) {
 
 	var logs syncBuffer
 	release := make(chan struct{})
-	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{
+	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(),
 		Name: "echo", Version: "0.1.0",
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 		Endpoints: []bus.Endpoint{echoEndpoint("slow", nil, func(ctx context.Context, _ map[string]any, _ contract.CallContext) (any, error) {
@@ -76,7 +77,7 @@ func TestServiceAnswersOnlyInboxes(t *testing.T) {
 	}
 
 	// A normal call held past several heartbeats still gets its answer.
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	done := make(chan error, 1)
 	go func() {
 		raw, err := c.Call(context.Background(), "echo", "slow", struct{}{}, contract.CallContext{})

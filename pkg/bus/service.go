@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 )
@@ -64,6 +65,10 @@ type ServiceConfig struct {
 	MaxConcurrent int
 	// MaxTimeout caps the deadline a request may ask for (default 10 minutes).
 	MaxTimeout time.Duration
+	// Trust names the keys whose signatures of a request's call context
+	// (pkg/callauth) the service believes; Serve refuses to start without
+	// the gateway's.
+	Trust callauth.Trust
 	// Logger logs the service's failures. Whoever starts the service
 	// labels it with service=<name> (the embedded system and run.Service
 	// do), so that the service's own start-up lines carry the label too;
@@ -74,20 +79,21 @@ type ServiceConfig struct {
 // Service is a registered service. Stop it to leave the queue group and wait
 // for requests in flight.
 type Service struct {
-	micro   micro.Service
-	nc      *nats.Conn
-	cfg     ServiceConfig
-	sem     chan struct{} // a slot per request being handled
-	queue   chan struct{} // a slot per request taken from the subscription
-	beats   *beats
-	work    chan func() // idle workers take requests from here
-	mu      sync.Mutex  // guards stopped and wg.Add against Stop's wg.Wait
-	stopped bool
-	wg      sync.WaitGroup
-	ctx     context.Context
-	stop    context.CancelFunc
-	stats   map[string]*endpointStats // by method; only read once micro runs
-	warned  sync.Map                  // kinds of reply subject refused and logged
+	micro    micro.Service
+	nc       *nats.Conn
+	cfg      ServiceConfig
+	verifier *callauth.Verifier
+	sem      chan struct{} // a slot per request being handled
+	queue    chan struct{} // a slot per request taken from the subscription
+	beats    *beats
+	work     chan func() // idle workers take requests from here
+	mu       sync.Mutex  // guards stopped and wg.Add against Stop's wg.Wait
+	stopped  bool
+	wg       sync.WaitGroup
+	ctx      context.Context
+	stop     context.CancelFunc
+	stats    map[string]*endpointStats // by method; only read once micro runs
+	warned   sync.Map                  // kinds of reply subject refused and logged
 }
 
 // Serve registers cfg's endpoints on nc with nats.go micro, under
@@ -102,6 +108,13 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Trust.Gateway == "" {
+		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, ErrNoGatewayKey)
+	}
+	verifier, err := callauth.NewVerifier(cfg.Trust, cfg.MaxTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
+	}
 	for _, ep := range cfg.Endpoints {
 		if ep.err != nil {
 			return nil, fmt.Errorf("registering %s.%s: its params struct and schema disagree: %w", cfg.Name, ep.def.Method, ep.err)
@@ -111,7 +124,7 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Service{nc: nc, cfg: cfg, sem: make(chan struct{}, cfg.MaxConcurrent),
+	s := &Service{nc: nc, cfg: cfg, verifier: verifier, sem: make(chan struct{}, cfg.MaxConcurrent),
 		queue: make(chan struct{}, cfg.MaxConcurrent*queuedPerWorker), beats: newBeats(nc, cfg.Logger),
 		work: make(chan func()), ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
 	for _, ep := range cfg.Endpoints {
@@ -181,7 +194,8 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 		return
 	}
 	data := r.Data()
-	beating := reply != "" && r.Headers().Get(HeartbeatHeader) == heartbeatAsk
+	hdr := r.Headers()
+	beating := reply != "" && hdr.Get(HeartbeatHeader) == heartbeatAsk
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
@@ -205,7 +219,8 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
-		r := s.handle(ep, data)
+		r := s.handle(ep, request{subject: r.Subject(), reply: reply, data: data,
+			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)})
 		s.respond(reply, beating, r)
 		st.inFlight.Dec()
 		took := time.Since(start)
@@ -271,12 +286,22 @@ const workerIdle = 10 * time.Second
 // ahead of a free slot, per slot.
 const queuedPerWorker = 4
 
+// request is what handle reads of one message.
+type request struct {
+	subject, reply string
+	data           []byte
+	auth, parent   string // callauth's headers
+}
+
 // handle answers one request. Its bytes are decoded once, envelope and
-// arguments together; the arguments are checked against the endpoint's
-// schema and bound to the handler's params struct from the decoded value.
-func (s *Service) handle(ep *Endpoint, data []byte) (reply contract.Reply) {
+// arguments together; the call context is believed only once its
+// signature is checked, and the arguments are checked against the
+// endpoint's schema and bound to the handler's params struct from the
+// decoded value.
+func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 	start := time.Now()
 	method := ep.def.Method
+	data := m.data
 	var req struct {
 		Params any                  `json:"params"`
 		Ctx    contract.CallContext `json:"ctx"`
@@ -290,6 +315,14 @@ func (s *Service) handle(ep *Endpoint, data []byte) (reply contract.Reply) {
 	if err != nil {
 		return contract.Reply{Error: contract.Errorf(contract.CodeInvalidRequest,
 			"%s.%s: the request is not a JSON envelope {params, ctx}: %v", s.cfg.Name, method, err)}
+	}
+	grant, err := s.verifier.Verify(m.subject, m.reply, data, m.auth, m.parent, req.Ctx)
+	if err != nil {
+		return contract.Reply{Error: contract.AsError(err)}
+	}
+	if scope := ep.def.NeedsScope(); !req.Ctx.Holds(scope) {
+		return contract.Reply{Error: contract.Errorf(contract.CodeDenied,
+			"%s.%s needs scope %q, which the caller's token does not hold", s.cfg.Name, method, scope).With("scope", scope)}
 	}
 	args, err := contract.Arguments(req.Params)
 	if err == nil {
@@ -306,7 +339,7 @@ func (s *Service) handle(ep *Endpoint, data []byte) (reply contract.Reply) {
 	if timeout <= 0 || timeout > s.cfg.MaxTimeout {
 		timeout = s.cfg.MaxTimeout
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, timeout)
+	ctx, cancel := context.WithTimeout(callauth.NewContext(s.ctx, grant), timeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {

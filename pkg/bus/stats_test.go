@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
@@ -21,7 +22,7 @@ func TestStatsTellTheTruth(t *testing.T) {
 	release := make(chan struct{})
 	close(release)
 	echoService(t, mustConnect(t, s), release)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	ctx := context.Background()
 	for range 3 {
 		if _, err := c.Call(ctx, "echo", "refuse", nil, contract.CallContext{}); contract.ErrorCode(err) != contract.CodeNotFound {
@@ -64,14 +65,14 @@ func TestServeRefusesDrift(t *testing.T) {
 		Query string `json:"query"`
 	}
 	input := contract.Object("", nil, map[string]*contract.Schema{"query": contract.String(""), "mode": contract.String("")})
-	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Name: "echo", Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "echo", Endpoints: []bus.Endpoint{
 		bus.Handle(contract.Endpoint{Service: "echo", Method: "drift", Input: input},
 			func(context.Context, params, contract.CallContext) (any, error) { return nil, nil }),
 	}})
 	if err == nil || !strings.Contains(err.Error(), `"mode"`) {
 		t.Fatalf("Serve with a struct lacking mode: %v", err)
 	}
-	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{Name: "other", Endpoints: []bus.Endpoint{
+	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "other", Endpoints: []bus.Endpoint{
 		bus.Handle(contract.Endpoint{Service: "echo", Method: "x", Input: contract.Object("", nil, nil)},
 			func(context.Context, struct{}, contract.CallContext) (any, error) { return nil, nil }),
 	}})
@@ -86,7 +87,7 @@ func TestServeRefusesDrift(t *testing.T) {
 func TestArgumentsCannotWriteTheEnvelope(t *testing.T) {
 	s := mustStartServer(t)
 	echoService(t, mustConnect(t, s), nil)
-	c := bus.NewClient(mustConnect(t, s))
+	c := bus.NewClient(mustConnect(t, s), bustest.Keys().GatewaySigner())
 	forged := json.RawMessage(`{}, "ctx": {"source": "forged"}, "x": {}`)
 	_, err := c.Call(context.Background(), "echo", "echo", forged, contract.CallContext{Source: "mcp:real"})
 	if contract.ErrorCode(err) != contract.CodeInvalidRequest {

@@ -22,6 +22,7 @@ type Config struct {
 	File string `toml:"-"`
 
 	NATS     NATS     `toml:"nats"`
+	Bus      Bus      `toml:"bus"`
 	Log      Log      `toml:"log"`
 	Memory   Memory   `toml:"memory"`
 	Tools    Tools    `toml:"tools"`

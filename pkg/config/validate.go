@@ -25,6 +25,9 @@ func (c *Config) validate() error {
 	if err := c.NATS.validate(); err != nil {
 		return err
 	}
+	if err := c.Bus.validate(); err != nil {
+		return err
+	}
 	known := map[string]bool{}
 	for _, n := range SearchProviders {
 		known[n] = true

@@ -14,6 +14,17 @@ type Endpoint struct {
 	// Retryable says a call may be sent once more, to another replica,
 	// when the replica serving it stops answering (Tool.Retryable).
 	Retryable bool
+	// Scope is the scope a caller must hold (Tool.Scope); empty is act,
+	// so that a method added without one is not open to read-only tokens.
+	Scope string
+}
+
+// NeedsScope is the scope a caller must hold to call e.
+func (e Endpoint) NeedsScope() string {
+	if e.Scope == "" {
+		return ScopeAct
+	}
+	return e.Scope
 }
 
 // Subject is the NATS subject the endpoint serves.
@@ -21,7 +32,7 @@ func (e Endpoint) Subject() string { return Subject(e.Service, e.Method) }
 
 // Endpoint is the bus method that serves the tool.
 func (t Tool) Endpoint() Endpoint {
-	return Endpoint{Service: t.Service, Method: t.Method, Input: t.Input, Tool: t.Name, Retryable: t.Retryable()}
+	return Endpoint{Service: t.Service, Method: t.Method, Input: t.Input, Tool: t.Name, Retryable: t.Retryable(), Scope: t.Scope()}
 }
 
 // Methods that are not tools: what openhuman-core's ingest and resources
@@ -30,10 +41,10 @@ func (t Tool) Endpoint() Endpoint {
 // whose content did not change is left alone, so a replay stores nothing
 // twice.
 var (
-	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput(), Retryable: true}
-	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput(), Retryable: true}
-	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil), Retryable: true}
+	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput(), Retryable: true, Scope: ScopeAct}
+	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput(), Retryable: true, Scope: ScopeAct}
+	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil), Retryable: true, Scope: ScopeRead}
 	ResourcesReadEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesRead,
-		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)}), Retryable: true}
-	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil), Retryable: true}
+		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)}), Retryable: true, Scope: ScopeRead}
+	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil), Retryable: true, Scope: ScopeRead}
 )

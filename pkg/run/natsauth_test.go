@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -36,7 +37,7 @@ func TestServiceRefusedByNATS(t *testing.T) {
 	url := srv.ClientURL()
 	svc := Service{Name: "openhuman-test", About: "serves test",
 		Start: func(nc *nats.Conn, _ config.Config, _ *slog.Logger) (io.Closer, error) {
-			s, err := bus.Serve(nc, bus.ServiceConfig{Name: "test", Version: "0.1.0", Endpoints: []bus.Endpoint{
+			s, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "test", Version: "0.1.0", Endpoints: []bus.Endpoint{
 				bus.Handle(contract.Endpoint{Service: "test", Method: "echo", Input: contract.Object("", nil, nil)},
 					func(context.Context, struct{}, contract.CallContext) (any, error) { return nil, nil }),
 			}})

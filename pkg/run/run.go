@@ -38,6 +38,10 @@ type Service struct {
 	// Env lists in --help, after the variables every binary reads, those
 	// of its own, one to a line and indented by two.
 	Env string
+	// InboxPrefix begins the subjects its replies come to ("_INBOX_agents"),
+	// which NATS permissions let no other user read; empty is nats.go's
+	// _INBOX, for a binary that asks nothing of other services.
+	InboxPrefix string
 	// Start registers the service on the bus and returns what to close on
 	// the way out.
 	Start func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error)
@@ -153,7 +157,11 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		return errors.New(s.Name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
 			"to run everything in one process without NATS, run openhuman-core instead")
 	}
-	nc, err := bus.Connect(cfg.NATS, s.Name, log)
+	var extra []nats.Option
+	if s.InboxPrefix != "" {
+		extra = append(extra, nats.CustomInboxPrefix(s.InboxPrefix))
+	}
+	nc, err := bus.Connect(cfg.NATS, s.Name, log, extra...)
 	if err != nil {
 		return err
 	}

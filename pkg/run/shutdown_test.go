@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -44,7 +45,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 func slowService(entered chan<- struct{}, release <-chan struct{}) Service {
 	return Service{Name: "openhuman-slow", About: "serves slow calls",
 		Start: func(nc *nats.Conn, _ config.Config, _ *slog.Logger) (io.Closer, error) {
-			s, err := bus.Serve(nc, bus.ServiceConfig{Name: "slow", Version: "0.1.0", Endpoints: []bus.Endpoint{
+			s, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "slow", Version: "0.1.0", Endpoints: []bus.Endpoint{
 				bus.Handle(contract.Endpoint{Service: "slow", Method: "hold", Input: contract.Object("", nil, nil)},
 					func(context.Context, struct{}, contract.CallContext) (any, error) {
 						entered <- struct{}{}
@@ -57,6 +58,13 @@ func slowService(entered chan<- struct{}, release <-chan struct{}) Service {
 			}
 			return stopper{s}, nil
 		}}
+}
+
+// hold calls openhuman.slow.hold as the gateway would.
+func hold(nc *nats.Conn, timeout time.Duration) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return bus.NewClient(nc, bustest.Keys().GatewaySigner()).Call(ctx, "slow", "hold", struct{}{}, contract.CallContext{})
 }
 
 func freeAddr(t *testing.T) string {
@@ -103,13 +111,13 @@ func startSlow(t *testing.T, grace string, entered chan struct{}, release chan s
 func TestSIGTERMLetsCallsInFlightFinish(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	nc, metrics, stderr, exit := startSlow(t, "10", entered, release)
-	answer := make(chan *nats.Msg, 1)
+	answer := make(chan json.RawMessage, 1)
 	go func() {
-		msg, err := nc.Request("openhuman.slow.hold", []byte(`{"params":{},"ctx":{}}`), 15*time.Second)
+		res, err := hold(nc, 15*time.Second)
 		if err != nil {
 			t.Errorf("the call in flight at SIGTERM got no answer: %v", err)
 		}
-		answer <- msg
+		answer <- res
 	}()
 	<-entered
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
@@ -137,15 +145,13 @@ func TestSIGTERMLetsCallsInFlightFinish(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	close(release)
-	msg := <-answer
-	if msg == nil {
+	res := <-answer
+	if res == nil {
 		return
 	}
-	var got struct {
-		Result struct{ Held bool } `json:"result"`
-	}
-	if err := json.Unmarshal(msg.Data, &got); err != nil || !got.Result.Held {
-		t.Errorf("answer %s, want the call's result", msg.Data)
+	var got struct{ Held bool }
+	if err := json.Unmarshal(res, &got); err != nil || !got.Held {
+		t.Errorf("answer %s, want the call's result", res)
 	}
 	select {
 	case code := <-exit:
@@ -163,7 +169,7 @@ func TestSIGTERMGracePeriodBoundsShutdown(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	defer close(release)
 	nc, _, stderr, exit := startSlow(t, "1", entered, release)
-	go func() { _, _ = nc.Request("openhuman.slow.hold", []byte(`{"params":{},"ctx":{}}`), 10*time.Second) }()
+	go func() { _, _ = hold(nc, 10*time.Second) }()
 	<-entered
 	start := time.Now()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {

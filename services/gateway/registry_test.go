@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -138,14 +139,14 @@ func TestRegistryHealth(t *testing.T) {
 		}
 		t.Cleanup(ns.Shutdown)
 		svcConn, _ := ns.Connect("agents", slog.New(slog.DiscardHandler))
-		closer, err := agentsmain.Start(svcConn, config.Config{}, slog.New(slog.DiscardHandler))
+		closer, err := agentsmain.Start(svcConn, config.Config{Bus: bustest.Keys().Agents()}, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { closer.Close() })
 		nc, _ := ns.Connect("gateway", slog.New(slog.DiscardHandler))
 		t.Cleanup(nc.Close)
-		gw := gateway.New(bus.NewClient(nc), gateway.Options{})
+		gw := gateway.New(bus.NewClient(nc, bustest.Keys().GatewaySigner()), gateway.Options{})
 		for _, e := range gw.Registry(ctx) {
 			want := gateway.HealthAvailable
 			if e.HealthDetail.Service == contract.ServiceMemory || e.HealthDetail.Service == contract.ServiceSearch {

@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
@@ -68,7 +69,7 @@ func TestGatewaySetsMinSeqFromWriteReplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(cn.Close)
-	gw := gateway.New(bus.NewClient(cn), gateway.Options{})
+	gw := gateway.New(bus.NewClient(cn, bustest.Keys().GatewaySigner()), gateway.Options{})
 	ctx := context.Background()
 	cc := contract.CallContext{Source: "mcp:test", Transport: "mcp_stdio"}
 	list := func() {

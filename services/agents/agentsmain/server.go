@@ -22,6 +22,11 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/agents/redis"
 )
 
+// InboxPrefix begins the subjects the agents service's replies come to
+// (the answers to a sub-agent's calls); NATS permissions give it to the
+// agents user alone.
+const InboxPrefix = "_INBOX_agents"
+
 type server struct {
 	svc     *bus.Service
 	closers []io.Closer
@@ -58,8 +63,15 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	} else {
 		log.Info("no language model is configured: agent.run_subagent answers NO_MODEL until [llm] model is set")
 	}
-	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc)), opts)
-	svc, err := natsbus.Serve(nc, runner, gate, telemetry.Version, log)
+	// The agents service calls memory and search only for the caller of
+	// a run, within what that caller's signed call holds.
+	signer, err := bus.SignerOf(cfg.Bus, true)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc, signer)), opts)
+	svc, err := natsbus.Serve(nc, runner, gate, telemetry.Version, bus.TrustOf(cfg.Bus), log)
 	if err != nil {
 		s.Close()
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/audit/sqlite"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
@@ -56,7 +57,7 @@ func (m *standInMemory) serve(t *testing.T, ns *embedded.Server) {
 	}
 	t.Cleanup(nc.Close)
 	type args map[string]any
-	svc, err := bus.Serve(nc, bus.ServiceConfig{Name: contract.ServiceMemory, Version: "0.0.0", Endpoints: []bus.Endpoint{
+	svc, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: contract.ServiceMemory, Version: "0.0.0", Endpoints: []bus.Endpoint{
 		bus.Handle(contract.MemoryRecall.Endpoint(), func(_ context.Context, _ args, cc contract.CallContext) (any, error) {
 			m.record("memory.recall", cc)
 			return map[string]any{"answer": "Maya drinks her coffee black [1].", "model": "extractive",
@@ -139,7 +140,7 @@ func newRigReplies(t *testing.T, o rigOptions, script func(n int, req llm.Reques
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	r.client = bus.NewClient(nc)
+	r.client = bus.NewClient(nc, bustest.Keys().GatewaySigner())
 	return r
 }
 
@@ -169,8 +170,8 @@ func (r *rig) startReplica(t *testing.T, o rigOptions, gate *agents.Gate) {
 		}
 		opts.Model = llm.New(r.model.URL, "test-model", "", mt)
 	}
-	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc)), opts)
-	svc, err := natsbus.Serve(nc, runner, gate, "0.0.0", log)
+	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc, bustest.Keys().AgentsSigner())), opts)
+	svc, err := natsbus.Serve(nc, runner, gate, "0.0.0", bustest.Keys().Trust(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,5 +46,5 @@ func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Opt
 	if opts.ToolTimeouts == nil {
 		opts.ToolTimeouts = def.ToolTimeouts
 	}
-	return gateway.New(bus.NewClient(sys.NC), opts)
+	return gateway.New(bus.NewClient(sys.NC, sys.Signer), opts)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -273,6 +274,7 @@ func gatewayWithOnlyMemory(t *testing.T, opts gateway.Options) *gateway.Gateway 
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Bus = bustest.Keys().Service()
 	closer, err := memorymain.Start(svcConn, cfg, log)
 	if err != nil {
 		t.Fatal(err)
@@ -283,5 +285,5 @@ func gatewayWithOnlyMemory(t *testing.T, opts gateway.Options) *gateway.Gateway 
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	return gateway.New(bus.NewClient(nc), opts)
+	return gateway.New(bus.NewClient(nc, bustest.Keys().GatewaySigner()), opts)
 }

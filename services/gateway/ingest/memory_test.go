@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -43,6 +44,7 @@ func mustStartMemory(tb testing.TB, maxPayload int32) *memoryBus {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	cfg.Bus = bustest.Keys().Service()
 	svc, err := memorymain.Start(snc, cfg, log)
 	if err != nil {
 		tb.Fatal(err)
@@ -53,7 +55,7 @@ func mustStartMemory(tb testing.TB, maxPayload int32) *memoryBus {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(nc.Close)
-	return &memoryBus{client: bus.NewClient(nc)}
+	return &memoryBus{client: bus.NewClient(nc, bustest.Keys().GatewaySigner())}
 }
 
 // maxRequest is the connection's message limit, as the CLI reads it.

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -65,13 +66,32 @@ func mustStartDeployNATS(t *testing.T) (string, map[string]string) {
 	return srv.ClientURL(), passwords
 }
 
+// busConfig is the bus keys' configuration of user's binary.
+func busConfig(user string) config.Bus {
+	switch user {
+	case "gateway":
+		return bustest.Keys().Gateway()
+	case "agents":
+		return bustest.Keys().Agents()
+	}
+	return bustest.Keys().Service()
+}
+
 func natsConfig(url, user, password string) config.NATS {
 	return config.NATS{URL: url, User: user, Password: password}
 }
 
+// inboxPrefix is the reply prefix each user's binary takes, the only one
+// deploy/nats/auth.conf lets it read.
+var inboxPrefix = map[string]string{"gateway": system.InboxPrefix, "agents": agentsmain.InboxPrefix, "memory": jetstream.InboxPrefix}
+
 func mustDialAs(t *testing.T, cfg config.NATS) *nats.Conn {
 	t.Helper()
-	nc, err := bus.Connect(cfg, "test-"+cfg.User, nil)
+	var opts []nats.Option
+	if p := inboxPrefix[cfg.User]; p != "" {
+		opts = append(opts, nats.CustomInboxPrefix(p))
+	}
+	nc, err := bus.Connect(cfg, "test-"+cfg.User, nil, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +148,7 @@ func TestDeployNATSPermissions(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.NATS = natsConfig(url, user, pw[user])
+		cfg.Bus = busConfig(user)
 		return cfg
 	}
 	memCfg := cfgFor("memory")
@@ -141,7 +162,7 @@ func TestDeployNATSPermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sys.Close() })
-	gw := bus.NewClient(sys.NC)
+	gw := bus.NewClient(sys.NC, sys.Signer)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
@@ -195,14 +216,15 @@ func TestDeployNATSPermissions(t *testing.T) {
 	})
 
 	t.Run("agents may not decide approvals", func(t *testing.T) {
-		_, err := bus.NewClient(agentsNC).Call(ctx, contract.ServiceAgents, contract.ApprovalDecide.Method, map[string]any{"id": "x", "approve": true}, contract.CallContext{})
+		// Even with the gateway's key: NATS itself refuses the publish.
+		_, err := bus.NewClient(agentsNC, bustest.Keys().GatewaySigner()).Call(ctx, contract.ServiceAgents, contract.ApprovalDecide.Method, map[string]any{"id": "x", "approve": true}, contract.CallContext{})
 		if contract.ErrorCode(err) != contract.CodeDenied || !strings.Contains(err.Error(), "openhuman.agents.approval_decide") {
 			t.Errorf("approval_decide from agents: %v, want DENIED", err)
 		}
 	})
 
 	t.Run("memory may not call search", func(t *testing.T) {
-		_, err := bus.NewClient(memNC).CallTool(ctx, contract.WebSearch, json.RawMessage(`{"query":"x"}`), contract.CallContext{})
+		_, err := bus.NewClient(memNC, bustest.Keys().GatewaySigner()).CallTool(ctx, contract.WebSearch, json.RawMessage(`{"query":"x"}`), contract.CallContext{})
 		if contract.ErrorCode(err) != contract.CodeDenied || !strings.Contains(err.Error(), "openhuman.search.web_search") {
 			t.Errorf("web_search from memory: %v, want DENIED", err)
 		}
@@ -245,7 +267,7 @@ func TestDeployNATSPermissions(t *testing.T) {
 
 	t.Run("search may not publish requests", func(t *testing.T) {
 		nc := mustDialAs(t, natsConfig(url, "search", pw["search"]))
-		_, err := bus.NewClient(nc).CallTool(ctx, contract.MemoryFetch, json.RawMessage(`{"query":"coffee"}`), contract.CallContext{})
+		_, err := bus.NewClient(nc, bustest.Keys().GatewaySigner()).CallTool(ctx, contract.MemoryFetch, json.RawMessage(`{"query":"coffee"}`), contract.CallContext{})
 		if contract.ErrorCode(err) != contract.CodeDenied {
 			t.Errorf("memory.fetch from search: %v, want DENIED", err)
 		}
@@ -306,12 +328,13 @@ func TestDeployNATSPermissionsReplicated(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.NATS = natsConfig(url, "memory", pw["memory"])
+		cfg.Bus = busConfig("memory")
 		return cfg
 	}
 	mustStartService(t, memorymain.Start, memCfg())
 	mustStartService(t, memorymain.Start, memCfg())
 	gwNC := mustDialAs(t, natsConfig(url, "gateway", pw["gateway"]))
-	gw := bus.NewClient(gwNC)
+	gw := bus.NewClient(gwNC, bustest.Keys().GatewaySigner())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	raw, err := gw.CallTool(ctx, contract.MemoryLearn, json.RawMessage(`{"text":"Ravi's badge number is 4471."}`), contract.CallContext{Source: "mcp:test"})

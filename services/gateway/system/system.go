@@ -19,6 +19,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
@@ -30,14 +31,16 @@ import (
 // starter starts one service on a connection.
 type starter func(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error)
 
-// embeddedServices are the services the embedded default runs in-process.
+// embeddedServices are the services the embedded default runs in-process,
+// each with its part of the bus's keys.
 var embeddedServices = []struct {
 	name  string
 	start starter
+	keys  func(bus.Keys) config.Bus
 }{
-	{"memory", memorymain.Start},
-	{"search", searchmain.Start},
-	{"agents", agentsmain.Start},
+	{"memory", memorymain.Start, bus.Keys.Service},
+	{"search", searchmain.Start, bus.Keys.Service},
+	{"agents", agentsmain.Start, bus.Keys.Agents},
 }
 
 // Expect names the services that must answer for the gateway to be ready:
@@ -53,7 +56,11 @@ func Expect(cfg config.Config) []string {
 // System is the gateway's connection to the services, and whatever it had
 // to start to have one.
 type System struct {
-	NC       *nats.Conn
+	NC *nats.Conn
+	// Signer signs the gateway's calls: with the seed of bus.signing_seed,
+	// or in embedded mode a key made at start that only this process
+	// holds.
+	Signer   *callauth.Signer
 	Embedded bool
 	// Audit records the gateway's writes (nil when auditing is off).
 	Audit    *audit.Recorder
@@ -61,6 +68,10 @@ type System struct {
 	conns    []*nats.Conn
 	services []io.Closer
 }
+
+// InboxPrefix begins the subjects the gateway's replies come to; NATS
+// permissions let no other user read them (deploy/nats/auth.conf).
+const InboxPrefix = "_INBOX_gateway"
 
 // maxPayload lets results of up to 100 large items cross the embedded bus.
 const maxPayload = 8 << 20
@@ -75,19 +86,29 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 		return nil, fmt.Errorf("opening the audit log: %w", err)
 	}
 	if cfg.NATS.URL != "" {
-		nc, err := bus.Connect(cfg.NATS, "openhuman-core", log)
+		signer, err := bus.SignerOf(cfg.Bus, false)
 		if err != nil {
 			closeAudit(rec)
 			return nil, fmt.Errorf("%w (unset OPENHUMAN_NATS_URL to run everything in this process)", err)
 		}
-		return &System{NC: nc, Audit: rec}, nil
+		nc, err := bus.Connect(cfg.NATS, "openhuman-core", log, nats.CustomInboxPrefix(InboxPrefix))
+		if err != nil {
+			closeAudit(rec)
+			return nil, fmt.Errorf("%w (unset OPENHUMAN_NATS_URL to run everything in this process)", err)
+		}
+		return &System{NC: nc, Signer: signer, Audit: rec}, nil
+	}
+	keys, err := bus.NewKeys()
+	if err != nil {
+		closeAudit(rec)
+		return nil, fmt.Errorf("making the bus's keys: %w", err)
 	}
 	srv, err := embedded.Start(embedded.Options{MaxPayload: maxPayload})
 	if err != nil {
 		closeAudit(rec)
 		return nil, err
 	}
-	s := &System{Embedded: true, server: srv, Audit: rec}
+	s := &System{Embedded: true, Signer: keys.GatewaySigner(), server: srv, Audit: rec}
 	for _, svc := range embeddedServices {
 		// Each service gets its own connection, exactly as if it ran in its
 		// own process.
@@ -97,7 +118,9 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 			return nil, err
 		}
 		s.conns = append(s.conns, nc)
-		closer, err := svc.start(nc, cfg, log.With("service", svc.name))
+		scfg := cfg
+		scfg.Bus = svc.keys(keys)
+		closer, err := svc.start(nc, scfg, log.With("service", svc.name))
 		if err != nil {
 			s.Close()
 			return nil, fmt.Errorf("starting the %s service: %w", svc.name, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
@@ -31,7 +32,7 @@ func BenchmarkLearn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		cfg.NATS.URL = ns.ClientURL()
+		cfg.NATS.URL, cfg.Bus = ns.ClientURL(), bustest.Keys().Service()
 		run(b, startReplica(b, cfg))
 	})
 	b.Run("jetstream", func(b *testing.B) {

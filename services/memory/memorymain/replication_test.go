@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -44,6 +45,7 @@ func replConfig(tb testing.TB, url, home string, replicas int) config.Config {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	cfg.Bus = bustest.Keys().Service()
 	return cfg
 }
 

@@ -13,14 +13,16 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
 // Serve registers the memory service on nc.
-func Serve(nc *nats.Conn, svc *memory.Service, version string, log *slog.Logger) (*bus.Service, error) {
+func Serve(nc *nats.Conn, svc *memory.Service, version string, trust callauth.Trust, log *slog.Logger) (*bus.Service, error) {
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceMemory,
+		Trust:       trust,
 		Version:     version,
 		Description: "OpenHuman memory: learn, list, fetch, recall, forget, the memory tree, ingestion",
 		Logger:      log,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
@@ -42,7 +43,7 @@ func mustServe(tb testing.TB, opts *memory.Options) *rig {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(nc.Close)
-	served, err := natsbus.Serve(nc, svc, "0.0.0", log)
+	served, err := natsbus.Serve(nc, svc, "0.0.0", bustest.Keys().Trust(), log)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func mustServe(tb testing.TB, opts *memory.Options) *rig {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(cn.Close)
-	return &rig{svc: svc, client: bus.NewClient(cn)}
+	return &rig{svc: svc, client: bus.NewClient(cn, bustest.Keys().GatewaySigner())}
 }
 
 // call sends one request over the bus, as the gateway or any other client

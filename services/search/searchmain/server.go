@@ -60,7 +60,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	} else {
 		log.Info("web tools", startupAttrs(s.domain)...)
 	}
-	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, log)
+	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, bus.TrustOf(cfg.Bus), log)
 	if err != nil {
 		s.closeRedis()
 		return nil, err

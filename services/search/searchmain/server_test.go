@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/services/search"
@@ -77,6 +78,7 @@ func TestStartLogsOnlyConfiguredProviders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Bus = bustest.Keys().Service()
 	var buf bytes.Buffer
 	closer, err := Start(nc, cfg, slog.New(slog.NewTextHandler(&buf, nil)))
 	if err != nil {

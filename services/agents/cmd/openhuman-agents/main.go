@@ -26,6 +26,6 @@ const env = `  OPENHUMAN_LLM_BASE_URL, _MODEL, _API_KEY, _TIMEOUT_SECONDS
 
 func main() {
 	s := run.Service{Name: "openhuman-agents", MetricsAddr: "127.0.0.1:9302", About: about, Env: env,
-		Start: agentsmain.Start}
+		InboxPrefix: agentsmain.InboxPrefix, Start: agentsmain.Start}
 	os.Exit(s.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 }

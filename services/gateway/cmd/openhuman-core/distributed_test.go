@@ -10,13 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 )
 
 func startService(t *testing.T, name, home, natsURL string, extraEnv ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, name))
-	cmd.Env = testEnv(home, append([]string{"OPENHUMAN_NATS_URL=" + natsURL}, extraEnv...)...)
+	env := []string{"OPENHUMAN_NATS_URL=" + natsURL}
+	if name == "openhuman-agents" {
+		env = append(env, busEnv(bustest.Keys().Agents())...)
+	}
+	cmd.Env = testEnv(home, append(env, extraEnv...)...)
 	startProcess(t, cmd, name)
 	return cmd
 }

@@ -25,7 +25,7 @@ func waitForService(t *testing.T, url, service string) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	c := bus.NewClient(nc)
+	c := bus.NewClient(nc, nil) // only pings
 	deadline := time.Now().Add(30 * time.Second)
 	for c.Ping(context.Background(), service) != nil {
 		if time.Now().After(deadline) {

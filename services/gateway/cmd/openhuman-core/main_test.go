@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
@@ -81,7 +83,13 @@ type mcpProc struct {
 
 func testEnv(home string, extra ...string) []string {
 	env := []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home, "OPENHUMAN_HOME=" + home}
-	return append(env, extra...)
+	return append(append(env, busEnv(bustest.Keys().Gateway())...), extra...)
+}
+
+// busEnv is the bus keys' environment of a binary configured with b: the
+// tests' processes sign, and trust, as a deployment's would.
+func busEnv(b config.Bus) []string {
+	return []string{"OPENHUMAN_BUS_SIGNING_SEED=" + b.SigningSeed, "OPENHUMAN_BUS_GATEWAY_KEY=" + b.GatewayKey, "OPENHUMAN_BUS_AGENTS_KEY=" + b.AgentsKey}
 }
 
 func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {

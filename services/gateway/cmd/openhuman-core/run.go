@@ -43,6 +43,8 @@ Usage:
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
   openhuman-core token new NAME               print a new bearer token for serve and the config.toml lines that
                                               declare it (--scopes read,act; default read; --workspaces a,b)
+  openhuman-core buskeys                      print a new set of the keys that sign calls on the bus, for a
+                                              deployment's .env (embedded mode makes its own)
   openhuman-core [flags] healthcheck [--addr A]
                                               exit 0 when serve's /readyz there answers 200, else 1 with the reason
   openhuman-core version                      print the version (or --version)
@@ -59,6 +61,9 @@ Environment (docs/configuration.md lists every setting and its variable):
   OPENHUMAN_NATS_USER, OPENHUMAN_NATS_PASSWORD
                           its credentials, or OPENHUMAN_NATS_TOKEN, _NKEY or _CREDS
                           (TLS: OPENHUMAN_NATS_TLS_CA, _TLS_CERT, _TLS_KEY)
+  OPENHUMAN_BUS_SIGNING_SEED, OPENHUMAN_BUS_GATEWAY_KEY, OPENHUMAN_BUS_AGENTS_KEY
+                          with OPENHUMAN_NATS_URL: the seed the gateway signs calls with, and
+                          the keys services trust (openhuman-core buskeys makes a set)
   OPENHUMAN_HTTP_ADDR     serve's address (default 127.0.0.1:9300)
   OPENHUMAN_API_TOKEN     a bearer token serve accepts with every scope (default none; with no
                           token at all serve answers everyone, on a loopback address only)
@@ -124,6 +129,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	}
 	if cmd == "token" {
 		return m.runToken(g, rest)
+	}
+	if cmd == "buskeys" {
+		return m.runBusKeys(rest)
 	}
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
@@ -205,7 +213,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	}
 	opts := sys.GatewayOptions(cfg)
 	opts.Profile, opts.Observe, opts.Version = profile, telemetry.ToolCall, telemetry.Version
-	gw := gateway.New(bus.NewClient(sys.NC), opts)
+	gw := gateway.New(bus.NewClient(sys.NC, sys.Signer), opts)
 	return gw, sys, log, nil
 }
 

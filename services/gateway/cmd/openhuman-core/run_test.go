@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 )
 
 func runMain(t *testing.T, env map[string]string, stdin string, args ...string) (int, string, string) {
@@ -51,7 +53,10 @@ func TestCallCommand(t *testing.T) {
 		{"unknown tool", env, []string{"call", "memory.remember", "{}"}, exitUsage, "unknown MCP tool `memory.remember`"},
 		{"bad arguments", env, []string{"call", "memory.recall", "{}"}, exitUsage, "missing required argument `question`"},
 		{"memory off", map[string]string{"OPENHUMAN_HOME": t.TempDir(), "OPENHUMAN_MEMORY_ENABLED": "false"}, []string{"call", "memory.list"}, exitFailure, "memory.list failed: memory is off: disabled in configuration"},
-		{"NATS unreachable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_NATS_URL": "nats://127.0.0.1:1"}, []string{"call", "memory.list"}, exitFailure, "connecting to NATS at nats://127.0.0.1:1"},
+		{"NATS unreachable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_NATS_URL": "nats://127.0.0.1:1", "OPENHUMAN_BUS_SIGNING_SEED": bustest.Keys().GatewaySeed}, []string{"call", "memory.list"}, exitFailure, "connecting to NATS at nats://127.0.0.1:1"},
+		{"no signing seed", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_NATS_URL": "nats://127.0.0.1:1"}, []string{"call", "memory.list"}, exitFailure, "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED) is not set"},
+		{"a public key for a seed", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_BUS_SIGNING_SEED": bustest.Keys().GatewayKey}, []string{"call", "memory.list"}, exitFailure, "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED) holds a public key"},
+		{"a seed for a public key", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_BUS_GATEWAY_KEY": bustest.Keys().GatewaySeed}, []string{"call", "memory.list"}, exitFailure, "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY) holds a seed"},
 		{"bad config", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_LOG_LEVEL": "shouty"}, []string{"mcp"}, exitFailure, "log.level"},
 		{"mcp with arguments", env, []string{"mcp", "extra"}, exitUsage, "mcp takes no arguments"},
 		{"misspelt variable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_SEARXNG_ENABLE": "true"}, []string{"call", "memory.list"}, exitOK, "did you mean OPENHUMAN_SEARXNG_ENABLED?"},

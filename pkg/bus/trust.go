@@ -1,0 +1,103 @@
+package bus
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// ErrNoGatewayKey means a service was given no gateway key to believe
+// calls by.
+var ErrNoGatewayKey = errors.New("bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY) is not set: a service believes only calls the gateway signed, so give it the gateway's public key (`openhuman-core buskeys` makes a set; docs/operations.md, \"Trust on the bus\")")
+
+// TrustOf is the trust of a service configured with b: the gateway's key,
+// and the agents service's within a sub-agent's run.
+func TrustOf(b config.Bus) callauth.Trust {
+	t := callauth.Trust{Gateway: b.GatewayKey}
+	if b.AgentsKey != "" {
+		t.Delegates = []callauth.Delegate{{Key: b.AgentsKey, Within: contract.AgentRunSubagent.Endpoint().Subject()}}
+	}
+	return t
+}
+
+// SignerOf is the signer of a binary configured with b: the gateway's
+// root signer, or with delegate the agents service's.
+func SignerOf(b config.Bus, delegate bool) (*callauth.Signer, error) {
+	seed, err := b.Seed()
+	if err != nil {
+		return nil, err
+	}
+	if seed == "" {
+		who := "the gateway's"
+		if delegate {
+			who = "the agents service's"
+		}
+		return nil, fmt.Errorf("bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED) is not set: give it %s seed, which signs its calls (`openhuman-core buskeys` makes a set)", who)
+	}
+	if delegate {
+		return callauth.NewDelegate(seed)
+	}
+	return callauth.NewSigner(seed)
+}
+
+// Keys are one bus's keys: the gateway's and the agents service's seeds
+// and public keys. Embedded mode makes a set at each start; `openhuman-core
+// buskeys` prints one for a deployment.
+type Keys struct {
+	GatewaySeed, GatewayKey string
+	AgentsSeed, AgentsKey   string
+}
+
+// NewKeys makes a new set.
+func NewKeys() (Keys, error) {
+	var k Keys
+	var err error
+	if k.GatewaySeed, k.GatewayKey, err = callauth.NewSeed(); err != nil {
+		return k, err
+	}
+	k.AgentsSeed, k.AgentsKey, err = callauth.NewSeed()
+	return k, err
+}
+
+// Service is the bus configuration of memory and search: the keys to trust.
+func (k Keys) Service() config.Bus {
+	return config.Bus{GatewayKey: k.GatewayKey, AgentsKey: k.AgentsKey}
+}
+
+// Gateway is the gateway's: its seed besides.
+func (k Keys) Gateway() config.Bus {
+	b := k.Service()
+	b.SigningSeed = k.GatewaySeed
+	return b
+}
+
+// Agents is the agents service's: its own seed besides.
+func (k Keys) Agents() config.Bus {
+	b := k.Service()
+	b.SigningSeed = k.AgentsSeed
+	return b
+}
+
+// Trust is what a service configured with k believes.
+func (k Keys) Trust() callauth.Trust { return TrustOf(k.Service()) }
+
+// GatewaySigner and AgentsSigner sign as the gateway and as the agents
+// service. k came from NewKeys, so their seeds are good.
+func (k Keys) GatewaySigner() *callauth.Signer {
+	s, err := callauth.NewSigner(k.GatewaySeed)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func (k Keys) AgentsSigner() *callauth.Signer {
+	s, err := callauth.NewDelegate(k.AgentsSeed)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
