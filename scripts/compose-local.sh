@@ -54,6 +54,12 @@ env_setup() {
 			say "added $s to $envfile"
 		fi
 	done
+	# The keys that sign calls on the bus, made by the gateway binary.
+	if ! grep -q "^BUS_GATEWAY_SEED=" "$envfile"; then
+		[ -x "$root/bin/openhuman-core" ] || die "bin/openhuman-core is missing: run make build first"
+		"$root/bin/openhuman-core" buskeys | grep -v '^#' >>"$envfile"
+		say "added the bus keys to $envfile"
+	fi
 	# token_file is where the token the gateway takes came from, for the
 	# last line of up and for the gateway's 401 (OPENHUMAN_API_TOKEN_FROM).
 	token_file="the environment"
