@@ -111,7 +111,7 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	if cfg.Trust.Gateway == "" {
 		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, ErrNoGatewayKey)
 	}
-	verifier, err := callauth.NewVerifier(cfg.Trust, cfg.MaxTimeout)
+	verifier, err := callauth.NewVerifier(cfg.Trust)
 	if err != nil {
 		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
 	}

@@ -67,6 +67,11 @@ const version = "v1"
 // expire this much later than its lifetime allows.
 const ClockSkew = 30 * time.Second
 
+// MaxLife bounds how long a proof is valid for: the longest call there is
+// (tools.timeout_seconds and agents.timeout_seconds go up to an hour). A
+// verifier remembers each nonce this long at most.
+const MaxLife = time.Hour
+
 // base is the bytes a proof signs: a fixed layout, every field
 // length-prefixed, so that no two different requests share one.
 func base(subject, reply string, exp int64, nonce string, cc contract.CallContext, bodySum []byte) []byte {

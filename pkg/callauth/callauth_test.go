@@ -33,7 +33,7 @@ func mustKeys(t *testing.T) keys {
 		return s
 	}
 	k := keys{gw: mk(false), agents: mk(true), stranger: mk(false)}
-	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, 10*time.Minute)
+	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,10 @@ func TestRootProofs(t *testing.T) {
 	auth, _ := sign(t, k.gw, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, time.Second)
 	stranger, _ := sign(t, k.stranger, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, time.Second)
 	expired, _ := sign(t, k.gw, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, -time.Minute)
-	forever, _ := sign(t, k.gw, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, 24*time.Hour)
+	// Only the key's holder can sign for a day: one whose clock is a day ahead.
+	ahead := *k.gw
+	ahead.now = func() time.Time { return time.Now().Add(24 * time.Hour) }
+	forever, _ := sign(t, &ahead, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, 24*time.Hour)
 	wider := caller
 	wider.Workspaces = nil
 	cases := []struct {
@@ -97,6 +100,16 @@ func TestRootProofs(t *testing.T) {
 			t.Fatalf("replay: err = %v", err)
 		}
 	})
+	t.Run("a deadline past MaxLife is signed for MaxLife", func(t *testing.T) {
+		a, _ := sign(t, k.gw, context.Background(), fetch, "r", body, caller, 24*time.Hour)
+		p, _ := parseProof(a)
+		if left := time.Until(time.UnixMilli(p.exp)); left > MaxLife+ClockSkew || left < MaxLife {
+			t.Fatalf("valid for %s", left)
+		}
+		if _, err := k.v.Verify(fetch, "r", []byte(body), a, "", caller); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("per-request fields are not identity", func(t *testing.T) {
 		a, _ := sign(t, k.gw, context.Background(), fetch, "r", body, caller, time.Second)
 		cc := caller
@@ -120,7 +133,7 @@ func TestDelegates(t *testing.T) {
 	agentCC.Source, agentCC.Agent, agentCC.Depth = "http:laptop/agent:researcher", "researcher", 1
 
 	// A second service, which sees the grant for the first time, as JSON.
-	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, 10*time.Minute)
+	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}})
 	if err != nil {
 		t.Fatal(err)
 	}

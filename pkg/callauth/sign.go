@@ -37,10 +37,14 @@ func newSigner(seed string, delegate bool) (*Signer, error) {
 func (s *Signer) Key() string { return s.key }
 
 // Sign returns the headers of one request: its proof, and for a delegate
-// the grant it acts within, taken from ctx. The proof expires at deadline
-// (plus ClockSkew, so that a service whose clock runs ahead still takes
-// it). A delegate with no grant in ctx acts for nobody and signs nothing.
+// the grant it acts within, taken from ctx. The proof expires at deadline,
+// MaxLife away at most (plus ClockSkew, so that a service whose clock runs
+// ahead still takes it). A delegate with no grant in ctx acts for nobody
+// and signs nothing.
 func (s *Signer) Sign(ctx context.Context, subject, reply string, body []byte, cc contract.CallContext, deadline time.Time) (auth, parent string, err error) {
+	if latest := s.now().Add(MaxLife); deadline.After(latest) {
+		deadline = latest
+	}
 	exp := deadline.Add(ClockSkew).UnixMilli()
 	if s.delegate {
 		g := FromContext(ctx)

@@ -35,12 +35,11 @@ type Verifier struct {
 	gateway   ed25519.PublicKey
 	gwKey     string
 	delegates map[string]delegateKey
-	maxLife   time.Duration
 	now       func() time.Time
 	seen      *nonces
 
 	mu      sync.Mutex
-	parents map[string]int64 // grants already verified, by signature, to their expiry
+	parents map[string]struct{} // grants already verified
 }
 
 type delegateKey struct {
@@ -52,15 +51,14 @@ type delegateKey struct {
 // starts over (a grant is then verified again).
 const maxParents = 4096
 
-// NewVerifier returns a verifier of t's keys. maxLife bounds how long a
-// proof may be valid for: a service's longest call.
-func NewVerifier(t Trust, maxLife time.Duration) (*Verifier, error) {
+// NewVerifier returns a verifier of t's keys.
+func NewVerifier(t Trust) (*Verifier, error) {
 	gw, err := ParseKey(t.Gateway)
 	if err != nil {
 		return nil, fmt.Errorf("the gateway's key: %w", err)
 	}
 	v := &Verifier{gateway: gw, gwKey: strings.TrimSpace(t.Gateway), delegates: map[string]delegateKey{},
-		maxLife: maxLife, now: time.Now, seen: newNonces(), parents: map[string]int64{}}
+		now: time.Now, seen: newNonces(), parents: map[string]struct{}{}}
 	for _, d := range t.Delegates {
 		pub, err := ParseKey(d.Key)
 		if err != nil {
@@ -130,8 +128,8 @@ func (v *Verifier) fresh(p proof, now time.Time) error {
 	switch {
 	case now.After(exp.Add(ClockSkew)):
 		return denied("it expired %s ago (clocks more than %s apart, or a replay)", now.Sub(exp).Round(time.Millisecond), ClockSkew)
-	case exp.After(now.Add(v.maxLife + 2*ClockSkew)):
-		return denied("it is valid until %s, longer than any call may last (%s)", exp.UTC().Format(time.RFC3339), v.maxLife)
+	case exp.After(now.Add(MaxLife + 2*ClockSkew)):
+		return denied("it is valid until %s, longer than any call may last (%s)", exp.UTC().Format(time.RFC3339), MaxLife)
 	}
 	return nil
 }
@@ -173,7 +171,7 @@ func (v *Verifier) grant(h string, d delegateKey, now time.Time) (*Grant, error)
 	if len(v.parents) >= maxParents {
 		clear(v.parents)
 	}
-	v.parents[sig] = g.p.exp
+	v.parents[sig] = struct{}{}
 	v.mu.Unlock()
 	return g, nil
 }

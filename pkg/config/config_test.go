@@ -59,6 +59,10 @@ func TestLoad(t *testing.T) {
 		{name: "bad url", env: map[string]string{"OPENHUMAN_NATS_URL": "localhost"}, want: "nats.url"},
 		{name: "bad bool", env: map[string]string{"OPENHUMAN_MEMORY_ENABLED": "perhaps"}, want: "OPENHUMAN_MEMORY_ENABLED"},
 		{name: "bad timeout", env: map[string]string{"OPENHUMAN_TOOL_TIMEOUT_SECONDS": "-3"}, want: "tools.timeout_seconds"},
+		{name: "a run of over an hour", env: map[string]string{"OPENHUMAN_AGENT_TIMEOUT_SECONDS": "7200"}, want: "agents.timeout_seconds 7200: use at most 3600"},
+		{name: "a public key to sign with", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "UAXXGQ3AUJ7FIMD7XKNOBEDVVGLH5PIS3RR4YKJDWHFSTH5NO2PPUEZ4"}, want: "holds a public key"},
+		{name: "a malformed key", env: map[string]string{"OPENHUMAN_BUS_GATEWAY_KEY": "UABC"}, want: "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY): not an nkey public key"},
+		{name: "a malformed seed", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "SUABC"}, want: "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED): not an nkey seed"},
 		{name: "named file missing", env: map[string]string{"OPENHUMAN_CONFIG": "/nonexistent/openhuman.toml"}, want: "OPENHUMAN_CONFIG=/nonexistent/openhuman.toml: no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

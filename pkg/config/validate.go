@@ -73,6 +73,11 @@ func (c *Config) validate() error {
 	if c.Approval.TimeoutSeconds < 0 || c.Agents.TimeoutSeconds < 0 || c.Agents.MaxToolResultBytes < 0 || c.Audit.MaxRows < 0 {
 		return fmt.Errorf("approval.timeout_seconds, agents.timeout_seconds, agents.max_tool_result_bytes and audit.max_rows must not be negative")
 	}
+	if c.Agents.TimeoutSeconds > 3600 {
+		// A run's calls are signed within the run's own, which lasts an
+		// hour at most (pkg/callauth).
+		return fmt.Errorf("agents.timeout_seconds %d: use at most 3600 (an hour)", c.Agents.TimeoutSeconds)
+	}
 	if c.Shutdown.GraceSeconds < 1 || c.Shutdown.GraceSeconds > 600 {
 		return fmt.Errorf("shutdown.grace_seconds %d: use 1 to 600", c.Shutdown.GraceSeconds)
 	}

@@ -250,9 +250,10 @@ func (x *run) execute(ctx context.Context, call llm.ToolCall, rec *ToolCallRecor
 		return "", contract.Errorf(contract.CodeInvalidRequest, "the arguments of %s are not valid JSON (%s): send one JSON object", tool.Name, clip(call.Function.Arguments, 80))
 	}
 	// The agent acts for its caller: its calls carry the caller's token
-	// and are held to the caller's workspaces, never wider.
+	// and scopes and are held to the caller's workspaces, never wider
+	// (the services check it against the run the gateway signed).
 	cc := contract.CallContext{Source: x.source(), Transport: x.cc.Transport, Agent: x.def.ID, Depth: x.cc.Depth + 1,
-		Token: x.cc.Token, Workspaces: x.cc.Workspaces}
+		Token: x.cc.Token, Scopes: x.cc.Scopes, Workspaces: x.cc.Workspaces}
 	if tool.Writes {
 		// Checked here as well as by the service: a bad call must not
 		// wait for an approval it could never use.

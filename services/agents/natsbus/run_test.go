@@ -55,7 +55,7 @@ func TestLibrarianAnswersFromMemoryWithItsOwnToolsOnly(t *testing.T) {
 }
 
 // A sub-agent acts for its caller: what it reads and writes is asked with
-// the caller's token and held to the caller's workspaces.
+// the caller's token and scopes and held to the caller's workspaces.
 func TestSubagentCallsCarryTheCallersScope(t *testing.T) {
 	r := newRig(t, rigOptions{}, func(n int, req llm.Request) llm.Message {
 		switch n {
@@ -66,7 +66,8 @@ func TestSubagentCallsCarryTheCallersScope(t *testing.T) {
 		}
 		return text("Done.")
 	})
-	caller := contract.CallContext{Source: "mcp:test", Transport: contract.TransportMCPHTTP, Token: "ci", Workspaces: []string{"acme", "docs"}}
+	caller := contract.CallContext{Source: "mcp:test", Transport: contract.TransportMCPHTTP, Token: "ci",
+		Scopes: []string{contract.ScopeRead, contract.ScopeAct}, Workspaces: []string{"acme", "docs"}}
 	if _, err := r.runAs("task_manager", "Note the roadmap's due date.", caller); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestSubagentCallsCarryTheCallersScope(t *testing.T) {
 		t.Fatalf("memory saw %v", r.memory.calls)
 	}
 	for i, cc := range r.memory.ccs {
-		if cc.Token != "ci" || strings.Join(cc.Workspaces, ",") != "acme,docs" || cc.Agent != "task_manager" || cc.Depth != 1 {
+		if cc.Token != "ci" || strings.Join(cc.Scopes, ",") != "read,act" || strings.Join(cc.Workspaces, ",") != "acme,docs" || cc.Agent != "task_manager" || cc.Depth != 1 {
 			t.Errorf("%s carried %+v", r.memory.calls[i], cc)
 		}
 	}

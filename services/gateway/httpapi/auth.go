@@ -33,6 +33,7 @@ const realm = `Bearer realm="openhuman"`
 // A caller is the token a request authenticated with.
 type caller struct {
 	name       string
+	scopes     []string
 	workspaces []string
 }
 
@@ -61,7 +62,7 @@ func requireToken(tokens []config.Token, advice string, log *slog.Logger) func(h
 	for _, t := range tokens {
 		// config.Load refuses an entry whose hash does not parse.
 		if d, ok := t.Digest(); ok {
-			known = append(known, knownToken{caller: caller{name: t.Name, workspaces: t.Workspaces}, digest: d})
+			known = append(known, knownToken{caller: caller{name: t.Name, scopes: t.Scopes, workspaces: t.Workspaces}, digest: d})
 		}
 	}
 	return func(next http.Handler) http.Handler {
@@ -155,11 +156,12 @@ func tokenAdvice(tokens []config.Token, file, from string) string {
 }
 
 // rpcCallContext is a /rpc call's context: provenance http:<token name>
-// with the token's workspaces, or "rpc" when the edge has no tokens.
+// with the token's scopes and workspaces, or "rpc" when the edge has no
+// tokens.
 func rpcCallContext(ctx context.Context) contract.CallContext {
 	cc := contract.CallContext{Source: "rpc", Transport: contract.TransportJSONRPC}
 	if c := callerFromContext(ctx); c != nil {
-		cc.Source, cc.Token, cc.Workspaces = "http:"+c.name, c.name, c.workspaces
+		cc.Source, cc.Token, cc.Scopes, cc.Workspaces = "http:"+c.name, c.name, c.scopes, c.workspaces
 	}
 	return cc
 }
@@ -168,9 +170,9 @@ func rpcCallContext(ctx context.Context) contract.CallContext {
 // false when the request came with another token.
 func claimSession(ctx context.Context, sess *mcpserver.Session) bool {
 	if c := callerFromContext(ctx); c != nil {
-		return sess.Claim(c.name, c.workspaces)
+		return sess.Claim(c.name, c.scopes, c.workspaces)
 	}
-	return sess.Claim("", nil)
+	return sess.Claim("", nil, nil)
 }
 
 // CheckListen refuses to serve on an address other hosts can reach

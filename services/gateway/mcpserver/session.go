@@ -159,26 +159,28 @@ func (s *Session) callContext() contract.CallContext {
 	defer s.mu.Unlock()
 	cc := contract.CallContext{Source: s.source, Transport: s.transport}
 	if s.owner != nil {
-		cc.Token, cc.Workspaces = s.owner.token, s.owner.workspaces
+		cc.Token, cc.Scopes, cc.Workspaces = s.owner.token, s.owner.scopes, s.owner.workspaces
 	}
 	return cc
 }
 
 type owner struct {
 	token      string
+	scopes     []string
 	workspaces []string
 }
 
-// Claim makes the HTTP bearer token named token (limited to workspaces)
-// the session's owner if it has none yet, and reports whether token owns
-// it: every call of the session carries the owner's name and workspaces,
+// Claim makes the HTTP bearer token named token (holding scopes, limited
+// to workspaces) the session's owner if it has none yet, and reports
+// whether token owns it: every call of the session carries the owner's
+// name, scopes and workspaces,
 // and a session id is of no use with another token. token is "" when
 // the edge has no tokens.
-func (s *Session) Claim(token string, workspaces []string) bool {
+func (s *Session) Claim(token string, scopes, workspaces []string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.owner == nil {
-		s.owner = &owner{token: token, workspaces: workspaces}
+		s.owner = &owner{token: token, scopes: scopes, workspaces: workspaces}
 	}
 	return s.owner.token == token
 }

@@ -158,7 +158,7 @@ func trustCases(t *testing.T, nc *nats.Conn, gw, agents *callauth.Signer) {
 	run := contract.AgentRunSubagent.Subject()
 	runBody, runHdr := signed(t, gw, ctx, run, "_INBOX_gateway.x.1", `{"agent_id":"researcher","prompt":"p"}`, work)
 	trust := bustest.Keys().Trust()
-	v, err := callauth.NewVerifier(trust, 10*time.Minute)
+	v, err := callauth.NewVerifier(trust)
 	if err != nil {
 		t.Fatal(err)
 	}
