@@ -55,7 +55,7 @@ func echoEndpoint(method string, input *contract.Schema, h func(context.Context,
 func echoService(tb testing.TB, nc *nats.Conn, release chan struct{}, slowStarted ...chan struct{}) *bus.Service {
 	tb.Helper()
 	type args = map[string]any
-	svc, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(),
+	svc, err := bus.Serve(nc, bus.ServiceConfig{Checks: bustest.Keys().Checks(),
 		Name: "echo", Version: "0.1.0",
 		Endpoints: []bus.Endpoint{
 			echoEndpoint("echo", contract.Object("", nil, map[string]*contract.Schema{"a": contract.Integer("")}),
@@ -287,7 +287,7 @@ func TestReachableWhenServeReturns(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		nc := mustConnect(t, s)
 		name := fmt.Sprintf("svc%d", i)
-		svc, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: name, Version: "0.1.0", Endpoints: []bus.Endpoint{
+		svc, err := bus.Serve(nc, bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: name, Version: "0.1.0", Endpoints: []bus.Endpoint{
 			bus.Handle(contract.Endpoint{Service: name, Method: "ping", Input: contract.Object("", nil, nil)},
 				func(context.Context, struct{}, contract.CallContext) (any, error) { return "pong", nil }),
 		}})
@@ -308,7 +308,7 @@ func TestServiceLogsNameTheServiceOnce(t *testing.T) {
 	s := mustStartServer(t)
 	var buf syncBuffer
 	log := slog.New(slog.NewTextHandler(&buf, nil)).With("service", "echo")
-	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "echo", Version: "0.1.0", Logger: log, Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "echo", Version: "0.1.0", Logger: log, Endpoints: []bus.Endpoint{
 		echoEndpoint("leak", nil, func(context.Context, map[string]any, contract.CallContext) (any, error) {
 			return nil, errors.New("boom")
 		}),

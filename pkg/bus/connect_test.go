@@ -300,7 +300,7 @@ func TestPermissionViolations(t *testing.T) {
 	mustContainAll(t, err, "_INBOX", "where the reply to openhuman.echo.echo would come")
 
 	thief := dial("thief")
-	if _, err := bus.Serve(thief, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "echo", Version: "0.1.0", Endpoints: []bus.Endpoint{echoEndpoint("echo", nil, nil)}}); err != nil {
+	if _, err := bus.Serve(thief, bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "echo", Version: "0.1.0", Endpoints: []bus.Endpoint{echoEndpoint("echo", nil, nil)}}); err != nil {
 		t.Fatal(err)
 	}
 	mustContainAll(t, bus.Refused(thief), "NATS refused the subscription to", "permissions violation")

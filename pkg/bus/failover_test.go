@@ -22,7 +22,7 @@ import (
 func replica(tb testing.TB, nc *nats.Conn, name string, release chan struct{}, started chan string) {
 	tb.Helper()
 	hold := contract.Endpoint{Service: "pair", Method: "hold", Input: contract.Object("", nil, nil)}
-	_, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "pair", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(nc, bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "pair", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
 		bus.Handle(hold, func(ctx context.Context, _ struct{}, _ contract.CallContext) (any, error) {
 			if started != nil {
 				started <- name
@@ -123,7 +123,7 @@ func TestBusyReplicaIsNotTakenForDead(t *testing.T) {
 	type args struct {
 		Wait bool `json:"wait"`
 	}
-	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "busy", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
+	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "busy", Version: "0.1.0", MaxConcurrent: 1, Endpoints: []bus.Endpoint{
 		bus.Handle(hold, func(_ context.Context, a args, _ contract.CallContext) (any, error) {
 			if a.Wait {
 				<-release

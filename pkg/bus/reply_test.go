@@ -36,7 +36,7 @@ func TestServiceAnswersOnlyInboxes(t *testing.T) {
 
 	var logs syncBuffer
 	release := make(chan struct{})
-	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{Trust: bustest.Keys().Trust(),
+	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{Checks: bustest.Keys().Checks(),
 		Name: "echo", Version: "0.1.0",
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 		Endpoints: []bus.Endpoint{echoEndpoint("slow", nil, func(ctx context.Context, _ map[string]any, _ contract.CallContext) (any, error) {

@@ -65,10 +65,10 @@ type ServiceConfig struct {
 	MaxConcurrent int
 	// MaxTimeout caps the deadline a request may ask for (default 10 minutes).
 	MaxTimeout time.Duration
-	// Trust names the keys whose signatures of a request's call context
-	// (pkg/callauth) the service believes; Serve refuses to start without
-	// the gateway's.
-	Trust callauth.Trust
+	// Checks are how the service checks each request's signed call
+	// context (pkg/callauth); Serve refuses to start without the
+	// gateway's key.
+	Checks Checks
 	// Logger logs the service's failures. Whoever starts the service
 	// labels it with service=<name> (the embedded system and run.Service
 	// do), so that the service's own start-up lines carry the label too;
@@ -108,10 +108,10 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Trust.Gateway == "" {
+	if cfg.Checks.Trust.Gateway == "" {
 		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, ErrNoGatewayKey)
 	}
-	verifier, err := callauth.NewVerifier(cfg.Trust)
+	verifier, err := callauth.NewVerifier(cfg.Checks.Trust, cfg.Checks.Nonces)
 	if err != nil {
 		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
 	}
@@ -316,7 +316,7 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 		return contract.Reply{Error: contract.Errorf(contract.CodeInvalidRequest,
 			"%s.%s: the request is not a JSON envelope {params, ctx}: %v", s.cfg.Name, method, err)}
 	}
-	grant, err := s.verifier.Verify(m.subject, m.reply, data, m.auth, m.parent, req.Ctx)
+	grant, err := s.verifier.Verify(s.ctx, m.subject, m.reply, data, m.auth, m.parent, req.Ctx)
 	if err != nil {
 		return contract.Reply{Error: contract.AsError(err)}
 	}

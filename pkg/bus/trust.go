@@ -13,6 +13,20 @@ import (
 // calls by.
 var ErrNoGatewayKey = errors.New("bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY) is not set: a service believes only calls the gateway signed, so give it the gateway's public key (`openhuman-core buskeys` makes a set; docs/operations.md, \"Trust on the bus\")")
 
+// Checks are how a service checks the signed call context of each request.
+type Checks struct {
+	// Trust names the keys whose signatures it believes.
+	Trust callauth.Trust
+	// Nonces, when set, are shared with the service's other replicas, so
+	// that a request captured and sent again is refused by every one
+	// (nil: each replica remembers its own).
+	Nonces callauth.Nonces
+}
+
+// ChecksOf are the checks of a service configured with b, remembering
+// nonces on its own.
+func ChecksOf(b config.Bus) Checks { return Checks{Trust: TrustOf(b)} }
+
 // TrustOf is the trust of a service configured with b: the gateway's key,
 // and the agents service's within a sub-agent's run.
 func TrustOf(b config.Bus) callauth.Trust {
@@ -83,6 +97,9 @@ func (k Keys) Agents() config.Bus {
 
 // Trust is what a service configured with k believes.
 func (k Keys) Trust() callauth.Trust { return TrustOf(k.Service()) }
+
+// Checks are the checks of a service configured with k.
+func (k Keys) Checks() Checks { return ChecksOf(k.Service()) }
 
 // GatewaySigner and AgentsSigner sign as the gateway and as the agents
 // service. k came from NewKeys, so their seeds are good.

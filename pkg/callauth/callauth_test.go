@@ -33,7 +33,7 @@ func mustKeys(t *testing.T) keys {
 		return s
 	}
 	k := keys{gw: mk(false), agents: mk(true), stranger: mk(false)}
-	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}})
+	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,21 +82,21 @@ func TestRootProofs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := k.v.Verify(c.subject, c.reply, []byte(c.body), c.auth, "", c.cc)
+			_, err := k.v.Verify(context.Background(), c.subject, c.reply, []byte(c.body), c.auth, "", c.cc)
 			if err == nil || !strings.Contains(err.Error(), c.want) || contract.ErrorCode(err) != contract.CodeDenied {
 				t.Fatalf("err = %v, want DENIED saying %q", err, c.want)
 			}
 		})
 	}
 	t.Run("genuine, then its replay", func(t *testing.T) {
-		g, err := k.v.Verify(fetch, "_INBOX_gateway.a.1", []byte(body), auth, "", caller)
+		g, err := k.v.Verify(context.Background(), fetch, "_INBOX_gateway.a.1", []byte(body), auth, "", caller)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := g.Context(); got.Token != "laptop" || got.Workspaces[0] != "work" {
 			t.Fatalf("grant context = %+v", got)
 		}
-		if _, err := k.v.Verify(fetch, "_INBOX_gateway.a.1", []byte(body), auth, "", caller); err == nil || !strings.Contains(err.Error(), "replay") {
+		if _, err := k.v.Verify(context.Background(), fetch, "_INBOX_gateway.a.1", []byte(body), auth, "", caller); err == nil || !strings.Contains(err.Error(), "replay") {
 			t.Fatalf("replay: err = %v", err)
 		}
 	})
@@ -106,7 +106,7 @@ func TestRootProofs(t *testing.T) {
 		if left := time.Until(time.UnixMilli(p.exp)); left > MaxLife+ClockSkew || left < MaxLife {
 			t.Fatalf("valid for %s", left)
 		}
-		if _, err := k.v.Verify(fetch, "r", []byte(body), a, "", caller); err != nil {
+		if _, err := k.v.Verify(context.Background(), fetch, "r", []byte(body), a, "", caller); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -114,7 +114,7 @@ func TestRootProofs(t *testing.T) {
 		a, _ := sign(t, k.gw, context.Background(), fetch, "r", body, caller, time.Second)
 		cc := caller
 		cc.MinSeq, cc.TimeoutMS = 7, 900 // in the body, which the hash covers
-		if _, err := k.v.Verify(fetch, "r", []byte(body), a, "", cc); err != nil {
+		if _, err := k.v.Verify(context.Background(), fetch, "r", []byte(body), a, "", cc); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -124,7 +124,7 @@ func TestDelegates(t *testing.T) {
 	k := mustKeys(t)
 	runBody := `{"params":{"agent_id":"researcher","prompt":"p"},"ctx":{}}`
 	runAuth, _ := sign(t, k.gw, context.Background(), run, "_INBOX_gateway.b.1", runBody, caller, time.Minute)
-	grant, err := k.v.Verify(run, "_INBOX_gateway.b.1", []byte(runBody), runAuth, "", caller)
+	grant, err := k.v.Verify(context.Background(), run, "_INBOX_gateway.b.1", []byte(runBody), runAuth, "", caller)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +133,12 @@ func TestDelegates(t *testing.T) {
 	agentCC.Source, agentCC.Agent, agentCC.Depth = "http:laptop/agent:researcher", "researcher", 1
 
 	// A second service, which sees the grant for the first time, as JSON.
-	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}})
+	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	verify := func(cc contract.CallContext, auth, parent string) error {
-		_, err := other.Verify(fetch, "_INBOX_agents.c.1", []byte("{}"), auth, parent, cc)
+		_, err := other.Verify(context.Background(), fetch, "_INBOX_agents.c.1", []byte("{}"), auth, parent, cc)
 		return err
 	}
 	t.Run("within", func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestDelegates(t *testing.T) {
 		if err := verify(agentCC, a, p); err != nil {
 			t.Fatal(err)
 		}
-		g, err := other.Verify(fetch, "_INBOX_agents.c.1", []byte("{}"), a, p, agentCC)
+		g, err := other.Verify(context.Background(), fetch, "_INBOX_agents.c.1", []byte("{}"), a, p, agentCC)
 		if err == nil || g != nil {
 			t.Fatal("a delegate's request was taken twice")
 		}
@@ -194,7 +194,7 @@ func TestDelegates(t *testing.T) {
 	})
 	t.Run("a parent for another subject", func(t *testing.T) {
 		fa, _ := sign(t, k.gw, context.Background(), fetch, "r2", "{}", caller, time.Minute)
-		g, err := k.v.Verify(fetch, "r2", []byte("{}"), fa, "", caller)
+		g, err := k.v.Verify(context.Background(), fetch, "r2", []byte("{}"), fa, "", caller)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,12 +235,16 @@ func TestNoncesForgetExpired(t *testing.T) {
 	n := newNonces()
 	now := time.Unix(1_000_000, 0)
 	n.now = func() time.Time { return now }
-	if !n.add("a", now.Add(time.Second).UnixMilli()) || n.add("a", now.Add(time.Second).UnixMilli()) {
+	add := func(nonce string, exp time.Time) bool {
+		fresh, _ := n.Add(context.Background(), nonce, exp.UnixMilli())
+		return fresh
+	}
+	if !add("a", now.Add(time.Second)) || add("a", now.Add(time.Second)) {
 		t.Fatal("a nonce was taken twice")
 	}
-	n.add("b", now.Add(time.Hour).UnixMilli())
+	add("b", now.Add(time.Hour))
 	now = now.Add(2*ClockSkew + 3*time.Second)
-	n.add("c", now.Add(time.Second).UnixMilli())
+	add("c", now.Add(time.Second))
 	if _, kept := n.seen["a"]; kept || len(n.seen) != 2 {
 		t.Fatalf("seen = %v, want b and c only", n.seen)
 	}

@@ -1,9 +1,27 @@
 package callauth
 
 import (
+	"context"
 	"sync"
 	"time"
 )
+
+// Nonces remembers the nonces of the proofs a verifier accepted until they
+// expire. By default each verifier keeps its own, so a request captured
+// and sent again is refused by the replica that took it; replicas of a
+// service whose calls must not run twice share one (Redis: package
+// callauth/redis), so that none of them takes it again.
+type Nonces interface {
+	// Add records nonce, valid until exp (Unix ms), and reports whether
+	// it was new. An error means it is not known whether it was.
+	Add(ctx context.Context, nonce string, exp int64) (bool, error)
+}
+
+// Forget is how long after a proof's expiry its nonce must be kept: until
+// a verifier would refuse the proof as expired anyway.
+func Forget(exp int64) time.Time { return time.UnixMilli(exp).Add(ClockSkew + time.Second) }
+
+var _ Nonces = (*nonces)(nil)
 
 // nonces remembers the nonces of the proofs a verifier accepted until each
 // proof expires, so that a request sent again is refused. They are kept in
@@ -21,23 +39,21 @@ func newNonces() *nonces {
 	return &nonces{seen: map[string]struct{}{}, buckets: map[int64][]string{}, now: time.Now}
 }
 
-// add records nonce, valid until exp (Unix ms), and reports whether it was
-// new.
-func (n *nonces) add(nonce string, exp int64) bool {
+// Add records nonce in the process's memory.
+func (n *nonces) Add(_ context.Context, nonce string, exp int64) (bool, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.expire()
 	if _, dup := n.seen[nonce]; dup {
-		return false
+		return false, nil
 	}
 	n.seen[nonce] = struct{}{}
-	// Kept until the verifier would refuse the proof as expired anyway.
-	sec := time.UnixMilli(exp).Add(ClockSkew).Unix() + 1
+	sec := Forget(exp).Unix()
 	n.buckets[sec] = append(n.buckets[sec], nonce)
 	if n.oldest == 0 || sec < n.oldest {
 		n.oldest = sec
 	}
-	return true
+	return true, nil
 }
 
 // expire forgets the nonces of proofs expired by now; n.mu is held.

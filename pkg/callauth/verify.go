@@ -1,6 +1,7 @@
 package callauth
 
 import (
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -36,7 +37,7 @@ type Verifier struct {
 	gwKey     string
 	delegates map[string]delegateKey
 	now       func() time.Time
-	seen      *nonces
+	seen      Nonces
 
 	mu      sync.Mutex
 	parents map[string]struct{} // grants already verified
@@ -51,14 +52,18 @@ type delegateKey struct {
 // starts over (a grant is then verified again).
 const maxParents = 4096
 
-// NewVerifier returns a verifier of t's keys.
-func NewVerifier(t Trust) (*Verifier, error) {
+// NewVerifier returns a verifier of t's keys, remembering nonces in seen
+// (nil: in the process's memory).
+func NewVerifier(t Trust, seen Nonces) (*Verifier, error) {
 	gw, err := ParseKey(t.Gateway)
 	if err != nil {
 		return nil, fmt.Errorf("the gateway's key: %w", err)
 	}
 	v := &Verifier{gateway: gw, gwKey: strings.TrimSpace(t.Gateway), delegates: map[string]delegateKey{},
-		now: time.Now, seen: newNonces(), parents: map[string]struct{}{}}
+		now: time.Now, seen: seen, parents: map[string]struct{}{}}
+	if v.seen == nil {
+		v.seen = newNonces()
+	}
 	for _, d := range t.Delegates {
 		pub, err := ParseKey(d.Key)
 		if err != nil {
@@ -75,7 +80,7 @@ var errMalformedParent = errors.New("the Openhuman-Auth-Parent header is malform
 // its bytes, its headers (auth, parent) and the call context its bytes
 // hold. It returns the grant a delegate may act within when serving it:
 // the request itself when the gateway signed it, else its parent.
-func (v *Verifier) Verify(subject, reply string, body []byte, auth, parent string, cc contract.CallContext) (*Grant, error) {
+func (v *Verifier) Verify(ctx context.Context, subject, reply string, body []byte, auth, parent string, cc contract.CallContext) (*Grant, error) {
 	if auth == "" {
 		return nil, denied("the request has no %s header; only the gateway (or a service acting within a call it signed) may call %s", Header, subject)
 	}
@@ -115,7 +120,10 @@ func (v *Verifier) Verify(subject, reply string, body []byte, auth, parent strin
 	}
 	// Last, once the proof is known to be genuine: nobody else can fill
 	// the memory of nonces.
-	if !v.seen.add(p.nonce, p.exp) {
+	switch fresh, err := v.seen.Add(ctx, p.nonce, p.exp); {
+	case err != nil:
+		return nil, contract.Errorf(contract.CodeUnavailable, "cannot tell whether this request was received before (%v); retry", err)
+	case !fresh:
 		return nil, denied("this request was already received once (a replay)")
 	}
 	return grant, nil

@@ -37,7 +37,7 @@ func TestServiceRefusedByNATS(t *testing.T) {
 	url := srv.ClientURL()
 	svc := Service{Name: "openhuman-test", About: "serves test",
 		Start: func(nc *nats.Conn, _ config.Config, _ *slog.Logger) (io.Closer, error) {
-			s, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "test", Version: "0.1.0", Endpoints: []bus.Endpoint{
+			s, err := bus.Serve(nc, bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "test", Version: "0.1.0", Endpoints: []bus.Endpoint{
 				bus.Handle(contract.Endpoint{Service: "test", Method: "echo", Input: contract.Object("", nil, nil)},
 					func(context.Context, struct{}, contract.CallContext) (any, error) { return nil, nil }),
 			}})

@@ -45,7 +45,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 func slowService(entered chan<- struct{}, release <-chan struct{}) Service {
 	return Service{Name: "openhuman-slow", About: "serves slow calls",
 		Start: func(nc *nats.Conn, _ config.Config, _ *slog.Logger) (io.Closer, error) {
-			s, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: "slow", Version: "0.1.0", Endpoints: []bus.Endpoint{
+			s, err := bus.Serve(nc, bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "slow", Version: "0.1.0", Endpoints: []bus.Endpoint{
 				bus.Handle(contract.Endpoint{Service: "slow", Method: "hold", Input: contract.Object("", nil, nil)},
 					func(context.Context, struct{}, contract.CallContext) (any, error) {
 						entered <- struct{}{}

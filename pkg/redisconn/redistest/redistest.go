@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"os"
 	"testing"
+	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 )
@@ -61,4 +62,17 @@ func Keys(tb testing.TB, prefix string) []string {
 		tb.Fatal(err)
 	}
 	return keys
+}
+
+// TTL is how long key has left.
+func TTL(tb testing.TB, key string) time.Duration {
+	tb.Helper()
+	opts, _ := goredis.ParseURL(URL())
+	admin := goredis.NewClient(opts)
+	defer admin.Close()
+	d, err := admin.PTTL(context.Background(), key).Result()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	callauthredis "github.com/openhuman-go/openhuman-go/pkg/callauth/redis"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
@@ -43,6 +44,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.closers = append(s.closers, rec)
 	}
 	var store agents.Approvals = agents.NewMemoryApprovals()
+	checks := bus.ChecksOf(cfg.Bus)
 	if cfg.Redis.URL != "" {
 		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
@@ -51,6 +53,8 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		}
 		s.closers = append(s.closers, client)
 		store = redis.NewApprovals(client)
+		// A run sent again to another replica would run again.
+		checks.Nonces = callauthredis.NewNonces(client)
 	}
 	gate := agents.NewGate(cfg.Approval.Mode, store, cfg.Approval.Timeout()).WithLogger(log)
 	opts := agents.RunnerOptions{
@@ -71,7 +75,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		return nil, err
 	}
 	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc, signer)), opts)
-	svc, err := natsbus.Serve(nc, runner, gate, telemetry.Version, bus.TrustOf(cfg.Bus), log)
+	svc, err := natsbus.Serve(nc, runner, gate, telemetry.Version, checks, log)
 	if err != nil {
 		s.Close()
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/agents"
 )
@@ -21,12 +20,12 @@ type none struct{}
 
 // Serve registers the agents service on nc; runner runs sub-agents and
 // gate holds their approvals.
-func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version string, trust callauth.Trust, log *slog.Logger) (*bus.Service, error) {
+func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version string, checks bus.Checks, log *slog.Logger) (*bus.Service, error) {
 	tools := Tools(bus.NewClient(nc, nil)) // only asks what is served
 	coreTools := func(ctx context.Context) []agents.CoreTool { return agents.CoreTools(tools.Live(ctx)) }
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceAgents,
-		Trust:       trust,
+		Checks:      checks,
 		Version:     version,
 		Description: "OpenHuman agents: sub-agent definitions and runs, approvals, prompts and the core tool catalog",
 		Logger:      log,

@@ -57,7 +57,7 @@ func (m *standInMemory) serve(t *testing.T, ns *embedded.Server) {
 	}
 	t.Cleanup(nc.Close)
 	type args map[string]any
-	svc, err := bus.Serve(nc, bus.ServiceConfig{Trust: bustest.Keys().Trust(), Name: contract.ServiceMemory, Version: "0.0.0", Endpoints: []bus.Endpoint{
+	svc, err := bus.Serve(nc, bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: contract.ServiceMemory, Version: "0.0.0", Endpoints: []bus.Endpoint{
 		bus.Handle(contract.MemoryRecall.Endpoint(), func(_ context.Context, _ args, cc contract.CallContext) (any, error) {
 			m.record("memory.recall", cc)
 			return map[string]any{"answer": "Maya drinks her coffee black [1].", "model": "extractive",
@@ -171,7 +171,7 @@ func (r *rig) startReplica(t *testing.T, o rigOptions, gate *agents.Gate) {
 		opts.Model = llm.New(r.model.URL, "test-model", "", mt)
 	}
 	runner := agents.NewRunner(natsbus.Tools(bus.NewClient(nc, bustest.Keys().AgentsSigner())), opts)
-	svc, err := natsbus.Serve(nc, runner, gate, "0.0.0", bustest.Keys().Trust(), log)
+	svc, err := natsbus.Serve(nc, runner, gate, "0.0.0", bustest.Keys().Checks(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

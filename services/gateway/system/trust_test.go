@@ -158,11 +158,11 @@ func trustCases(t *testing.T, nc *nats.Conn, gw, agents *callauth.Signer) {
 	run := contract.AgentRunSubagent.Subject()
 	runBody, runHdr := signed(t, gw, ctx, run, "_INBOX_gateway.x.1", `{"agent_id":"researcher","prompt":"p"}`, work)
 	trust := bustest.Keys().Trust()
-	v, err := callauth.NewVerifier(trust)
+	v, err := callauth.NewVerifier(trust, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	grant, err := v.Verify(run, "_INBOX_gateway.x.1", runBody, runHdr.Get(callauth.Header), "", work)
+	grant, err := v.Verify(ctx, run, "_INBOX_gateway.x.1", runBody, runHdr.Get(callauth.Header), "", work)
 	if err != nil {
 		t.Fatal(err)
 	}

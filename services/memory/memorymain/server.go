@@ -74,7 +74,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		go func() { _ = s.repl.follower.Run(ctx); <-ran; close(followed) }()
 		s.repl.awaitCaughtUp(log)
 	}
-	svc, err := natsbus.Serve(nc, domain, telemetry.Version, bus.TrustOf(cfg.Bus), log)
+	svc, err := natsbus.Serve(nc, domain, telemetry.Version, bus.ChecksOf(cfg.Bus), log)
 	if err != nil {
 		s.stopBg()
 		<-s.bgDone

@@ -13,16 +13,15 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
 // Serve registers the memory service on nc.
-func Serve(nc *nats.Conn, svc *memory.Service, version string, trust callauth.Trust, log *slog.Logger) (*bus.Service, error) {
+func Serve(nc *nats.Conn, svc *memory.Service, version string, checks bus.Checks, log *slog.Logger) (*bus.Service, error) {
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceMemory,
-		Trust:       trust,
+		Checks:      checks,
 		Version:     version,
 		Description: "OpenHuman memory: learn, list, fetch, recall, forget, the memory tree, ingestion",
 		Logger:      log,

@@ -43,7 +43,7 @@ func mustServe(tb testing.TB, opts *memory.Options) *rig {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(nc.Close)
-	served, err := natsbus.Serve(nc, svc, "0.0.0", bustest.Keys().Trust(), log)
+	served, err := natsbus.Serve(nc, svc, "0.0.0", bustest.Keys().Checks(), log)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -12,13 +12,12 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/search"
 )
 
 // Serve registers the search service on nc.
-func Serve(nc *nats.Conn, svc *search.Service, version string, trust callauth.Trust, log *slog.Logger) (*bus.Service, error) {
+func Serve(nc *nats.Conn, svc *search.Service, version string, checks bus.Checks, log *slog.Logger) (*bus.Service, error) {
 	all := []bus.Endpoint{
 		bus.Handle(contract.WebSearch.Endpoint(), func(ctx context.Context, p search.SearchParams, _ contract.CallContext) (any, error) {
 			return svc.WebSearch(ctx, p)
@@ -41,7 +40,7 @@ func Serve(nc *nats.Conn, svc *search.Service, version string, trust callauth.Tr
 	}))
 	return bus.Serve(nc, bus.ServiceConfig{
 		Name:        contract.ServiceSearch,
-		Trust:       trust,
+		Checks:      checks,
 		Version:     version,
 		Description: "OpenHuman search: web search, grounded answers and SearXNG, with fallback, cache and rate limits",
 		Logger:      log,

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	callauthredis "github.com/openhuman-go/openhuman-go/pkg/callauth/redis"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
@@ -38,6 +39,7 @@ type server struct {
 func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
 	opts := Options(cfg, log)
 	s := &server{}
+	checks := bus.ChecksOf(cfg.Bus)
 	if cfg.Redis.URL != "" {
 		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
@@ -46,6 +48,8 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.redis = client
 		store := redis.New(client)
 		opts.Cache, opts.Limiter = store, store
+		// A search sent again to another replica would spend quota again.
+		checks.Nonces = callauthredis.NewNonces(client)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if client.Ping(ctx) == nil { // a failure is logged by the client
 			log.Info("search cache and rate limits are shared in Redis", "url", secrets.RedactURL(cfg.Redis.URL))
@@ -60,7 +64,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	} else {
 		log.Info("web tools", startupAttrs(s.domain)...)
 	}
-	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, bus.TrustOf(cfg.Bus), log)
+	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, checks, log)
 	if err != nil {
 		s.closeRedis()
 		return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,8 +10,14 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 )
 
@@ -263,6 +270,49 @@ func TestSearchReplicasShareRedis(t *testing.T) {
 	}
 	if hits != float64(calls-1) || oks != 1 {
 		t.Errorf("cache hits %v, provider calls %v across replicas; want %d and 1", hits, oks, calls-1)
+	}
+
+	// A request captured and sent again is refused by both replicas, the
+	// one that took it and the other: they share the nonces in Redis.
+	nc, err := nats.Connect(ns.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	subject, reply := contract.WebSearch.Subject(), nc.NewInbox()
+	body, _ := contract.EncodeRequest(json.RawMessage(`{"query":"sent twice"}`), contract.CallContext{Source: "rpc"})
+	auth, _, err := bustest.Keys().GatewaySigner().Sign(context.Background(), subject, reply, body, contract.CallContext{Source: "rpc"}, time.Now().Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers, err := nc.SubscribeSync(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sends = 12
+	for range sends {
+		if err := nc.PublishMsg(&nats.Msg{Subject: subject, Reply: reply, Data: body, Header: nats.Header{callauth.Header: {auth}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ok, replays int
+	for ok+replays < sends {
+		m, err := answers.NextMsg(10 * time.Second)
+		if err != nil {
+			t.Fatalf("%d answers of %d: %v", ok+replays, sends, err)
+		}
+		switch r, _ := contract.DecodeReply(m.Data); {
+		case len(m.Data) == 0: // a heartbeat
+		case r.Error == nil:
+			ok++
+		case r.Error.Code == contract.CodeDenied && strings.Contains(r.Error.Message, "replay"):
+			replays++
+		default:
+			t.Fatalf("answer %s", m.Data)
+		}
+	}
+	if ok != 1 {
+		t.Errorf("one request sent %d times to two replicas was taken %d times", sends, ok)
 	}
 }
 
