@@ -23,6 +23,10 @@ func Forget(exp int64) time.Time { return time.UnixMilli(exp).Add(ClockSkew + ti
 
 var _ Nonces = (*nonces)(nil)
 
+// NewNonces keeps nonces in the process's memory, as a verifier does by
+// default.
+func NewNonces() Nonces { return newNonces() }
+
 // nonces remembers the nonces of the proofs a verifier accepted until each
 // proof expires, so that a request sent again is refused. They are kept in
 // buckets by the second they expire in, so that forgetting the expired

@@ -14,22 +14,39 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 )
 
-// Nonces keeps nonces under "<prefix>nonce:".
-type Nonces struct{ redis *redisconn.Client }
+// Nonces keeps nonces under "<prefix>nonce:", and in the process's memory
+// for when Redis is down.
+type Nonces struct {
+	redis *redisconn.Client
+	local callauth.Nonces
+}
 
 var _ callauth.Nonces = (*Nonces)(nil)
 
 // NewNonces keeps nonces in client's Redis.
-func NewNonces(client *redisconn.Client) *Nonces { return &Nonces{redis: client} }
+func NewNonces(client *redisconn.Client) *Nonces {
+	return &Nonces{redis: client, local: callauth.NewNonces()}
+}
 
 // Add sets the nonce's key unless it exists, expiring with the proof.
-// When Redis fails the call is refused rather than taken unchecked.
+// Redis may be lost like everything it holds: while it fails, this replica
+// still refuses what it took itself (redisconn logs the failure), and the
+// service goes on serving.
 func (n *Nonces) Add(ctx context.Context, nonce string, exp int64) (bool, error) {
-	var fresh bool
-	err := n.redis.Do(ctx, func(ctx context.Context, c *goredis.Client) error {
+	if fresh, _ := n.local.Add(ctx, nonce, exp); !fresh {
+		return false, nil
+	}
+	fresh := true
+	_ = n.redis.Do(ctx, func(ctx context.Context, c *goredis.Client) error {
 		ok, err := c.SetArgs(ctx, n.redis.Key("nonce:"+nonce), 1, goredis.SetArgs{Mode: "NX", ExpireAt: callauth.Forget(exp)}).Result()
-		fresh = err == nil && ok == "OK"
+		switch {
+		case err == goredis.Nil: // NX: another replica set it first
+			fresh = false
+			return nil
+		case err == nil:
+			fresh = ok == "OK"
+		}
 		return err
 	})
-	return fresh, err
+	return fresh, nil
 }
