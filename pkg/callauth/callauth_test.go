@@ -249,3 +249,23 @@ func TestNoncesForgetExpired(t *testing.T) {
 		t.Fatalf("seen = %v, want b and c only", n.seen)
 	}
 }
+
+// What a call pays for its proof: the gateway signs, the service verifies.
+func BenchmarkSignVerify(b *testing.B) {
+	seed, _, _ := NewSeed()
+	s, _ := NewSigner(seed)
+	v, _ := NewVerifier(Trust{Gateway: s.Key()}, nil)
+	body := []byte(`{"params":{"query":"how do I take my coffee","limit":5},"ctx":{"source":"mcp:claude-desktop","transport":"mcp_stdio","timeout_ms":29999}}`)
+	cc := contract.CallContext{Source: "mcp:claude-desktop", Transport: contract.TransportMCPStdio}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		auth, _, err := s.Sign(ctx, fetch, "_INBOX_gateway.x.1", body, cc, time.Now().Add(30*time.Second))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := v.Verify(ctx, fetch, "_INBOX_gateway.x.1", body, auth, "", cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
