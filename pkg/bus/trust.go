@@ -31,6 +31,9 @@ func ChecksOf(b config.Bus) Checks { return Checks{Trust: TrustOf(b)} }
 // and the agents service's within a sub-agent's run.
 func TrustOf(b config.Bus) callauth.Trust {
 	t := callauth.Trust{Gateway: b.GatewayKey}
+	if b.GatewaySecret != nil {
+		t.Secrets = map[string][]byte{b.GatewayKey: b.GatewaySecret, b.AgentsKey: b.AgentsSecret}
+	}
 	if b.AgentsKey != "" {
 		t.Delegates = []callauth.Delegate{{Key: b.AgentsKey, Within: contract.AgentRunSubagent.Endpoint().Subject()}}
 	}
@@ -40,6 +43,12 @@ func TrustOf(b config.Bus) callauth.Trust {
 // SignerOf is the signer of a binary configured with b: the gateway's
 // root signer, or with delegate the agents service's.
 func SignerOf(b config.Bus, delegate bool) (*callauth.Signer, error) {
+	switch {
+	case delegate && b.AgentsSecret != nil:
+		return callauth.NewSharedSigner(b.AgentsSecret, true), nil
+	case !delegate && b.GatewaySecret != nil:
+		return callauth.NewSharedSigner(b.GatewaySecret, false), nil
+	}
 	seed, err := b.Seed()
 	if err != nil {
 		return nil, err
@@ -58,11 +67,23 @@ func SignerOf(b config.Bus, delegate bool) (*callauth.Signer, error) {
 }
 
 // Keys are one bus's keys: the gateway's and the agents service's seeds
-// and public keys. Embedded mode makes a set at each start; `openhuman-core
-// buskeys` prints one for a deployment.
+// and public keys (`openhuman-core buskeys` prints a set for a
+// deployment), or for the embedded system, made at each start, their HMAC
+// secrets and ids.
 type Keys struct {
 	GatewaySeed, GatewayKey string
 	AgentsSeed, AgentsKey   string
+	// GatewaySecret and AgentsSecret replace the seeds in one process.
+	GatewaySecret, AgentsSecret []byte
+}
+
+// NewEmbeddedKeys makes a set for the embedded system: HMAC secrets that
+// never leave the process.
+func NewEmbeddedKeys() Keys {
+	var k Keys
+	k.GatewaySecret, k.GatewayKey = callauth.NewSecret()
+	k.AgentsSecret, k.AgentsKey = callauth.NewSecret()
+	return k
 }
 
 // NewKeys makes a new set.
@@ -78,7 +99,7 @@ func NewKeys() (Keys, error) {
 
 // Service is the bus configuration of memory and search: the keys to trust.
 func (k Keys) Service() config.Bus {
-	return config.Bus{GatewayKey: k.GatewayKey, AgentsKey: k.AgentsKey}
+	return config.Bus{GatewayKey: k.GatewayKey, AgentsKey: k.AgentsKey, GatewaySecret: k.GatewaySecret, AgentsSecret: k.AgentsSecret}
 }
 
 // Gateway is the gateway's: its seed besides.
@@ -102,9 +123,9 @@ func (k Keys) Trust() callauth.Trust { return TrustOf(k.Service()) }
 func (k Keys) Checks() Checks { return ChecksOf(k.Service()) }
 
 // GatewaySigner and AgentsSigner sign as the gateway and as the agents
-// service. k came from NewKeys, so their seeds are good.
+// service. k came from NewKeys or NewEmbeddedKeys, so its keys are good.
 func (k Keys) GatewaySigner() *callauth.Signer {
-	s, err := callauth.NewSigner(k.GatewaySeed)
+	s, err := SignerOf(k.Gateway(), false)
 	if err != nil {
 		panic(err)
 	}
@@ -112,7 +133,7 @@ func (k Keys) GatewaySigner() *callauth.Signer {
 }
 
 func (k Keys) AgentsSigner() *callauth.Signer {
-	s, err := callauth.NewDelegate(k.AgentsSeed)
+	s, err := SignerOf(k.Agents(), true)
 	if err != nil {
 		panic(err)
 	}

@@ -269,3 +269,78 @@ func BenchmarkSignVerify(b *testing.B) {
 		}
 	}
 }
+
+// Embedded mode's HMAC keys are checked exactly as Ed25519 ones: a shared
+// key's proof stands, an altered one, another key's and a replay do not,
+// and a delegate's shared key acts only within a grant.
+func TestSharedKeys(t *testing.T) {
+	gwSecret, gwID := NewSecret()
+	agSecret, agID := NewSecret()
+	otherSecret, _ := NewSecret()
+	if gwID == agID || strings.Contains(gwID, string(gwSecret)) {
+		t.Fatalf("ids %s %s", gwID, agID)
+	}
+	v, err := NewVerifier(Trust{Gateway: gwID, Delegates: []Delegate{{Key: agID, Within: run}},
+		Secrets: map[string][]byte{gwID: gwSecret, agID: agSecret}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, agents := NewSharedSigner(gwSecret, false), NewSharedSigner(agSecret, true)
+	ctx := context.Background()
+	body := `{"params":{},"ctx":{}}`
+	a, _ := sign(t, gw, ctx, fetch, "r", body, caller, time.Second)
+	if _, err := v.Verify(ctx, fetch, "r", []byte(body), a, "", caller); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(ctx, fetch, "r", []byte(body), a, "", caller); err == nil || !strings.Contains(err.Error(), "replay") {
+		t.Fatalf("replay: %v", err)
+	}
+	b, _ := sign(t, gw, ctx, fetch, "r", body, caller, time.Second)
+	if _, err := v.Verify(ctx, fetch, "r", []byte(body+" "), b, "", caller); err == nil {
+		t.Fatal("an altered body was taken")
+	}
+	// Another secret claiming the gateway's id.
+	forged := NewSharedSigner(otherSecret, false)
+	forged.key = gwID
+	c, _ := sign(t, forged, ctx, fetch, "r", body, caller, time.Second)
+	if _, err := v.Verify(ctx, fetch, "r", []byte(body), c, "", caller); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Fatalf("another secret under the gateway's id: %v", err)
+	}
+	runAuth, _ := sign(t, gw, ctx, run, "r2", body, caller, time.Minute)
+	grant, err := v.Verify(ctx, run, "r2", []byte(body), runAuth, "", caller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentCC := caller
+	agentCC.Source, agentCC.Agent, agentCC.Depth = caller.Source+"/agent:x", "x", 1
+	d, p := sign(t, agents, NewContext(ctx, grant), fetch, "r3", body, agentCC, time.Second)
+	if _, err := v.Verify(ctx, fetch, "r3", []byte(body), d, p, agentCC); err != nil {
+		t.Fatal(err)
+	}
+	wide := agentCC
+	wide.Workspaces = nil
+	d, p = sign(t, agents, NewContext(ctx, grant), fetch, "r4", body, wide, time.Second)
+	if _, err := v.Verify(ctx, fetch, "r4", []byte(body), d, p, wide); err == nil || !strings.Contains(err.Error(), "beyond") {
+		t.Fatalf("a widened delegate call: %v", err)
+	}
+}
+
+// What a call pays in embedded mode.
+func BenchmarkSignVerifyShared(b *testing.B) {
+	secret, id := NewSecret()
+	s := NewSharedSigner(secret, false)
+	v, _ := NewVerifier(Trust{Gateway: id, Secrets: map[string][]byte{id: secret}}, nil)
+	body := []byte(`{"params":{"query":"how do I take my coffee","limit":5},"ctx":{"source":"mcp:claude-desktop","transport":"mcp_stdio","timeout_ms":29999}}`)
+	cc := contract.CallContext{Source: "mcp:claude-desktop", Transport: contract.TransportMCPStdio}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		auth, _, err := s.Sign(ctx, fetch, "_INBOX.x.1", body, cc, time.Now().Add(30*time.Second))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := v.Verify(ctx, fetch, "_INBOX.x.1", body, auth, "", cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -3,6 +3,9 @@ package callauth
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/sha256"
+	"slices"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -13,7 +16,7 @@ import (
 // grant it was given (see NewContext), which its requests carry as their
 // parent.
 type Signer struct {
-	priv     ed25519.PrivateKey
+	sign     func(msg []byte) []byte
 	key      string
 	delegate bool
 	now      func() time.Time
@@ -30,7 +33,20 @@ func newSigner(seed string, delegate bool) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{priv: priv, key: key, delegate: delegate, now: time.Now}, nil
+	return &Signer{sign: func(msg []byte) []byte { return ed25519.Sign(priv, msg) }, key: key, delegate: delegate, now: time.Now}, nil
+}
+
+// NewSharedSigner returns a signer of secret (NewSecret), for a process
+// whose verifiers hold it too: a root, or with delegate a delegate.
+func NewSharedSigner(secret []byte, delegate bool) *Signer {
+	key := slices.Clone(secret)
+	return &Signer{sign: func(msg []byte) []byte { return mac(key, msg) }, key: SecretID(key), delegate: delegate, now: time.Now}
+}
+
+func mac(key, msg []byte) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write(msg)
+	return h.Sum(nil)
 }
 
 // Key is the signer's public key (U...), the one services are told to trust.
@@ -56,6 +72,6 @@ func (s *Signer) Sign(ctx context.Context, subject, reply string, body []byte, c
 		exp = min(exp, g.p.exp)
 	}
 	p := proof{key: s.key, exp: exp, nonce: newNonce()}
-	p.sig = ed25519.Sign(s.priv, base(subject, reply, exp, p.nonce, cc, sum(body)))
+	p.sig = s.sign(base(subject, reply, exp, p.nonce, cc, sum(body)))
 	return p.String(), parent, nil
 }

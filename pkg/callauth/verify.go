@@ -3,6 +3,7 @@ package callauth
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/hmac"
 	"errors"
 	"fmt"
 	"slices"
@@ -18,10 +19,14 @@ import (
 // a grant of the gateway's for one subject (the agents service, within a
 // sub-agent's run).
 type Trust struct {
-	// Gateway is the gateway's public key (U...).
+	// Gateway is the gateway's key: its public key (U...), or the id of
+	// one of Secrets.
 	Gateway string
-	// Delegates are the other signers, by public key.
+	// Delegates are the other signers, by key.
 	Delegates []Delegate
+	// Secrets are the HMAC keys of signers in this very process (embedded
+	// mode), by id (SecretID).
+	Secrets map[string][]byte
 }
 
 // Delegate is a signer that acts within the gateway's grants.
@@ -33,7 +38,7 @@ type Delegate struct {
 
 // Verifier checks proofs. It is safe for concurrent use.
 type Verifier struct {
-	gateway   ed25519.PublicKey
+	gateway   checker
 	gwKey     string
 	delegates map[string]delegateKey
 	now       func() time.Time
@@ -44,8 +49,24 @@ type Verifier struct {
 }
 
 type delegateKey struct {
-	pub    ed25519.PublicKey
+	check  checker
 	within string
+}
+
+// checker says whether sig signs msg, by one key.
+type checker func(msg, sig []byte) bool
+
+// checkerOf is the checker of key: an HMAC key of t's secrets, or an
+// nkey public key.
+func checkerOf(t Trust, key string) (checker, error) {
+	if secret, ok := t.Secrets[key]; ok {
+		return func(msg, sig []byte) bool { return hmac.Equal(mac(secret, msg), sig) }, nil
+	}
+	pub, err := ParseKey(key)
+	if err != nil {
+		return nil, err
+	}
+	return func(msg, sig []byte) bool { return len(sig) == ed25519.SignatureSize && ed25519.Verify(pub, msg, sig) }, nil
 }
 
 // maxParents bounds the verified grants remembered; past it the memory
@@ -55,7 +76,7 @@ const maxParents = 4096
 // NewVerifier returns a verifier of t's keys, remembering nonces in seen
 // (nil: in the process's memory).
 func NewVerifier(t Trust, seen Nonces) (*Verifier, error) {
-	gw, err := ParseKey(t.Gateway)
+	gw, err := checkerOf(t, strings.TrimSpace(t.Gateway))
 	if err != nil {
 		return nil, fmt.Errorf("the gateway's key: %w", err)
 	}
@@ -65,11 +86,11 @@ func NewVerifier(t Trust, seen Nonces) (*Verifier, error) {
 		v.seen = newNonces()
 	}
 	for _, d := range t.Delegates {
-		pub, err := ParseKey(d.Key)
+		check, err := checkerOf(t, strings.TrimSpace(d.Key))
 		if err != nil {
 			return nil, fmt.Errorf("a delegate's key: %w", err)
 		}
-		v.delegates[strings.TrimSpace(d.Key)] = delegateKey{pub: pub, within: d.Within}
+		v.delegates[strings.TrimSpace(d.Key)] = delegateKey{check: check, within: d.Within}
 	}
 	return v, nil
 }
@@ -100,13 +121,13 @@ func (v *Verifier) Verify(ctx context.Context, subject, reply string, body []byt
 		if parent != "" {
 			return nil, denied("a request the gateway signs has no parent")
 		}
-		if !ed25519.Verify(v.gateway, signed, p.sig) {
+		if !v.gateway(signed, p.sig) {
 			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
 		}
 		cc.MinSeq, cc.TimeoutMS = 0, 0
 		grant = &Grant{p: p, subject: subject, reply: reply, bodySum: sum, cc: cc}
 	case isDelegate:
-		if !ed25519.Verify(d.pub, signed, p.sig) {
+		if !d.check(signed, p.sig) {
 			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
 		}
 		if grant, err = v.grant(parent, d, now); err != nil {
@@ -172,7 +193,7 @@ func (v *Verifier) grant(h string, d delegateKey, now time.Time) (*Grant, error)
 	if known {
 		return g, nil
 	}
-	if !ed25519.Verify(v.gateway, signed, g.p.sig) {
+	if !v.gateway(signed, g.p.sig) {
 		return nil, denied("the call it acts within does not match the gateway's signature")
 	}
 	v.mu.Lock()

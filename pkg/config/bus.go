@@ -25,6 +25,11 @@ type Bus struct {
 	// its calls within a sub-agent's run, for that run's caller and no
 	// wider.
 	AgentsKey string `toml:"agents_key" env:"OPENHUMAN_BUS_AGENTS_KEY"`
+	// GatewaySecret and AgentsSecret are set by embedded mode alone, never
+	// read from a file or the environment: the HMAC keys the gateway and
+	// the agents service sign with when every binary is this one process
+	// (GatewayKey and AgentsKey then name them by id).
+	GatewaySecret, AgentsSecret []byte `toml:"-"`
 }
 
 // Seed is the signing seed, read from its file when SigningSeed names one.

@@ -98,11 +98,8 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 		}
 		return &System{NC: nc, Signer: signer, Audit: rec}, nil
 	}
-	keys, err := bus.NewKeys()
-	if err != nil {
-		closeAudit(rec)
-		return nil, fmt.Errorf("making the bus's keys: %w", err)
-	}
+	// One process: its own HMAC keys, which nothing outside it sees.
+	keys := bus.NewEmbeddedKeys()
 	srv, err := embedded.Start(embedded.Options{MaxPayload: maxPayload})
 	if err != nil {
 		closeAudit(rec)
