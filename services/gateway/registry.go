@@ -65,6 +65,10 @@ type HealthDetail struct {
 
 var noArgs = contract.Object("", nil, nil)
 
+// readsOnly marks the gateway's own methods: the registry is read, never
+// changed, through them, so a read-only token may call them.
+var readsOnly = contract.Annotations{ReadOnlyHint: new(true)}
+
 // gatewayMethods are served by the gateway itself: the registry is about
 // the system, so no other service can answer it.
 var gatewayMethods = []contract.Tool{
@@ -73,18 +77,21 @@ var gatewayMethods = []contract.Tool{
 		Description: "Every MCP tool and JSON-RPC method with its id, route, schemas, allowed agents, tags, enabled state and live health.",
 		Input:       noArgs,
 		Output:      &contract.Schema{Type: "object", Required: []string{"tools"}, Properties: map[string]*contract.Schema{"tools": {Type: "array", Items: &contract.Schema{Type: "object"}}}},
+		Annotations: readsOnly,
 	},
 	{
 		Name: "tool_registry.get", RPC: "openhuman.tool_registry_get", Title: "Get one registry entry",
 		Description: "One registry entry by tool_id, for example memory.recall or rpc.memory_recall.",
 		Input:       contract.Object("", []string{"tool_id"}, map[string]*contract.Schema{"tool_id": contract.String("The entry's tool_id.").MaxLen(200)}),
 		Output:      &contract.Schema{Type: "object", Required: []string{"tool_id", "health"}},
+		Annotations: readsOnly,
 	},
 	{
 		Name: "tool_registry.diagnostics", RPC: "openhuman.tool_registry_diagnostics", Title: "Registry diagnostics",
 		Description: "Redacted inventory: counts, write-capable surfaces, policy posture, audit status, recent denials and capability providers.",
 		Input:       noArgs,
 		Output:      &contract.Schema{Type: "object", Required: []string{"counts", "write_surfaces", "capability_providers"}},
+		Annotations: readsOnly,
 	},
 }
 
@@ -195,8 +202,7 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 			err = m.Input.Validate(args)
 		}
 		if err == nil {
-			// The registry only reads; its methods carry no annotations.
-			err = g.opts.Policy.AllowScope(m.Name, contract.ScopeRead, cc)
+			err = g.opts.Policy.AllowScope(m.Name, m.Scope(), cc)
 		}
 		if err != nil {
 			return nil, err
@@ -323,11 +329,13 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 			reason = detail
 		}
 	}
-	tags := []string{service}
-	if t.Acts {
-		tags = append(tags, "write")
-	} else {
-		tags = append(tags, "read")
+	// Write-capable is what a read-only token may not call: a tool that
+	// acts, or one not marked read-only (approval.decide lets a sub-agent's
+	// waiting call run without passing the act gate itself).
+	writes := t.Scope() == contract.ScopeAct
+	tags := []string{service, "read"}
+	if writes {
+		tags[1] = "write"
 	}
 	allowed := b.agents[t.Name]
 	if allowed == nil {
@@ -336,7 +344,7 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 	return Entry{
 		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: b.g.opts.Version,
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
-		AllowedAgents: allowed, Tags: tags, WriteCapable: t.Acts, Enabled: enabled, Health: health,
+		AllowedAgents: allowed, Tags: tags, WriteCapable: writes, Enabled: enabled, Health: health,
 		HealthDetail: HealthDetail{Service: service, ServiceAnswers: b.answers[service], RecentCalls: calls,
 			RecentFailures: failures, Window: recentWindow.String(), Reason: reason},
 	}

@@ -84,9 +84,22 @@ func TestRegistry(t *testing.T) {
 	if d.Counts.TotalTools != len(entries) || d.Counts.MCPStdioTools != len(mcpNames) || d.Counts.JSONRPCTools != rpcs || d.Counts.EnabledTools != len(entries)-6 {
 		t.Errorf("counts %+v", d.Counts)
 	}
-	// learn and forget over MCP and JSON-RPC, and running a sub-agent.
-	if len(d.WriteSurfaces) != 5 {
-		t.Errorf("write surfaces %+v", d.WriteSurfaces)
+	// learn and forget over MCP and JSON-RPC, running a sub-agent, and
+	// deciding a sub-agent's waiting call: whatever a read-only token may
+	// not call.
+	var surfaces []string
+	for _, w := range d.WriteSurfaces {
+		surfaces = append(surfaces, w.ToolID)
+	}
+	slices.Sort(surfaces)
+	if got := strings.Join(surfaces, ","); got != "agent.run_subagent,memory.forget,memory.learn,rpc.approval_decide,rpc.memory_forget,rpc.memory_learn" {
+		t.Errorf("write surfaces %s", got)
+	}
+	for id, writes := range map[string]bool{"rpc.approval_decide": true, "rpc.approval_list": false, "rpc.tool_registry_list": false} {
+		e, err := gw.RegistryEntry(ctx, id)
+		if err != nil || e.WriteCapable != writes || slices.Contains(e.Tags, "write") != writes {
+			t.Errorf("%s: %+v %v; want write_capable %v", id, e, err, writes)
+		}
 	}
 	p := d.CapabilityProviders
 	if p.Total != 3 || p.Enabled != 2 || p.Trusted != 2 || p.TrustedEnabled != 1 || len(p.EligibleIDs) != 1 || p.EligibleIDs[0] != "acme-tools" {
