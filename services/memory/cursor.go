@@ -37,8 +37,11 @@ func decodeCursor(s, want string) (cursor, error) {
 	}
 	// Only the exact bytes encode makes are a cursor: the JSON decoder and
 	// the base64 alphabet both forgive variants (keys in another case or
-	// order, stray members, spare bits), and an edited cursor is one.
-	if err != nil || c.Before < 0 || c.Offset < 0 || c.AsOf < 0 || c.encode() != s {
+	// order, stray members, spare bits), and an edited cursor is one. The
+	// fingerprint is no secret, so a cursor can be forged: its numbers are
+	// held to what the server makes, a ranked page never starting at
+	// maxDepth or beyond (the offset is added to, and must not wrap).
+	if err != nil || c.Before < 0 || c.Offset < 0 || c.Offset >= maxDepth || c.AsOf < 0 || c.encode() != s {
 		return c, contract.Errorf(contract.CodeInvalidRequest,
 			"argument `cursor` is not a cursor this server made: pass next_cursor exactly as returned, or leave it out to start again").With("field", "cursor")
 	}

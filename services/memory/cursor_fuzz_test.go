@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"math"
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -8,10 +9,14 @@ import (
 
 // FuzzCursor: any string passed as a cursor is either refused with
 // INVALID_REQUEST naming the cursor argument, or is exactly a cursor this
-// server makes for the query at hand, with no negative position.
+// server makes for the query at hand: no negative position, and no ranked
+// page at maxDepth or beyond, where no next_cursor ever points (a huge
+// offset, added to, wrapped around and panicked).
 func FuzzCursor(f *testing.F) {
 	const want = "9c1d2e3f4a5b"
-	for _, c := range []cursor{{Before: 42, For: want}, {AsOf: 7, Offset: 20, For: want}, {For: "other"}, {Before: -1, For: want}} {
+	for _, c := range []cursor{{Before: 42, For: want}, {AsOf: 7, Offset: 20, For: want}, {For: "other"}, {Before: -1, For: want},
+		{AsOf: 7, Offset: maxDepth - 1, For: want}, {AsOf: 7, Offset: maxDepth, For: want}, {AsOf: 7, Offset: math.MaxInt, For: want},
+		{AsOf: 7, Offset: math.MaxInt - 10, For: want}, {AsOf: 7, Offset: 1 << 40, For: want}, {AsOf: math.MaxInt64, Before: math.MaxInt64, For: want}} {
 		f.Add(c.encode())
 	}
 	f.Add("")
@@ -31,7 +36,7 @@ func FuzzCursor(f *testing.F) {
 			}
 			return
 		}
-		if c.encode() != s || c.For != want || c.Before < 0 || c.Offset < 0 || c.AsOf < 0 {
+		if c.encode() != s || c.For != want || c.Before < 0 || c.Offset < 0 || c.Offset >= maxDepth || c.AsOf < 0 {
 			t.Fatalf("%q accepted as %+v", s, c)
 		}
 	})

@@ -2,7 +2,10 @@ package memory_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -265,6 +268,39 @@ func TestCursorMisuse(t *testing.T) {
 				t.Fatalf("got %v", err)
 			}
 		})
+	}
+
+	// A cursor's fingerprint is no secret: one read cursor is enough to
+	// write others, with any numbers, in the server's exact encoding.
+	var real struct {
+		A int64  `json:"a"`
+		O int    `json:"o"`
+		F string `json:"f"`
+	}
+	b, _ := base64.RawURLEncoding.DecodeString(fetch.NextCursor)
+	if err := json.Unmarshal(b, &real); err != nil || real.O != 1 {
+		t.Fatalf("next_cursor %s holds %s", fetch.NextCursor, b)
+	}
+	forge := func(asOf int64, offset int) string {
+		return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, `{"a":%d,"o":%d,"f":%q}`, asOf, offset, real.F))
+	}
+	if _, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Limit: 1, Cursor: forge(real.A, 1)}, anyone); err != nil {
+		t.Fatalf("the forging is not the server's encoding: %v", err)
+	}
+	for _, offset := range []int{200, 201, 1 << 40, math.MaxInt - 10, math.MaxInt} {
+		t.Run(fmt.Sprintf("offset %d", offset), func(t *testing.T) {
+			_, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Limit: 1, Cursor: forge(real.A, offset)}, anyone)
+			if ce := contract.AsError(err); contract.ErrorCode(err) != contract.CodeInvalidRequest || ce.Data["field"] != "cursor" {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
+	// The deepest page a next_cursor can name, and a pin past every write,
+	// are pages like any other.
+	for _, c := range []string{forge(real.A, 199), forge(math.MaxInt64, 1)} {
+		if res, err := svc.Fetch(ctx, memory.FetchParams{Query: "alpha", Limit: 1, Cursor: c}, anyone); err != nil || len(res.Hits) > 1 {
+			t.Errorf("%+v %v", res, err)
+		}
 	}
 }
 
