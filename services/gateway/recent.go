@@ -12,8 +12,9 @@ const recentWindow = 5 * time.Minute
 
 // recent counts each tool's calls and failures over the last few minutes,
 // in one-minute buckets. A failure is the server's fault (the service was
-// down, the engine failed); a caller's bad arguments do not make a tool
-// unhealthy.
+// down, the engine failed). A caller's mistake counts neither way: as a
+// failure it would let any caller mark a tool degraded, and as a call it
+// would let one hide the failures of others under its own.
 type recent struct {
 	mu     sync.Mutex
 	now    func() time.Time
@@ -30,6 +31,9 @@ func newRecent(now func() time.Time) *recent {
 }
 
 func (r *recent) record(tool string, err error) {
+	if callerFault(err) {
+		return
+	}
 	minute := r.now().Unix() / 60
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -43,7 +47,7 @@ func (r *recent) record(tool string, err error) {
 		*b = bucket{minute: minute}
 	}
 	b.calls++
-	if serverFault(err) {
+	if err != nil {
 		b.failures++
 	}
 }
@@ -66,10 +70,14 @@ func (r *recent) counts(tool string) (calls, failures int) {
 	return calls, failures
 }
 
-func serverFault(err error) bool {
+// callerFault reports whether err is the caller's to fix: arguments the
+// schema or the service refused (a forged cursor among them), a scope or
+// policy denial, something that does not exist, a mode this engine does
+// not serve.
+func callerFault(err error) bool {
 	switch contract.ErrorCode(err) {
-	case "", contract.CodeInvalidRequest, contract.CodeDenied, contract.CodeNotFound:
-		return false
+	case contract.CodeInvalidRequest, contract.CodeDenied, contract.CodeNotFound, contract.CodeUnsupported:
+		return true
 	}
-	return true
+	return false
 }

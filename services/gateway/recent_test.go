@@ -15,8 +15,8 @@ func TestRecentCountsServerFaultsInTheWindow(t *testing.T) {
 	r.record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
 	now = now.Add(2 * time.Minute)
 	r.record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
-	if calls, failures := r.counts("memory.fetch"); calls != 4 || failures != 2 {
-		t.Errorf("calls %d failures %d, want 4 and 2 (a caller's mistake is not a fault)", calls, failures)
+	if calls, failures := r.counts("memory.fetch"); calls != 3 || failures != 2 {
+		t.Errorf("calls %d failures %d, want 3 and 2 (a caller's mistake is not counted)", calls, failures)
 	}
 	now = now.Add(4 * time.Minute) // the first minute has left the window
 	if calls, failures := r.counts("memory.fetch"); calls != 1 || failures != 1 {
@@ -28,5 +28,24 @@ func TestRecentCountsServerFaultsInTheWindow(t *testing.T) {
 	}
 	if calls, _ := r.counts("memory.learn"); calls != 0 {
 		t.Errorf("unknown tool has calls")
+	}
+}
+
+// TestRecentIgnoresCallersMistakes: no caller moves a tool's health with
+// requests of its own making, neither marking it degraded with bad ones
+// nor hiding other calls' failures under a flood of them.
+func TestRecentIgnoresCallersMistakes(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	r := newRecent(func() time.Time { return now })
+	for _, code := range []contract.Code{contract.CodeInvalidRequest, contract.CodeDenied, contract.CodeNotFound, contract.CodeUnsupported} {
+		for range 25 {
+			r.record("memory.fetch", contract.Errorf(code, "the caller's"))
+		}
+	}
+	r.record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
+	r.record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
+	r.record("memory.fetch", nil)
+	if calls, failures := r.counts("memory.fetch"); calls != 3 || failures != 2 {
+		t.Errorf("calls %d failures %d, want 3 and 2: 100 caller mistakes hid two failures in three", calls, failures)
 	}
 }

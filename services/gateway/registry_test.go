@@ -2,7 +2,9 @@ package gateway_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -129,8 +131,38 @@ func TestRegistryHealth(t *testing.T) {
 		if list.Health != gateway.HealthDegraded || list.HealthDetail.RecentFailures != 3 {
 			t.Errorf("memory.list: %s %+v", list.Health, list.HealthDetail)
 		}
-		if fetch.Health != gateway.HealthAvailable || fetch.HealthDetail.RecentCalls != 5 {
+		if fetch.Health != gateway.HealthAvailable || fetch.HealthDetail.RecentCalls != 0 {
 			t.Errorf("memory.fetch: %s %+v", fetch.Health, fetch.HealthDetail)
+		}
+	})
+	t.Run("forged cursors from a read-only token leave a tool available", func(t *testing.T) {
+		gw := gatewaytest.StartIn(t, withTokens(t, "reader=read"), nil, gateway.Options{})
+		for i := range 3 {
+			if _, err := gw.CallTool(ctx, "memory.learn", json.RawMessage(fmt.Sprintf(`{"text":"alpha note %d"}`, i)), contract.CallContext{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		reader := contract.CallContext{Source: "http:reader", Token: "reader", Transport: contract.TransportJSONRPC}
+		raw, err := gw.CallTool(ctx, "memory.fetch", json.RawMessage(`{"query":"alpha","limit":1}`), reader)
+		var page struct {
+			NextCursor string `json:"next_cursor"`
+		}
+		if err != nil || json.Unmarshal(raw, &page) != nil || page.NextCursor == "" {
+			t.Fatalf("%s %v", raw, err)
+		}
+		// The cursor's JSON with its offset made as large as it goes.
+		b, _ := base64.RawURLEncoding.DecodeString(page.NextCursor)
+		forged := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(b), `"o":1,`, `"o":9223372036854775807,`, 1)))
+		args := json.RawMessage(`{"query":"alpha","limit":1,"cursor":"` + forged + `"}`)
+		for range 10 {
+			_, err := gw.CallTool(ctx, "memory.fetch", args, reader)
+			if ce := contract.AsError(err); contract.ErrorCode(err) != contract.CodeInvalidRequest || ce.Data["field"] != "cursor" {
+				t.Fatalf("a forged cursor: %v", err)
+			}
+		}
+		fetch, _ := gw.RegistryEntry(ctx, "memory.fetch")
+		if fetch.Health != gateway.HealthAvailable || fetch.HealthDetail.RecentFailures != 0 || fetch.HealthDetail.RecentCalls != 1 {
+			t.Errorf("memory.fetch after ten forged cursors: %s %+v", fetch.Health, fetch.HealthDetail)
 		}
 	})
 	t.Run("calls count for the tool called, not for another of its name", func(t *testing.T) {
