@@ -92,8 +92,11 @@ func (t Token) Check() error {
 		}
 	}
 	for _, w := range t.Workspaces {
-		if strings.TrimSpace(w) == "" {
+		if contract.IsBlank(w) {
 			return fmt.Errorf("workspaces: a workspace name is blank: name each workspace, or leave workspaces out for all of them")
+		}
+		if err := contract.CheckWorkspace(w); err != nil {
+			return fmt.Errorf("workspaces: %w", err)
 		}
 	}
 	return nil

@@ -71,7 +71,7 @@ func IngestInput() *Schema {
 		"display_name": str("How the file is shown."),
 		"content":      String("The file's text.").AllowBlank().MaxLen(MaxIngestFileChars),
 		"language":     str(""),
-		"workspace":    str(""),
+		"workspace":    Workspace(""),
 		"folder":       str(""),
 		"file_path":    str(""),
 		"repo":         str(""),
@@ -93,7 +93,7 @@ func ConversationInput() *Schema {
 		"speaker":   String("").MaxLen(256),
 		"text":      String("").MaxLen(MaxLearnText),
 		"timestamp": Timestamp(""),
-		"workspace": String("").MaxLen(4096),
+		"workspace": Workspace(""),
 	})
 	return Object("", []string{"turns"}, map[string]*Schema{"turns": Array("", turn).Count(1, MaxTurns)})
 }

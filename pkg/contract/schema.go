@@ -32,6 +32,10 @@ type Schema struct {
 	MinItems             *int               `json:"minItems,omitempty"`
 	MaxItems             *int               `json:"maxItems,omitempty"`
 	Default              any                `json:"default,omitempty"`
+
+	// kind is a kind of name a string must be, a rule JSON Schema cannot
+	// state (the description does).
+	kind nameKind
 }
 
 // MarshalJSON always writes "properties" for objects, even when empty: some
@@ -243,6 +247,11 @@ func blankRune(r rune) bool {
 }
 
 func (s *Schema) validateString(path, str string) error {
+	if s.kind == kindWorkspace {
+		if p := workspaceProblem(str); p != "" {
+			return invalid(path, "argument `%s`: %s; %s", path, p, workspaceRule)
+		}
+	}
 	if s.MinLength != nil && *s.MinLength > 0 && IsBlank(str) {
 		return invalid(path, "argument `%s` must not be blank", path)
 	}

@@ -5,7 +5,7 @@ package contract
 func FilterSchema() *Schema {
 	str := func(d string) *Schema { return String(d).MaxLen(1024) }
 	return Object("Only return items whose metadata matches every field given.", nil, map[string]*Schema{
-		"workspace":       str("Workspace name."),
+		"workspace":       Workspace("Workspace name."),
 		"folder":          str("Folder path, exact."),
 		"file_path":       str("File path, exact."),
 		"language":        str("Language, e.g. go, markdown, en."),
@@ -98,8 +98,8 @@ var MemoryLearn = Tool{
 		"text":       String("The learning, one self-contained statement.").MaxLen(MaxLearnText),
 		"kind":       Enum("What sort of learning this is.", LearningKinds...).Def(DefaultLearningKind),
 		"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
-		"workspace": String("Workspace the learning belongs to. A caller limited to workspaces must name one of them, " +
-			"unless it has exactly one, which is then the default.").MaxLen(1024),
+		"workspace": Workspace("Workspace the learning belongs to. A caller limited to workspaces must name one of them, " +
+			"unless it has exactly one, which is then the default."),
 	}),
 	Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
 		"id":       out("string", "Id of the item holding the learning."),

@@ -97,3 +97,34 @@ func TestSubagentOfAScopedCallerReadsOnlyItsWorkspace(t *testing.T) {
 		t.Errorf("recall showed memory's model b's notes: %.500s", shown)
 	}
 }
+
+// TestWorkspaceNamesAtTheTools: a workspace named in a tool's arguments is
+// checked by the service that serves the tool (learn, the read filter,
+// ingest), and one that is no workspace name is INVALID_REQUEST naming
+// the field, before anything is stored.
+func TestWorkspaceNamesAtTheTools(t *testing.T) {
+	gw := gatewaytest.Start(t, nil, gateway.Options{})
+	ctx := context.Background()
+	cc := contract.CallContext{Source: "mcp:test", Transport: contract.TransportMCPStdio}
+	for _, c := range []struct{ tool, args, field string }{
+		{"memory.learn", `{"text":"Deploys are on Tuesdays.","workspace":"../../x"}`, "workspace"},
+		{"memory.learn", `{"text":"Deploys are on Tuesdays.","workspace":"wo\u0000rk"}`, "workspace"},
+		{"memory.learn", `{"text":"Deploys are on Tuesdays.","workspace":"` + strings.Repeat("w", 1024) + `"}`, "workspace"},
+		{"memory.fetch", `{"query":"deploys","filter":{"workspace":"a/b"}}`, "filter.workspace"},
+		{"memory.list", `{"filter":{"workspace":"tab\there"}}`, "filter.workspace"},
+	} {
+		_, err := gw.CallTool(ctx, c.tool, json.RawMessage(c.args), cc)
+		if e := contract.AsError(err); contract.ErrorCode(err) != contract.CodeInvalidRequest || e.Data["field"] != c.field ||
+			!strings.Contains(e.Message, "a workspace name is 1 to 128 printable characters") {
+			t.Errorf("%s %.60s: %v", c.tool, c.args, err)
+		}
+	}
+	raw, err := gw.Ingest(ctx, []json.RawMessage{json.RawMessage(`{"source_id":"/n/a.md","source_kind":"file","display_name":"a.md","content":"# A","workspace":"../../x"}`)}, cc)
+	if e := contract.AsError(err); contract.ErrorCode(err) != contract.CodeInvalidRequest || e.Data["field"] != "files[0].workspace" {
+		t.Errorf("ingest: %s %v", raw, err)
+	}
+	raw, _ = gw.CallTool(ctx, "memory.list", nil, cc)
+	if strings.Contains(string(raw), `"id"`) {
+		t.Errorf("something was stored: %s", raw)
+	}
+}
