@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -129,6 +130,11 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 	if opts.MaxRequestBytes <= 0 {
 		opts.MaxRequestBytes = 1 << 20
 	}
+	if opts.Workspace != "" {
+		if err := contract.CheckWorkspace(opts.Workspace); err != nil {
+			return Stats{}, contract.Errorf(contract.CodeInvalidRequest, "argument `workspace`: %v", err).With("field", "workspace")
+		}
+	}
 	w := &walker{opts: opts, send: send}
 	tick := func() {
 		if progress != nil {
@@ -154,15 +160,21 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 			// A file named on the command line is ingested even when its
 			// name says it holds secrets: they are scrubbed before storing.
 			w.st.Seen++
-			if err := w.file(ctx, abs, filepath.Base(abs), "file", git, filepath.Base(filepath.Dir(abs))); err != nil {
+			workspace, err := workspaceOf(opts, filepath.Dir(abs))
+			if err != nil {
+				w.fail(Failure{Path: root, Reason: err.Error()})
+			} else if err := w.file(ctx, abs, filepath.Base(abs), "file", git, workspace); err != nil {
 				return w.st, err
 			}
 			tick()
 			continue
 		}
-		workspace := opts.Workspace
-		if workspace == "" {
-			workspace = filepath.Base(abs)
+		workspace, err := workspaceOf(opts, abs)
+		if err != nil {
+			w.st.Seen++
+			w.fail(Failure{Path: root, Reason: err.Error()})
+			tick()
+			continue
 		}
 		var sets []*ignoreSet
 		err = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
@@ -222,6 +234,19 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 }
 
 // file reads one file and sends it, in the current batch or in parts.
+// workspaceOf is the workspace of what is ingested from dir: the one
+// asked for, else dir's name, which must then be a workspace name.
+func workspaceOf(opts Options, dir string) (string, error) {
+	if opts.Workspace != "" {
+		return opts.Workspace, nil
+	}
+	name := filepath.Base(dir)
+	if err := contract.CheckWorkspace(name); err != nil {
+		return "", fmt.Errorf("the folder's name cannot be its workspace (%v): pass --workspace NAME", err)
+	}
+	return name, nil
+}
+
 func (w *walker) file(ctx context.Context, path, rel, kind string, git repoInfo, workspace string) error {
 	info, err := os.Stat(path)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 func write(t *testing.T, root, rel string, data []byte) {
@@ -99,6 +101,45 @@ func TestLanguage(t *testing.T) {
 	for path, want := range map[string]string{"a/b.go": "go", "README.md": "markdown", "x.TSX": "typescript", "Dockerfile": "dockerfile", "notes": "text", "c.yml": "yaml"} {
 		if got := Language(path); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+}
+
+// TestWalkWorkspace: --workspace names the workspace of a folder's files
+// and of a file named alone; a name that is no workspace name is refused
+// before anything is read, and a folder whose own name is none fails,
+// saying to pass one.
+func TestWalkWorkspace(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "notes/a.md", []byte("# A\n"))
+	long := strings.Repeat("n", 129)
+	write(t, root, long+"/b.md", []byte("# B\n"))
+	mem := mustStartMemory(t, 0)
+	ctx := context.Background()
+
+	if _, err := Walk(ctx, []string{filepath.Join(root, "notes"), filepath.Join(root, "notes", "a.md")}, Options{Workspace: "work"}, mem.send, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(mem.sent) != 2 || mem.sent[0].Workspace != "work" || mem.sent[1].Workspace != "work" {
+		t.Errorf("sent %+v, want both in workspace work", mem.sent)
+	}
+
+	for _, bad := range []string{"../../x", "a\x00b", strings.Repeat("w", 1024)} {
+		st, err := Walk(ctx, []string{filepath.Join(root, "notes")}, Options{Workspace: bad}, mem.send, nil)
+		if e := contract.AsError(err); contract.ErrorCode(err) != contract.CodeInvalidRequest || e.Data["field"] != "workspace" ||
+			!strings.Contains(e.Message, "a workspace name is 1 to 128 printable characters") || st.Seen != 0 {
+			t.Errorf("--workspace %.20q: %+v %v", bad, st, err)
+		}
+	}
+
+	sent := len(mem.sent)
+	st, err := Walk(ctx, []string{filepath.Join(root, long), filepath.Join(root, long, "b.md")}, Options{}, mem.send, nil)
+	if err != nil || len(st.Failures) != 2 || len(mem.sent) != sent {
+		t.Fatalf("%+v %v", st, err)
+	}
+	for _, f := range st.Failures {
+		if !strings.Contains(f.Reason, "the folder's name cannot be its workspace (the workspace name is 129 characters long") || !strings.Contains(f.Reason, "pass --workspace NAME") {
+			t.Errorf("%+v", f)
 		}
 	}
 }
