@@ -110,15 +110,15 @@ func (s *Service) replaceSource(ctx context.Context, src SourceRecord, items []I
 // the same source.
 func sourceRecord(f contract.IngestFile, version string) SourceRecord {
 	sum := sha256.Sum256([]byte(chunkerVersion + "\x00" + f.Language + "\x00" + version))
-	id, _ := secrets.Scrub(f.SourceID)
-	name, _ := secrets.Scrub(f.DisplayName)
+	id, _ := scrub(f.SourceID)
+	name, _ := scrub(f.DisplayName)
 	return SourceRecord{Workspace: f.Workspace, ID: id, Kind: f.SourceKind, DisplayName: name, ContentHash: hex.EncodeToString(sum[:])}
 }
 
 // rejected reports a file whose content cannot be stored, by its name
 // scrubbed as its source record's is.
 func rejected(f contract.IngestFile, err error) IngestedFile {
-	name, _ := secrets.Scrub(f.DisplayName)
+	name, _ := scrub(f.DisplayName)
 	return IngestedFile{SourceID: f.SourceID, Status: contract.IngestFailed,
 		Error: fmt.Sprintf("%s: %s", name, contract.ErrorMessage(err))}
 }

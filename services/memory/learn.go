@@ -119,7 +119,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 	for i := range items {
 		it := &items[i]
 		var redacted []string
-		it.Text, redacted = secrets.Scrub(contract.TrimBlank(it.Text))
+		it.Text, redacted = secrets.Scrub(contract.TrimBlank(dropNUL(it.Text)))
 		redacted = secrets.MergeKinds(redacted, scrubFields(it))
 		if it.Text == "" {
 			return nil, contract.Errorf(contract.CodeInvalidRequest, "item %d has no text", i+1)
@@ -148,17 +148,28 @@ func scrubFields(it *Item) []string {
 		&it.Meta.Repo, &it.Meta.URL, &it.Meta.ThreadID, &it.Meta.AgentID} {
 		if *f != "" {
 			var k []string
-			*f, k = secrets.Scrub(*f)
+			*f, k = scrub(*f)
 			kinds = secrets.MergeKinds(kinds, k)
 		}
 	}
 	for i := range it.Tags {
 		var k []string
-		it.Tags[i], k = secrets.Scrub(it.Tags[i])
+		it.Tags[i], k = scrub(it.Tags[i])
 		kinds = secrets.MergeKinds(kinds, k)
 	}
+	// Neither is scrubbed (a commit's hex is no secret), but both are text.
+	it.Meta.Language, it.Meta.Commit = dropNUL(it.Meta.Language), dropNUL(it.Meta.Commit)
 	return kinds
 }
+
+// scrub readies a string a client sent for storing: NUL bytes removed,
+// then secrets. A NUL is no character of any text, and C readers of the
+// file (sqlite3, the FTS tokenizers of other tools) end a string at one,
+// so what follows it would be hidden from them, a scrubbed secret's
+// marker among it.
+func scrub(s string) (string, []string) { return secrets.Scrub(dropNUL(s)) }
+
+func dropNUL(s string) string { return strings.ReplaceAll(s, "\x00", "") }
 
 func provenance(cc contract.CallContext) string {
 	if cc.Source == "" {
