@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -54,8 +52,8 @@ UPDATE audit SET resulting_id = '' WHERE resulting_id != '' AND resulting_id NOT
 
 // Open opens (creating) the audit file at path.
 func Open(path string, maxRows int) (*Log, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("creating the audit directory: %w", err)
+	if err := sqlitefile.Private(path); err != nil {
+		return nil, fmt.Errorf("creating the audit file: %w", err)
 	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(30000)")

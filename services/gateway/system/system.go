@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -22,6 +21,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/sqlitefile"
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
@@ -78,8 +78,13 @@ const maxPayload = 8 << 20
 
 // Start connects to cfg's NATS, or starts the embedded system when none is set.
 func Start(cfg config.Config, log *slog.Logger) (*System, error) {
-	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
+	// The home holds memory and the audit: nobody else's to read.
+	tightened, err := sqlitefile.PrivateDir(cfg.Home)
+	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", cfg.Home, err)
+	}
+	if tightened {
+		log.Info("the home was open to other users: made it 0700", "home", cfg.Home)
 	}
 	rec, err := auditmain.Open(cfg, log)
 	if err != nil {

@@ -14,8 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -45,8 +43,8 @@ func New(path string) *Store { return &Store{Path: path, BusyTimeout: 30 * time.
 
 // Open creates the file and its directory if needed, and migrates the schema.
 func (s *Store) Open() error {
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return fmt.Errorf("creating the memory directory: %w", err)
+	if err := sqlitefile.Private(s.Path); err != nil {
+		return fmt.Errorf("creating the memory file: %w", err)
 	}
 	var err error
 	if s.write, err = sql.Open("sqlite", s.dsn(true)); err != nil {
