@@ -35,20 +35,23 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var sess *mcpserver.Session
+	var done func(called bool)
 	id := r.Header.Get(headerSession)
 	if id != "" {
-		sess = s.sessions.get(id)
+		sess, done = s.sessions.use(id)
 	}
+	opened := false
 	switch {
 	case sess != nil:
 		// initialize on a live session is the session's to refuse: a
 		// client does not get to rename itself by sending it again.
 	case isInitialize(body):
 		var err error
-		if id, sess, err = s.sessions.open(sessionKeys(r)); err != nil {
+		if id, sess, done, err = s.sessions.open(sessionKeys(r)); err != nil {
 			writeContractError(w, err)
 			return
 		}
+		opened = true
 	case id == "":
 		writeError(w, http.StatusBadRequest, "Bad Request: "+headerSession+" header is required; send initialize first")
 		return
@@ -56,18 +59,22 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
 		return
 	}
+	var out []byte
+	// Whether the session made a call: a request after initialize, which
+	// a session opened to be abandoned never makes (see sessions).
+	defer func() { done(!opened && out != nil) }()
 	if !claimSession(r.Context(), sess) { // answered as if unknown: the id is another token's
 		writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
 		return
 	}
-	wait, done := sess.Order(body)
-	defer done()
+	wait, answered := sess.Order(body)
+	defer answered()
 	select {
 	case <-wait:
 	case <-r.Context().Done():
 		return
 	}
-	out := s.mcp.Handle(r.Context(), sess, body)
+	out = s.mcp.Handle(r.Context(), sess, body)
 	w.Header().Set(headerSession, id)
 	if out == nil {
 		w.WriteHeader(http.StatusAccepted) // notifications and responses only

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -31,6 +32,11 @@ const (
 	keyToken   = "token"
 )
 
+// loopbackClient is the address every loopback address counts as: all of
+// 127.0.0.0/8 and ::1 is this host, and any local process may connect
+// from any of them (157 addresses once held 10,000 sessions between them).
+const loopbackClient = "loopback"
+
 // sessionKeys are the keys a session opened by r counts against. The
 // address is the connection's: behind a proxy every client shares the
 // proxy's, since a forwarded-for header is the client's to write. The
@@ -38,10 +44,13 @@ const (
 // of the others wherever it is used from.
 //
 // With tokens, the address's cap is counted per token there: a client
-// that holds a token must not, by filling its address's cap, lock out
-// another token's client on the same host or behind the same proxy.
+// that holds a token must not, by filling its address's cap, make another
+// token's client on the same host or behind the same proxy give way.
 func sessionKeys(r *http.Request) []sessionKey {
 	addr := hostname(r.RemoteAddr)
+	if ip := net.ParseIP(addr); ip != nil && ip.IsLoopback() {
+		addr = loopbackClient
+	}
 	c := callerFromContext(r.Context())
 	if c == nil {
 		return []sessionKey{{keyAddress, addr}}
@@ -58,9 +67,14 @@ type sessionLimits struct {
 
 // sessions are the live MCP-over-HTTP sessions. Expired ones are dropped
 // when met and whenever a new one opens, so nothing runs in the
-// background. A cap that is reached makes room by dropping the oldest
-// session that never got ready, and refuses only when ready sessions fill
-// it: a flood of initialize requests displaces itself, not real clients.
+// background. A cap that is reached makes room rather than refuse: it
+// closes a session no request is being handled on, one that never got
+// ready first, then one that never made a call, then the one unused the
+// longest. A flood of sessions displaces itself before any client that
+// uses its session, and no flood locks anyone out: a client whose idle
+// session was closed is answered 404 and, as the transport asks of it,
+// starts a new one. Only when every session under the cap is handling a
+// request is a new one refused.
 type sessions struct {
 	mu    sync.Mutex
 	lim   sessionLimits
@@ -74,20 +88,34 @@ type liveSession struct {
 	keys     []sessionKey
 	opened   time.Time
 	lastUsed time.Time
+	busy     int  // requests being handled
+	called   bool // it made a request after initialize
 }
 
 func (ls *liveSession) expired(now time.Time, idle time.Duration) bool {
 	return now.Sub(ls.lastUsed) > idle || now.Sub(ls.opened) > pendingTTL && !ls.sess.Ready()
 }
 
+// rank orders sessions by how readily they give way: lower first.
+func (ls *liveSession) rank() int {
+	switch {
+	case !ls.sess.Ready():
+		return 0
+	case !ls.called:
+		return 1
+	}
+	return 2
+}
+
 func newSessions(lim sessionLimits, now func() time.Time) *sessions {
 	return &sessions{lim: lim, now: now, byID: map[string]*liveSession{}, count: map[sessionKey]int{}}
 }
 
-// open starts a session counted against keys. It fails with RATE_LIMITED
-// when ready sessions fill a key's cap, and UNAVAILABLE when they fill the
-// server's.
-func (s *sessions) open(keys []sessionKey) (string, *mcpserver.Session, error) {
+// open starts a session counted against keys, handling its initialize
+// until done is called. It fails with RATE_LIMITED when every session
+// under a key's cap is handling a request, and UNAVAILABLE when every
+// session under the server's is.
+func (s *sessions) open(keys []sessionKey) (string, *mcpserver.Session, func(called bool), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
@@ -98,44 +126,45 @@ func (s *sessions) open(keys []sessionKey) (string, *mcpserver.Session, error) {
 	}
 	for _, k := range keys {
 		limit, capped := s.lim.perKey[k.kind]
-		if capped && s.count[k] >= limit && !s.dropOldestPending(&k) {
-			return "", nil, contract.Errorf(contract.CodeRateLimited,
-				"Too Many Requests: %d MCP sessions are open for %s %s, the most one %s may hold; close unused ones with DELETE /mcp or let them expire",
-				limit, k.kind, k.value, k.kind).With("limit", limit)
+		if capped && s.count[k] >= limit && !s.giveWay(&k) {
+			return "", nil, nil, contract.Errorf(contract.CodeRateLimited,
+				"Too Many Requests: all %d MCP sessions allowed for %s %s are handling a request; try again once one is answered, or close unused ones with DELETE /mcp",
+				limit, k.kind, k.value).With("limit", limit)
 		}
 	}
-	if len(s.byID) >= s.lim.max && !s.dropOldestPending(nil) {
-		return "", nil, contract.Errorf(contract.CodeUnavailable,
-			"Service Unavailable: %d MCP sessions are open, the server's limit; close unused ones with DELETE /mcp or let them expire", s.lim.max).With("limit", s.lim.max)
+	if len(s.byID) >= s.lim.max && !s.giveWay(nil) {
+		return "", nil, nil, contract.Errorf(contract.CodeUnavailable,
+			"Service Unavailable: the server's %d MCP sessions are all handling a request; try again once one is answered", s.lim.max).With("limit", s.lim.max)
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
 	sess := mcpserver.NewSession(contract.TransportMCPHTTP)
-	s.byID[id] = &liveSession{sess: sess, keys: keys, opened: now, lastUsed: now}
+	ls := &liveSession{sess: sess, keys: keys, opened: now, lastUsed: now, busy: 1}
+	s.byID[id] = ls
 	for _, k := range keys {
 		s.count[k]++
 	}
-	return id, sess, nil
+	return id, sess, s.doneFunc(ls), nil
 }
 
-// dropOldestPending drops the oldest session that is not ready, of key
-// when key is not nil, and reports whether there was one.
-func (s *sessions) dropOldestPending(key *sessionKey) bool {
-	var oldest string
-	var at time.Time
+// giveWay closes the session that gives way first (see sessions), of key
+// when key is not nil, and reports whether there was one to close.
+func (s *sessions) giveWay(key *sessionKey) bool {
+	var pick string
+	var best *liveSession
 	for id, ls := range s.byID {
-		if ls.sess.Ready() || key != nil && !slices.Contains(ls.keys, *key) {
+		if ls.busy > 0 || key != nil && !slices.Contains(ls.keys, *key) {
 			continue
 		}
-		if oldest == "" || ls.opened.Before(at) {
-			oldest, at = id, ls.opened
+		if best == nil || ls.rank() < best.rank() || ls.rank() == best.rank() && ls.lastUsed.Before(best.lastUsed) {
+			pick, best = id, ls
 		}
 	}
-	if oldest == "" {
+	if best == nil {
 		return false
 	}
-	s.drop(oldest)
+	s.drop(pick)
 	return true
 }
 
@@ -153,9 +182,31 @@ func (s *sessions) drop(id string) {
 	}
 }
 
+// get returns live session id, or nil.
 func (s *sessions) get(id string) *mcpserver.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ls := s.live(id); ls != nil {
+		return ls.sess
+	}
+	return nil
+}
+
+// use returns live session id, handling a request until done is called
+// (called: the request was one, not only notifications), or nil.
+func (s *sessions) use(id string) (*mcpserver.Session, func(called bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ls := s.live(id)
+	if ls == nil {
+		return nil, nil
+	}
+	ls.busy++
+	return ls.sess, s.doneFunc(ls)
+}
+
+// live finds session id, unexpired, and marks it used; the caller holds s.mu.
+func (s *sessions) live(id string) *liveSession {
 	ls, ok := s.byID[id]
 	if !ok {
 		return nil
@@ -166,7 +217,20 @@ func (s *sessions) get(id string) *mcpserver.Session {
 		return nil
 	}
 	ls.lastUsed = now
-	return ls.sess
+	return ls
+}
+
+func (s *sessions) doneFunc(ls *liveSession) func(called bool) {
+	var once sync.Once
+	return func(called bool) {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			ls.busy--
+			ls.called = ls.called || called
+			ls.lastUsed = s.now() // a long call is a recent use
+		})
+	}
 }
 
 func (s *sessions) close(id string) bool {
