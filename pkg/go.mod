@@ -10,6 +10,7 @@ require (
 	github.com/nats-io/nkeys v0.4.16
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
+	golang.org/x/net v0.61.0
 	modernc.org/sqlite v1.62.0
 )
 

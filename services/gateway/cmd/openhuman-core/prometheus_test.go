@@ -28,6 +28,14 @@ func startServeOn(t *testing.T, home, addr string, extraEnv ...string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), "serve", "--addr", addr)
 	cmd.Env = testEnv(home, extraEnv...)
+	u, _ := serveURL(t, cmd)
+	return u
+}
+
+// serveURL starts cmd, a `serve`, and returns the URL it prints and what
+// it writes to stderr.
+func serveURL(t *testing.T, cmd *exec.Cmd) (string, *syncBuffer) {
+	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func startServeOn(t *testing.T, home, addr string, extraEnv ...string) string {
 		t.Fatalf("serve did not say where it listens: %q", line[:n])
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	return u
+	return u, stderr
 }
 
 func freePort(t *testing.T) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/connlimit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
@@ -270,7 +271,9 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	})
 	srv := api.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	// Connections stay below the descriptor limit, with room for newcomers
+	// (/healthz among them) however many sit idle.
+	go func() { errc <- connlimit.Serve(srv, ln, 0) }()
 	url := "http://" + ln.Addr().String()
 	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
 		// Every address of the host: named as asked (0.0.0.0), not as
