@@ -36,10 +36,13 @@ func (s *Store) Put(ctx context.Context, items []memory.Item) ([]bool, error) {
 	return replayed, err
 }
 
+// txQueries are what write transactions run through txStmt.
+var txQueries = []string{insertItem, insertEntity, selectSourceHash, upsertSourceSQL, deleteReplaced, deleteUnnoted}
+
 // inTx runs fn in a write transaction. Statements are prepared before it
 // begins: the writer pool has one connection, which the transaction holds.
 func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) error {
-	for _, q := range []string{insertItem, insertEntity} {
+	for _, q := range txQueries {
 		if _, err := s.stmt(ctx, s.write, q); err != nil {
 			return s.storeErr(doing, err)
 		}
@@ -58,7 +61,7 @@ func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) 
 	return s.storeErr(doing, tx.Commit())
 }
 
-// txStmt is a cached statement bound to tx.
+// txStmt is a cached statement bound to tx; query must be among txQueries.
 func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
 	st, _ := s.stmts.Load("w\x00" + query)
 	return tx.StmtContext(ctx, st.(*sql.Stmt))
@@ -245,8 +248,7 @@ func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (
 		if _, err := tx.ExecContext(ctx, `UPDATE sources SET content_hash = '' WHERE workspace = ? AND source_id = ?`, src.workspace, src.id); err != nil {
 			return nil, s.storeErr("forgetting items", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE workspace = ? AND source_id = ?
-			AND NOT EXISTS (SELECT 1 FROM items WHERE workspace = ? AND source_id = ?)`, src.workspace, src.id, src.workspace, src.id); err != nil {
+		if _, err := tx.ExecContext(ctx, deleteEmptySource, src.workspace, src.id, src.workspace, src.id, src.id); err != nil {
 			return nil, s.storeErr("forgetting items", err)
 		}
 	}
@@ -260,6 +262,11 @@ func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (
 	_, _ = s.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	return missing, nil
 }
+
+// deleteEmptySource drops the record of a source (its workspace and id)
+// that has no item left.
+const deleteEmptySource = `DELETE FROM sources WHERE workspace = ? AND source_id = ?
+	AND NOT EXISTS (SELECT 1 FROM items i WHERE ` + sourceItems + `)`
 
 // query runs a read through the statement cache.
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {

@@ -12,7 +12,7 @@ import (
 func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (bool, error) {
 	unchanged := false
 	err := s.inTx(ctx, "starting "+src.DisplayName, func(tx *sql.Tx) (err error) {
-		if unchanged, err = sourceUnchanged(ctx, tx, src); unchanged || err != nil {
+		if unchanged, err = s.sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
 		// Parts of this very version that an interrupted run stored stay
@@ -51,40 +51,47 @@ func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, item
 		}
 		// Another run that sent this same version finished first (and
 		// forgot what its parts noted): the old chunks are gone already.
-		if done, err := sourceUnchanged(ctx, tx, src); done || err != nil {
+		if done, err := s.sourceUnchanged(ctx, tx, src); done || err != nil {
 			return errors.Join(err, forget())
 		}
 		// The same file in another workspace is another source: its
 		// chunks stay.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND workspace = ? AND id NOT IN
-			(SELECT item_id FROM source_parts WHERE workspace = ? AND source_id = ? AND content_hash = ?)`,
-			src.ID, src.Workspace, src.Workspace, src.ID, src.ContentHash); err != nil {
+		if _, err := s.txStmt(ctx, tx, deleteUnnoted).ExecContext(ctx,
+			src.Workspace, src.ID, src.ID, src.Workspace, src.ID, src.ContentHash); err != nil {
 			return err
 		}
 		if err := forget(); err != nil {
 			return err
 		}
-		return upsertSource(ctx, tx, src)
+		return s.upsertSource(ctx, tx, src)
 	})
 	return replayed, err
 }
 
+// deleteUnnoted deletes a source's items but those the parts of one
+// version noted.
+const deleteUnnoted = `DELETE FROM items AS i WHERE ` + sourceItems + ` AND i.id NOT IN
+	(SELECT item_id FROM source_parts WHERE workspace = ? AND source_id = ? AND content_hash = ?)`
+
+const selectSourceHash = `SELECT content_hash FROM sources WHERE workspace = ? AND source_id = ?`
+
 // sourceUnchanged tells whether src is stored with its content hash.
-func sourceUnchanged(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) (bool, error) {
+func (s *Store) sourceUnchanged(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) (bool, error) {
 	var hash string
-	err := tx.QueryRowContext(ctx, `SELECT content_hash FROM sources WHERE workspace = ? AND source_id = ?`, src.Workspace, src.ID).Scan(&hash)
+	err := s.txStmt(ctx, tx, selectSourceHash).QueryRowContext(ctx, src.Workspace, src.ID).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	return err == nil && hash == src.ContentHash, err
 }
 
+const upsertSourceSQL = `INSERT INTO sources (workspace, source_id, source_kind, display_name, content_hash, updated_ms)
+	VALUES (?,?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+	ON CONFLICT(workspace, source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
+	content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`
+
 // upsertSource records src as stored with its content hash.
-func upsertSource(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO sources (workspace, source_id, source_kind, display_name, content_hash, updated_ms)
-		VALUES (?,?,?,?,?, CAST(unixepoch('subsec') * 1000 AS INTEGER))
-		ON CONFLICT(workspace, source_id) DO UPDATE SET source_kind = excluded.source_kind, display_name = excluded.display_name,
-		content_hash = excluded.content_hash, updated_ms = excluded.updated_ms`,
-		src.Workspace, src.ID, src.Kind, src.DisplayName, src.ContentHash)
+func (s *Store) upsertSource(ctx context.Context, tx *sql.Tx, src memory.SourceRecord) error {
+	_, err := s.txStmt(ctx, tx, upsertSourceSQL).ExecContext(ctx, src.Workspace, src.ID, src.Kind, src.DisplayName, src.ContentHash)
 	return err
 }

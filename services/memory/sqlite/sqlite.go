@@ -259,6 +259,14 @@ CREATE TABLE replica (
 	applied_seq INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO replica (id) VALUES (1);
+`, `
+-- A source's items are found by its workspace and key (its id, or for
+-- learnings whoever wrote them: sourceIDExpr), so that replacing or
+-- forgetting a source costs what the source holds, not what memory holds.
+-- The index on source_id alone could not be used: a query's
+-- "source_id = ?" does not tell SQLite that it is not ''.
+DROP INDEX items_source;
+CREATE INDEX items_source_key ON items(workspace, coalesce(nullif(source_id, ''), provenance), source, observed_at);
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -15,30 +15,38 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 	unchanged := false
 	var replayed []bool
 	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) (err error) {
-		if unchanged, err = sourceUnchanged(ctx, tx, src); unchanged || err != nil {
+		if unchanged, err = s.sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
 		// Chunks that did not change keep their rows (and vectors); the
-		// rest of the old content goes, in this workspace only.
-		keep := make([]any, 0, len(items)+2)
-		keep = append(keep, src.ID, src.Workspace)
-		for _, it := range items {
-			keep = append(keep, it.ID)
+		// rest of the old content goes, in this workspace only. The ids to
+		// keep travel as one JSON array, so one prepared statement serves
+		// every file.
+		keep := make([]string, len(items))
+		for i, it := range items {
+			keep[i] = it.ID
 		}
-		notIn := ""
-		if len(items) > 0 {
-			notIn = ` AND id NOT IN (` + placeholders(len(items)) + `)`
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE source_id = ? AND workspace = ?`+notIn, keep...); err != nil {
+		list, _ := json.Marshal(keep)
+		if _, err := s.txStmt(ctx, tx, deleteReplaced).ExecContext(ctx, src.Workspace, src.ID, src.ID, string(list)); err != nil {
 			return err
 		}
 		if replayed, err = s.putTx(ctx, tx, items); err != nil {
 			return err
 		}
-		return upsertSource(ctx, tx, src)
+		return s.upsertSource(ctx, tx, src)
 	})
 	return unchanged, replayed, err
 }
+
+// sourceItems limits alias i to the items of one ingested source, its
+// workspace, id and id again: an ingested item's key (sourceIDExpr) is its
+// source id, and naming the key lets SQLite find the items by
+// items_source_key instead of reading every row.
+const sourceItems = `i.workspace = ? AND ` + sourceIDExpr + ` = ? AND i.source_id = ?`
+
+// deleteReplaced deletes a source's items but those whose ids a JSON array
+// lists.
+const deleteReplaced = `DELETE FROM items AS i WHERE ` + sourceItems + ` AND i.id NOT IN (SELECT value FROM json_each(?))`
 
 // Item reads one item by id. One of a workspace not among workspaces is
 // not found, with the very error of an id never stored.
@@ -59,7 +67,9 @@ func (s *Store) Item(ctx context.Context, id string, workspaces []string) (memor
 }
 
 // sourceIDExpr is an item's source id as the tree shows it: the source it
-// was ingested from, or for learnings whoever wrote them.
+// was ingested from, or for learnings whoever wrote them. The index
+// items_source_key is keyed by it, spelled the same (SQLite uses an index
+// on an expression only for that expression).
 const sourceIDExpr = `coalesce(nullif(i.source_id, ''), i.provenance)`
 
 // Browse lists items matching q.
