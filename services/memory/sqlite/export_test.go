@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,5 +34,29 @@ func AssertGone(t *testing.T, path, text string) {
 		if bytes.Contains(b, []byte(text)) {
 			t.Errorf("%s still holds the forgotten text %q", filepath.Base(f), text)
 		}
+	}
+}
+
+// WriteOldSchema writes the database at path as a binary knowing only the
+// first version migrations left it, then runs stmts on it.
+func WriteOldSchema(tb testing.TB, path string, version int, stmts ...string) {
+	tb.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range append(append([]string{}, migrations[:version]...), append([]string{fmt.Sprintf("PRAGMA user_version = %d", version)}, stmts...)...) {
+		if _, err := db.Exec(q); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// Exec runs a statement on the writer, as a migration would.
+func (s *Store) Exec(tb testing.TB, query string, args ...any) {
+	tb.Helper()
+	if _, err := s.write.Exec(query, args...); err != nil {
+		tb.Fatal(err)
 	}
 }

@@ -264,9 +264,9 @@ func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (
 }
 
 // deleteEmptySource drops the record of a source (its workspace and id)
-// that has no item left.
+// that has no item left, as its counts tell.
 const deleteEmptySource = `DELETE FROM sources WHERE workspace = ? AND source_id = ?
-	AND NOT EXISTS (SELECT 1 FROM items i WHERE ` + sourceItems + `)`
+	AND NOT EXISTS (SELECT 1 FROM source_counts c WHERE c.workspace = ? AND c.source_key = ? AND c.source_id = ?)`
 
 // query runs a read through the statement cache.
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
@@ -369,7 +369,10 @@ func filterSQL(f *memory.Filter) (string, []any) {
 
 // workspaceSQL limits alias i to workspaces; nil limits nothing, and an
 // empty list lets nothing through.
-func workspaceSQL(workspaces []string) (string, []any) {
+func workspaceSQL(workspaces []string) (string, []any) { return workspaceIn("i.workspace", workspaces) }
+
+// workspaceIn limits column col to workspaces as workspaceSQL does.
+func workspaceIn(col string, workspaces []string) (string, []any) {
 	if workspaces == nil {
 		return "", nil
 	}
@@ -382,11 +385,11 @@ func workspaceSQL(workspaces []string) (string, []any) {
 		args[i] = ws
 		named = named && ws != ""
 	}
-	where := " AND i.workspace IN (" + placeholders(len(workspaces)) + ")"
+	where := " AND " + col + " IN (" + placeholders(len(workspaces)) + ")"
 	if named {
 		// Spelled out, it lets SQLite read the partial index on workspace
 		// instead of every row.
-		where += " AND i.workspace != ''"
+		where += " AND " + col + " != ''"
 	}
 	return where, args
 }

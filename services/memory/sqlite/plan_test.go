@@ -11,14 +11,19 @@ import (
 // the table's name), through the table or an index alike.
 var scansItems = regexp.MustCompile(`^SCAN (items|i)\b`)
 
-// What an ingest or a forget of a source writes is found by index, so
-// its cost follows the source, not how much memory holds: replacing a
+// readsItems matches any step that reads items.
+var readsItems = regexp.MustCompile(`^(SCAN|SEARCH) (items|i)\b`)
+
+// What an ingest writes and what listing sources reads is found by index,
+// so their cost follows the source, not how much memory holds: replacing a
 // file's chunks, the last part of a file sent in parts, dropping a
 // forgotten source's record, browsing one source of a workspace (a
-// replicated forget reads what is left of a source so), and every
-// statement the triggers on items run.
+// replicated forget reads what is left of a source so), every statement
+// the triggers on items run, and the listing, which reads the counts and
+// no item at all.
 func TestQueriesFindRowsByIndex(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "memory.db"))
+	inAB, _ := workspaceIn("c.workspace", []string{"a", "b"})
 	inBrowse, _ := workspaceSQL([]string{"a"})
 	queries := map[string]string{
 		"replacing a source":                 deleteReplaced,
@@ -52,6 +57,13 @@ func TestQueriesFindRowsByIndex(t *testing.T) {
 		for _, step := range plan(t, s, q) {
 			if scansItems.MatchString(step) {
 				t.Errorf("%s reads every item (%s):\n%s", what, step, q)
+			}
+		}
+	}
+	for _, q := range []string{sourcesQuery(""), sourcesQuery(inAB)} {
+		for _, step := range plan(t, s, q) {
+			if readsItems.MatchString(step) {
+				t.Errorf("listing sources reads items (%s):\n%s", step, q)
 			}
 		}
 	}

@@ -267,6 +267,84 @@ INSERT INTO replica (id) VALUES (1);
 -- "source_id = ?" does not tell SQLite that it is not ''.
 DROP INDEX items_source;
 CREATE INDEX items_source_key ON items(workspace, coalesce(nullif(source_id, ''), provenance), source, observed_at);
+`, `
+-- tree.list_sources reads these counts instead of grouping every item:
+-- per workspace, source key, kind and source id, how many items, the
+-- newest one's observed_at and the first stored (lowest seq) of the items
+-- that new, whose source names the listing. Triggers keep them exact
+-- through every write, whichever process or replica makes it.
+CREATE TABLE source_counts (
+	workspace      TEXT    NOT NULL,
+	source_key     TEXT    NOT NULL,
+	source_kind    TEXT    NOT NULL,
+	source_id      TEXT    NOT NULL,
+	chunk_count    INTEGER NOT NULL,
+	most_recent_ms INTEGER NOT NULL,
+	newest_seq     INTEGER NOT NULL,
+	PRIMARY KEY (workspace, source_key, source_kind, source_id)
+) WITHOUT ROWID;
+INSERT INTO source_counts
+SELECT workspace, coalesce(nullif(source_id, ''), provenance), source, source_id, count(*), max(observed_at), 0
+FROM items GROUP BY 1, 2, 3, 4;
+UPDATE source_counts SET newest_seq = (SELECT min(i.seq) FROM items i WHERE i.workspace = source_counts.workspace
+	AND coalesce(nullif(i.source_id, ''), i.provenance) = source_counts.source_key AND i.source = source_counts.source_kind
+	AND i.source_id = source_counts.source_id AND i.observed_at = source_counts.most_recent_ms);
+CREATE TRIGGER items_ai_sources AFTER INSERT ON items BEGIN
+	INSERT INTO source_counts VALUES
+		(new.workspace, coalesce(nullif(new.source_id, ''), new.provenance), new.source, new.source_id, 1, new.observed_at, new.seq)
+	ON CONFLICT DO UPDATE SET chunk_count = chunk_count + 1, most_recent_ms = max(most_recent_ms, excluded.most_recent_ms),
+		newest_seq = CASE WHEN excluded.most_recent_ms > most_recent_ms THEN excluded.newest_seq
+			WHEN excluded.most_recent_ms = most_recent_ms THEN min(newest_seq, excluded.newest_seq) ELSE newest_seq END;
+END;
+-- Only when the item naming the newest goes are the newest of the rest
+-- looked up (by items_source_key: its last entries, then the first of
+-- those).
+CREATE TRIGGER items_ad_sources AFTER DELETE ON items BEGIN
+	UPDATE source_counts SET chunk_count = chunk_count - 1
+	WHERE workspace = old.workspace AND source_key = coalesce(nullif(old.source_id, ''), old.provenance)
+		AND source_kind = old.source AND source_id = old.source_id;
+	DELETE FROM source_counts WHERE workspace = old.workspace AND source_key = coalesce(nullif(old.source_id, ''), old.provenance)
+		AND source_kind = old.source AND source_id = old.source_id AND chunk_count <= 0;
+	UPDATE source_counts SET
+		most_recent_ms = (SELECT max(i.observed_at) FROM items i WHERE i.workspace = old.workspace
+			AND coalesce(nullif(i.source_id, ''), i.provenance) = coalesce(nullif(old.source_id, ''), old.provenance)
+			AND i.source = old.source AND i.source_id = old.source_id),
+		newest_seq = (SELECT min(i.seq) FROM items i WHERE i.workspace = old.workspace
+			AND coalesce(nullif(i.source_id, ''), i.provenance) = coalesce(nullif(old.source_id, ''), old.provenance)
+			AND i.source = old.source AND i.source_id = old.source_id
+			AND i.observed_at = (SELECT max(i.observed_at) FROM items i WHERE i.workspace = old.workspace
+				AND coalesce(nullif(i.source_id, ''), i.provenance) = coalesce(nullif(old.source_id, ''), old.provenance)
+				AND i.source = old.source AND i.source_id = old.source_id))
+	WHERE workspace = old.workspace AND source_key = coalesce(nullif(old.source_id, ''), old.provenance)
+		AND source_kind = old.source AND source_id = old.source_id AND newest_seq = old.seq;
+END;
+-- No write changes these columns of an item today; one that does (a
+-- migration relabelling items) moves the item from one count to another,
+-- as a delete and an insert would.
+CREATE TRIGGER items_au_sources AFTER UPDATE OF workspace, source_id, provenance, source, observed_at ON items BEGIN
+	UPDATE source_counts SET chunk_count = chunk_count - 1
+	WHERE workspace = old.workspace AND source_key = coalesce(nullif(old.source_id, ''), old.provenance)
+		AND source_kind = old.source AND source_id = old.source_id;
+	DELETE FROM source_counts WHERE workspace = old.workspace AND source_key = coalesce(nullif(old.source_id, ''), old.provenance)
+		AND source_kind = old.source AND source_id = old.source_id AND chunk_count <= 0;
+	UPDATE source_counts SET
+		most_recent_ms = (SELECT max(i.observed_at) FROM items i WHERE i.workspace = old.workspace
+			AND coalesce(nullif(i.source_id, ''), i.provenance) = coalesce(nullif(old.source_id, ''), old.provenance)
+			AND i.source = old.source AND i.source_id = old.source_id),
+		newest_seq = (SELECT min(i.seq) FROM items i WHERE i.workspace = old.workspace
+			AND coalesce(nullif(i.source_id, ''), i.provenance) = coalesce(nullif(old.source_id, ''), old.provenance)
+			AND i.source = old.source AND i.source_id = old.source_id
+			AND i.observed_at = (SELECT max(i.observed_at) FROM items i WHERE i.workspace = old.workspace
+				AND coalesce(nullif(i.source_id, ''), i.provenance) = coalesce(nullif(old.source_id, ''), old.provenance)
+				AND i.source = old.source AND i.source_id = old.source_id))
+	WHERE workspace = old.workspace AND source_key = coalesce(nullif(old.source_id, ''), old.provenance)
+		AND source_kind = old.source AND source_id = old.source_id AND newest_seq = old.seq;
+	INSERT INTO source_counts VALUES
+		(new.workspace, coalesce(nullif(new.source_id, ''), new.provenance), new.source, new.source_id, 1, new.observed_at, new.seq)
+	ON CONFLICT DO UPDATE SET chunk_count = chunk_count + 1, most_recent_ms = max(most_recent_ms, excluded.most_recent_ms),
+		newest_seq = CASE WHEN excluded.most_recent_ms > most_recent_ms THEN excluded.newest_seq
+			WHEN excluded.most_recent_ms = most_recent_ms THEN min(newest_seq, excluded.newest_seq) ELSE newest_seq END;
+END;
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

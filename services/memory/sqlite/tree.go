@@ -1,9 +1,11 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -68,8 +70,9 @@ func (s *Store) Item(ctx context.Context, id string, workspaces []string) (memor
 
 // sourceIDExpr is an item's source id as the tree shows it: the source it
 // was ingested from, or for learnings whoever wrote them. The index
-// items_source_key is keyed by it, spelled the same (SQLite uses an index
-// on an expression only for that expression).
+// items_source_key and the table source_counts are keyed by it, spelled
+// the same (SQLite uses an index on an expression only for that
+// expression).
 const sourceIDExpr = `coalesce(nullif(i.source_id, ''), i.provenance)`
 
 // Browse lists items matching q.
@@ -150,26 +153,59 @@ func (s *Store) TopEntities(ctx context.Context, kind string, k int, workspaces 
 	return out, s.storeErr("counting entities", rows.Err())
 }
 
-// Sources summarizes items per source.
+// Sources summarizes items per source from source_counts, which the
+// triggers on items keep: what it costs grows with the sources listed, not
+// with the items they hold. A source of several workspaces the caller sees
+// is one row, as grouping its items makes it, named as the source of its
+// newest item is (the first stored among equals).
 func (s *Store) Sources(ctx context.Context, workspaces []string) ([]memory.SourceSummary, error) {
-	inWS, wsArgs := workspaceSQL(workspaces)
-	rows, err := s.query(ctx, `SELECT `+sourceIDExpr+` AS sid, i.source, count(*), max(i.observed_at),
-		coalesce((SELECT display_name FROM sources s WHERE s.source_id = i.source_id AND s.workspace = i.workspace), '')
-		FROM items i WHERE 1=1`+inWS+` GROUP BY sid, i.source ORDER BY max(i.observed_at) DESC, sid`, wsArgs...)
+	inWS, wsArgs := workspaceIn("c.workspace", workspaces)
+	rows, err := s.query(ctx, sourcesQuery(inWS), wsArgs...)
 	if err != nil {
 		return nil, s.storeErr("listing sources", err)
 	}
 	defer rows.Close()
-	out := []memory.SourceSummary{}
+	type key struct{ id, kind string }
+	type row struct {
+		memory.SourceSummary
+		newestSeq int64
+	}
+	merged := map[key]*row{}
 	for rows.Next() {
-		var sum memory.SourceSummary
-		if err := rows.Scan(&sum.SourceID, &sum.SourceKind, &sum.ChunkCount, &sum.MostRecentMS, &sum.DisplayName); err != nil {
+		var r row
+		if err := rows.Scan(&r.SourceID, &r.SourceKind, &r.ChunkCount, &r.MostRecentMS, &r.newestSeq, &r.DisplayName); err != nil {
 			return nil, s.storeErr("listing sources", err)
 		}
-		if sum.DisplayName == "" {
-			sum.DisplayName = sum.SourceID
+		m, ok := merged[key{r.SourceID, r.SourceKind}]
+		switch {
+		case !ok:
+			merged[key{r.SourceID, r.SourceKind}] = &r
+			continue
+		case r.MostRecentMS > m.MostRecentMS || r.MostRecentMS == m.MostRecentMS && r.newestSeq < m.newestSeq:
+			m.MostRecentMS, m.newestSeq, m.DisplayName = r.MostRecentMS, r.newestSeq, r.DisplayName
 		}
-		out = append(out, sum)
+		m.ChunkCount += r.ChunkCount
 	}
-	return out, s.storeErr("listing sources", rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, s.storeErr("listing sources", err)
+	}
+	out := make([]memory.SourceSummary, 0, len(merged))
+	for _, r := range merged {
+		if r.DisplayName == "" {
+			r.DisplayName = r.SourceID
+		}
+		out = append(out, r.SourceSummary)
+	}
+	slices.SortFunc(out, func(a, b memory.SourceSummary) int {
+		return cmp.Or(cmp.Compare(b.MostRecentMS, a.MostRecentMS), cmp.Compare(a.SourceID, b.SourceID), cmp.Compare(a.SourceKind, b.SourceKind))
+	})
+	return out, nil
+}
+
+// sourcesQuery reads the counts of the workspaces inWS (alias c) lets
+// through, with the name of each one's source.
+func sourcesQuery(inWS string) string {
+	return `SELECT c.source_key, c.source_kind, c.chunk_count, c.most_recent_ms, c.newest_seq, coalesce(s.display_name, '')
+		FROM source_counts c LEFT JOIN sources s ON s.workspace = c.workspace AND s.source_id = c.source_id
+		WHERE 1=1` + inWS
 }
