@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race eval eval-use-lite bench bench-memory bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
+.PHONY: build run smoke test test-race eval eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -73,6 +73,13 @@ bench:
 # Memory at 10k, 100k and 1M items (about five minutes).
 bench-memory:
 	OPENHUMAN_BENCH_1M=1 go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./services/memory/
+
+# Ingest at scale: 100,000 small files into an empty home, then 100,000 more
+# into the home holding them, through the walk, gateway, bus and memory
+# service; fails when a file of the second folder costs over 1.5× one of the
+# first (about ten minutes). OPENHUMAN_BENCH_INGEST_FILES=N sets the count.
+bench-ingest:
+	go test -run '^$$' -bench BenchmarkIngestFolder -benchtime 1x -timeout 60m ./services/gateway/ingest/
 
 # Load through the HTTP endpoints: memory.fetch at 10k items, 1/8/64 clients,
 # and the floor under it (a fetch matching nothing; GET /healthz).
