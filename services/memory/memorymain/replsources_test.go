@@ -49,6 +49,8 @@ func TestReplicasKeepSourceCountsExact(t *testing.T) {
 	ingest(a, contract.IngestFile{SourceID: "/docs/old.md", DisplayName: "old.md", SourceKind: "file", Workspace: "ops",
 		Content: "# Old\n\nThe old way.\n\n## More\n\nStill old."})
 
+	// b reads what a wrote once it has applied it.
+	caughtUp(t, b, lastSeq(t, ns.ClientURL()))
 	chunks, _, err := b.store.Browse(ctx, memory.BrowseQuery{SourceIDs: []string{"/docs/runbook.md"}, Workspaces: []string{"ops"}, K: 100})
 	if err != nil || len(chunks) < 3 {
 		t.Fatalf("runbook chunks in ops: %d, %v", len(chunks), err)
