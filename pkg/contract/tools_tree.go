@@ -39,7 +39,11 @@ var TreeReadChunk = Tool{
 	Input: Object("", []string{"chunk_id"}, map[string]*Schema{
 		"chunk_id": String("The chunk's id.").MaxLen(128),
 	}),
-	Output:      outObject("", []string{"chunk", "content"}, map[string]*Schema{"chunk": chunkRow(), "content": out("string", "The whole text.")}),
+	Output: outObject("", []string{"chunk", "content"}, map[string]*Schema{"chunk": chunkRow(), "content": out("string", "The whole text."),
+		"item": hitSchema(),
+		"entities": {Type: "array", Description: "The names, handles, addresses and links it mentions.", Items: outObject("", []string{"entity_id", "kind", "surface"}, map[string]*Schema{
+			"entity_id": out("string", "kind:lowercased-surface"), "kind": out("string", ""), "surface": out("string", ""),
+		})}}),
 	Annotations: readOnly("Read a chunk"),
 	Service:     ServiceMemory, Method: "tree_get_chunk", RPC: "openhuman.memory_tree_get_chunk", Profiles: []string{ProfileV2, ProfileV1},
 	Use: "tree.read_chunk to read one chunk whole",

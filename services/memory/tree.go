@@ -157,10 +157,14 @@ type ReadChunkParams struct {
 	ChunkID string `json:"chunk_id"`
 }
 
-// FullChunk is a chunk with its whole content.
+// FullChunk is a chunk with its whole content, and the item it is as
+// memory.list shows items (its kind and every date), with the entities it
+// mentions: what a person needs to judge one item.
 type FullChunk struct {
-	Chunk   ChunkRow `json:"chunk"`
-	Content string   `json:"content"`
+	Chunk    ChunkRow `json:"chunk"`
+	Content  string   `json:"content"`
+	Item     Hit      `json:"item"`
+	Entities []Entity `json:"entities"`
 }
 
 // ReadChunk returns one chunk cc may see in full; any other is not found.
@@ -172,7 +176,13 @@ func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.
 	if err != nil {
 		return nil, err
 	}
-	return &FullChunk{Chunk: chunkRow(it), Content: it.Text}, nil
+	// Entities are kept for counting, not per item; they are a function of
+	// the text, as when it was stored.
+	ents := ExtractEntities(it.Text, it.Meta.Language)
+	if ents == nil {
+		ents = []Entity{}
+	}
+	return &FullChunk{Chunk: chunkRow(it), Content: it.Text, Item: hitOf(it, nil), Entities: ents}, nil
 }
 
 // BrowseParams are tree.browse's arguments.
