@@ -45,6 +45,10 @@ type CallContext struct {
 	// gateway signed it (pkg/callauth), so a client that reaches NATS
 	// directly cannot widen it or leave it out.
 	Workspaces []string `json:"workspaces,omitempty"`
+	// Call names one client call, given by the gateway, and is passed on
+	// to what the call sets off: a sub-agent's call waiting for approval
+	// carries it, so the session that ran the agent can be asked.
+	Call string `json:"call,omitempty"`
 }
 
 // Holds reports whether the caller holds scope.

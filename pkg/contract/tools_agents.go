@@ -86,14 +86,27 @@ func approvalItem() *Schema {
 	})
 }
 
+// decidedItem is a call that waited and was decided, or timed out.
+func decidedItem() *Schema {
+	s := approvalItem()
+	s.Required = append(s.Required, "outcome", "decided_ms")
+	s.Properties["outcome"] = out("string", "approved, denied or timed_out.")
+	s.Properties["reason"] = out("string", "The approver's note.")
+	s.Properties["decided_by"] = out("string", "Who decided: the provenance of the deciding call (console:<token>, mcp:<client>, http:<token>).")
+	s.Properties["decided_token"] = out("string", "The bearer token name of whoever decided.")
+	s.Properties["decided_ms"] = out("integer", "")
+	return s
+}
+
 // ApprovalList lists calls waiting for approval (JSON-RPC only).
 var ApprovalList = Tool{
 	Name: "approval.list", Title: "List pending approvals",
-	Description: "Sub-agents' side-effecting calls waiting for a decision ([approval] mode = ask), oldest first.",
+	Description: "Sub-agents' side-effecting calls waiting for a decision ([approval] mode = ask), oldest first, and the last ones decided, newest first.",
 	Input:       Object("", nil, nil),
 	Output: outObject("", []string{"mode", "pending"}, map[string]*Schema{
 		"mode":    out("string", "The approval mode: auto, deny or ask."),
 		"pending": {Type: "array", Items: approvalItem()},
+		"decided": {Type: "array", Description: "The last 50 decided (or timed out), newest first, with who decided.", Items: decidedItem()},
 	}),
 	Annotations: readOnly("List pending approvals"),
 	Service:     ServiceAgents, Method: "approval_list", RPC: "openhuman.approval_list", Profiles: []string{ProfileRPC},
@@ -114,5 +127,6 @@ var ApprovalDecide = Tool{
 	}),
 	Annotations: Annotations{Title: "Decide a pending approval", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 	Service:     ServiceAgents, Method: "approval_decide", RPC: "openhuman.approval_decide", Profiles: []string{ProfileRPC},
-	Use: "approval.decide to approve or deny a sub-agent's waiting call",
+	Use:     "approval.decide to approve or deny a sub-agent's waiting call",
+	Summary: []SummaryField{ValueOf("id"), ValueOf("approve"), LengthOf("reason")},
 }

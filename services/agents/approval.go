@@ -37,7 +37,31 @@ type Pending struct {
 	Workspaces  []string `json:"workspaces,omitempty"`
 	RequestedMS int64    `json:"requested_ms"`
 	ExpiresMS   int64    `json:"expires_ms"`
+	// Call is the client call that ran the sub-agent (CallContext.Call).
+	Call string `json:"call,omitempty"`
 }
+
+// Outcomes of a decided call.
+const (
+	OutcomeApproved = "approved"
+	OutcomeDenied   = "denied"
+	OutcomeTimedOut = "timed_out"
+)
+
+// Decided is a call that waited, and how it ended: who decided and why,
+// or that nobody did in time. The arguments stay as they were shown.
+type Decided struct {
+	Pending
+	Outcome   string `json:"outcome"`
+	Reason    string `json:"reason,omitempty"`
+	DecidedBy string `json:"decided_by,omitempty"`
+	// DecidedToken names the bearer token of whoever decided, if any.
+	DecidedToken string `json:"decided_token,omitempty"`
+	DecidedMS    int64  `json:"decided_ms"`
+}
+
+// maxDecided is how many decided calls are kept for listing.
+const maxDecided = 50
 
 // scrubbed is a call's arguments as an approver is shown them: every
 // string with its secrets removed, as memory would store it, so a secret a
@@ -84,10 +108,13 @@ func (p Pending) visibleTo(cc contract.CallContext) bool {
 	return true
 }
 
-// Decision is an approver's answer.
+// Decision is an approver's answer, and who gave it (provenance and
+// bearer token name of the deciding call).
 type Decision struct {
 	Approve bool   `json:"approve"`
 	Reason  string `json:"reason,omitempty"`
+	By      string `json:"by,omitempty"`
+	Token   string `json:"token,omitempty"`
 }
 
 // Approvals holds parked calls until they are decided. Two backends: in
@@ -101,6 +128,10 @@ type Approvals interface {
 	List(ctx context.Context) ([]Pending, error)
 	// Decide answers a parked call; NOT_FOUND when none is waiting.
 	Decide(ctx context.Context, id string, d Decision) error
+	// Record keeps d among the decided calls (the newest maxDecided), and
+	// Decided lists them, newest first.
+	Record(ctx context.Context, d Decided) error
+	Decided(ctx context.Context) ([]Decided, error)
 }
 
 // Gate is the approval gate of sub-agents' side effects.
@@ -145,6 +176,7 @@ func (g *Gate) Check(ctx context.Context, p Pending) error {
 	defer g.store.Remove(context.WithoutCancel(ctx), p.ID)
 	g.log.Info("a sub-agent's call waits for approval: decide with openhuman.approval_decide", "id", p.ID, "agent", p.AgentID, "tool", p.Tool, "client", p.Client, "timeout", g.timeout)
 	d, ok, err := g.store.Wait(ctx, p.ID, g.timeout)
+	g.record(ctx, p, d, ok, err)
 	switch {
 	case err != nil:
 		return contract.Errorf(contract.CodeDenied, "%s's %s call was refused: its approval could not be awaited (%v)", p.AgentID, p.Tool, err)
@@ -158,6 +190,40 @@ func (g *Gate) Check(ctx context.Context, p Pending) error {
 		return contract.Errorf(contract.CodeDenied, "%s's %s call was denied by the approver: %s", p.AgentID, p.Tool, reason)
 	}
 	return nil
+}
+
+// record keeps how p ended for the list of decided calls. A wait that
+// failed decided nothing and is not listed.
+func (g *Gate) record(ctx context.Context, p Pending, d Decision, ok bool, err error) {
+	if err != nil {
+		return
+	}
+	r := Decided{Pending: p, Outcome: OutcomeTimedOut, DecidedMS: time.Now().UnixMilli()}
+	if ok {
+		r.Outcome, r.Reason, r.DecidedBy, r.DecidedToken = OutcomeDenied, d.Reason, d.By, d.Token
+		if d.Approve {
+			r.Outcome = OutcomeApproved
+		}
+	}
+	if err := g.store.Record(context.WithoutCancel(ctx), r); err != nil {
+		g.log.Warn("a decided approval could not be kept for listing", "id", p.ID, "err", err)
+	}
+}
+
+// Decided returns the decided calls cc may see, newest first.
+func (g *Gate) Decided(ctx context.Context, cc contract.CallContext) ([]Decided, error) {
+	ds, err := g.store.Decided(ctx)
+	if err != nil {
+		return nil, contract.Errorf(contract.CodeUnavailable, "decided approvals cannot be read right now: %v", err)
+	}
+	out := []Decided{}
+	for _, d := range ds {
+		if d.visibleTo(cc) {
+			out = append(out, d)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].DecidedMS > out[j].DecidedMS })
+	return out, nil
 }
 
 // List returns the calls waiting that cc may see, oldest first.
@@ -212,6 +278,7 @@ func NotPending(id string) error {
 type MemoryApprovals struct {
 	mu      sync.Mutex
 	pending map[string]*parked
+	decided []Decided // oldest first
 }
 
 type parked struct {
@@ -284,4 +351,24 @@ func (m *MemoryApprovals) Decide(_ context.Context, id string, d Decision) error
 	delete(m.pending, id)
 	pk.decision <- d
 	return nil
+}
+
+// Record keeps d, dropping the oldest past maxDecided.
+func (m *MemoryApprovals) Record(_ context.Context, d Decided) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.decided = append(m.decided, d)
+	if len(m.decided) > maxDecided {
+		m.decided = slices.Clone(m.decided[len(m.decided)-maxDecided:])
+	}
+	return nil
+}
+
+// Decided lists the decided calls, newest first.
+func (m *MemoryApprovals) Decided(context.Context) ([]Decided, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := slices.Clone(m.decided)
+	slices.Reverse(out)
+	return out, nil
 }

@@ -253,7 +253,7 @@ func (x *run) execute(ctx context.Context, call llm.ToolCall, rec *ToolCallRecor
 	// and scopes and are held to the caller's workspaces, never wider
 	// (the services check it against the run the gateway signed).
 	cc := contract.CallContext{Source: x.source(), Transport: x.cc.Transport, Agent: x.def.ID, Depth: x.cc.Depth + 1,
-		Token: x.cc.Token, Scopes: x.cc.Scopes, Workspaces: x.cc.Workspaces}
+		Token: x.cc.Token, Scopes: x.cc.Scopes, Workspaces: x.cc.Workspaces, Call: x.cc.Call}
 	if tool.Writes {
 		// Checked here as well as by the service: a bad call must not
 		// wait for an approval it could never use.
@@ -277,7 +277,7 @@ func (x *run) write(ctx context.Context, tool contract.Tool, obj map[string]any,
 		}
 	}()
 	if err := x.r.opts.Approval.Check(ctx, Pending{AgentID: x.def.ID, Tool: tool.Name, Arguments: scrubbed(obj).(map[string]any), Client: cc.Source,
-		Token: cc.Token, Workspaces: cc.Workspaces}); err != nil {
+		Token: cc.Token, Workspaces: cc.Workspaces, Call: cc.Call}); err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 		return "", err
 	}

@@ -41,10 +41,14 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"mode": gate.Mode(), "pending": pending}, nil
+				decided, err := gate.Decided(ctx, cc)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"mode": gate.Mode(), "pending": pending, "decided": decided}, nil
 			}),
 			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p decideParams, cc contract.CallContext) (any, error) {
-				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason}, cc); err != nil {
+				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason, By: cc.Source, Token: cc.Token}, cc); err != nil {
 					return nil, err
 				}
 				return map[string]any{"id": p.ID, "approved": p.Approve}, nil

@@ -28,6 +28,53 @@ func NewApprovals(client *redisconn.Client) *Approvals { return &Approvals{redis
 
 func (a *Approvals) pendingKey() string           { return a.redis.Key("approvals:pending") }
 func (a *Approvals) decisionKey(id string) string { return a.redis.Key("approvals:decision:" + id) }
+func (a *Approvals) decidedKey() string           { return a.redis.Key("approvals:decided") }
+
+// MaxDecided is how many decided calls the list keeps, and decidedTTL how
+// long it lasts after the last decision: it is history, which Redis may lose.
+const (
+	MaxDecided = 50
+	decidedTTL = 7 * 24 * time.Hour
+)
+
+// Record pushes d on the list of decided calls, newest first, cut to
+// MaxDecided.
+func (a *Approvals) Record(ctx context.Context, d agents.Decided) error {
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	return a.redis.Do(ctx, func(ctx context.Context, r *goredis.Client) error {
+		_, err := r.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+			p.LPush(ctx, a.decidedKey(), raw)
+			p.LTrim(ctx, a.decidedKey(), 0, MaxDecided-1)
+			p.PExpire(ctx, a.decidedKey(), decidedTTL)
+			return nil
+		})
+		return err
+	})
+}
+
+// Decided lists the decided calls, newest first.
+func (a *Approvals) Decided(ctx context.Context) ([]agents.Decided, error) {
+	var all []string
+	err := a.redis.Do(ctx, func(ctx context.Context, r *goredis.Client) error {
+		var err error
+		all, err = r.LRange(ctx, a.decidedKey(), 0, MaxDecided-1).Result()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]agents.Decided, 0, len(all))
+	for _, raw := range all {
+		var d agents.Decided
+		if json.Unmarshal([]byte(raw), &d) == nil {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
 
 // Park records p as waiting.
 func (a *Approvals) Park(ctx context.Context, p agents.Pending) error {
