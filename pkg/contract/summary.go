@@ -33,10 +33,13 @@ func CountOf(arg, as string) SummaryField {
 }
 
 // ValueOf keeps an argument's value, or the schema's default when it is
-// absent. Only for values that name something (an enum, an id), never for
-// content.
+// absent. Only for values that name something (an enum, an id, a yes or
+// no), never for content.
 func ValueOf(arg string) SummaryField {
 	return SummaryField{Arg: arg, As: arg, keep: func(v any, present bool, s *Schema) any {
+		if b, ok := v.(bool); ok {
+			return b
+		}
 		str, _ := v.(string)
 		if (!present || str == "") && s != nil && s.Default != nil {
 			return s.Default

@@ -187,7 +187,7 @@ func (g *Gateway) auditStatus(ctx context.Context) map[string]any {
 		return map[string]any{"enabled": false, "detail": "no audit log is configured: writes are counted in openhuman_tool_calls_total only"}
 	}
 	l := g.opts.Audit.Log()
-	status := map[string]any{"enabled": true, "backend": l.Backend(), "audited_tools": []string{"memory.learn", "memory.forget", "sub-agents' writes"}}
+	status := map[string]any{"enabled": true, "backend": l.Backend(), "audited_tools": []string{"memory.learn", "memory.forget", "agent.run_subagent", "approval.decide", "sub-agents' writes"}}
 	if rows, err := l.Recent(ctx, 1, false); err != nil {
 		status["error"] = err.Error()
 	} else if len(rows) == 1 {

@@ -120,16 +120,17 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 }
 
 // call passes the scope and act gates, sends the call, and audits it when the tool
-// writes. The arguments travel as they came: the service serving the tool
+// changes state (Audited). The arguments travel as they came: the service serving the tool
 // checks them against its schema (it is the boundary every NATS client
 // reaches). Only a tool that acts has them checked here first, by the same
 // code, so that a bad call neither spends the action budget nor reaches the
 // audit without a summary.
 func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
-	if tool.Acts {
+	audited := Audited(tool) && g.opts.Audit != nil
+	if tool.Acts || audited {
 		var obj map[string]any
 		obj, err = tool.CheckArguments(args)
-		if tool.Writes && g.opts.Audit != nil {
+		if audited {
 			defer func() { g.audit(ctx, tool, obj, cc, raw, err) }()
 		}
 		if err != nil {
@@ -156,7 +157,12 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	})
 }
 
-// audit records one call of a tool that writes.
+// Audited reports whether every call of tool leaves an audit row: those
+// that change state (they need scope act): learning, forgetting, running
+// a sub-agent and deciding an approval. Reads are counted, not audited.
+func Audited(tool contract.Tool) bool { return tool.Scope() == contract.ScopeAct }
+
+// audit records one call of a tool that changes state.
 func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, raw json.RawMessage, err error) {
 	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
 	if err != nil {

@@ -50,11 +50,12 @@ func TestReadOnlyAutonomyRefusesActs(t *testing.T) {
 	if _, err := gw.CallTool(context.Background(), "memory.list", nil, contract.CallContext{}); err != nil {
 		t.Fatalf("a read in read-only mode: %v", err)
 	}
-	// The refused write is audited, the refused run is not (its writes
-	// would have been), and both are recent denials.
+	// The refused write and the refused run are audited (newest first),
+	// and both are recent denials.
 	rows := auditRows(t, home)
-	if len(rows) != 1 || rows[0].Success || rows[0].ToolName != "memory.learn" || rows[0].Client != "mcp:cursor" ||
-		!strings.Contains(rows[0].ErrorMessage, "read-only mode") || rows[0].ArgsSummary["kind"] != "preference" {
+	if len(rows) != 2 || rows[1].Success || rows[1].ToolName != "memory.learn" || rows[1].Client != "mcp:cursor" ||
+		!strings.Contains(rows[1].ErrorMessage, "read-only mode") || rows[1].ArgsSummary["kind"] != "preference" ||
+		rows[0].Success || rows[0].ToolName != "agent.run_subagent" || rows[0].ArgsSummary["agent_id"] != "librarian" {
 		t.Fatalf("audit %+v", rows)
 	}
 	d := gw.Diagnostics(context.Background())

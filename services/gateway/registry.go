@@ -93,6 +93,7 @@ var gatewayMethods = []contract.Tool{
 		Output:      &contract.Schema{Type: "object", Required: []string{"counts", "write_surfaces", "capability_providers"}},
 		Annotations: readsOnly,
 	},
+	auditListMethod,
 }
 
 // RPCMethods lists every JSON-RPC method: the backing method of each tool
@@ -213,6 +214,8 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 		case "tool_registry.get":
 			id, _ := args["tool_id"].(string)
 			return g.RegistryEntry(ctx, id)
+		case auditListMethod.Name:
+			return g.auditList(ctx, args, cc)
 		default:
 			return g.Diagnostics(ctx).For(cc), nil
 		}

@@ -100,12 +100,17 @@ func TestScopeGate(t *testing.T) {
 		t.Fatalf("%d items, want the two learned with act", n)
 	}
 
-	// The refused writes and the allowed ones are audited with their token.
+	// The refused calls that change state (writes, a run, a decision) and
+	// the allowed ones are audited with their token, newest first.
 	rows := auditRows(t, home)
-	if len(rows) != 4 {
-		t.Fatalf("audit %+v", rows)
+	var tools []string
+	for _, r := range rows {
+		tools = append(tools, r.Token+"/"+r.ToolName)
 	}
-	if r := rows[3]; r.Success || r.Token != "ci" || r.Client != "http:ci" || !strings.Contains(r.ErrorMessage, "needs scope act") {
+	if got := strings.Join(tools, " "); got != "laptop/memory.learn writer/memory.learn ci/approval.decide ci/agent.run_subagent ci/memory.forget ci/memory.learn" {
+		t.Fatalf("audit %s: %+v", got, rows)
+	}
+	if r := rows[5]; r.Success || r.Token != "ci" || r.Client != "http:ci" || !strings.Contains(r.ErrorMessage, "needs scope act") {
 		t.Errorf("the refused learn's row %+v", r)
 	}
 	if r := rows[0]; !r.Success || r.Token != "laptop" || r.Client != "http:laptop" {

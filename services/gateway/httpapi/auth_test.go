@@ -225,9 +225,9 @@ func TestBearerAuth(t *testing.T) {
 			byClient[r.Client] = append(byClient[r.Client], fmt.Sprintf("%s/%s/%v", r.Token, r.ToolName, r.Success))
 		}
 		want := map[string]string{
-			"http:laptop":     "[laptop/memory.learn/true]",
-			"mcp:http-client": "[laptop/memory.learn/true ci/memory.forget/false ci/memory.learn/false]",
-			"http:ci":         "[ci/memory.forget/false ci/memory.learn/false]",
+			"http:laptop":     "[laptop/approval.decide/false laptop/memory.learn/true]",
+			"mcp:http-client": "[laptop/memory.learn/true ci/agent.run_subagent/false ci/memory.forget/false ci/memory.learn/false]",
+			"http:ci":         "[ci/approval.decide/false ci/memory.forget/false ci/memory.learn/false]",
 		}
 		for client, w := range want {
 			if got := fmt.Sprint(byClient[client]); got != w {
