@@ -63,7 +63,16 @@ type HTTP struct {
 	// AllowNullOrigin accepts requests with "Origin: null" (sandboxed
 	// frames, file: and data: pages), which any web site can produce.
 	AllowNullOrigin bool `toml:"allow_null_origin" env:"OPENHUMAN_HTTP_ALLOW_NULL_ORIGIN"`
+	// ConsoleSessionHours is how long a console sign-in lasts.
+	ConsoleSessionHours int `toml:"console_session_hours" env:"OPENHUMAN_HTTP_CONSOLE_SESSION_HOURS" default:"12"`
+	// ConsoleSecureCookies marks the console's session cookie Secure (and
+	// names it __Host-) on plain-HTTP requests too: for a proxy that
+	// terminates TLS in front of serve. Requests over TLS get it anyway.
+	ConsoleSecureCookies bool `toml:"console_secure_cookies" env:"OPENHUMAN_HTTP_CONSOLE_SECURE_COOKIES"`
 }
+
+// ConsoleSession is how long a console sign-in lasts.
+func (h HTTP) ConsoleSession() time.Duration { return time.Duration(h.ConsoleSessionHours) * time.Hour }
 
 // SessionIdle is how long an idle MCP-over-HTTP session lives.
 func (h HTTP) SessionIdle() time.Duration { return time.Duration(h.SessionIdleMinutes) * time.Minute }

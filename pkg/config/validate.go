@@ -93,6 +93,9 @@ func (c *Config) validate() error {
 	if c.HTTP.MaxSessionsPerAddress < 1 || c.HTTP.MaxSessionsPerAddress > 10000 {
 		return fmt.Errorf("http.max_sessions_per_address %d: use 1 to 10000", c.HTTP.MaxSessionsPerAddress)
 	}
+	if c.HTTP.ConsoleSessionHours < 1 || c.HTTP.ConsoleSessionHours > 30*24 {
+		return fmt.Errorf("http.console_session_hours %d: use 1 to 720", c.HTTP.ConsoleSessionHours)
+	}
 	if c.HTTP.MaxSessionsPerToken < 1 || c.HTTP.MaxSessionsPerToken > 10000 {
 		return fmt.Errorf("http.max_sessions_per_token %d: use 1 to 10000", c.HTTP.MaxSessionsPerToken)
 	}

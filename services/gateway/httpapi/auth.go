@@ -27,6 +27,15 @@ import (
 // them, and they hold no memory content.
 var openRoutes = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
+// ConsolePrefix is where the console is mounted. It signs people in
+// itself (a bearer token or the session cookie its sign-in sets), with
+// the same tokens, so the bearer middleware lets its paths through.
+const ConsolePrefix = "/console"
+
+func isConsolePath(path string) bool {
+	return path == ConsolePrefix || strings.HasPrefix(path, ConsolePrefix+"/")
+}
+
 // realm is the WWW-Authenticate realm of a refusal.
 const realm = `Bearer realm="openhuman"`
 
@@ -54,36 +63,64 @@ type knownToken struct {
 	digest [sha256.Size]byte
 }
 
-// requireToken is the authentication middleware; with no tokens it lets
-// every request through, as serve allows on a loopback address only (see
-// CheckListen). A refusal tells the client which token to send (advice).
-func requireToken(tokens []config.Token, advice string, log *slog.Logger) func(http.Handler) http.Handler {
-	var known []knownToken
+// tokenSet is the configured tokens, matched by hash.
+type tokenSet []knownToken
+
+func newTokenSet(tokens []config.Token) tokenSet {
+	var known tokenSet
 	for _, t := range tokens {
 		// config.Load refuses an entry whose hash does not parse.
 		if d, ok := t.Digest(); ok {
 			known = append(known, knownToken{caller: caller{name: t.Name, scopes: t.Scopes, workspaces: t.Workspaces}, digest: d})
 		}
 	}
+	return known
+}
+
+// match is the token presented is, nil when none matches. Every hash is
+// compared, whatever matched before it.
+func (known tokenSet) match(presented string) *caller {
+	sum := sha256.Sum256([]byte(presented))
+	var who *caller
+	for i := range known {
+		if subtle.ConstantTimeCompare(sum[:], known[i].digest[:]) == 1 {
+			who = &known[i].caller
+		}
+	}
+	return who
+}
+
+// Authenticator matches a presented bearer token the way every request to
+// /rpc and /mcp is matched, for the console's sign-in: it returns the
+// token's name and workspaces, ok false when no configured token matches.
+func Authenticator(tokens []config.Token) func(presented string) (name string, workspaces []string, ok bool) {
+	known := newTokenSet(tokens)
+	return func(presented string) (string, []string, bool) {
+		if who := known.match(presented); who != nil {
+			return who.name, who.workspaces, true
+		}
+		return "", nil, false
+	}
+}
+
+// requireToken is the authentication middleware; with no tokens it lets
+// every request through, as serve allows on a loopback address only (see
+// CheckListen). A refusal tells the client which token to send (advice).
+func requireToken(tokens []config.Token, advice string, log *slog.Logger) func(http.Handler) http.Handler {
+	known := newTokenSet(tokens)
 	return func(next http.Handler) http.Handler {
 		if len(tokens) == 0 {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if openRoutes[r.URL.Path] {
+			if openRoutes[r.URL.Path] || isConsolePath(r.URL.Path) {
 				next.ServeHTTP(w, r)
 				return
 			}
 			presented, problem := bearer(r.Header.Get("Authorization"))
 			var who *caller
 			if problem == "" {
-				sum := sha256.Sum256([]byte(presented))
-				// Every hash is compared, whatever matched before it.
-				for i := range known {
-					if subtle.ConstantTimeCompare(sum[:], known[i].digest[:]) == 1 {
-						who = &known[i].caller
-					}
-				}
+				who = known.match(presented)
 			}
 			if who == nil {
 				refuse(w, r, log, advice, presented != "", problem)

@@ -1,6 +1,7 @@
 // Package httpapi serves the gateway over HTTP with chi: JSON-RPC at /rpc,
-// MCP over Streamable HTTP at /mcp, Prometheus metrics at /metrics, and
-// /healthz and /readyz for orchestrators.
+// MCP over Streamable HTTP at /mcp, Prometheus metrics at /metrics,
+// /healthz and /readyz for orchestrators, and the console at /console/
+// when one is given.
 package httpapi
 
 import (
@@ -60,6 +61,10 @@ type Options struct {
 	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
+	// Console serves /console/ (package console); nil leaves it out. It
+	// is behind the host check like every route, and authenticates its
+	// requests itself.
+	Console http.Handler
 	Logger  *slog.Logger
 }
 
@@ -108,6 +113,9 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	r.With(jsonBody).Post("/mcp", s.mcpPost)
 	r.Get("/mcp", s.mcpGet)
 	r.Delete("/mcp", s.mcpDelete)
+	if opts.Console != nil {
+		r.Mount(ConsolePrefix, opts.Console)
+	}
 	s.router = r
 	return s
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,6 +21,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/console"
+	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
@@ -36,7 +40,8 @@ const usage = `openhuman-core: OpenHuman Core's MCP server and tools.
 Usage:
   openhuman-core [flags] mcp [--profile v1]   serve MCP over stdin/stdout (for Claude Desktop, Cursor, Zed, Codex);
                                               --profile v1 serves the older read-only memory-tree tools
-  openhuman-core [flags] serve [--addr A]     serve HTTP: MCP at /mcp, JSON-RPC at /rpc, /metrics, /healthz, /readyz
+  openhuman-core [flags] serve [--addr A]     serve HTTP: the console at /console/, MCP at /mcp, JSON-RPC at /rpc,
+                                              /metrics, /healthz, /readyz
                                               (default address 127.0.0.1:9300, or $OPENHUMAN_HTTP_ADDR)
   openhuman-core [flags] call TOOL [ARGS]     call one tool and print its result; ARGS is a JSON object, or - to read it from stdin
   openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore,
@@ -256,6 +261,8 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		return exitFailure
 	}
 	mcp := newMCPServer(gw, log)
+	con := newConsole(gw, m.cfg, log)
+	defer con.Close()
 	api := httpapi.New(gw, mcp, httpapi.Options{
 		Tokens:                m.cfg.Auth.Tokens,
 		ConfigFile:            m.cfg.File,
@@ -267,6 +274,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
 		MaxSessionsPerToken:   m.cfg.HTTP.MaxSessionsPerToken,
 		Metrics:               telemetry.MetricsHandler(),
+		Console:               con,
 		Logger:                log,
 	})
 	srv := api.HTTPServer()
@@ -284,7 +292,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		}
 		url = "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
 	}
-	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url)
+	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (console %s/console/, MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url, url)
 	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version, "bearer_tokens", len(m.cfg.Auth.Tokens))
 	select {
 	case <-ctx.Done():
@@ -358,6 +366,23 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(out)
 	return exitOK
+}
+
+// newConsole is the console serve mounts at /console/, signing in with the
+// tokens /rpc takes.
+func newConsole(gw *gateway.Gateway, cfg config.Config, log *slog.Logger) *console.Console {
+	var auth func(string) (string, []string, bool)
+	if len(cfg.Auth.Tokens) > 0 {
+		auth = httpapi.Authenticator(cfg.Auth.Tokens)
+	}
+	// The connect page names the home for clients that start their own
+	// server only when it is not the one they would use anyway.
+	home := cfg.Home
+	if u, err := os.UserHomeDir(); err == nil && home == filepath.Join(u, ".openhuman") {
+		home = ""
+	}
+	return console.New(gw, console.Options{Authenticate: auth, Home: home, Logger: log,
+		Sessions: websession.New(websession.Options{TTL: cfg.HTTP.ConsoleSession(), Secure: cfg.HTTP.ConsoleSecureCookies})})
 }
 
 // newMCPServer serves gw's profile over MCP, stdio or HTTP alike.

@@ -1,0 +1,114 @@
+package browsertest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binary builds openhuman-core once per test binary.
+var binary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "openhuman-browsertest-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "openhuman-core")
+	cmd := exec.Command("go", "build", "-o", path, "github.com/openhuman-go/openhuman-go/services/gateway/cmd/openhuman-core")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building openhuman-core: %v\n%s", err, out.String())
+	}
+	return path, nil
+})
+
+// Server is a real `openhuman-core serve`.
+type Server struct {
+	// URL is where it listens: http://127.0.0.1:PORT.
+	URL  string
+	Home string
+	err  *lockedBuffer
+}
+
+// Log is what the server wrote to stderr so far.
+func (s *Server) Log() string { return s.err.String() }
+
+// Serve starts `openhuman-core serve` on a free loopback port in a fresh
+// home, with env (NAME=value) added to the test's environment; it stops
+// when tb ends.
+func Serve(tb testing.TB, env ...string) *Server {
+	tb.Helper()
+	return ServeIn(tb, tb.TempDir(), env...)
+}
+
+var servingLine = regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+)`)
+
+// ServeIn is Serve in the home given.
+func ServeIn(tb testing.TB, home string, env ...string) *Server {
+	tb.Helper()
+	bin, err := binary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--home", home, "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &Server{Home: home, err: &lockedBuffer{}}
+	cmd.Stderr = s.err
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case s.URL = <-found:
+	case <-time.After(60 * time.Second):
+		tb.Fatalf("serve did not say where it listens within a minute:\n%s", s.Log())
+	}
+	return s
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -1,0 +1,201 @@
+package console_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/services/gateway/console/browsertest"
+)
+
+// The browser tests run the real `openhuman-core serve` and drive its
+// console in headless Chromium, as a person would: typing, clicking,
+// reading what the page says. What happened is then checked over /rpc.
+
+// browser is one Chromium for every test of the package.
+var browser *browsertest.Browser
+
+// person is a tab with cookies of its own, at a server.
+type person struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+}
+
+func newPerson(t *testing.T, base string) *person {
+	t.Helper()
+	// One browser for the package: started by the first test that
+	// needs it, living past it (its cleanup is the process's exit).
+	if browser == nil {
+		browser = browsertest.Start(&keepAlive{T: t})
+	}
+	return &person{t: t, ctx: browser.Tab(t), base: base}
+}
+
+// keepAlive defers a cleanup to the end of the test binary, so the
+// browser outlives the test that started it.
+type keepAlive struct{ *testing.T }
+
+func (k *keepAlive) Cleanup(f func()) { cleanups = append(cleanups, f) }
+
+var cleanups []func()
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	os.Exit(code)
+}
+
+// do runs browser actions, failing the test with the page's text when one fails.
+func (p *person) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatalf("%s: %v\npage at %s:\n%s", what, err, p.location(), p.bodyText())
+	}
+}
+
+func (p *person) open(path string) {
+	p.t.Helper()
+	p.do("opening "+path, chromedp.Navigate(p.base+path), chromedp.WaitReady("body"))
+}
+
+func (p *person) location() string {
+	loc, _ := chromedp.Run(p.ctx, chromedp.Location())
+	return loc
+}
+
+func (p *person) bodyText() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+	return s
+}
+
+func (p *person) html() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+	return s
+}
+
+// sees waits until the page's text holds want.
+func (p *person) sees(want string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if strings.Contains(p.bodyText(), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the page at %s never showed %q:\n%s", p.location(), want, p.bodyText())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// signIn signs in with token through the sign-in form.
+func (p *person) signIn(token string) {
+	p.t.Helper()
+	p.open("/console/")
+	p.do("signing in", chromedp.WaitVisible("#token"), chromedp.SendKeys("#token", token), chromedp.Submit("#token"))
+	p.sees("Newest first")
+}
+
+// token is a configured bearer token.
+type token struct {
+	name, secret string
+	scopes       []string
+	workspaces   []string
+}
+
+// writeTokens writes a config.toml declaring tokens into home.
+func writeTokens(t *testing.T, home string, tokens ...token) {
+	t.Helper()
+	var b strings.Builder
+	for _, tk := range tokens {
+		fmt.Fprintf(&b, "[[auth.tokens]]\nname = %q\nsha256 = %q\nscopes = %s\n", tk.name, config.HashToken(tk.secret), tomlList(tk.scopes))
+		if len(tk.workspaces) > 0 {
+			fmt.Fprintf(&b, "workspaces = %s\n", tomlList(tk.workspaces))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tomlList(ss []string) string {
+	b, _ := json.Marshal(ss)
+	return string(b)
+}
+
+// rpc calls method over /rpc with token and returns its result, failing
+// on an error.
+func rpc(t *testing.T, base, tok, method string, params any) map[string]any {
+	t.Helper()
+	res, err := rpcCall(base, tok, method, params)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	return res
+}
+
+func rpcCall(base, tok, method string, params any) (map[string]any, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequest(http.MethodPost, base+"/rpc", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Result map[string]any `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("%s: %s", err, raw)
+	}
+	if out.Error != nil {
+		return nil, fmt.Errorf("%s", out.Error.Message)
+	}
+	return out.Result, nil
+}
+
+// learn stores text over /rpc and returns its id.
+func learn(t *testing.T, base, tok, text string, extra map[string]any) string {
+	t.Helper()
+	params := map[string]any{"text": text}
+	for k, v := range extra {
+		params[k] = v
+	}
+	return rpc(t, base, tok, "openhuman.memory_learn", params)["id"].(string)
+}
+
+// fetchIDs are the ids memory.fetch finds for query over /rpc.
+func fetchIDs(t *testing.T, base, tok, query string) []string {
+	t.Helper()
+	var ids []string
+	for _, h := range rpc(t, base, tok, "openhuman.memory_fetch", map[string]any{"query": query})["hits"].([]any) {
+		ids = append(ids, h.(map[string]any)["id"].(string))
+	}
+	return ids
+}

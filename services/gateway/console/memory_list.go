@@ -1,0 +1,109 @@
+package console
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// memoryPageSize is how many items a page of memory shows.
+const memoryPageSize = 50
+
+type memoryData struct {
+	Query url.Values
+	// The form's fields, as sent.
+	Q, Mode, Workspace, Kind, Source, Tags, After, Before string
+	Modes, Kinds, Sources                                 []string
+	// Workspaces are the signed-in token's, when it is limited to some.
+	Workspaces []string
+	Searching  bool
+	Items      []hit
+	Next       string
+	Warnings   []string
+}
+
+// memoryList is the memory page: with a query, memory.fetch (hybrid by
+// default, or the mode chosen) best first; without one, memory.list newest
+// first. Both page by cursor and take memory's filters.
+func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := memoryData{Query: q, Q: strings.TrimSpace(q.Get("q")), Mode: q.Get("mode"), Workspace: q.Get("workspace"), Kind: q.Get("kind"),
+		Source: q.Get("source"), Tags: q.Get("tags"), After: q.Get("after"), Before: q.Get("before"),
+		Modes: contract.FetchModes, Kinds: contract.ItemKinds, Sources: contract.ItemSources, Workspaces: callContext(r.Context()).Workspaces}
+	v := view{Title: "Memory", Nav: "memory", Data: &d}
+	filter, err := memoryFilter(d)
+	if err != nil {
+		v.Error = err.Error()
+		c.render(w, r, http.StatusBadRequest, "memory", v)
+		return
+	}
+	params := map[string]any{"limit": memoryPageSize}
+	if len(filter) > 0 {
+		params["filter"] = filter
+	}
+	if cur := q.Get("cursor"); cur != "" {
+		params["cursor"] = cur
+	}
+	var res page
+	if d.Q != "" {
+		d.Searching = true
+		params["query"] = d.Q
+		if d.Mode != "" {
+			params["mode"] = d.Mode
+		}
+		err = c.call(r, contract.MemoryFetch.RPC, params, &res)
+		d.Items = res.Hits
+	} else {
+		err = c.call(r, contract.MemoryList.RPC, params, &res)
+		d.Items = res.Items
+	}
+	if err != nil {
+		e := contract.AsError(err)
+		v.Error = e.Message
+		c.render(w, r, statusOf(e.Code), "memory", v)
+		return
+	}
+	d.Next, d.Warnings = res.NextCursor, res.Warnings
+	c.render(w, r, http.StatusOK, "memory", v)
+}
+
+// memoryFilter is the tool's filter from the form. Dates come from
+// <input type=date> (YYYY-MM-DD) or as RFC 3339; the tool checks the rest
+// and names any field it refuses.
+func memoryFilter(d memoryData) (map[string]any, error) {
+	f := map[string]any{}
+	if d.Workspace != "" {
+		f["workspace"] = d.Workspace
+	}
+	if d.Kind != "" {
+		f["kinds"] = []string{d.Kind}
+	}
+	if d.Source != "" {
+		f["sources"] = []string{d.Source}
+	}
+	var tags []string
+	for _, t := range strings.Split(d.Tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			tags = append(tags, t)
+		}
+	}
+	if len(tags) > 0 {
+		f["tags_any"] = tags
+	}
+	for key, val := range map[string]string{"observed_after": d.After, "observed_before": d.Before} {
+		if val == "" {
+			continue
+		}
+		t, err := time.Parse("2006-01-02", val)
+		if err != nil {
+			if t, err = time.Parse(time.RFC3339, val); err != nil {
+				return nil, contract.Errorf(contract.CodeInvalidRequest, "%s %q is not a date: give it as YYYY-MM-DD", strings.ReplaceAll(key, "_", " "), val)
+			}
+		}
+		f[key] = t.UTC().Format(time.RFC3339)
+	}
+	return f, nil
+}

@@ -1,0 +1,78 @@
+package console
+
+import (
+	"net/http"
+	"sort"
+)
+
+type registryEntry struct {
+	ToolID       string `json:"tool_id"`
+	Name         string `json:"name"`
+	Title        string `json:"title"`
+	Transport    string `json:"transport"`
+	WriteCapable bool   `json:"write_capable"`
+	Enabled      bool   `json:"enabled"`
+	Health       string `json:"health"`
+	HealthDetail struct {
+		Service string `json:"service"`
+		Reason  string `json:"reason"`
+	} `json:"health_detail"`
+}
+
+type provider struct {
+	Name      string   `json:"name"`
+	Roles     []string `json:"roles"`
+	State     string   `json:"state"`
+	Reachable *bool    `json:"reachable"`
+	Detail    string   `json:"detail"`
+	RetryAt   string   `json:"retry_at"`
+}
+
+type toolRow struct {
+	registryEntry
+	toolFigures
+}
+
+type toolsData struct {
+	Tools     []toolRow
+	Providers []provider
+	Services  []serviceRow
+}
+
+type serviceRow struct{ Name, Health, Detail string }
+
+// toolList shows every MCP tool with its health and why, its last hour
+// from this process's metrics (calls, error rate, p50 and p95 latency, a
+// chart of calls per minute), every search provider with its state, and
+// each service. It refreshes itself every five seconds with htmx.
+func (c *Console) toolList(w http.ResponseWriter, r *http.Request) {
+	var reg struct {
+		Tools []registryEntry `json:"tools"`
+	}
+	if err := c.call(r, "openhuman.tool_registry_list", map[string]any{}, &reg); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	var diag struct {
+		Services        map[string]string `json:"services"`
+		ServiceDetail   map[string]string `json:"service_detail"`
+		SearchProviders []provider        `json:"search_providers"`
+	}
+	if err := c.call(r, "openhuman.tool_registry_diagnostics", map[string]any{}, &diag); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	figures := c.stats.figures()
+	d := toolsData{Providers: diag.SearchProviders}
+	for _, e := range reg.Tools {
+		if e.Transport != "mcp_stdio" {
+			continue // the JSON-RPC methods behind them: the same tools
+		}
+		d.Tools = append(d.Tools, toolRow{registryEntry: e, toolFigures: figures[e.Name]})
+	}
+	for name, h := range diag.Services {
+		d.Services = append(d.Services, serviceRow{Name: name, Health: h, Detail: diag.ServiceDetail[name]})
+	}
+	sort.Slice(d.Services, func(i, j int) bool { return d.Services[i].Name < d.Services[j].Name })
+	c.render(w, r, http.StatusOK, "tools", view{Title: "Tools", Nav: "tools", Data: d})
+}
