@@ -199,3 +199,108 @@ func fetchIDs(t *testing.T, base, tok, query string) []string {
 	}
 	return ids
 }
+
+// mcpClient is an MCP session over Streamable HTTP, as a remote client
+// opens one.
+type mcpClient struct {
+	base, token, session string
+}
+
+func mcpSession(t *testing.T, base, tok, client string) *mcpClient {
+	t.Helper()
+	c := &mcpClient{base: base, token: tok}
+	resp, body, err := c.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + client + `","version":"1"}}}`)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: %v %s", err, body)
+	}
+	c.session = resp.Header.Get("Mcp-Session-Id")
+	if _, body, err := c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		t.Fatalf("initialized: %v %s", err, body)
+	}
+	return c
+}
+
+func (c *mcpClient) post(body string) (*http.Response, []byte, error) {
+	req, _ := http.NewRequest(http.MethodPost, c.base+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.session != "" {
+		req.Header.Set("Mcp-Session-Id", c.session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	return resp, raw, err
+}
+
+// tool calls a tool and returns its structured result, or the error text
+// of a failed call.
+func (c *mcpClient) tool(name string, args any) (map[string]any, string, error) {
+	a, _ := json.Marshal(args)
+	_, body, err := c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + string(a) + `}}`)
+	if err != nil {
+		return nil, "", err
+	}
+	var out struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			StructuredContent map[string]any `json:"structuredContent"`
+			IsError           bool           `json:"isError"`
+		} `json:"result"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		return nil, "", fmt.Errorf("%v: %s", err, body)
+	}
+	if out.Error != nil {
+		return nil, out.Error.Message, nil
+	}
+	if out.Result.IsError && len(out.Result.Content) > 0 {
+		return nil, out.Result.Content[0].Text, nil
+	}
+	return out.Result.StructuredContent, "", nil
+}
+
+// runAgent starts a sub-agent run over MCP and returns a channel that
+// gets its result (or the failure's text) when it ends.
+func (c *mcpClient) runAgent(agent, prompt string) <-chan string {
+	done := make(chan string, 1)
+	go func() {
+		res, failed, err := c.tool("agent.run_subagent", map[string]any{"agent_id": agent, "prompt": prompt})
+		switch {
+		case err != nil:
+			done <- "error: " + err.Error()
+		case failed != "":
+			done <- failed
+		default:
+			done <- fmt.Sprint(res["response"])
+		}
+	}()
+	return done
+}
+
+// waitPending waits until n calls wait for approval, and returns them.
+func waitPending(t *testing.T, base, tok string, n int) []any {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		pending := rpc(t, base, tok, "openhuman.approval_list", map[string]any{})["pending"].([]any)
+		if len(pending) >= n {
+			return pending
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls wait for approval, want %d", len(pending), n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
