@@ -304,3 +304,13 @@ func waitPending(t *testing.T, base, tok string, n int) []any {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// allTexts are the texts of every item the token sees (up to 100).
+func allTexts(t *testing.T, base, tok string) []string {
+	t.Helper()
+	var out []string
+	for _, it := range rpc(t, base, tok, "openhuman.memory_items_list", map[string]any{"limit": 100})["items"].([]any) {
+		out = append(out, it.(map[string]any)["text"].(string))
+	}
+	return out
+}

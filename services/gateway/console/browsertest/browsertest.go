@@ -106,8 +106,9 @@ type Browser struct {
 	alloc context.Context
 }
 
-// Start launches Chromium for tb; it is closed when tb ends.
-func Start(tb testing.TB) *Browser {
+// Start launches Chromium for tb, with extra options after the defaults;
+// it is closed when tb ends.
+func Start(tb testing.TB, extra ...chromedp.ExecAllocatorOption) *Browser {
 	tb.Helper()
 	path := Chromium(tb)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -116,6 +117,7 @@ func Start(tb testing.TB) *Browser {
 		chromedp.Flag("disable-gpu", true),
 		chromedp.WindowSize(Width, Height),
 	)
+	opts = append(opts, extra...)
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	tb.Cleanup(cancel)
 	// Start it now, so a browser that cannot start fails here.
@@ -126,6 +128,14 @@ func Start(tb testing.TB) *Browser {
 	}
 	tb.Cleanup(cancelTab)
 	return &Browser{alloc: ctx}
+}
+
+// InProcessFrames keeps frames of other sites in their page's process,
+// so that the page's frame tree shows where each one ended up (a frame
+// that refused to load is left at Chromium's error page).
+var InProcessFrames = []chromedp.ExecAllocatorOption{
+	chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,IsolateOrigins,site-per-process"),
+	chromedp.Flag("disable-site-isolation-trials", true),
 }
 
 // Tab opens a tab in a browser context of its own (its own cookies: a
