@@ -3,17 +3,23 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
 // MCP over Streamable HTTP. Every POST carries one message or batch and is
-// answered with application/json (the server has nothing to push, so there
-// is no event stream: GET is 405). initialize opens a session, named by the
-// Mcp-Session-Id header on every later request; DELETE ends it, and a
+// answered with application/json, unless the server sends the client a
+// request of its own while handling it (elicitation, to a client that
+// accepts text/event-stream): then the answer becomes an event stream
+// carrying that request and, last, the response. The server pushes nothing
+// outside a request, so GET is 405. initialize opens a session, named by
+// the Mcp-Session-Id header on every later request; DELETE ends it, and a
 // session unused for SessionIdle expires (sessions.go has the limits).
 
 const (
@@ -67,6 +73,13 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Session not found: it expired or was closed; send initialize to start a new one")
 		return
 	}
+	if mcpserver.IsResponse(body) {
+		// The client answering a request of the server's: the request
+		// that asked waits for it, so it must not wait in line behind it.
+		s.mcp.Handle(r.Context(), sess, body)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	wait, answered := sess.Order(body)
 	defer answered()
 	select {
@@ -74,8 +87,17 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
-	out = s.mcp.Handle(r.Context(), sess, body)
 	w.Header().Set(headerSession, id)
+	ctx := r.Context()
+	var stream *eventStream
+	if acceptsEventStream(r.Header.Get("Accept")) {
+		stream = &eventStream{w: w}
+		ctx = mcpserver.WithPush(ctx, stream.push)
+	}
+	out = s.mcp.Handle(ctx, sess, body)
+	if stream != nil && stream.final(out) {
+		return
+	}
 	if out == nil {
 		w.WriteHeader(http.StatusAccepted) // notifications and responses only
 		return
@@ -131,3 +153,63 @@ func isInitialize(body []byte) bool {
 	}
 	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
 }
+
+// acceptsEventStream reports whether the client takes a response as an
+// event stream.
+func acceptsEventStream(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		if mt := strings.TrimSpace(strings.SplitN(part, ";", 2)[0]); mt == "text/event-stream" {
+			return true
+		}
+	}
+	return false
+}
+
+// eventStream turns a POST's answer into a server-sent event stream when
+// the server first pushes a message, and ends it with the response.
+type eventStream struct {
+	mu      sync.Mutex
+	w       http.ResponseWriter
+	started bool
+	failed  bool
+}
+
+func (e *eventStream) push(msg []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.failed {
+		return errStreamGone
+	}
+	if !e.started {
+		e.w.Header().Set("Content-Type", "text/event-stream")
+		e.w.Header().Set("Cache-Control", "no-store")
+		e.w.WriteHeader(http.StatusOK)
+		e.started = true
+	}
+	if _, err := fmt.Fprintf(e.w, "event: message\ndata: %s\n\n", msg); err != nil {
+		e.failed = true
+		return err
+	}
+	if err := http.NewResponseController(e.w).Flush(); err != nil {
+		e.failed = true
+		return err
+	}
+	return nil
+}
+
+// final sends out as the stream's last event, if the stream started, and
+// reports whether it had.
+func (e *eventStream) final(out []byte) bool {
+	e.mu.Lock()
+	started := e.started
+	e.mu.Unlock()
+	if started && out != nil {
+		_ = e.push(out)
+	}
+	e.mu.Lock()
+	e.failed = true // the handler is done with w: nothing more goes out
+	e.mu.Unlock()
+	return started
+}
+
+var errStreamGone = errors.New("the client's event stream is gone")

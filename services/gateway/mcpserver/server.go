@@ -84,6 +84,9 @@ func New(b backend, opts *Options) *Server {
 // returns the bytes to send (one line of compact JSON) or nil when there is
 // nothing to send.
 func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte {
+	if sess.deliver(data) {
+		return nil // the client answering a request of ours
+	}
 	return jsonrpc.Handle(data, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m) })
 }
 
@@ -189,7 +192,10 @@ type initializeResult struct {
 func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
-		ClientInfo      struct {
+		Capabilities    struct {
+			Elicitation json.RawMessage `json:"elicitation"`
+		} `json:"capabilities"`
+		ClientInfo struct {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"clientInfo"`
@@ -218,6 +224,7 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 	sess.phase = phaseInitialized
 	sess.source = contract.MCPSource(p.ClientInfo.Name)
 	sess.protocol = version
+	sess.elicitation = len(p.Capabilities.Elicitation) > 0 && !bytes.Equal(p.Capabilities.Elicitation, []byte("null"))
 	sess.mu.Unlock()
 	s.opts.Logger.Info("client connected", "client", p.ClientInfo.Name, "client_version", p.ClientInfo.Version,
 		"source", sess.Source(), "protocol", version, "transport", sess.transport)
@@ -277,7 +284,7 @@ func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMes
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
 			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
 	}
-	raw, err := s.b.CallTool(ctx, *p.Name, p.Arguments, sess.callContext())
+	raw, err := s.callBackend(ctx, sess, *p.Name, p.Arguments)
 	if err != nil {
 		e := contract.AsError(err)
 		if toolErrors[e.Code] == asInvalidParams {

@@ -25,6 +25,13 @@ type Session struct {
 
 	// owner is the bearer token the session was opened with (see Claim).
 	owner *owner
+
+	// elicitation is true when the client declared the capability;
+	// outgoing are the server's requests waiting for the client's answer
+	// (elicit.go), by id.
+	elicitation bool
+	outSeq      int
+	outgoing    map[string]chan answer
 }
 
 // Order schedules a message that runs concurrently with others: it returns a

@@ -28,6 +28,9 @@ const maxInflight = 32
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	sess := NewSession(contract.TransportMCPStdio)
 	w := &lineWriter{w: bufio.NewWriter(out), log: s.opts.Logger}
+	// Every request may send the client messages of the server's own
+	// (elicit.go), on stdout between the responses.
+	ctx = WithPush(ctx, func(msg []byte) error { w.write(msg); return nil })
 	lines := make(chan line)
 	stop := make(chan struct{})
 	defer close(stop)

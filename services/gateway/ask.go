@@ -1,0 +1,153 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// Ask puts a question to the person behind a call, as MCP's
+// elicitation/create does: a message and the schema of the answer (a flat
+// object). It returns the action (accept, decline or cancel) and, on
+// accept, the answer.
+type Ask = func(ctx context.Context, message string, schema map[string]any) (action string, content map[string]any, err error)
+
+// askEvery is how often a call that can ask looks for approvals its
+// sub-agent waits for.
+const askEvery = 250 * time.Millisecond
+
+// approveSchema is the answer a person gives to an approval: yes or no,
+// and why.
+var approveSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"approve": map[string]any{"type": "boolean", "title": "Approve", "description": "Yes lets the sub-agent's call run; no refuses it."},
+		"note":    map[string]any{"type": "string", "title": "Note", "description": "Why, told to the sub-agent when you refuse.", "maxLength": 500},
+	},
+	"required": []string{"approve"},
+}
+
+// CallToolAsking is CallTool for a caller that can be asked, such as an
+// MCP session that declared elicitation. While a sub-agent it runs waits
+// for approval of a write, the caller is asked too: whichever answers
+// first, the caller or someone in the console, decides, and the other's
+// question is withdrawn. Any other tool is CallTool.
+func (g *Gateway) CallToolAsking(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, ask Ask) (json.RawMessage, error) {
+	tool, ok := contract.ToolFor(g.opts.Profile, name)
+	if !ok || tool.Name != contract.AgentRunSubagent.Name || ask == nil || g.opts.Policy.AllowScope(contract.ApprovalList.Name, contract.ScopeRead, cc) != nil {
+		return g.CallTool(ctx, name, args, cc)
+	}
+	cc.Call = newCallID()
+	actx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); g.askApprovals(actx, cc, ask) }()
+	defer func() { stop(); <-done }()
+	return g.callTool(ctx, tool, args, cc)
+}
+
+// waiting is a call waiting for approval, as approval.list shows it.
+type waiting struct {
+	ID        string         `json:"id"`
+	AgentID   string         `json:"agent_id"`
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	Call      string         `json:"call"`
+}
+
+// askApprovals asks about each approval the run cc.Call waits for, until
+// ctx ends; a question whose approval was decided elsewhere is withdrawn.
+func (g *Gateway) askApprovals(ctx context.Context, cc contract.CallContext, ask Ask) {
+	asked := map[string]context.CancelFunc{}
+	// Questions are withdrawn, and their answers' decisions made, before
+	// the call returns: the transport's stream ends with it.
+	var questions sync.WaitGroup
+	defer func() {
+		for _, cancel := range asked {
+			cancel()
+		}
+		questions.Wait()
+	}()
+	t := time.NewTicker(askEvery)
+	defer t.Stop()
+	for {
+		// The listing is the gateway's own, not the caller's: it is not
+		// measured as a call of approval.list (the scope was checked).
+		raw, err := g.bus.CallTool(ctx, contract.ApprovalList, nil, cc)
+		var list struct {
+			Pending []waiting `json:"pending"`
+		}
+		if err == nil && json.Unmarshal(raw, &list) == nil {
+			still := map[string]bool{}
+			for _, p := range list.Pending {
+				if p.Call != cc.Call {
+					continue
+				}
+				still[p.ID] = true
+				if _, ok := asked[p.ID]; !ok {
+					qctx, cancel := context.WithCancel(ctx)
+					asked[p.ID] = cancel
+					questions.Go(func() { g.askOne(qctx, p, cc, ask) })
+				}
+			}
+			for id, cancel := range asked {
+				if !still[id] {
+					cancel() // decided elsewhere, or timed out
+					delete(asked, id)
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// askOne asks about p and decides it as answered, through approval.decide
+// like any decision (scope gate, audit). A question withdrawn or left
+// unanswered (cancel) decides nothing: the console still can.
+func (g *Gateway) askOne(ctx context.Context, p waiting, cc contract.CallContext, ask Ask) {
+	args, _ := json.Marshal(p.Arguments)
+	msg := fmt.Sprintf("The sub-agent %s wants to call %s with %s. Approve it?", p.AgentID, p.Tool, clipText(string(args), 2000))
+	action, content, err := ask(ctx, msg, approveSchema)
+	if err != nil || ctx.Err() != nil {
+		return
+	}
+	decision := map[string]any{"id": p.ID}
+	switch action {
+	case "accept":
+		approve, _ := content["approve"].(bool)
+		decision["approve"] = approve
+		if note, _ := content["note"].(string); note != "" {
+			decision["reason"] = clipText(note, 500)
+		}
+	case "decline":
+		decision["approve"] = false
+		decision["reason"] = "declined in " + cc.Source
+	default:
+		return
+	}
+	params, _ := json.Marshal(decision)
+	// A decision that lost the race is NOT_FOUND: the other one stands.
+	_, _ = g.callTool(context.WithoutCancel(ctx), contract.ApprovalDecide, params, cc)
+}
+
+func newCallID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
