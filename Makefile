@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race eval eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
+.PHONY: build run smoke test test-race test-browser console-shots eval eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -65,9 +65,27 @@ eval-use-lite:
 test-race:
 	go test -count=1 -race -short $(PKGS)
 
+# The console's browser tests alone: real headless Chromium against a real
+# serve, axe-core inside it, and the MCP TypeScript SDK's client for
+# elicitation. scripts/console-tools.sh installs chromium (Debian) and the
+# npm packages into .cache/console when missing. `make test` runs them too
+# when those are installed, and says why it skipped them when not.
+test-browser:
+	scripts/console-tools.sh >/dev/null
+	OPENHUMAN_TEST_BROWSER=1 go test -count=1 -v ./services/gateway/console/... | awk -f scripts/test-report.awk
+
+# A 1280×800 screenshot of every console page, with sample memory,
+# approvals and a search provider, into SHOTS (default .cache/console-shots).
+SHOTS ?= $(CURDIR)/.cache/console-shots
+console-shots:
+	scripts/console-tools.sh >/dev/null
+	OPENHUMAN_TEST_BROWSER=1 OPENHUMAN_CONSOLE_SHOTS=$(SHOTS) go test -count=1 -run '^TestEveryPage$$' ./services/gateway/console/
+	@echo "screenshots: $(SHOTS)" >&2
+
 # Gateway and bus overhead, then memory at 10k and 100k items (bench-memory adds 1M).
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/ ./services/gateway/httpapi/
+	go test -run '^$$' -bench BenchmarkMemoryPage -benchtime 200x -timeout 20m ./services/gateway/console/
 	go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 30m ./services/memory/
 
 # Memory at 10k, 100k and 1M items (about five minutes).

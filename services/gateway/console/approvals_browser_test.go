@@ -16,6 +16,7 @@ import (
 // is approved and one denied with a note, each run goes on accordingly,
 // and the decided list says who decided.
 func TestApproveAndDenyInTheBrowser(t *testing.T) {
+	browsertest.Require(t)
 	model := noteTaker(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})

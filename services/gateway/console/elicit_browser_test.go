@@ -81,6 +81,7 @@ func waitClient(t *testing.T, ch <-chan elicitResult) elicitResult {
 // decided. When the console answers first, the client's question is
 // withdrawn.
 func TestApprovalByElicitation(t *testing.T) {
+	browsertest.Require(t)
 	model := noteTaker(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})

@@ -19,6 +19,7 @@ const (
 // forget it (then memory.fetch over /rpc no longer finds it), learn a
 // note through the form (then it is stored, written by the console).
 func TestMemoryInTheBrowser(t *testing.T) {
+	browsertest.Require(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})
 	srv := browsertest.ServeIn(t, home)

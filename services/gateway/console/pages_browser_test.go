@@ -15,6 +15,7 @@ import (
 // critical violation; with OPENHUMAN_CONSOLE_SHOTS set (make
 // console-shots) each page is written there as a 1280×800 screenshot.
 func TestEveryPage(t *testing.T) {
+	browsertest.Require(t)
 	sx := startSearxng(t)
 	model := noteTaker(t)
 	home := t.TempDir()

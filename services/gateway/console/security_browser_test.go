@@ -21,6 +21,7 @@ import (
 // TestLimitedTokenSeesOnlyItsWorkspace: a token limited to the workspace
 // "work" sees nothing of "home" on any page, as over the API.
 func TestLimitedTokenSeesOnlyItsWorkspace(t *testing.T) {
+	browsertest.Require(t)
 	home := t.TempDir()
 	writeTokens(t, home,
 		token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}},
@@ -66,6 +67,7 @@ func TestLimitedTokenSeesOnlyItsWorkspace(t *testing.T) {
 // a form posted from another site, and the console framed by another
 // site are all refused, and nothing they asked for happens.
 func TestForgedRequestsAreRefused(t *testing.T) {
+	browsertest.Require(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})
 	srv := browsertest.ServeIn(t, home)
@@ -151,6 +153,7 @@ func TestForgedRequestsAreRefused(t *testing.T) {
 // TestSignOutEndsTheSession: after signing out, the session's cookie
 // opens nothing, in the browser or sent again by hand.
 func TestSignOutEndsTheSession(t *testing.T) {
+	browsertest.Require(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})
 	srv := browsertest.ServeIn(t, home)
@@ -186,6 +189,7 @@ func TestSignOutEndsTheSession(t *testing.T) {
 // TestFailedSignInsAreLimited: after five wrong tokens from one address the
 // sixth attempt, even with the right token, waits.
 func TestFailedSignInsAreLimited(t *testing.T) {
+	browsertest.Require(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})
 	srv := browsertest.ServeIn(t, home)

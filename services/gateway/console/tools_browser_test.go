@@ -15,6 +15,7 @@ import (
 // stand-in stops answering, its provider turns unhealthy on the page,
 // which updates itself.
 func TestToolsPage(t *testing.T) {
+	browsertest.Require(t)
 	sx := startSearxng(t)
 	home := t.TempDir()
 	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})

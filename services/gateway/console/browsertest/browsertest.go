@@ -52,6 +52,19 @@ func missing(tb testing.TB, what string) {
 	tb.Skip(what)
 }
 
+// Require skips tb unless Chromium and the npm tools are installed (or,
+// under EnvRequire, fails it), so a browser test says first why it cannot
+// run. Under -short (the race detector's run) it always skips: these
+// tests drive other processes, which the detector does not watch.
+func Require(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("a browser test: not under -short (make test and make test-browser run it)")
+	}
+	Chromium(tb)
+	NodeModules(tb)
+}
+
 // Chromium is the browser's path.
 func Chromium(tb testing.TB) string {
 	tb.Helper()
