@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -57,5 +58,61 @@ func TestMemoryInTheBrowser(t *testing.T) {
 	}
 	if prov := hits[0].(map[string]any)["meta"].(map[string]any)["provenance"]; prov != "console:owner" {
 		t.Errorf("the note's provenance is %v, want console:owner", prov)
+	}
+}
+
+// TestForgetASourceAndReadTheAudit: the sources page lists each source
+// with its items; forgetting one source forgets all of its items and no
+// other, and the audit, filtered by client, shows who forgot what.
+func TestForgetASourceAndReadTheAudit(t *testing.T) {
+	browsertest.Require(t)
+	home := t.TempDir()
+	writeTokens(t, home, token{name: "owner", secret: ownerToken, scopes: []string{"read", "act"}})
+	srv := browsertest.ServeIn(t, home)
+	for _, text := range []string{"Alpha zqsourceword.", "Beta zqsourceword.", "Gamma zqsourceword."} {
+		learn(t, srv.URL, ownerToken, text, nil)
+	}
+	cursor := mcpSession(t, srv.URL, ownerToken, "Cursor")
+	if _, failed, err := cursor.tool("memory.learn", map[string]any{"text": "Delta stays."}); err != nil || failed != "" {
+		t.Fatalf("learn over MCP: %v %s", err, failed)
+	}
+
+	p := newPerson(t, srv.URL)
+	p.signIn(ownerToken)
+	p.open("/console/sources")
+	row, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("tbody tr")].map(r => r.innerText).find(t => t.startsWith("http:owner")) || ""`))
+	if err != nil || !strings.Contains(row, "3") {
+		t.Fatalf("the http:owner row: %q %v", row, err)
+	}
+	p.do("opening the source", chromedp.Click(`a[href="/console/sources/items?source=http%3aowner"]`))
+	p.sees("3 items, newest first.")
+	p.sees("Gamma zqsourceword.")
+	p.do("asking to forget it", chromedp.Click(`a[href^="/console/sources/forget"]`))
+	p.sees("Forget the source http:owner?")
+	p.do("confirming", chromedp.Click(`form[action="/console/sources/forget"] button`))
+	p.sees("3 items of http:owner were forgotten. Memory holds none of its items any more.")
+	if texts := allTexts(t, srv.URL, ownerToken); len(texts) != 1 || texts[0] != "Delta stays." {
+		t.Fatalf("memory after forgetting the source: %q", texts)
+	}
+
+	p.open("/console/audit")
+	p.sees("console:owner") // the forget, page by page
+	p.do("filtering by client", chromedp.SendKeys("#client", "mcp:cursor"), chromedp.Submit("#client"))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rows, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#audit-rows tbody tr")].map(r => r.innerText)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 1 && strings.Contains(rows[0], "mcp:cursor") && strings.Contains(rows[0], "memory.learn") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the audit filtered by mcp:cursor: %q", rows)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if loc := p.location(); !strings.Contains(loc, "client=mcp%3Acursor") {
+		t.Errorf("the filter is not in the address, to share or reload: %s", loc)
 	}
 }
