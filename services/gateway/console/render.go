@@ -53,7 +53,6 @@ var funcs = template.FuncMap{
 	"millis":  millis,
 	"chart":   chart,
 	"param":   withParam,
-	"path":    url.PathEscape,
 	"deref":   func(f *float64) float64 { return *f },
 }
 

@@ -148,7 +148,10 @@ func TestApprovalOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1 || !rows[0].Success || rows[0].Client != "mcp:prom-test/agent:note_taker" || rows[0].ResultingID != audit.Pseudonym(key, items[0].(map[string]any)["id"].(string)) {
+	// Newest first: the run, the agent's write, and the decision that let it through.
+	if len(rows) != 3 || !rows[1].Success || rows[1].Client != "mcp:prom-test/agent:note_taker" || rows[1].ResultingID != audit.Pseudonym(key, items[0].(map[string]any)["id"].(string)) ||
+		rows[0].ToolName != "agent.run_subagent" || rows[0].Client != "mcp:prom-test" ||
+		rows[2].ToolName != "approval.decide" || rows[2].Client != "rpc" || rows[2].ArgsSummary["approve"] != true {
 		t.Fatalf("audit %+v", rows)
 	}
 	// Deciding it again: nothing waits.
