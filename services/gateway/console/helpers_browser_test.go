@@ -56,6 +56,7 @@ func TestMain(m *testing.M) {
 	for i := len(cleanups) - 1; i >= 0; i-- {
 		cleanups[i]()
 	}
+	browsertest.RemoveBuilds()
 	os.Exit(code)
 }
 

@@ -1,19 +1,18 @@
 package console_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/console/browsertest"
 )
 
 // searxngFake is the SearXNG stand-in of the compose stack
@@ -24,26 +23,8 @@ type searxngFake struct {
 }
 
 var searxngBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "openhuman-searxng-fake-")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "searxng-fake")
-	cmd := exec.Command("go", "build", "-o", path, "github.com/openhuman-go/openhuman-go/deploy/local/searxng-fake")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return "", &buildError{err, out.String()}
-	}
-	return path, nil
+	return browsertest.Build("github.com/openhuman-go/openhuman-go/deploy/local/searxng-fake")
 })
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return "building searxng-fake: " + e.err.Error() + "\n" + e.out }
 
 // startSearxng runs the stand-in on a free loopback port.
 func startSearxng(t *testing.T) *searxngFake {

@@ -15,19 +15,43 @@ import (
 
 // binary builds openhuman-core once per test binary.
 var binary = sync.OnceValues(func() (string, error) {
+	return Build("github.com/openhuman-go/openhuman-go/services/gateway/cmd/openhuman-core")
+})
+
+var (
+	buildsMu sync.Mutex
+	builds   []string
+)
+
+// Build builds the command pkg into a temporary directory and returns the
+// binary's path; RemoveBuilds removes them all.
+func Build(pkg string) (string, error) {
 	dir, err := os.MkdirTemp("", "openhuman-browsertest-")
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "openhuman-core")
-	cmd := exec.Command("go", "build", "-o", path, "github.com/openhuman-go/openhuman-go/services/gateway/cmd/openhuman-core")
+	buildsMu.Lock()
+	builds = append(builds, dir)
+	buildsMu.Unlock()
+	path := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", path, pkg)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building openhuman-core: %v\n%s", err, out.String())
+		return "", fmt.Errorf("building %s: %v\n%s", pkg, err, out.String())
 	}
 	return path, nil
-})
+}
+
+// RemoveBuilds removes what Build made; a TestMain calls it last.
+func RemoveBuilds() {
+	buildsMu.Lock()
+	defer buildsMu.Unlock()
+	for _, d := range builds {
+		os.RemoveAll(d)
+	}
+	builds = nil
+}
 
 // Server is a real `openhuman-core serve`.
 type Server struct {
