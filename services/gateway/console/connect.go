@@ -37,16 +37,27 @@ func (c *Console) connect(w http.ResponseWriter, r *http.Request) {
 		args = []string{"--home", c.opts.Home, "mcp"}
 	}
 	exe := c.opts.Executable
-	stdio := map[string]any{"command": exe, "args": args}
-	remote := map[string]any{"url": url}
-	if len(headers) > 0 {
-		remote["headers"] = headers
+	// Structs, not maps, so each configuration reads in the order its
+	// client documents it.
+	type stdioServer struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
 	}
-	vscode := map[string]any{"type": "http", "url": url}
-	if len(headers) > 0 {
-		vscode["headers"] = headers
+	type remoteServer struct {
+		Type    string            `json:"type,omitempty"`
+		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers,omitempty"`
 	}
-	zed := map[string]any{"source": "custom", "command": exe, "args": args, "env": map[string]string{}}
+	type zedServer struct {
+		Source  string            `json:"source"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env"`
+	}
+	stdio := stdioServer{Command: exe, Args: args}
+	remote := remoteServer{URL: url, Headers: headers}
+	vscode := remoteServer{Type: "http", URL: url, Headers: headers}
+	zed := zedServer{Source: "custom", Command: exe, Args: args, Env: map[string]string{}}
 	claudeHTTP := "claude mcp add --transport http openhuman " + url
 	codexHTTP := "[mcp_servers.openhuman]\nurl = " + strconv.Quote(url)
 	if len(headers) > 0 {
