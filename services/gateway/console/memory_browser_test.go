@@ -116,3 +116,24 @@ func TestForgetASourceAndReadTheAudit(t *testing.T) {
 		t.Errorf("the filter is not in the address, to share or reload: %s", loc)
 	}
 }
+
+// TestOpenConsoleWithoutTokens: on a loopback server with no token the
+// console is open, as the API is, and its forms still carry a CSRF token
+// of the session it starts.
+func TestOpenConsoleWithoutTokens(t *testing.T) {
+	browsertest.Require(t)
+	srv := browsertest.Serve(t)
+	p := newPerson(t, srv.URL)
+	p.open("/console/")
+	p.sees("Newest first")
+	p.sees("This server has no tokens: the console is open to this machine.")
+	p.open("/console/memory/learn")
+	p.do("learning a note", chromedp.SendKeys("#text", "Open consoles learn too."), chromedp.Submit("#text"))
+	p.sees("Learned. This is the item memory keeps.")
+	p.sees("console")
+	if texts := allTexts(t, srv.URL, ""); len(texts) != 1 || texts[0] != "Open consoles learn too." {
+		t.Fatalf("memory: %q", texts)
+	}
+	p.open("/console/signin")
+	p.sees("Newest first") // nothing to sign in to
+}
