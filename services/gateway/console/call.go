@@ -11,13 +11,13 @@ import (
 
 // callContext is the context of the console's calls for the signed-in
 // person: provenance console:<token name> (console on a server without
-// tokens), the token's name and workspaces, as /rpc builds it for the
+// tokens), the token's name, scopes and workspaces, as /rpc builds it for the
 // same token. The gateway's gates and the memory service's workspace
 // scope then hold the console exactly as they hold the API.
 func callContext(ctx context.Context) contract.CallContext {
 	cc := contract.CallContext{Source: "console", Transport: Transport}
 	if s := websession.FromContext(ctx); s != nil && s.Token != "" {
-		cc.Source, cc.Token, cc.Workspaces = "console:"+s.Token, s.Token, s.Workspaces
+		cc.Source, cc.Token, cc.Scopes, cc.Workspaces = "console:"+s.Token, s.Token, s.Scopes, s.Workspaces
 	}
 	return cc
 }

@@ -41,7 +41,7 @@ type Options struct {
 	// Authenticate matches a presented bearer token, as httpapi.Authenticator
 	// does; nil means the server has no tokens and the console is open, as
 	// /rpc is, which serve allows on a loopback address only.
-	Authenticate func(presented string) (name string, workspaces []string, ok bool)
+	Authenticate func(presented string) (name string, scopes, workspaces []string, ok bool)
 	// Sessions signs people in (default: websession.New with defaults).
 	Sessions *websession.Manager
 	// SignInLimit bounds failed sign-ins per address (default: 5, then

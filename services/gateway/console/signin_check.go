@@ -30,9 +30,11 @@ func (c *Console) signInCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := strings.TrimSpace(r.PostFormValue("token"))
-	name, workspaces, ok := "", []string(nil), false
+	var name string
+	var scopes, workspaces []string
+	var ok bool
 	if token != "" {
-		name, workspaces, ok = c.opts.Authenticate(token)
+		name, scopes, workspaces, ok = c.opts.Authenticate(token)
 	}
 	if !ok {
 		c.limiter.Failed(addr)
@@ -44,7 +46,7 @@ func (c *Console) signInCheck(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, http.StatusUnauthorized, "signin", view{Title: "Sign in", Data: signInData{Next: next}, Error: msg})
 		return
 	}
-	if _, err := c.sessions.Start(w, r, websession.Identity{Token: name, Workspaces: workspaces}); err != nil {
+	if _, err := c.sessions.Start(w, r, websession.Identity{Token: name, Scopes: scopes, Workspaces: workspaces}); err != nil {
 		c.opts.Logger.Error("a console session could not be started", "err", err)
 		c.renderError(w, r, http.StatusServiceUnavailable, "A session could not be started; check the server's log.")
 		return

@@ -92,14 +92,15 @@ func (known tokenSet) match(presented string) *caller {
 
 // Authenticator matches a presented bearer token the way every request to
 // /rpc and /mcp is matched, for the console's sign-in: it returns the
-// token's name and workspaces, ok false when no configured token matches.
-func Authenticator(tokens []config.Token) func(presented string) (name string, workspaces []string, ok bool) {
+// token's name, scopes and workspaces, ok false when no configured token
+// matches.
+func Authenticator(tokens []config.Token) func(presented string) (name string, scopes, workspaces []string, ok bool) {
 	known := newTokenSet(tokens)
-	return func(presented string) (string, []string, bool) {
+	return func(presented string) (string, []string, []string, bool) {
 		if who := known.match(presented); who != nil {
-			return who.name, who.workspaces, true
+			return who.name, who.scopes, who.workspaces, true
 		}
-		return "", nil, false
+		return "", nil, nil, false
 	}
 }
 

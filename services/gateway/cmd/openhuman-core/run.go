@@ -371,7 +371,7 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 // newConsole is the console serve mounts at /console/, signing in with the
 // tokens /rpc takes.
 func newConsole(gw *gateway.Gateway, cfg config.Config, log *slog.Logger) *console.Console {
-	var auth func(string) (string, []string, bool)
+	var auth func(string) (string, []string, []string, bool)
 	if len(cfg.Auth.Tokens) > 0 {
 		auth = httpapi.Authenticator(cfg.Auth.Tokens)
 	}

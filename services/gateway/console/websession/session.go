@@ -29,6 +29,8 @@ type Identity struct {
 	// Token is the name of the bearer token signed in with; empty on a
 	// server with no tokens, where every caller is let in.
 	Token string
+	// Scopes are the token's (nil on a server with no tokens: every one).
+	Scopes []string
 	// Workspaces, when not empty, are the only ones the token may reach.
 	Workspaces []string
 }
