@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,9 +32,15 @@ type elicitResult struct {
 	} `json:"result"`
 }
 
+// elicitClient is a running testdata/elicit.mjs.
+type elicitClient struct {
+	done  <-chan elicitResult
+	asked <-chan struct{} // closed once the server asked it a question
+}
+
 // runElicitClient starts testdata/elicit.mjs, the official TypeScript
-// SDK's client, and returns a channel with what it printed.
-func runElicitClient(t *testing.T, base, answer, prompt string) <-chan elicitResult {
+// SDK's client; its result comes on done.
+func runElicitClient(t *testing.T, base, answer, prompt string) elicitClient {
 	t.Helper()
 	modules := browsertest.NodeModules(t)
 	// ES modules find packages in node_modules beside the script.
@@ -45,10 +52,11 @@ func runElicitClient(t *testing.T, base, answer, prompt string) <-chan elicitRes
 	if err := os.WriteFile(script, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := make(chan elicitResult, 1)
-	var stdout, stderr bytes.Buffer
+	out, asked := make(chan elicitResult, 1), make(chan struct{})
+	var stdout bytes.Buffer
+	stderr := &askWatch{asked: asked}
 	cmd := exec.Command("node", script, base, ownerToken, answer, prompt)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +68,39 @@ func runElicitClient(t *testing.T, base, answer, prompt string) <-chan elicitRes
 		}
 		out <- res
 	}()
-	return out
+	return elicitClient{done: out, asked: asked}
 }
 
-func waitClient(t *testing.T, ch <-chan elicitResult) elicitResult {
+// askWatch keeps the client's stderr and closes asked at its first
+// "asked:" line.
+type askWatch struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	asked chan struct{}
+	seen  bool
+}
+
+func (w *askWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if !w.seen && strings.Contains(w.b.String(), "asked: ") {
+		w.seen = true
+		close(w.asked)
+	}
+	return len(p), nil
+}
+
+func (w *askWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+func waitClient(t *testing.T, c elicitClient) elicitResult {
 	t.Helper()
 	select {
-	case r := <-ch:
+	case r := <-c.done:
 		return r
 	case <-time.After(60 * time.Second):
 		t.Fatal("the TypeScript client did not finish")
@@ -120,6 +154,14 @@ func TestApprovalByElicitation(t *testing.T) {
 		p.open("/console/approvals")
 		client := runElicitClient(t, srv.URL, "wait", "Note: the zqraceword lift is serviced on Wednesdays.")
 		p.sees("zqraceword lift")
+		// The client is asked within a moment of the call's parking; the
+		// console answers after that, so that there is a question to
+		// withdraw.
+		select {
+		case <-client.asked:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the client was never asked")
+		}
 		p.do("approving in the console", chromedp.Click(`article.approval button[value="approve"]`))
 		res := waitClient(t, client)
 		if len(res.Asked) != 1 || res.Withdrawn != 1 {
