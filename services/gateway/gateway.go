@@ -7,12 +7,14 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 )
 
 // caller is the bus as the gateway uses it.
@@ -193,8 +195,31 @@ func (g *Gateway) unknownTool(ctx context.Context, name string) error {
 	if len(names) == 0 {
 		return contract.Errorf(contract.CodeInvalidRequest, "unknown MCP tool `%s`; no tool is offered right now (no service answers)", shown).With("name", shown)
 	}
-	return contract.Errorf(contract.CodeInvalidRequest, "unknown MCP tool `%s`; tools/list names the tools (%s)",
-		shown, strings.Join(names, ", ")).With("name", shown)
+	guess := suggestTool(name, names)
+	if guess != "" {
+		guess = "did you mean " + guess + "? "
+	}
+	return contract.Errorf(contract.CodeInvalidRequest, "unknown MCP tool `%s`; %stools/list names the tools (%s)",
+		shown, guess, strings.Join(names, ", ")).With("name", shown)
+}
+
+// suggestTool is the live tool name meant: the tool behind a JSON-RPC
+// method of that name (openhuman.memory_recall is memory.recall), else one
+// a typing mistake or two away (memory.recal); "" when none is near.
+func suggestTool(asked string, live []string) string {
+	if len(asked) > 100 {
+		return ""
+	}
+	for _, t := range contract.Tools() {
+		if t.RPC != "" && strings.EqualFold(t.RPC, asked) && slices.Contains(live, t.Name) {
+			return t.Name
+		}
+	}
+	near := editdistance.Nearest(strings.ToLower(asked), live, 1)
+	if len(near) == 1 && editdistance.Within(strings.ToLower(asked), near[0], 2) {
+		return near[0]
+	}
+	return ""
 }
 
 // Resources lists the prompt resources, served by the agents service.

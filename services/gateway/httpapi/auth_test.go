@@ -111,6 +111,9 @@ func TestBearerAuth(t *testing.T) {
 					if json.Unmarshal([]byte(body), &e) != nil || e.JSONRPC != "2.0" || e.Error.Code != -32600 || !strings.Contains(e.Error.Message, tc.want) {
 						t.Errorf("body %s, want a JSON-RPC error saying %q", body, tc.want)
 					}
+					if strings.Contains(body, `\u003c`) {
+						t.Errorf("body %s: <token> escaped as HTML", body)
+					}
 					if resp.Header.Get("Mcp-Session-Id") != "" {
 						t.Error("a refused initialize opened a session")
 					}

@@ -116,6 +116,16 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	if opts.Console != nil {
 		r.Mount(ConsolePrefix, opts.Console)
 	}
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+			if r.Match(chi.NewRouteContext(), m, req.URL.Path) {
+				allow = append(allow, m)
+			}
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed, "Method Not Allowed: "+req.URL.Path+" takes "+strings.Join(allow, " or ")+", not "+req.Method+" (docs/operations.md lists the routes)")
+	})
 	s.router = r
 	return s
 }
@@ -211,7 +221,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // a message saying <token> should read <token>
+	_ = enc.Encode(v)
 }
 
 // writeEncoded answers 200 with out, JSON already encoded. With its length

@@ -128,3 +128,17 @@ func TestRPC(t *testing.T) {
 		}
 	})
 }
+
+// A route called with the wrong method says which it takes.
+func TestWrongMethodSaysWhichIsRight(t *testing.T) {
+	ts := mustServe(t, gateway.Options{})
+	resp, err := http.Get(ts.URL + "/rpc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(string(body), "/rpc takes POST, not GET") {
+		t.Fatalf("GET /rpc: %d %s", resp.StatusCode, body)
+	}
+}

@@ -165,8 +165,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		}
 		return m.runServe(ctx, g)
 	case "call":
-		if sub.NArg() < 1 || sub.NArg() > 2 {
+		switch {
+		case sub.NArg() < 1:
 			return m.usageError(errors.New("call needs a tool name and, optionally, its arguments as a JSON object"))
+		case sub.NArg() > 2:
+			return m.usageError(fmt.Errorf("call takes a tool name and at most one JSON object of arguments, got %d words: quote the arguments as one ('{\"limit\": 5}')", sub.NArg()))
 		}
 		return m.runCall(ctx, g, sub.Arg(0), sub.Arg(1))
 	case "healthcheck":
