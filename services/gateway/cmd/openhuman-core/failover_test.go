@@ -60,8 +60,9 @@ func rpcTimed(base, method, params string) rpcOutcome {
 
 // TestReplicaKilledMidCall runs two memory replicas as processes on one NATS
 // server, with a gateway in front, and kills one with SIGKILL while it holds
-// calls: each call ends within 2 s of the kill, reads are answered by the
-// other replica, and no learning is stored twice.
+// calls: each call ends once the replica's silence is noticed, not at its
+// deadline, reads are answered by the other replica, and no learning is
+// stored twice.
 func TestReplicaKilledMidCall(t *testing.T) {
 	ns, err := embedded.Start(embedded.Options{Port: -1})
 	if err != nil {
@@ -143,8 +144,12 @@ func TestReplicaKilledMidCall(t *testing.T) {
 			continue
 		}
 		before++
-		if took := o.end.Sub(killed); took > 2*time.Second {
-			t.Errorf("%s ended %s after the kill", o.method, took)
+		// A call the dead replica held ends when its silence is noticed
+		// (bus.ReplicaSilence, 1.5 s), not at its 30 s deadline; how soon
+		// after that depends on the machine, so only the deadline bounds it
+		// here (docs/operations.md has the measured figure).
+		if took := o.end.Sub(killed); took > 10*time.Second {
+			t.Errorf("%s ended %s after the kill: it waited for its deadline instead of noticing the replica was gone", o.method, took)
 		}
 		switch {
 		case o.code == "":
