@@ -109,6 +109,11 @@ func (v *Verifier) Verify(ctx context.Context, subject, reply string, body []byt
 	if err != nil {
 		return nil, denied("%v", err)
 	}
+	// A proof writes depth as an unsigned number, so that of depth 0
+	// would hold for any negative one; no caller is shallower than 0.
+	if cc.Depth < 0 {
+		return nil, denied("its depth %d is negative", cc.Depth)
+	}
 	now := v.now()
 	if err := v.fresh(p, now); err != nil {
 		return nil, err
@@ -173,6 +178,9 @@ func (v *Verifier) grant(h string, d delegateKey, now time.Time) (*Grant, error)
 	g, err := parseGrant(h)
 	if err != nil {
 		return nil, denied("%v", err)
+	}
+	if g.cc.Depth < 0 {
+		return nil, denied("the call it acts within has a negative depth")
 	}
 	if g.p.key != v.gwKey {
 		return nil, denied("the call it acts within is not signed by the gateway")
