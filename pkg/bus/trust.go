@@ -35,7 +35,7 @@ func TrustOf(b config.Bus) callauth.Trust {
 		t.Secrets = map[string][]byte{b.GatewayKey: b.GatewaySecret, b.AgentsKey: b.AgentsSecret}
 	}
 	if b.AgentsKey != "" {
-		t.Delegates = []callauth.Delegate{{Key: b.AgentsKey, Within: contract.AgentRunSubagent.Endpoint().Subject()}}
+		t.Delegates = []callauth.Delegate{{Key: b.AgentsKey, Within: contract.AgentRunSubagent.Endpoint().Subject(), May: subAgentCalls}}
 	}
 	return t
 }
@@ -64,6 +64,16 @@ func SignerOf(b config.Bus, delegate bool) (*callauth.Signer, error) {
 		return callauth.NewDelegate(seed)
 	}
 	return callauth.NewSigner(seed)
+}
+
+// subAgentCalls are what a sub-agent may call, and so what the agents
+// service may sign for within a run: memory, search, and listing and
+// running other sub-agents (as deploy/nats/auth.conf lets the agents user
+// publish), never deciding approvals.
+var subAgentCalls = []string{
+	contract.SubjectPrefix + "." + contract.ServiceMemory + ".>",
+	contract.SubjectPrefix + "." + contract.ServiceSearch + ".>",
+	contract.AgentListSubagents.Subject(), contract.AgentRunSubagent.Subject(),
 }
 
 // Keys are one bus's keys: the gateway's and the agents service's seeds

@@ -33,7 +33,7 @@ func mustKeys(t *testing.T) keys {
 		return s
 	}
 	k := keys{gw: mk(false), agents: mk(true), stranger: mk(false)}
-	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, nil)
+	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run, May: []string{"openhuman.memory.>"}}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestDelegates(t *testing.T) {
 	agentCC.Source, agentCC.Agent, agentCC.Depth = "http:laptop/agent:researcher", "researcher", 1
 
 	// A second service, which sees the grant for the first time, as JSON.
-	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, nil)
+	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run, May: []string{"openhuman.memory.>"}}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestSharedKeys(t *testing.T) {
 	if gwID == agID || strings.Contains(gwID, string(gwSecret)) {
 		t.Fatalf("ids %s %s", gwID, agID)
 	}
-	v, err := NewVerifier(Trust{Gateway: gwID, Delegates: []Delegate{{Key: agID, Within: run}},
+	v, err := NewVerifier(Trust{Gateway: gwID, Delegates: []Delegate{{Key: agID, Within: run, May: []string{"openhuman.memory.>"}}},
 		Secrets: map[string][]byte{gwID: gwSecret, agID: agSecret}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -341,6 +341,17 @@ func BenchmarkSignVerifyShared(b *testing.B) {
 		}
 		if _, err := v.Verify(ctx, fetch, "_INBOX.x.1", body, auth, "", cc); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// A delegate signs only for the subjects it may.
+func TestDelegateMay(t *testing.T) {
+	d := delegateKey{subjects: []string{"openhuman.memory.>", "openhuman.agents.run_subagent"}}
+	for subject, want := range map[string]bool{"openhuman.memory.fetch": true, "openhuman.agents.run_subagent": true,
+		"openhuman.agents.approval_decide": false, "openhuman.memoryx.fetch": false, "openhuman.agents.run_subagentx": false} {
+		if d.may(subject) != want {
+			t.Errorf("%s: %v", subject, !want)
 		}
 	}
 }

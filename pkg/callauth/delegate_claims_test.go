@@ -24,7 +24,7 @@ func TestDelegateWithinTheRun(t *testing.T) {
 	agentCC := caller
 	agentCC.Source, agentCC.Agent, agentCC.Depth = caller.Source+"/agent:researcher", "researcher", 1
 	fresh := func() *Verifier {
-		v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, nil)
+		v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run, May: []string{"openhuman.memory.>"}}}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func TestDepthIsSignedAsIs(t *testing.T) {
 	flat.Source, flat.Agent, flat.Depth = caller.Source+"/agent:researcher", "researcher", 0
 	g, _ := parseGrant(string(forgedParent))
 	a, _ := sign(t, k.agents, NewContext(context.Background(), g), fetch, "_INBOX_agents.d.1", "{}", flat, time.Second)
-	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run}}}, nil)
+	other, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run, May: []string{"openhuman.memory.>"}}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

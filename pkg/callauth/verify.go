@@ -34,6 +34,19 @@ type Delegate struct {
 	Key string
 	// Within is the subject a grant must have been signed for.
 	Within string
+	// May are the subjects it may sign for: each one exact, or ending in
+	// ".>" for every subject under it. Empty is none.
+	May []string
+}
+
+// may reports whether d may sign for subject.
+func (d delegateKey) may(subject string) bool {
+	for _, m := range d.subjects {
+		if prefix, ok := strings.CutSuffix(m, ">"); ok && strings.HasPrefix(subject, prefix) || m == subject {
+			return true
+		}
+	}
+	return false
 }
 
 // Verifier checks proofs. It is safe for concurrent use.
@@ -49,8 +62,9 @@ type Verifier struct {
 }
 
 type delegateKey struct {
-	check  checker
-	within string
+	check    checker
+	within   string
+	subjects []string
 }
 
 // checker says whether sig signs msg, by one key.
@@ -90,7 +104,7 @@ func NewVerifier(t Trust, seen Nonces) (*Verifier, error) {
 		if err != nil {
 			return nil, fmt.Errorf("a delegate's key: %w", err)
 		}
-		v.delegates[strings.TrimSpace(d.Key)] = delegateKey{check: check, within: d.Within}
+		v.delegates[strings.TrimSpace(d.Key)] = delegateKey{check: check, within: d.Within, subjects: d.May}
 	}
 	return v, nil
 }
@@ -132,6 +146,9 @@ func (v *Verifier) Verify(ctx context.Context, subject, reply string, body []byt
 		cc.MinSeq, cc.TimeoutMS = 0, 0
 		grant = &Grant{p: p, subject: subject, reply: reply, bodySum: sum, cc: cc}
 	case isDelegate:
+		if !d.may(subject) {
+			return nil, denied("its signer acts within a run only for what a sub-agent may call, not %s", clip(subject))
+		}
 		if !d.check(signed, p.sig) {
 			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
 		}

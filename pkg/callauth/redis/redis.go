@@ -7,6 +7,7 @@ package redis
 
 import (
 	"context"
+	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -28,7 +29,8 @@ func NewNonces(client *redisconn.Client) *Nonces {
 	return &Nonces{redis: client, local: callauth.NewNonces()}
 }
 
-// Add sets the nonce's key unless it exists, expiring with the proof.
+// Add sets the nonce's key unless it exists, expiring with the proof: by
+// this process's clock, which the proof was checked against, not Redis's.
 // Redis may be lost like everything it holds: while it fails, this replica
 // still refuses what it took itself (redisconn logs the failure), and the
 // service goes on serving.
@@ -38,7 +40,7 @@ func (n *Nonces) Add(ctx context.Context, nonce string, exp int64) (bool, error)
 	}
 	fresh := true
 	_ = n.redis.Do(ctx, func(ctx context.Context, c *goredis.Client) error {
-		ok, err := c.SetArgs(ctx, n.redis.Key("nonce:"+nonce), 1, goredis.SetArgs{Mode: "NX", ExpireAt: callauth.Forget(exp)}).Result()
+		ok, err := c.SetArgs(ctx, n.redis.Key("nonce:"+nonce), 1, goredis.SetArgs{Mode: "NX", TTL: max(time.Until(callauth.Forget(exp)), time.Second)}).Result()
 		switch {
 		case err == goredis.Nil: // NX: another replica set it first
 			fresh = false
