@@ -293,22 +293,29 @@ type request struct {
 	auth, parent   string // callauth's headers
 }
 
-// handle answers one request. Its bytes are decoded once, envelope and
-// arguments together; the call context is believed only once its
-// signature is checked, and the arguments are checked against the
+// handle answers one request. Its signature is checked before anything
+// else; its bytes are then decoded once, envelope and arguments together;
+// the call context is believed only once it is the one signed, and the
+// arguments are checked against the
 // endpoint's schema and bound to the handler's params struct from the
 // decoded value.
 func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 	start := time.Now()
 	method := ep.def.Method
 	data := m.data
+	// The signature first: a request nobody trusted signed costs a hash of
+	// its bytes, not their parse.
+	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, data, m.auth, m.parent)
+	if err != nil {
+		return contract.Reply{Error: contract.AsError(err)}
+	}
 	var req struct {
 		Params any                  `json:"params"`
 		Ctx    contract.CallContext `json:"ctx"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	err := dec.Decode(&req)
+	err = dec.Decode(&req)
 	if err == nil && dec.InputOffset() != int64(len(bytes.TrimRight(data, " \t\r\n"))) {
 		err = errors.New("data after the envelope")
 	}
@@ -316,7 +323,7 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 		return contract.Reply{Error: contract.Errorf(contract.CodeInvalidRequest,
 			"%s.%s: the request is not a JSON envelope {params, ctx}: %v", s.cfg.Name, method, err)}
 	}
-	grant, err := s.verifier.Verify(s.ctx, m.subject, m.reply, data, m.auth, m.parent, req.Ctx)
+	grant, err := checked.Bind(req.Ctx)
 	if err != nil {
 		return contract.Reply{Error: contract.AsError(err)}
 	}

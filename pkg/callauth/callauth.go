@@ -79,16 +79,22 @@ const ClockSkew = 30 * time.Second
 const MaxLife = time.Hour
 
 // base is the bytes a proof signs: a fixed layout, every field
-// length-prefixed, so that no two different requests share one.
-func base(subject, reply string, exp int64, nonce string, cc contract.CallContext, bodySum []byte) []byte {
-	b := make([]byte, 0, 160+len(subject)+len(reply)+len(cc.Source)+len(cc.Token))
+// length-prefixed, so that no two different requests share one. The
+// caller's identity enters as its hash (identityHash), which the proof
+// carries too, so that a signature is checked before the request's bytes
+// are decoded: a forged request costs its hash, not its parse.
+func base(subject, reply string, exp int64, nonce string, idHash, bodySum []byte) []byte {
+	b := make([]byte, 0, 128+len(subject)+len(reply))
 	b = append(b, "openhuman-call-v1"...)
 	for _, s := range []string{subject, reply, strconv.FormatInt(exp, 10), nonce} {
 		b = appendString(b, s)
 	}
-	b = appendIdentity(b, cc)
+	b = append(b, idHash...)
 	return append(b, bodySum...)
 }
+
+// identityHash is the SHA-256 of what a proof says of the caller.
+func identityHash(cc contract.CallContext) []byte { return sum(appendIdentity(nil, cc)) }
 
 // appendIdentity appends what a proof says of the caller: everything of
 // its call context but the per-request min_seq and timeout.
@@ -187,33 +193,35 @@ func NewSeed() (seed, key string, err error) {
 
 // proof is one parsed Openhuman-Auth value.
 type proof struct {
-	key   string
-	exp   int64 // Unix milliseconds
-	nonce string
-	sig   []byte
+	key    string
+	exp    int64 // Unix milliseconds
+	nonce  string
+	idHash []byte // identityHash of the caller
+	sig    []byte
 }
 
 func (p proof) String() string {
 	return strings.Join([]string{version, p.key, strconv.FormatInt(p.exp, 10), p.nonce,
-		base64.RawURLEncoding.EncodeToString(p.sig)}, " ")
+		base64.RawURLEncoding.EncodeToString(p.idHash), base64.RawURLEncoding.EncodeToString(p.sig)}, " ")
 }
 
 var errMalformed = errors.New("the Openhuman-Auth header is malformed")
 
 func parseProof(h string) (proof, error) {
 	f := strings.Split(h, " ")
-	if len(f) != 5 || f[0] != version {
+	if len(f) != 6 || f[0] != version {
 		return proof{}, errMalformed
 	}
 	exp, err := strconv.ParseInt(f[2], 10, 64)
 	if err != nil {
 		return proof{}, errMalformed
 	}
-	sig, err := base64.RawURLEncoding.DecodeString(f[4])
-	if err != nil || len(sig) != ed25519.SignatureSize && len(sig) != sha256.Size || f[3] == "" || len(f[3]) > 64 {
+	id, err1 := base64.RawURLEncoding.DecodeString(f[4])
+	sig, err := base64.RawURLEncoding.DecodeString(f[5])
+	if err != nil || err1 != nil || len(id) != sha256.Size || len(sig) != ed25519.SignatureSize && len(sig) != sha256.Size || f[3] == "" || len(f[3]) > 64 {
 		return proof{}, errMalformed
 	}
-	return proof{key: f[1], exp: exp, nonce: f[3], sig: sig}, nil
+	return proof{key: f[1], exp: exp, nonce: f[3], idHash: id, sig: sig}, nil
 }
 
 // newNonce is 96 random bits: no two requests of a proof's lifetime share one.

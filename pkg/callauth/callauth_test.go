@@ -65,6 +65,7 @@ func TestRootProofs(t *testing.T) {
 	forever, _ := sign(t, &ahead, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, 24*time.Hour)
 	wider := caller
 	wider.Workspaces = nil
+	widenedAuth, _ := sign(t, k.gw, context.Background(), fetch, "_INBOX_gateway.a.1", body, caller, time.Second)
 	cases := []struct {
 		name, subject, reply, body, auth string
 		cc                               contract.CallContext
@@ -75,7 +76,7 @@ func TestRootProofs(t *testing.T) {
 		{"another subject", "openhuman.memory.forget", "_INBOX_gateway.a.1", body, auth, caller, "does not match"},
 		{"another reply subject", fetch, "_INBOX.evil.1", body, auth, caller, "does not match"},
 		{"altered body", fetch, "_INBOX_gateway.a.1", strings.Replace(body, "x", "y", 1), auth, caller, "does not match"},
-		{"widened workspaces", fetch, "_INBOX_gateway.a.1", body, auth, wider, "does not match"},
+		{"widened workspaces", fetch, "_INBOX_gateway.a.1", body, widenedAuth, wider, "not the one its signature names"},
 		{"untrusted key", fetch, "_INBOX_gateway.a.1", body, stranger, caller, "does not trust"},
 		{"expired", fetch, "_INBOX_gateway.a.1", body, expired, caller, "expired"},
 		{"valid too long", fetch, "_INBOX_gateway.a.1", body, forever, caller, "longer than any call"},

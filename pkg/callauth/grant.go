@@ -60,7 +60,7 @@ func parseGrant(h string) (*Grant, error) {
 		return nil, errMalformedParent
 	}
 	w.Ctx.MinSeq, w.Ctx.TimeoutMS = 0, 0
-	return &Grant{p: proof{key: w.Key, exp: w.Exp, nonce: w.Nonce, sig: sig}, subject: w.Subject, reply: w.Reply,
+	return &Grant{p: proof{key: w.Key, exp: w.Exp, nonce: w.Nonce, idHash: identityHash(w.Ctx), sig: sig}, subject: w.Subject, reply: w.Reply,
 		bodySum: body, cc: w.Ctx}, nil
 }
 

@@ -71,7 +71,7 @@ func (s *Signer) Sign(ctx context.Context, subject, reply string, body []byte, c
 		parent = g.header()
 		exp = min(exp, g.p.exp)
 	}
-	p := proof{key: s.key, exp: exp, nonce: newNonce()}
-	p.sig = s.sign(base(subject, reply, exp, p.nonce, cc, sum(body)))
+	p := proof{key: s.key, exp: exp, nonce: newNonce(), idHash: identityHash(cc)}
+	p.sig = s.sign(base(subject, reply, exp, p.nonce, p.idHash, sum(body)))
 	return p.String(), parent, nil
 }

@@ -116,6 +116,29 @@ var errMalformedParent = errors.New("the Openhuman-Auth-Parent header is malform
 // hold. It returns the grant a delegate may act within when serving it:
 // the request itself when the gateway signed it, else its parent.
 func (v *Verifier) Verify(ctx context.Context, subject, reply string, body []byte, auth, parent string, cc contract.CallContext) (*Grant, error) {
+	c, err := v.Check(ctx, subject, reply, body, auth, parent)
+	if err != nil {
+		return nil, err
+	}
+	return c.Bind(cc)
+}
+
+// Checked is a request whose signature holds, before the call context
+// its bytes hold is read.
+type Checked struct {
+	p       proof
+	subject string
+	reply   string
+	bodySum []byte
+	parent  *Grant // a delegate's grant; nil for the gateway's request
+}
+
+// Check checks what it can of a request without decoding it: the proof
+// is there, fresh, by a key trusted for this subject, and signs these
+// bytes for this subject and reply subject (and a delegate's grant is the
+// gateway's, for its subject, unexpired); its nonce is then new. Bind
+// takes the call context the bytes hold.
+func (v *Verifier) Check(ctx context.Context, subject, reply string, body []byte, auth, parent string) (*Checked, error) {
 	if auth == "" {
 		return nil, denied("the request has no %s header; only the gateway (or a service acting within a call it signed) may call %s", Header, subject)
 	}
@@ -123,53 +146,67 @@ func (v *Verifier) Verify(ctx context.Context, subject, reply string, body []byt
 	if err != nil {
 		return nil, denied("%v", err)
 	}
-	// A proof writes depth as an unsigned number, so that of depth 0
-	// would hold for any negative one; no caller is shallower than 0.
-	if cc.Depth < 0 {
-		return nil, denied("its depth %d is negative", cc.Depth)
-	}
 	now := v.now()
 	if err := v.fresh(p, now); err != nil {
 		return nil, err
 	}
-	sum := sum(body)
-	signed := base(subject, reply, p.exp, p.nonce, cc, sum)
-	var grant *Grant
-	switch d, isDelegate := v.delegates[p.key]; {
+	c := &Checked{p: p, subject: subject, reply: reply}
+	var check checker
+	d, isDelegate := v.delegates[p.key]
+	switch {
 	case p.key == v.gwKey:
 		if parent != "" {
 			return nil, denied("a request the gateway signs has no parent")
 		}
-		if !v.gateway(signed, p.sig) {
-			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
-		}
-		cc.MinSeq, cc.TimeoutMS = 0, 0
-		grant = &Grant{p: p, subject: subject, reply: reply, bodySum: sum, cc: cc}
+		check = v.gateway
 	case isDelegate:
 		if !d.may(subject) {
 			return nil, denied("its signer acts within a run only for what a sub-agent may call, not %s", clip(subject))
 		}
-		if !d.check(signed, p.sig) {
-			return nil, denied("the signature does not match the request (altered, or sent to another subject)")
-		}
-		if grant, err = v.grant(parent, d, now); err != nil {
-			return nil, err
-		}
-		if err := within(cc, p, grant); err != nil {
-			return nil, err
-		}
+		check = d.check
 	default:
 		return nil, denied("it is signed by %s, a key this service does not trust; check bus.gateway_key and bus.agents_key", clip(p.key))
 	}
-	// Last, once the proof is known to be genuine: nobody else can fill
-	// the memory of nonces.
+	c.bodySum = sum(body)
+	if !check(base(subject, reply, p.exp, p.nonce, p.idHash, c.bodySum), p.sig) {
+		return nil, denied("the signature does not match the request (altered, or sent to another subject)")
+	}
+	if isDelegate {
+		if c.parent, err = v.grant(parent, d, now); err != nil {
+			return nil, err
+		}
+	}
+	// Once the proof is known to be genuine: nobody else can fill the
+	// memory of nonces.
 	switch fresh, err := v.seen.Add(ctx, p.nonce, p.exp); {
 	case err != nil:
 		return nil, contract.Errorf(contract.CodeUnavailable, "cannot tell whether this request was received before (%v); retry", err)
 	case !fresh:
 		return nil, denied("this request was already received once (a replay)")
 	}
-	return grant, nil
+	return c, nil
+}
+
+// Bind checks that cc, the call context the request's bytes hold, is the
+// one its proof signed (and for a delegate, within its grant), and
+// returns the grant a delegate may act within when serving it.
+func (c *Checked) Bind(cc contract.CallContext) (*Grant, error) {
+	// A proof writes depth as an unsigned number, so that of depth 0
+	// would hold for any negative one; no caller is shallower than 0.
+	if cc.Depth < 0 {
+		return nil, denied("its depth %d is negative", cc.Depth)
+	}
+	if !hmac.Equal(identityHash(cc), c.p.idHash) {
+		return nil, denied("the call context in the request is not the one its signature names (altered)")
+	}
+	if c.parent != nil {
+		if err := within(cc, c.p, c.parent); err != nil {
+			return nil, err
+		}
+		return c.parent, nil
+	}
+	cc.MinSeq, cc.TimeoutMS = 0, 0
+	return &Grant{p: c.p, subject: c.subject, reply: c.reply, bodySum: c.bodySum, cc: cc}, nil
 }
 
 // fresh checks p's expiry against now: not past (give or take the clock
@@ -210,7 +247,7 @@ func (v *Verifier) grant(h string, d delegateKey, now time.Time) (*Grant, error)
 	}
 	// Remembered by what was signed as well as the signature: the same
 	// signature with other claims is another grant, a forged one.
-	signed := base(g.subject, g.reply, g.p.exp, g.p.nonce, g.cc, g.bodySum)
+	signed := base(g.subject, g.reply, g.p.exp, g.p.nonce, g.p.idHash, g.bodySum)
 	sig := string(sum(signed)) + string(g.p.sig)
 	v.mu.Lock()
 	_, known := v.parents[sig]
