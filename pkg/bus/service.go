@@ -79,7 +79,7 @@ type ServiceConfig struct {
 // Service is a registered service. Stop it to leave the queue group and wait
 // for requests in flight.
 type Service struct {
-	micro    micro.Service
+	reg      registration
 	nc       *nats.Conn
 	cfg      ServiceConfig
 	verifier *callauth.Verifier
@@ -130,49 +130,27 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	for _, ep := range cfg.Endpoints {
 		s.stats[ep.def.Method] = newEndpointStats(cfg.Name, ep.def.Method)
 	}
-	ms, err := micro.AddService(nc, micro.Config{
-		Name:         cfg.Name,
-		Version:      cfg.Version,
-		Description:  cfg.Description,
-		QueueGroup:   contract.QueueGroup,
-		StatsHandler: s.endpointStats,
-	})
-	if err != nil {
+	if err := s.register(); err != nil {
 		stop()
-		return nil, fmt.Errorf("registering %s service: %w", cfg.Name, err)
+		return nil, err
 	}
-	s.micro = ms
 	// Heartbeats go on until Stop has answered every request in flight.
 	go s.beats.run(ctx)
-	group := ms.AddGroup(contract.SubjectPrefix + "." + cfg.Name)
-	for i := range cfg.Endpoints {
-		ep := &cfg.Endpoints[i]
-		st := s.stats[ep.def.Method]
-		h := micro.HandlerFunc(func(r micro.Request) { s.dispatch(ep, st, r) })
-		if err := group.AddEndpoint(ep.def.Method, h); err != nil {
-			_ = ms.Stop()
-			stop()
-			return nil, fmt.Errorf("registering %s.%s: %w", cfg.Name, ep.def.Method, err)
-		}
-	}
 	// A round trip to the server makes sure it has processed our
 	// subscriptions: once Serve returns, a request from any connection
 	// reaches the service instead of finding no responders.
 	if err := nc.Flush(); err != nil {
-		_ = ms.Stop()
+		_ = s.unregister()
 		stop()
 		return nil, fmt.Errorf("registering %s: %w", cfg.Name, err)
 	}
 	return s, nil
 }
 
-// Info is the service's micro INFO.
-func (s *Service) Info() micro.Info { return s.micro.Info() }
-
 // Stop leaves the queue group, so no new request arrives, then waits for the
 // requests in flight to be answered.
 func (s *Service) Stop() error {
-	err := s.micro.Stop()
+	err := s.unregister()
 	s.mu.Lock()
 	s.stopped = true
 	s.mu.Unlock()
@@ -182,19 +160,16 @@ func (s *Service) Stop() error {
 }
 
 // dispatch runs each request on a goroutine of its own (an idle worker's,
-// or a new one): micro delivers a subscription's messages one at a time,
-// and one slow call (an agent run, a web search) must not hold up the
-// others. Replies are published directly rather than through r.Respond,
-// which micro's own bookkeeping reads without a lock after the handler
-// returns.
-func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
-	reply := r.Reply()
+// or a new one): a subscription delivers its messages one at a time, and
+// one slow call (an agent run, a web search) must not hold up the others.
+func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
+	reply := r.Reply
 	if reply != "" && !strings.HasPrefix(reply, replyPrefix) {
-		s.refuseReply(ep, reply)
+		s.refuseReply(ep.def.Method, reply)
 		return
 	}
-	data := r.Data()
-	hdr := r.Headers()
+	data := r.Data
+	hdr := r.Header
 	beating := reply != "" && hdr.Get(HeartbeatHeader) == heartbeatAsk
 	s.mu.Lock()
 	if s.stopped {
@@ -219,7 +194,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r micro.Request) {
 		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
-		r := s.handle(ep, request{subject: r.Subject(), reply: reply, data: data,
+		r := s.handle(ep, request{subject: r.Subject, reply: reply, data: data,
 			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)})
 		s.respond(reply, beating, r)
 		st.inFlight.Dec()
@@ -251,12 +226,12 @@ const replyPrefix = "_INBOX"
 // refuseReply drops a request whose reply subject is not an inbox; it is
 // counted, and logged once per kind of subject (its first token) so that
 // a caller sending many cannot flood the log.
-func (s *Service) refuseReply(ep *Endpoint, reply string) {
-	repliesRefused.WithLabelValues(s.cfg.Name, ep.def.Method).Inc()
+func (s *Service) refuseReply(method, reply string) {
+	repliesRefused.WithLabelValues(s.cfg.Name, method).Inc()
 	kind, _, _ := strings.Cut(reply, ".")
 	if _, logged := s.warned.LoadOrStore(kind, struct{}{}); !logged {
 		s.cfg.Logger.Warn("dropped a request whose reply subject is not an inbox; further ones of this kind are only counted in openhuman_service_replies_refused_total",
-			"method", ep.def.Method, "reply_subject", reply, "inbox_prefix", replyPrefix)
+			"method", method, "reply_subject", reply, "inbox_prefix", replyPrefix)
 	}
 }
 

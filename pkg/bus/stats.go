@@ -4,7 +4,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go/micro"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -62,12 +61,8 @@ type EndpointStats struct {
 	AverageProcessingTime time.Duration `json:"average_processing_time"`
 }
 
-// endpointStats is micro's StatsHandler.
-func (s *Service) endpointStats(e *micro.Endpoint) any {
-	st := s.stats[e.Name]
-	if st == nil {
-		return nil
-	}
+// snapshot is what the endpoint did so far.
+func (st *endpointStats) snapshot() EndpointStats {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	out := EndpointStats{Answered: st.requests, Errors: st.errors, LastError: st.lastError, ProcessingTime: st.busy}
