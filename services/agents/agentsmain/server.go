@@ -13,7 +13,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	callauthredis "github.com/openhuman-go/openhuman-go/pkg/callauth/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/callauth/callauthmain"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
@@ -44,7 +44,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.closers = append(s.closers, rec)
 	}
 	var store agents.Approvals = agents.NewMemoryApprovals()
-	checks := bus.ChecksOf(cfg.Bus)
+	var rc *redisconn.Client
 	if cfg.Redis.URL != "" {
 		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
@@ -53,8 +53,17 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		}
 		s.closers = append(s.closers, client)
 		store = redis.NewApprovals(client)
-		// A run sent again to another replica would run again.
-		checks.Nonces = callauthredis.NewNonces(client)
+		rc = client
+	}
+	// A run sent again, to another replica or after a restart, would run
+	// again.
+	checks, closer, err := callauthmain.Checks(cfg, rc)
+	if closer != nil {
+		s.closers = append(s.closers, closer)
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
 	}
 	gate := agents.NewGate(cfg.Approval.Mode, store, cfg.Approval.Timeout()).WithLogger(log)
 	opts := agents.RunnerOptions{

@@ -18,13 +18,14 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
-// docs/operations.md lets memory's replicas keep their own nonces, as "a
-// forget ... repeated changes nothing". A replica that restarts (or another
-// one) has not seen a forget it did not take: a captured forget sent again
-// within its proof's life, after the caller learned the same note again
-// (the same learning is the same item), forgets it a second time.
+// A forget repeated does change something: sent again after the caller
+// learned the same note again (the same learning is the same item), it
+// forgets it a second time. So a memory replica run on its own keeps the
+// nonces of the calls it took across restarts (in its home without Redis,
+// shared with the other replicas in Redis with it): a captured forget sent
+// again after memory restarted is refused.
 func TestReplayedForgetAfterRestart(t *testing.T) {
-	srv, err := embedded.Start(embedded.Options{})
+	srv, err := embedded.Start(embedded.Options{Port: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,8 @@ func TestReplayedForgetAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Bus = bustest.Keys().Service()
+	// As openhuman-memory runs: on a NATS server of its own.
+	cfg.NATS.URL, cfg.Bus = srv.ClientURL(), bustest.Keys().Service()
 	start := func() io.Closer {
 		c, err := memorymain.Start(dial("memory"), cfg, slog.New(slog.DiscardHandler))
 		if err != nil {

@@ -13,8 +13,10 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
+	"github.com/openhuman-go/openhuman-go/pkg/callauth/callauthmain"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
@@ -31,6 +33,8 @@ type server struct {
 	domain *memory.Service
 	stopBg context.CancelFunc
 	bgDone chan struct{}
+	// closers close what the bus's checks keep (Redis, a nonce file).
+	closers []io.Closer
 }
 
 // Start opens the store named by cfg and serves it on nc. When memory is
@@ -74,15 +78,37 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		go func() { _ = s.repl.follower.Run(ctx); <-ran; close(followed) }()
 		s.repl.awaitCaughtUp(log)
 	}
-	svc, err := natsbus.Serve(nc, domain, telemetry.Version, bus.ChecksOf(cfg.Bus), log)
+	checks, err := s.checks(cfg, log)
+	if err == nil {
+		s.svc, err = natsbus.Serve(nc, domain, telemetry.Version, checks, log)
+	}
 	if err != nil {
 		s.stopBg()
 		<-s.bgDone
 		s.closeStore()
 		return nil, err
 	}
-	s.svc = svc
 	return s, nil
+}
+
+// checks are the bus's checks of memory's calls. With Redis the replicas
+// share the nonces of the writes they took, so that a captured forget is
+// not taken again by another replica, or after a restart: a forget sent
+// again after the note was learned again would forget it again.
+func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error) {
+	var rc *redisconn.Client
+	if cfg.Redis.URL != "" && cfg.NATS.URL != "" {
+		var err error
+		if rc, err = redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log); err != nil {
+			return bus.Checks{}, err
+		}
+		s.closers = append(s.closers, rc)
+	}
+	checks, closer, err := callauthmain.Checks(cfg, rc)
+	if closer != nil {
+		s.closers = append(s.closers, closer)
+	}
+	return checks, err
 }
 
 // newDomain serves memory from store with the configured embedder and writer.
@@ -129,6 +155,9 @@ func (s *server) Close() error {
 }
 
 func (s *server) closeStore() error {
+	for _, c := range s.closers {
+		_ = c.Close()
+	}
 	if s.repl != nil {
 		s.repl.conn.Close()
 	}

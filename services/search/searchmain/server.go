@@ -16,7 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	callauthredis "github.com/openhuman-go/openhuman-go/pkg/callauth/redis"
+	"github.com/openhuman-go/openhuman-go/pkg/callauth/callauthmain"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
@@ -32,6 +32,7 @@ type server struct {
 	svc    *bus.Service
 	domain *search.Service
 	redis  *redisconn.Client
+	nonces io.Closer // a nonce file (callauthmain), nil when none
 }
 
 // Start serves search on nc. With nothing configured the service still
@@ -39,7 +40,7 @@ type server struct {
 func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
 	opts := Options(cfg, log)
 	s := &server{}
-	checks := bus.ChecksOf(cfg.Bus)
+	var rc *redisconn.Client
 	if cfg.Redis.URL != "" {
 		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
 		if err != nil {
@@ -48,8 +49,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.redis = client
 		store := redis.New(client)
 		opts.Cache, opts.Limiter = store, store
-		// A search sent again to another replica would spend quota again.
-		checks.Nonces = callauthredis.NewNonces(client)
+		rc = client
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if client.Ping(ctx) == nil { // a failure is logged by the client
 			log.Info("search cache and rate limits are shared in Redis", "url", secrets.RedactURL(cfg.Redis.URL))
@@ -63,6 +63,14 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		log.Info("no search provider is configured: web tools are not offered (enable SearXNG or set a provider's API key)")
 	} else {
 		log.Info("web tools", startupAttrs(s.domain)...)
+	}
+	// A search sent again, to another replica or after a restart, would
+	// spend quota again.
+	checks, closer, err := callauthmain.Checks(cfg, rc)
+	s.nonces = closer
+	if err != nil {
+		s.closeRedis()
+		return nil, err
 	}
 	svc, err := natsbus.Serve(nc, s.domain, telemetry.Version, checks, log)
 	if err != nil {
@@ -98,6 +106,9 @@ func (s *server) Close() error {
 }
 
 func (s *server) closeRedis() error {
+	if s.nonces != nil {
+		_ = s.nonces.Close()
+	}
 	if s.redis == nil {
 		return nil
 	}

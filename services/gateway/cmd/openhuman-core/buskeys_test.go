@@ -38,18 +38,26 @@ func TestBusKeys(t *testing.T) {
 	t.Cleanup(ns.Shutdown)
 	trust := []string{"OPENHUMAN_BUS_GATEWAY_KEY=" + keys["OPENHUMAN_BUS_GATEWAY_KEY"], "OPENHUMAN_BUS_AGENTS_KEY=" + keys["OPENHUMAN_BUS_AGENTS_KEY"]}
 
-	t.Run("a service without the gateway's key does not start", func(t *testing.T) {
-		cmd := exec.Command(filepath.Join(binDir, "openhuman-memory"))
-		cmd.Env = testEnv(t.TempDir(), "OPENHUMAN_NATS_URL="+ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=off", "OPENHUMAN_BUS_GATEWAY_KEY=")
+	refused := func(t *testing.T, bin, want string, env ...string) {
+		t.Helper()
+		cmd := exec.Command(filepath.Join(binDir, bin))
+		cmd.Env = testEnv(t.TempDir(), append([]string{"OPENHUMAN_NATS_URL=" + ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=off"}, env...)...)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		code, exited := waitExit(cmd, 30*time.Second)
-		if !exited || code == 0 || !strings.Contains(errb.String(), "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY) is not set") {
+		if !exited || code == 0 || !strings.Contains(errb.String(), want) {
 			t.Fatalf("exit %d (exited %v), stderr %s; want a refusal naming the setting", code, exited, errb.String())
 		}
+	}
+	t.Run("a service without the gateway's key does not start", func(t *testing.T) {
+		refused(t, "openhuman-memory", "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY) is not set", "OPENHUMAN_BUS_GATEWAY_KEY=")
+	})
+	t.Run("the agents service without its seed does not start", func(t *testing.T) {
+		refused(t, "openhuman-agents", "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED) is not set: give it the agents service's seed",
+			trust[0], trust[1], "OPENHUMAN_BUS_SIGNING_SEED=")
 	})
 
 	startService(t, "openhuman-memory", t.TempDir(), ns.ClientURL(), append(trust, "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")...)
