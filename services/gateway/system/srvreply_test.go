@@ -74,12 +74,15 @@ func TestDeploySRVRepliesStayInInboxes(t *testing.T) {
 		f := journal.NewFollower("srv-test", domain, st, jetstream.FollowOptions{})
 		fctx, stop := context.WithCancel(ctx)
 		t.Cleanup(stop)
-		go f.Run(fctx)
+		ran := make(chan struct{})
+		go func() { defer close(ran); _ = f.Run(fctx) }()
 		select {
 		case <-f.CaughtUp():
 		case <-ctx.Done():
 			t.Fatal("the follower did not catch up")
 		}
+		stop() // a follower snapshots what it applied, not while applying
+		<-ran
 		if err := f.Snapshot(ctx); err != nil {
 			t.Fatal(err)
 		}
