@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -28,6 +30,8 @@ const EnvTokenName = "env"
 // is let in, which serve allows only on a loopback address.
 type Auth struct {
 	Tokens []Token `toml:"tokens"`
+	OAuth  OAuth   `toml:"oauth"`
+	OIDC   OIDC    `toml:"oidc"`
 	// APITokenFrom is where OPENHUMAN_API_TOKEN was set, as
 	// OPENHUMAN_API_TOKEN_FROM says; "" when unsaid or with no such token.
 	APITokenFrom string `toml:"-"`
@@ -158,4 +162,111 @@ func (c *Config) validateAuth() error {
 		seen[t.Name] = n
 	}
 	return nil
+}
+
+// OAuth configures the built-in OAuth 2.1 authorization server remote MCP
+// clients sign in with (services/gateway/oauth). It is on when
+// [http] public_url is set and no external issuer is configured.
+type OAuth struct {
+	// Enabled false turns the built-in server off; nil is on whenever
+	// http.public_url is set.
+	Enabled *bool `toml:"enabled" env:"OPENHUMAN_OAUTH_ENABLED"`
+	// DynamicRegistration false refuses RFC 7591 registration: clients
+	// then identify themselves by a client metadata document URL. Nil is on.
+	DynamicRegistration *bool `toml:"dynamic_registration" env:"OPENHUMAN_OAUTH_DYNAMIC_REGISTRATION"`
+	// MaxClients bounds the registered clients; one that never got a
+	// grant is forgotten after a day.
+	MaxClients int `toml:"max_clients" env:"OPENHUMAN_OAUTH_MAX_CLIENTS" default:"1000"`
+	// AccessTokenMinutes is an access token's life.
+	AccessTokenMinutes int `toml:"access_token_minutes" env:"OPENHUMAN_OAUTH_ACCESS_TOKEN_MINUTES" default:"15"`
+	// RefreshTokenDays is how long a grant lasts unused: each refresh
+	// starts it again.
+	RefreshTokenDays int `toml:"refresh_token_days" env:"OPENHUMAN_OAUTH_REFRESH_TOKEN_DAYS" default:"30"`
+}
+
+// OIDC names an external OpenID Connect issuer whose JWT access tokens
+// serve accepts at /mcp instead of running its own authorization server.
+type OIDC struct {
+	// Issuer is the issuer's URL, as its tokens' iss claim says.
+	Issuer string `toml:"issuer" env:"OPENHUMAN_OIDC_ISSUER"`
+	// Audience is what a token's aud claim must hold; default the
+	// resource, http.public_url + "/mcp".
+	Audience string `toml:"audience" env:"OPENHUMAN_OIDC_AUDIENCE"`
+	// Claim holds the caller's grants, space-separated or a list: read and
+	// act are scopes, workspace:NAME limits the caller to the workspaces
+	// so named (none: every workspace).
+	Claim string `toml:"claim" env:"OPENHUMAN_OIDC_CLAIM" default:"scope"`
+	// NameClaim names the caller in provenance and the audit, as
+	// oidc:<value>.
+	NameClaim string `toml:"name_claim" env:"OPENHUMAN_OIDC_NAME_CLAIM" default:"sub"`
+}
+
+// OAuthOn reports whether serve runs its own authorization server.
+func (c Config) OAuthOn() bool {
+	return c.HTTP.PublicURL != "" && c.Auth.OIDC.Issuer == "" && (c.Auth.OAuth.Enabled == nil || *c.Auth.OAuth.Enabled)
+}
+
+// Registration reports whether dynamic client registration is on.
+func (o OAuth) Registration() bool { return o.DynamicRegistration == nil || *o.DynamicRegistration }
+
+// Resource is the resource OAuth access tokens are for: public_url's /mcp.
+func (h HTTP) Resource() string { return strings.TrimSuffix(h.PublicURL, "/") + "/mcp" }
+
+// validateOAuth checks public_url and the OAuth and OIDC settings.
+func (c *Config) validateOAuth() error {
+	c.HTTP.PublicURL = strings.TrimSuffix(c.HTTP.PublicURL, "/")
+	if u := c.HTTP.PublicURL; u != "" {
+		if err := checkOrigin(u); err != nil {
+			return fmt.Errorf("http.public_url %q (OPENHUMAN_HTTP_PUBLIC_URL): %v", u, err)
+		}
+	}
+	o := c.Auth.OAuth
+	switch {
+	case o.MaxClients < 1 || o.MaxClients > 100000:
+		return fmt.Errorf("auth.oauth.max_clients %d: use 1 to 100000", o.MaxClients)
+	case o.AccessTokenMinutes < 1 || o.AccessTokenMinutes > 24*60:
+		return fmt.Errorf("auth.oauth.access_token_minutes %d: use 1 to 1440 (short-lived tokens are the point; refresh tokens renew them)", o.AccessTokenMinutes)
+	case o.RefreshTokenDays < 1 || o.RefreshTokenDays > 365:
+		return fmt.Errorf("auth.oauth.refresh_token_days %d: use 1 to 365", o.RefreshTokenDays)
+	}
+	if c.OAuthOn() && len(c.Auth.Tokens) == 0 {
+		return fmt.Errorf("http.public_url turns on the OAuth authorization server, whose consent page in the console signs in with a bearer token, and there is none: " +
+			"make one with `openhuman-core token new NAME` (or set OPENHUMAN_API_TOKEN), or set auth.oauth.enabled = false")
+	}
+	d := c.Auth.OIDC
+	if d.Issuer == "" {
+		return nil
+	}
+	if c.HTTP.PublicURL == "" {
+		return fmt.Errorf("auth.oidc.issuer needs http.public_url (OPENHUMAN_HTTP_PUBLIC_URL): the tokens it issues are for this server's /mcp, which clients must be able to reach")
+	}
+	if u, err := url.Parse(d.Issuer); err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname()))) {
+		return fmt.Errorf("auth.oidc.issuer %q (OPENHUMAN_OIDC_ISSUER): use the issuer's https URL, as its tokens' iss claim says, such as https://auth.example.com/realms/main", d.Issuer)
+	}
+	if d.Claim == "" || d.NameClaim == "" {
+		return fmt.Errorf("auth.oidc.claim and auth.oidc.name_claim must name a claim of the issuer's access tokens")
+	}
+	return nil
+}
+
+// checkOrigin says what is wrong with u as a public origin.
+func checkOrigin(u string) error {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http"):
+		return fmt.Errorf("use the https URL clients reach serve at, such as https://memory.example.com")
+	case p.Path != "" || p.RawQuery != "" || p.Fragment != "" || p.User != nil:
+		return fmt.Errorf("use the origin alone (scheme, host and port), such as https://memory.example.com: MCP is served at its /mcp and the OAuth documents at its /.well-known/")
+	case p.Scheme == "http" && !isLoopbackHost(p.Hostname()):
+		return fmt.Errorf("remote clients take only https: put a reverse proxy with TLS in front of serve and give its https URL (plain http is for a loopback address, to test)")
+	}
+	return nil
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

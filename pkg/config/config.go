@@ -69,6 +69,11 @@ type HTTP struct {
 	// names it __Host-) on plain-HTTP requests too: for a proxy that
 	// terminates TLS in front of serve. Requests over TLS get it anyway.
 	ConsoleSecureCookies bool `toml:"console_secure_cookies" env:"OPENHUMAN_HTTP_CONSOLE_SECURE_COOKIES"`
+	// PublicURL is the origin remote clients reach serve at, such as
+	// https://memory.example.com (a TLS reverse proxy in front of it): the
+	// OAuth documents name it, and with it the built-in authorization
+	// server is on. Its host is accepted in Host and Origin.
+	PublicURL string `toml:"public_url" env:"OPENHUMAN_HTTP_PUBLIC_URL"`
 }
 
 // ConsoleSession is how long a console sign-in lasts.

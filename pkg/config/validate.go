@@ -163,5 +163,8 @@ func (c *Config) validate() error {
 		}
 		seen[p.ID] = n
 	}
-	return c.validateAuth()
+	if err := c.validateAuth(); err != nil {
+		return err
+	}
+	return c.validateOAuth()
 }
