@@ -1,0 +1,158 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+)
+
+// Dynamic client registration (RFC 7591). A registration is bounded in
+// size (16 KiB, ten redirect URIs) and in number: per client address
+// (RegisterLimit) and in all (MaxClients, a full store making room by
+// forgetting the oldest client nobody granted anything; a client never
+// granted is forgotten after a day anyway).
+const (
+	registerMaxBytes    = 16 << 10
+	registerMaxRedirect = 10
+	ungrantedClientTTL  = 24 * time.Hour
+)
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if !s.opts.Registration {
+		s.writeError(w, r, &protoError{"access_denied", "dynamic client registration is turned off on this server (auth.oauth.dynamic_registration); use a client ID metadata document URL as client_id", http.StatusForbidden})
+		return
+	}
+	addr := websession.Address(r.RemoteAddr)
+	if wait := s.opts.RegisterLimit.Wait(addr); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		s.writeError(w, r, &protoError{"temporarily_unavailable", "too many registrations from your address; try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds", http.StatusTooManyRequests})
+		return
+	}
+	s.opts.RegisterLimit.Failed(addr) // every registration counts
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, registerMaxBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		s.writeError(w, r, &protoError{"invalid_client_metadata", "the registration is over 16 KiB", http.StatusRequestEntityTooLarge})
+		return
+	}
+	var meta oauthex.ClientRegistrationMetadata
+	if err == nil {
+		err = json.Unmarshal(body, &meta)
+	}
+	if err != nil {
+		s.writeError(w, r, &protoError{"invalid_client_metadata", "the body is not a JSON client registration: " + err.Error(), http.StatusBadRequest})
+		return
+	}
+	c, secret, perr := s.newClient(meta)
+	if perr != nil {
+		s.writeError(w, r, perr)
+		return
+	}
+	if err := s.makeRoom(r.Context()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.put(r.Context(), kindClient, c.ID, c, c.Created.Add(ungrantedClientTTL)); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.opts.Logger.Info("oauth: client registered", "client", c.ID, "name", c.Name, "remote", r.RemoteAddr)
+	meta.TokenEndpointAuthMethod, meta.GrantTypes, meta.ResponseTypes = c.AuthMethod, []string{"authorization_code", "refresh_token"}, []string{"code"}
+	writeJSON(w, http.StatusCreated, &oauthex.ClientRegistrationResponse{ClientRegistrationMetadata: meta, ClientID: c.ID,
+		ClientSecret: secret, ClientIDIssuedAt: c.Created})
+}
+
+// newClient checks a registration and makes its client, with a secret
+// unless it is a public client (token_endpoint_auth_method none).
+func (s *Server) newClient(m oauthex.ClientRegistrationMetadata) (Client, string, *protoError) {
+	bad := func(code, msg string) (Client, string, *protoError) {
+		return Client{}, "", &protoError{code, msg, http.StatusBadRequest}
+	}
+	if len(m.RedirectURIs) == 0 {
+		return bad("invalid_redirect_uri", "redirect_uris is missing: list where the person is sent back with the code")
+	}
+	if len(m.RedirectURIs) > registerMaxRedirect {
+		return bad("invalid_redirect_uri", "redirect_uris lists more than ten URIs")
+	}
+	for _, u := range m.RedirectURIs {
+		if len(u) > 2000 {
+			return bad("invalid_redirect_uri", "a redirect URI is over 2,000 characters")
+		}
+		if msg := checkRedirectURI(u); msg != "" {
+			return bad("invalid_redirect_uri", msg)
+		}
+	}
+	method := m.TokenEndpointAuthMethod
+	if method == "" {
+		method = "client_secret_basic" // RFC 7591's default
+	}
+	if !slices.Contains(authMethods, method) {
+		return bad("invalid_client_metadata", "token_endpoint_auth_method "+quoteSafe(method)+" is not supported; use none, client_secret_post or client_secret_basic")
+	}
+	for _, g := range m.GrantTypes {
+		if g != "authorization_code" && g != "refresh_token" {
+			return bad("invalid_client_metadata", "grant_types: "+quoteSafe(g)+" is not supported; this server has authorization_code and refresh_token")
+		}
+	}
+	for _, rt := range m.ResponseTypes {
+		if rt != "code" {
+			return bad("invalid_client_metadata", "response_types: "+quoteSafe(rt)+" is not supported; use code")
+		}
+	}
+	if len(m.ClientName) > 200 || len(m.ClientURI) > 2000 || len(m.Scope) > 200 {
+		return bad("invalid_client_metadata", "client_name (200), client_uri (2,000) or scope (200 characters) is too long")
+	}
+	name := strings.TrimSpace(m.ClientName)
+	if name == "" {
+		name = "an unnamed client"
+	}
+	c := Client{ID: newID(), Name: name, URI: m.ClientURI, RedirectURIs: m.RedirectURIs, AuthMethod: method, Scope: m.Scope, Created: s.opts.Now()}
+	var secret string
+	if method != "none" {
+		secret = newSecret("ohcs_")
+		c.SecretHash = digest(secret)
+	}
+	return c, secret, nil
+}
+
+// makeRoom keeps the registered clients under MaxClients: when full, the
+// oldest never granted anything is forgotten; when every one was granted,
+// the registration is refused.
+func (s *Server) makeRoom(ctx context.Context) error {
+	raw, err := s.store.List(ctx, kindClient)
+	if err != nil {
+		return err
+	}
+	if len(raw) < s.opts.MaxClients {
+		return nil
+	}
+	var idle []Client
+	for _, b := range raw {
+		var c Client
+		if json.Unmarshal(b, &c) == nil && !c.Granted {
+			idle = append(idle, c)
+		}
+	}
+	sort.Slice(idle, func(i, j int) bool { return idle[i].Created.Before(idle[j].Created) })
+	excess := len(raw) - s.opts.MaxClients + 1
+	if len(idle) < excess {
+		return &protoError{"temporarily_unavailable", "this server holds as many clients as it may (auth.oauth.max_clients), each with access granted; revoke one in the console's Connected clients, or raise the limit", http.StatusTooManyRequests}
+	}
+	for _, c := range idle[:excess] {
+		if err := s.store.Delete(ctx, kindClient, c.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
