@@ -127,7 +127,10 @@ func TestCodeAttacks(t *testing.T) {
 		wantError(t, status, out, http.StatusBadRequest, "invalid_grant")
 	})
 	for name, change := range map[string]func(url.Values){
-		"PKCE plain":          func(q url.Values) { q.Set("code_challenge_method", "plain"); q.Set("code_challenge", strings.Repeat("a", 43)) },
+		"PKCE plain": func(q url.Values) {
+			q.Set("code_challenge_method", "plain")
+			q.Set("code_challenge", strings.Repeat("a", 43))
+		},
 		"PKCE method omitted": func(q url.Values) { q.Del("code_challenge_method") },
 		"no PKCE":             func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") },
 		"implicit flow":       func(q url.Values) { q.Set("response_type", "token") },

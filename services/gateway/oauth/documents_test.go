@@ -98,10 +98,16 @@ func TestClientMetadataDocument(t *testing.T) {
 		"/big.json": func(base string) (int, string, string) {
 			return 200, "", `{"client_id":"` + base + `/big.json","client_name":"` + strings.Repeat("x", 20<<10) + `","redirect_uris":["https://app.example/cb"]}`
 		},
-		"/moved.json":   func(base string) (int, string, string) { return http.StatusFound, "", base + "/client.json" },
-		"/secret.json":  func(base string) (int, string, string) { return 200, "", `{"client_id":"` + base + `/secret.json","client_name":"S","redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}` },
-		"/custom.json":  func(base string) (int, string, string) { return 200, "", `{"client_id":"` + base + `/custom.json","client_name":"C","redirect_uris":["cursor://x/cb"]}` },
-		"/nonamed.json": func(base string) (int, string, string) { return 200, "", `{"client_id":"` + base + `/nonamed.json","redirect_uris":["https://app.example/cb"]}` },
+		"/moved.json": func(base string) (int, string, string) { return http.StatusFound, "", base + "/client.json" },
+		"/secret.json": func(base string) (int, string, string) {
+			return 200, "", `{"client_id":"` + base + `/secret.json","client_name":"S","redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}`
+		},
+		"/custom.json": func(base string) (int, string, string) {
+			return 200, "", `{"client_id":"` + base + `/custom.json","client_name":"C","redirect_uris":["cursor://x/cb"]}`
+		},
+		"/nonamed.json": func(base string) (int, string, string) {
+			return 200, "", `{"client_id":"` + base + `/nonamed.json","redirect_uris":["https://app.example/cb"]}`
+		},
 	})
 	e := serve(t, mustOpenStore(t), func(o *oauth.Options) { o.DocumentRoots = roots })
 	id := host.url + "/client.json"
