@@ -21,7 +21,10 @@ type Token struct {
 // call that came with a bearer token (cc.Token) runs only if the token has
 // the scope the call needs (contract.Tool.Scope). A call without a token
 // (stdio, the command line, an HTTP edge with no tokens) has every scope.
-// A refusal is DENIED, recorded as a denial like the act gate's.
+// A caller the edge knew by an OAuth access token or an external issuer's
+// JWT is no configured token: its scopes are those cc carries, which the
+// edge took from its grant. A refusal is DENIED, recorded as a denial
+// like the act gate's.
 func (p *Policy) AllowScope(name, scope string, cc contract.CallContext) error {
 	if cc.Token == "" {
 		return nil
@@ -29,10 +32,15 @@ func (p *Policy) AllowScope(name, scope string, cc contract.CallContext) error {
 	i := slices.IndexFunc(p.Tokens, func(t Token) bool { return t.Name == cc.Token })
 	var reason string
 	switch {
-	case i < 0:
+	case i < 0 && cc.Scopes == nil:
 		// The edge and the gateway read one configuration, so this is a
-		// caller on the bus naming a token it was never given.
+		// caller naming a token it was never given.
 		reason = fmt.Sprintf("token `%s` is not configured in this gateway's [[auth.tokens]]", cc.Token)
+	case i < 0 && !slices.Contains(cc.Scopes, scope):
+		reason = fmt.Sprintf("`%s` was granted scope %s; %s needs scope %s (grant it when the client signs in again)",
+			cc.Token, strings.Join(cc.Scopes, ","), name, scope)
+	case i < 0:
+		return nil
 	case !slices.Contains(p.Tokens[i].Scopes, scope):
 		have := p.Tokens[i].Scopes
 		reason = fmt.Sprintf("token `%s` has scope %s; %s needs scope %s (make a token that has it: openhuman-core token new NAME --scopes %s)",

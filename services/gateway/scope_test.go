@@ -150,3 +150,24 @@ func TestScopeGate(t *testing.T) {
 		t.Errorf("a scoped caller's diagnostics: %s", raw)
 	}
 }
+
+// TestScopeGateGrantedCaller: a caller the edge knew by an OAuth grant or
+// an external issuer's token is no configured token; the scopes its
+// context carries decide.
+func TestScopeGateGrantedCaller(t *testing.T) {
+	gw := gatewaytest.StartIn(t, withTokens(t, "laptop=read,act"), nil, gateway.Options{})
+	ctx := context.Background()
+	reader := contract.CallContext{Source: "mcp:claude-ai", Token: "oauth:claude:0123abcd", Scopes: []string{"read"}, Transport: contract.TransportMCPHTTP}
+	if _, err := gw.CallTool(ctx, "memory.list", nil, reader); err != nil {
+		t.Fatalf("a read with a read grant: %v", err)
+	}
+	_, err := gw.CallTool(ctx, "memory.learn", json.RawMessage(`{"text":"A read grant cannot store this."}`), reader)
+	if contract.ErrorCode(err) != contract.CodeDenied || !strings.Contains(err.Error(), "`oauth:claude:0123abcd` was granted scope read; memory.learn needs scope act") {
+		t.Fatalf("a learn with a read grant: %v", err)
+	}
+	writer := reader
+	writer.Scopes = []string{"read", "act"}
+	if _, err := gw.CallTool(ctx, "memory.learn", json.RawMessage(`{"text":"A read,act grant stores this."}`), writer); err != nil {
+		t.Fatalf("a learn with a read,act grant: %v", err)
+	}
+}

@@ -104,17 +104,19 @@ func Authenticator(tokens []config.Token) func(presented string) (name string, s
 	}
 }
 
-// requireToken is the authentication middleware; with no tokens it lets
-// every request through, as serve allows on a loopback address only (see
-// CheckListen). A refusal tells the client which token to send (advice).
-func requireToken(tokens []config.Token, advice string, log *slog.Logger) func(http.Handler) http.Handler {
+// requireToken is the authentication middleware; with no tokens and no
+// OAuth it lets every request through, as serve allows on a loopback
+// address only (see CheckListen). A refusal tells the client which token
+// to send (advice). At /mcp an OAuth access token (oauth.go) is taken too,
+// and a refusal there names the resource metadata clients sign in by.
+func requireToken(tokens []config.Token, auth *OAuth, advice string, log *slog.Logger) func(http.Handler) http.Handler {
 	known := newTokenSet(tokens)
 	return func(next http.Handler) http.Handler {
-		if len(tokens) == 0 {
+		if len(tokens) == 0 && auth == nil {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if openRoutes[r.URL.Path] || isConsolePath(r.URL.Path) {
+			if openRoutes[r.URL.Path] || isConsolePath(r.URL.Path) || auth.open(r.URL.Path) {
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -122,6 +124,18 @@ func requireToken(tokens []config.Token, advice string, log *slog.Logger) func(h
 			var who *caller
 			if problem == "" {
 				who = known.match(presented)
+			}
+			if who == nil && auth.guards(r.URL.Path) {
+				var refused string
+				var failed error
+				switch who, refused, failed = auth.verify(r, presented, problem); {
+				case failed != nil:
+					auth.unavailable(w, r, log, failed)
+					return
+				case who == nil:
+					auth.refuse(w, r, log, refused)
+					return
+				}
 			}
 			if who == nil {
 				refuse(w, r, log, advice, presented != "", problem)

@@ -61,6 +61,9 @@ type Options struct {
 	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
+	// OAuth lets remote MCP clients sign in with OAuth 2.1 (oauth.go);
+	// nil leaves it out.
+	OAuth *OAuth
 	// Console serves /console/ (package console); nil leaves it out. It
 	// is behind the host check like every route, and authenticates its
 	// requests itself.
@@ -103,7 +106,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
-	r.Use(requireToken(opts.Tokens, tokenAdvice(opts.Tokens, opts.ConfigFile, opts.APITokenFrom), opts.Logger))
+	r.Use(requireToken(opts.Tokens, opts.OAuth, tokenAdvice(opts.Tokens, opts.ConfigFile, opts.APITokenFrom), opts.Logger))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	if opts.Metrics != nil {
@@ -116,6 +119,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	if opts.Console != nil {
 		r.Mount(ConsolePrefix, opts.Console)
 	}
+	opts.OAuth.mount(r)
 	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
 		var allow []string
 		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {

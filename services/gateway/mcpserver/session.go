@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -181,15 +182,16 @@ type owner struct {
 // to workspaces) the session's owner if it has none yet, and reports
 // whether token owns it: every call of the session carries the owner's
 // name, scopes and workspaces,
-// and a session id is of no use with another token. token is "" when
-// the edge has no tokens.
+// and a session id is of no use with another token, nor with one of the
+// same name that holds other scopes or workspaces (two OAuth or OIDC
+// tokens of one caller need not). token is "" when the edge has no tokens.
 func (s *Session) Claim(token string, scopes, workspaces []string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.owner == nil {
 		s.owner = &owner{token: token, scopes: scopes, workspaces: workspaces}
 	}
-	return s.owner.token == token
+	return s.owner.token == token && slices.Equal(s.owner.scopes, scopes) && slices.Equal(s.owner.workspaces, workspaces)
 }
 
 func (sess *Session) track(ctx context.Context, id json.RawMessage) (context.Context, func()) {

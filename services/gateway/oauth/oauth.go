@@ -42,8 +42,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 )
 
@@ -93,7 +91,7 @@ type Server struct {
 	resource string
 	docs     *documents
 	touched  *touches
-	router   chi.Router
+	router   *http.ServeMux
 }
 
 // New returns the server; Handler serves its routes.
@@ -115,13 +113,13 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, store: opts.Store, issuer: opts.PublicURL, resource: opts.PublicURL + "/mcp"}
 	s.docs = newDocuments(opts.DocumentRoots, isLoopbackURL(opts.PublicURL), opts.Now)
 	s.touched = newTouches()
-	r := chi.NewRouter()
-	r.Get(PathServerMetadata, s.serverMetadata)
-	r.Get(PathAuthorize, s.authorize)
-	r.Post(PathToken, s.token)
-	r.Post(PathRevoke, s.revoke)
-	r.Post(PathRegister, s.register)
-	s.router = r
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+PathServerMetadata, s.serverMetadata)
+	mux.HandleFunc("GET "+PathAuthorize, s.authorize)
+	mux.HandleFunc("POST "+PathToken, s.token)
+	mux.HandleFunc("POST "+PathRevoke, s.revoke)
+	mux.HandleFunc("POST "+PathRegister, s.register)
+	s.router = mux
 	return s
 }
 
