@@ -2,7 +2,9 @@
 // in with a bearer token and searches, reads, corrects and forgets what
 // memory holds, decides sub-agents' waiting calls, sees which tools and
 // search providers are healthy, reads the audit trail, and finds how to
-// connect each MCP client to this server.
+// connect each MCP client to this server. With the built-in OAuth server,
+// it is where the person decides what a remote client may do (the consent
+// page) and sees and revokes the clients connected.
 //
 // Pages are rendered on the server (html/template, templates/) and work as
 // plain links and forms; htmx (assets/, embedded with the templates) only
@@ -28,6 +30,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
 // gateway is what the console calls: the method /rpc calls.
@@ -54,8 +57,21 @@ type Options struct {
 	// that start it themselves (default: this process's executable).
 	Executable string
 	// Home is the home those clients should use, when not the default.
-	Home   string
+	Home string
+	// OAuth is the built-in authorization server (package oauth): with it
+	// the console has the consent page remote clients send the person to,
+	// and the page of connected clients. Nil leaves both out.
+	OAuth  authorizer
 	Logger *slog.Logger
+}
+
+// authorizer is the authorization server, as the consent and clients
+// pages use it.
+type authorizer interface {
+	Request(ctx context.Context, id string) (oauth.Pending, error)
+	Decide(ctx context.Context, id string, who oauth.Identity, d oauth.Decision) (string, error)
+	Grants(ctx context.Context) ([]oauth.Grant, error)
+	Revoke(ctx context.Context, grantID, by string) error
 }
 
 // Console serves the pages. Close stops its metrics sampler.
@@ -131,6 +147,12 @@ func (c *Console) routes() chi.Router {
 		r.Get("/tools", c.toolList)
 		r.Get("/audit", c.auditList)
 		r.Get("/connect", c.connect)
+		if c.opts.OAuth != nil {
+			r.Get("/oauth/consent", c.consent)
+			r.Post("/oauth/consent", c.consentDecide)
+			r.Get("/clients", c.clientList)
+			r.Post("/clients/revoke", c.clientRevoke)
+		}
 	})
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		c.renderError(w, r, http.StatusNotFound, "There is no such page in the console.")

@@ -64,6 +64,8 @@ type view struct {
 	Session *websession.Session
 	// Open is true on a server without tokens.
 	Open bool
+	// Clients is true when the console lists OAuth clients.
+	Clients bool
 	Data any
 	// Error is a message to show above the page's content.
 	Error string
@@ -84,6 +86,7 @@ func (v view) CSRF() string {
 func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, page string, v view) {
 	v.Session = websession.FromContext(r.Context())
 	v.Open = c.open()
+	v.Clients = c.opts.OAuth != nil
 	var buf bytes.Buffer
 	if err := pages[page].ExecuteTemplate(&buf, "layout", v); err != nil {
 		c.opts.Logger.Error("console page failed to render", "page", page, "err", err)

@@ -25,6 +25,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 )
 
@@ -264,14 +265,21 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		return exitFailure
 	}
 	mcp := newMCPServer(gw, log)
-	con := newConsole(gw, m.cfg, log)
+	edge, authz, closeOAuth, err := newOAuth(m.cfg, log)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer closeOAuth()
+	con := newConsole(gw, m.cfg, authz, log)
 	defer con.Close()
 	api := httpapi.New(gw, mcp, httpapi.Options{
+		OAuth:                 edge,
 		Tokens:                m.cfg.Auth.Tokens,
 		ConfigFile:            m.cfg.File,
 		APITokenFrom:          m.cfg.Auth.APITokenFrom,
 		ListenAddr:            ln.Addr().String(),
-		AllowedHosts:          m.cfg.HTTP.AllowedHosts,
+		AllowedHosts:          append(publicHost(m.cfg), m.cfg.HTTP.AllowedHosts...),
 		AllowNullOrigin:       m.cfg.HTTP.AllowNullOrigin,
 		SessionIdle:           m.cfg.HTTP.SessionIdle(),
 		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
@@ -296,6 +304,9 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		url = "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
 	}
 	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (console %s/console/, MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url, url)
+	if edge != nil {
+		log.Info("remote clients sign in with OAuth", "resource", edge.Resource, "authorization_server", edge.Issuers[0], "built_in", authz != nil)
+	}
 	log.Info("serving HTTP", "url", url, "embedded", sys.Embedded, "version", telemetry.Version, "bearer_tokens", len(m.cfg.Auth.Tokens))
 	select {
 	case <-ctx.Done():
@@ -373,7 +384,7 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 
 // newConsole is the console serve mounts at /console/, signing in with the
 // tokens /rpc takes.
-func newConsole(gw *gateway.Gateway, cfg config.Config, log *slog.Logger) *console.Console {
+func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, log *slog.Logger) *console.Console {
 	var auth func(string) (string, []string, []string, bool)
 	if len(cfg.Auth.Tokens) > 0 {
 		auth = httpapi.Authenticator(cfg.Auth.Tokens)
@@ -384,8 +395,13 @@ func newConsole(gw *gateway.Gateway, cfg config.Config, log *slog.Logger) *conso
 	if u, err := os.UserHomeDir(); err == nil && home == filepath.Join(u, ".openhuman") {
 		home = ""
 	}
-	return console.New(gw, console.Options{Authenticate: auth, Home: home, Logger: log,
-		Sessions: websession.New(websession.Options{TTL: cfg.HTTP.ConsoleSession(), Secure: cfg.HTTP.ConsoleSecureCookies})})
+	opts := console.Options{Authenticate: auth, Home: home, Logger: log,
+		// Behind a TLS proxy (an https public URL) the cookie is Secure.
+		Sessions: websession.New(websession.Options{TTL: cfg.HTTP.ConsoleSession(), Secure: cfg.HTTP.ConsoleSecureCookies || strings.HasPrefix(cfg.HTTP.PublicURL, "https://")})}
+	if authz != nil {
+		opts.OAuth = authz
+	}
+	return console.New(gw, opts)
 }
 
 // newMCPServer serves gw's profile over MCP, stdio or HTTP alike.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,11 +78,29 @@ var servingLine = regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+)`)
 // ServeIn is Serve in the home given.
 func ServeIn(tb testing.TB, home string, env ...string) *Server {
 	tb.Helper()
+	return ServeOn(tb, home, "127.0.0.1:0", env...)
+}
+
+// FreeAddr is a loopback address with a port free a moment ago, for a
+// server that must know its URL before it starts (http.public_url).
+func FreeAddr(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// ServeOn is ServeIn listening on addr.
+func ServeOn(tb testing.TB, home, addr string, env ...string) *Server {
+	tb.Helper()
 	bin, err := binary()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--home", home, "serve", "--addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, "--home", home, "serve", "--addr", addr)
 	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
