@@ -14,6 +14,7 @@ import (
 const (
 	ownerToken   = "oh_console-owner-0123456789abcdef0123"
 	limitedToken = "oh_console-limited-0123456789abcdef01"
+	readerToken  = "oh_console-reader-0123456789abcdef012"
 )
 
 // TestMemoryInTheBrowser: sign in with a token, search, open an item,

@@ -123,11 +123,21 @@ func TestForgedRequestsAreRefused(t *testing.T) {
 	framer := &person{t: t, ctx: browsertest.Start(t, browsertest.InProcessFrames...).Tab(t), base: srv.URL}
 	framer.signIn(ownerToken)
 	framer.do("framing the console", chromedp.Navigate(evilURL+"/frame"), chromedp.WaitReady("#open"))
-	// A frame a page refused to be framed in is left at Chromium's error
-	// page; the others show their URL.
+	frames := frameURLs(t, framer, srv.URL+"/healthz")
+	if strings.HasPrefix(frames[0], srv.URL) {
+		t.Errorf("the console loaded inside another site's frame: %q", frames)
+	}
+}
+
+// frameURLs are the URLs of the frames of p's page, once its second frame
+// (the control, a page with no frame policy) has loaded. A frame a page
+// refused to be framed in is left at Chromium's error page; the others
+// show their URL, so a console page that loaded would show as its own.
+func frameURLs(t *testing.T, p *person, control string) []string {
+	t.Helper()
 	var frames []string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		tree, err := chromedp.Call(framer.ctx, page.GetFrameTree, cdp.Empty{})
+		tree, err := chromedp.Call(p.ctx, page.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,19 +145,15 @@ func TestForgedRequestsAreRefused(t *testing.T) {
 		for _, child := range tree.FrameTree.ChildFrames {
 			frames = append(frames, child.Frame.URL)
 		}
-		if len(frames) == 2 && frames[1] == srv.URL+"/healthz" && frames[0] != "" && frames[0] != "about:blank" {
+		if len(frames) == 2 && frames[1] == control && frames[0] != "" && frames[0] != "about:blank" {
 			break
 		}
 	}
 	t.Logf("frames: %q", frames)
-	// The control: /healthz, which sets no frame policy, loads in a frame,
-	// so a console page that loaded would show as its own URL too.
-	if len(frames) != 2 || frames[1] != srv.URL+"/healthz" {
+	if len(frames) != 2 || frames[1] != control {
 		t.Fatalf("the control frame did not load: %q", frames)
 	}
-	if strings.HasPrefix(frames[0], srv.URL) {
-		t.Errorf("the console loaded inside another site's frame: %q", frames)
-	}
+	return frames
 }
 
 // TestSignOutEndsTheSession: after signing out, the session's cookie
