@@ -31,11 +31,11 @@ type oauthResult struct {
 	} `json:"fetch"`
 	Learn           string `json:"learn"`
 	RegisteredAgain bool   `json:"registered_again"`
-	AfterRefresh string `json:"after_refresh"`
-	Refreshed    bool   `json:"refreshed"`
-	Revoked      int    `json:"revoked"`
-	AfterRevoke  string `json:"after_revoke"`
-	AskedAgain   bool   `json:"asked_again"`
+	AfterRefresh    string `json:"after_refresh"`
+	Refreshed       bool   `json:"refreshed"`
+	Revoked         int    `json:"revoked"`
+	AfterRevoke     string `json:"after_revoke"`
+	AskedAgain      bool   `json:"asked_again"`
 }
 
 // oauthClient is a running testdata/oauth.mjs.

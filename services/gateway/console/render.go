@@ -66,7 +66,7 @@ type view struct {
 	Open bool
 	// Clients is true when the console lists OAuth clients.
 	Clients bool
-	Data any
+	Data    any
 	// Error is a message to show above the page's content.
 	Error string
 	// Notice is a message saying what was just done.
