@@ -135,3 +135,29 @@ func TestExpiredToken(t *testing.T) {
 		t.Fatalf("refresh %d %v", status, out)
 	}
 }
+
+// expiries wraps a real store, noting each record's end.
+type expiries struct {
+	oauth.Store
+	ends map[string]time.Time
+}
+
+func (e *expiries) Put(ctx context.Context, kind, key string, v []byte, end time.Time) error {
+	e.ends[kind+"/"+key] = end
+	return e.Store.Put(ctx, kind, key, v, end)
+}
+
+// TestUngrantedClientsAreForgotten: a registered client lives a day until
+// it is granted something, then for good.
+func TestUngrantedClientsAreForgotten(t *testing.T) {
+	store := &expiries{Store: mustOpenStore(t), ends: map[string]time.Time{}}
+	e := serve(t, store, nil)
+	client := e.register("App", "https://app.example/cb")
+	if end := store.ends["client/"+client]; end.Sub(e.clock.now()) < 23*time.Hour || end.Sub(e.clock.now()) > 25*time.Hour {
+		t.Fatalf("a new client ends at %v, want in a day", end)
+	}
+	e.tokens(e.newAuthorization(client, "https://app.example/cb"), both())
+	if raw, ok, _ := store.Get(context.Background(), "client", client); !ok || !strings.Contains(string(raw), `"granted":true`) {
+		t.Fatalf("the granted client %s %v", raw, ok)
+	}
+}
