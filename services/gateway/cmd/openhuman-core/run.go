@@ -74,6 +74,9 @@ Environment (docs/configuration.md lists every setting and its variable):
   OPENHUMAN_HTTP_ADDR     serve's address (default 127.0.0.1:9300)
   OPENHUMAN_API_TOKEN     a bearer token serve accepts with every scope (default none; with no
                           token at all serve answers everyone, on a loopback address only)
+  OPENHUMAN_HTTP_PUBLIC_URL
+                          the https origin remote clients reach serve at (a TLS proxy in front):
+                          turns on OAuth sign-in for Claude, ChatGPT, VS Code (docs/oauth.md)
   OPENHUMAN_MCP_PROFILE   mcp's tool surface, v2 or v1 (default v2)
   OPENHUMAN_LOG_LEVEL     debug, info, warn or error (default info)
   OPENHUMAN_SHUTDOWN_GRACE_SECONDS
