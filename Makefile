@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race test-browser console-shots eval eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
+.PHONY: build run smoke test test-race test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -56,6 +56,17 @@ test:
 # the OPENHUMAN_EMBEDDINGS_* variables configure (the default when unset).
 eval:
 	OPENHUMAN_EVAL_FULL=1 $(if $(EVAL_MISSES),OPENHUMAN_EVAL_MISSES=1) go test -count=1 -timeout 2h -v -run '^TestEval(Glosses)?$$' ./services/memory/ | grep -v '^=== RUN'
+	$(MAKE) --no-print-directory eval-locomo
+
+# Retrieval on LoCoMo (Maharana et al., ACL 2024), ten long conversations
+# nobody here wrote: each in a memory of its own, loaded as a learning per
+# turn and as a conversation, every answerable question through
+# memory.fetch in each mode and memory.recall; recall@5/@10, nDCG@10 and
+# recall's first citation per category, design and held-out halves (about
+# a minute). The data is CC BY-NC 4.0 and not in this repository: it is
+# read from LOCOMO_DATA, else ../shared/data/locomo beside the checkout.
+eval-locomo:
+	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 1h -v -run '^TestLoCoMo$$' ./services/gateway/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
 
 # The same with a real sentence model, the Universal Sentence Encoder lite,
 # served as Ollama would (Node and npm needed; about two minutes).
