@@ -70,7 +70,7 @@ type eval struct {
 	dias map[string][]string // item id → the turns it holds
 }
 
-func newEval(t *testing.T, load string, c locomo.Conversation) *eval {
+func newEval(t testing.TB, load string, c locomo.Conversation) *eval {
 	t.Helper()
 	e := &eval{g: gatewaytest.Start(t, nil, gateway.Options{}), c: c, load: load, dias: map[string][]string{}}
 	ctx := context.Background()
@@ -130,7 +130,7 @@ func newEval(t *testing.T, load string, c locomo.Conversation) *eval {
 // some turns of the data end in.
 func norm(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func (e *eval) call(t *testing.T, tool string, args map[string]any, out any) {
+func (e *eval) call(t testing.TB, tool string, args map[string]any, out any) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	res, err := e.g.CallTool(context.Background(), tool, raw, cli)
@@ -142,7 +142,7 @@ func (e *eval) call(t *testing.T, tool string, args map[string]any, out any) {
 	}
 }
 
-func (e *eval) ask(t *testing.T, rep *locomo.Report) {
+func (e *eval) ask(t testing.TB, rep *locomo.Report) {
 	half := "design"
 	if locomo.HeldOut(e.c.ID) {
 		half = "held-out"
