@@ -62,7 +62,7 @@ func TestScore(t *testing.T) {
 	// turn said twice counts for it.
 	hits := [][]string{{"D1:1"}, {"D3:3"}, nil, {"D4:4"}, {"D5:5"}, {"D6:6"}, {"D2:9", "D2:2"}, {"D8:8"}}
 	s.Add(hits, []string{"D1:1", "D2:2"})
-	if s.N != 1 || s.Recall5 != 0.5 || s.Recall10 != 1 {
+	if s.N != 1 || s.Recall5 != 0.5 || s.Recall10 != 1 || s.First != 1 {
 		t.Errorf("recall %+v", s)
 	}
 	want := (1 + 1/math.Log2(8)) / (1 + 1/math.Log2(3))

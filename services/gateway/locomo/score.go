@@ -15,6 +15,7 @@ type Score struct {
 	Recall5  float64 // sum of each question's share of its evidence in the first 5 hits
 	Recall10 float64
 	NDCG10   float64
+	First    int // questions whose first hit holds an evidence turn
 	Cited    int // questions whose recall answer cites an evidence turn first
 	Asked    int // questions recall was asked
 }
@@ -29,6 +30,9 @@ func (s *Score) Add(hits [][]string, evidence []string) {
 	s.Recall5 += share(hits, evidence, 5)
 	s.Recall10 += share(hits, evidence, 10)
 	s.NDCG10 += ndcg(hits, evidence, 10)
+	if share(hits, evidence, 1) > 0 {
+		s.First++
+	}
 }
 
 // AddCitation counts recall's first citation (nil when it cited none).
@@ -131,7 +135,7 @@ func (r *Report) Table(half string) string {
 	}
 	sort.Slice(keys, func(i, j int) bool { return rowOrder(keys[i]) < rowOrder(keys[j]) })
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-12s %-8s %-12s %5s %8s %9s %8s %16s\n", "load", "mode", "category", "n", "recall@5", "recall@10", "nDCG@10", "first cited")
+	fmt.Fprintf(&b, "%-12s %-8s %-12s %5s %8s %9s %8s %7s %16s\n", "load", "mode", "category", "n", "recall@5", "recall@10", "nDCG@10", "first", "first cited")
 	for _, k := range keys {
 		p := strings.Split(k, "|")
 		s := r.scores[k]
@@ -139,8 +143,8 @@ func (r *Report) Table(half string) string {
 		if s.Asked > 0 {
 			cited = fmt.Sprintf("%.3f (%d/%d)", float64(s.Cited)/float64(s.Asked), s.Cited, s.Asked)
 		}
-		fmt.Fprintf(&b, "%-12s %-8s %-12s %5d %8.3f %9.3f %8.3f %16s\n", p[1], p[2], p[3], s.N,
-			s.avg(s.Recall5), s.avg(s.Recall10), s.avg(s.NDCG10), cited)
+		fmt.Fprintf(&b, "%-12s %-8s %-12s %5d %8.3f %9.3f %8.3f %7.3f %16s\n", p[1], p[2], p[3], s.N,
+			s.avg(s.Recall5), s.avg(s.Recall10), s.avg(s.NDCG10), s.avg(float64(s.First)), cited)
 	}
 	for _, load := range []string{"learnings", "conversation"} {
 		if n := r.Adversarial[half+"|"+load]; n > 0 {
