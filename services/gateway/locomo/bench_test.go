@@ -14,13 +14,9 @@ import (
 // where the data is not.
 func BenchmarkFetch(b *testing.B) {
 	wd, _ := os.Getwd()
-	path, err := locomo.Find(wd)
+	convs, err := locomo.FindAndLoad(wd)
 	if err != nil {
 		b.Skip(err)
-	}
-	convs, err := locomo.Load(path)
-	if err != nil {
-		b.Fatal(err)
 	}
 	var c locomo.Conversation
 	for _, c = range convs {

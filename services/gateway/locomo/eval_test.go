@@ -23,14 +23,10 @@ import (
 // it asserts only that the run was whole. `make eval-locomo` runs it.
 func TestLoCoMo(t *testing.T) {
 	if os.Getenv("OPENHUMAN_EVAL_LOCOMO") == "" {
-		t.Skip("the LoCoMo evaluation takes minutes: make eval-locomo (OPENHUMAN_EVAL_LOCOMO=1)")
+		t.Skip("the LoCoMo evaluation takes about a minute: make eval-locomo (OPENHUMAN_EVAL_LOCOMO=1)")
 	}
 	wd, _ := os.Getwd()
-	path, err := locomo.Find(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	convs, err := locomo.Load(path)
+	convs, err := locomo.FindAndLoad(wd)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,15 @@ func Find(dir string) (string, error) {
 	}
 }
 
+// FindAndLoad loads the data Find finds from dir.
+func FindAndLoad(dir string) ([]Conversation, error) {
+	path, err := Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Load(path)
+}
+
 // Load reads every conversation from path: the zip, a folder holding it, or
 // a folder of <id>.json files. They come sorted by id.
 func Load(path string) ([]Conversation, error) {
