@@ -73,9 +73,17 @@ func (s *Service) syncIndex(ctx context.Context, m Marks) (vectorIndex, error) {
 	return st.index, nil
 }
 
-// embedNew embeds what a write left without a vector, within a short
+// EmbedNew embeds what the store holds without a vector, within a short
 // deadline, and leaves the rest to the background worker: a slow or down
-// embedder never blocks a write.
+// embedder never blocks a write. Writes call it; so does whatever else
+// writes to the store (a replica's follower, applying others' writes).
+func (s *Service) EmbedNew(ctx context.Context) {
+	if s.off != "" {
+		return
+	}
+	s.embedNew(ctx)
+}
+
 func (s *Service) embedNew(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.vectors.inlineTimeout)
 	defer cancel()

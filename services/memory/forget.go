@@ -27,19 +27,17 @@ func (s *Service) Forget(ctx context.Context, p ForgetParams, cc contract.CallCo
 		return nil, err
 	}
 	ids := dedupe(p.IDs)
-	if s.repl != nil {
-		return s.replicatedForget(ctx, ids, scopeOf(cc))
-	}
-	missing, err := s.store.Delete(ctx, ids, scopeOf(cc))
+	w, err := s.store.Delete(ctx, ids, scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
 	// The index drops their vectors at its next sync, from the store's
 	// deletion log.
+	missing := w.Missing
 	if missing == nil {
 		missing = []string{}
 	}
-	return &ForgetResult{Forgotten: len(ids) - len(missing), NotFound: missing}, nil
+	return &ForgetResult{Forgotten: len(ids) - len(missing), NotFound: missing, Seq: w.Seq}, nil
 }
 
 func dedupe(ids []string) []string {

@@ -68,40 +68,30 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			out.Files = append(out.Files, rejected(f, err))
 			continue
 		}
-		unchanged, replayed, seq, err := s.replaceSource(ctx, src, items)
+		w, err := s.store.ReplaceSource(ctx, src, items)
 		if err != nil {
 			return nil, err
 		}
-		out.Seq = max(out.Seq, seq)
+		out.Seq = max(out.Seq, w.Seq)
 		res := IngestedFile{SourceID: f.SourceID, Status: contract.IngestStored, Chunks: len(items)}
 		for _, p := range prepared {
 			res.Redacted = secrets.MergeKinds(res.Redacted, p.Redacted)
 		}
 		switch {
-		case unchanged:
+		case w.Unchanged:
 			res.Status, res.Redacted = contract.IngestUnchanged, nil
 		case len(items) == 0:
 			res.Status = contract.IngestEmpty
 		}
-		for _, r := range replayed {
+		for _, r := range w.Replayed {
 			fresh = fresh || !r
 		}
 		out.Files = append(out.Files, res)
 	}
-	if fresh && s.repl == nil {
+	if fresh {
 		s.embedNew(ctx)
 	}
 	return out, nil
-}
-
-// replaceSource stores a source's new version, through the journal when
-// replicated.
-func (s *Service) replaceSource(ctx context.Context, src SourceRecord, items []Item) (unchanged bool, replayed []bool, seq uint64, err error) {
-	if s.repl != nil {
-		return s.replicatedReplace(ctx, src, items)
-	}
-	unchanged, replayed, err = s.store.ReplaceSource(ctx, src, items)
-	return unchanged, replayed, 0, err
 }
 
 // sourceRecord is f's source as the store keeps it, its version named by

@@ -33,16 +33,12 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	}
 	res.SourceID = f.SourceID
 	if f.Offset == 0 {
-		var unchanged bool
-		if s.repl != nil {
-			unchanged, seq, err = s.replicatedStart(ctx, src)
-		} else {
-			unchanged, err = s.store.StartSource(ctx, src)
-		}
+		w, err := s.store.StartSource(ctx, src)
 		if err != nil {
 			return res, false, 0, err
 		}
-		if unchanged {
+		seq = w.Seq
+		if w.Unchanged {
 			res.Status = contract.IngestUnchanged
 			return res, false, seq, nil
 		}
@@ -56,21 +52,15 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	if err != nil {
 		return rejected(f, err), false, seq, nil
 	}
-	var replayed []bool
-	if s.repl != nil {
-		var n uint64
-		replayed, n, err = s.replicatedPart(ctx, src, items, !f.More, f.Offset)
-		seq = max(seq, n)
-	} else {
-		replayed, err = s.store.PutSourcePart(ctx, src, items, !f.More)
-	}
+	w, err := s.store.PutSourcePart(ctx, src, items, !f.More)
 	if err != nil {
 		return res, false, seq, err
 	}
+	seq = max(seq, w.Seq)
 	for _, p := range prepared {
 		res.Redacted = secrets.MergeKinds(res.Redacted, p.Redacted)
 	}
-	for _, r := range replayed {
+	for _, r := range w.Replayed {
 		stored = stored || !r
 	}
 	res.Status, res.Chunks = contract.IngestStored, len(items)

@@ -83,24 +83,13 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 	if err != nil {
 		return nil, err
 	}
-	if s.repl != nil {
-		replayed, seq, err := s.replicatedPut(ctx, items)
-		if err != nil {
-			return nil, err
-		}
-		for i, r := range replayed {
-			out[i].Replayed, out[i].Seq = r, seq
-		}
-		// Apply embedded them.
-		return out, nil
-	}
-	replayed, err := s.store.Put(ctx, items)
+	w, err := s.store.Put(ctx, items)
 	if err != nil {
 		return nil, err
 	}
 	fresh := false
-	for i, r := range replayed {
-		out[i].Replayed = r
+	for i, r := range w.Replayed {
+		out[i].Replayed, out[i].Seq = r, w.Seq
 		fresh = fresh || !r
 	}
 	if fresh {

@@ -82,17 +82,57 @@ type Embedded struct {
 	Vector []float32
 }
 
+// Written is what a write did.
+type Written struct {
+	// Replayed[i] reports that the write's items[i] was stored before
+	// (its ID exists), and nothing changed for it.
+	Replayed []bool
+	// Unchanged reports that a source's content hash was already stored.
+	Unchanged bool
+	// Missing are the ids a delete did not find.
+	Missing []string
+	// Seq is the write stream's sequence of the write when the store is
+	// replicated (0 otherwise): a read awaiting it (Store.Await) sees the
+	// write on any replica.
+	Seq uint64
+}
+
+// Writer is the half of a Store that changes what it holds. Each write
+// runs in one transaction.
+type Writer interface {
+	// Put stores items, skipping those whose ID exists (Replayed).
+	Put(ctx context.Context, items []Item) (Written, error)
+	// Delete removes the items of workspaces (every workspace when nil),
+	// their vectors and index entries; Missing are the ids that did not
+	// exist there.
+	Delete(ctx context.Context, ids []string, workspaces []string) (Written, error)
+	// StartSource begins storing src (its workspace and id) in parts:
+	// nothing changes when src's content hash is unchanged (Unchanged);
+	// otherwise what an unfinished earlier version of src noted is dropped
+	// (its chunks stay until a last part).
+	StartSource(ctx context.Context, src SourceRecord) (Written, error)
+	// PutSourcePart stores the items of one part of src and notes them as
+	// src's. With last, in the same transaction, src's items (those of its
+	// workspace) that no part of this version noted are deleted and its
+	// content hash is recorded.
+	PutSourcePart(ctx context.Context, src SourceRecord, items []Item, last bool) (Written, error)
+	// ReplaceSource makes items the whole content of src: nothing changes
+	// when src's content hash is unchanged (Unchanged); otherwise its items
+	// (those of its workspace) that are not among items are deleted and
+	// the new ones stored.
+	ReplaceSource(ctx context.Context, src SourceRecord, items []Item) (Written, error)
+}
+
 // Store keeps items and their vectors. Implementations return
 // *contract.Error values: ENGINE when storage fails, UNAVAILABLE when it is
-// busy past its timeout.
+// busy past its timeout (or, replicated, cannot reach its write stream).
 type Store interface {
-	// Put stores items in one transaction, skipping those whose ID exists;
-	// replayed[i] reports that for items[i].
-	Put(ctx context.Context, items []Item) (replayed []bool, err error)
-	// Delete removes the items of workspaces (every workspace when nil),
-	// their vectors and index entries; it returns the ids that did not
-	// exist there.
-	Delete(ctx context.Context, ids []string, workspaces []string) (missing []string, err error)
+	Writer
+	// Await returns once the store holds every write up to seq, a
+	// Written.Seq of this store or of another replica's; UNAVAILABLE when
+	// it does not within a few seconds. A store that is not replicated
+	// holds every write it answered, and returns at once.
+	Await(ctx context.Context, seq uint64) error
 	// List returns up to limit items passing f with seq < before (no bound
 	// when 0), newest first.
 	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
@@ -111,17 +151,6 @@ type Store interface {
 	ItemChanges(ctx context.Context, addMark, delMark int64,
 		add func(seq int64, text, learningKind string), remove func(seq int64)) (newAdd, newDel int64, err error)
 
-	// StartSource begins storing src (its workspace and id) in parts:
-	// nothing changes when src's content hash is unchanged; otherwise what
-	// an unfinished earlier version of src noted is dropped (its chunks
-	// stay until a last part).
-	StartSource(ctx context.Context, src SourceRecord) (unchanged bool, err error)
-	// PutSourcePart stores the items of one part of src and notes them as
-	// src's. With last, in the same transaction, src's items (those of its
-	// workspace) that no part of this version noted are deleted and its
-	// content hash is recorded.
-	PutSourcePart(ctx context.Context, src SourceRecord, items []Item, last bool) (replayed []bool, err error)
-
 	// PutVectors stores vectors of model; vectors of items deleted
 	// meanwhile are dropped.
 	PutVectors(ctx context.Context, model string, vs []Embedded) error
@@ -137,11 +166,6 @@ type Store interface {
 	// DropVectorsExcept removes the vectors of every other model.
 	DropVectorsExcept(ctx context.Context, model string) (int64, error)
 
-	// ReplaceSource makes items the whole content of src in one
-	// transaction: nothing changes when src's content hash is unchanged;
-	// otherwise its items (those of its workspace) that are not among items
-	// are deleted and the new ones stored.
-	ReplaceSource(ctx context.Context, src SourceRecord, items []Item) (unchanged bool, replayed []bool, err error)
 	// Item reads one item of workspaces (every workspace when nil) by id
 	// (NOT_FOUND when absent there).
 	Item(ctx context.Context, id string, workspaces []string) (Item, error)

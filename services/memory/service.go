@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -22,7 +23,6 @@ type Service struct {
 	scopes   scopeCache
 	writer   AnswerWriter
 	log      *slog.Logger
-	repl     *replication // nil unless writes go through a journal
 	// exactKeywords: hybrid's keyword leg looks for the query's words
 	// only, not their WordNet relatives too.
 	exactKeywords bool
@@ -125,4 +125,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// AwaitSeq waits until this service's store holds every write up to min,
+// a seq a write answered (min_seq): a read that must see a write answered
+// by another replica. UNAVAILABLE when it does not within a few seconds.
+func (s *Service) AwaitSeq(ctx context.Context, min uint64) error {
+	if s.store == nil || min == 0 {
+		return nil
+	}
+	return s.store.Await(ctx, min)
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
-	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
@@ -373,9 +372,8 @@ func TestDeployNATSPermissionsReplicated(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	domain := memory.NewService(st, nil)
-	domain.Replicate(journal, 0)
-	if err := journal.NewFollower("permissions-test", domain, st, jetstream.FollowOptions{}).Snapshot(ctx); err != nil {
+	rs := jetstream.NewStore(journal, st, 0)
+	if err := journal.NewFollower("permissions-test", rs, jetstream.FollowOptions{}).Snapshot(ctx); err != nil {
 		t.Fatalf("uploading a snapshot as memory: %v", err)
 	}
 	if _, ok, err := journal.Restore(ctx, filepath.Join(t.TempDir(), "restored.db")); err != nil || !ok {

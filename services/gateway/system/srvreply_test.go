@@ -13,7 +13,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
@@ -69,9 +68,8 @@ func TestDeploySRVRepliesStayInInboxes(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		domain := memory.NewService(st, nil)
-		domain.Replicate(journal, 0)
-		f := journal.NewFollower("srv-test", domain, st, jetstream.FollowOptions{})
+		rs := jetstream.NewStore(journal, st, 0)
+		f := journal.NewFollower("srv-test", rs, jetstream.FollowOptions{})
 		fctx, stop := context.WithCancel(ctx)
 		t.Cleanup(stop)
 		ran := make(chan struct{})

@@ -14,22 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory"
 )
-
-// applier is the memory domain as a follower drives it.
-type applier interface {
-	Apply(ctx context.Context, seq uint64, data []byte) error
-	Skipped(seq uint64)
-	Applied() uint64
-}
-
-// replicaStore is what a follower needs of the store beyond the domain.
-type replicaStore interface {
-	MarkApplied(ctx context.Context, seq uint64) error
-	Snapshot(ctx context.Context, path string) (uint64, error)
-	Health() contract.StoreHealth
-}
 
 // Follow settings.
 type FollowOptions struct {
@@ -40,6 +25,9 @@ type FollowOptions struct {
 	SnapshotInterval time.Duration
 	// TempDir holds a snapshot while it is uploaded (default: os.TempDir).
 	TempDir string
+	// NewItems, when set, is called after an event stored new items: the
+	// domain embeds them (memory.Service.EmbedNew).
+	NewItems func(context.Context)
 }
 
 // attempts is how many times an event is applied before it is judged.
@@ -49,8 +37,7 @@ const attempts = 5
 type Follower struct {
 	j       *Journal
 	name    string
-	app     applier
-	store   replicaStore
+	st      *Store
 	opts    FollowOptions
 	applied atomic.Int64 // events this follower applied (not skipped or redelivered)
 	since   int          // events applied since the last snapshot
@@ -62,15 +49,15 @@ type Follower struct {
 }
 
 // NewFollower follows the stream as the durable consumer name (the
-// replica's own), applying to app and store.
-func (j *Journal) NewFollower(name string, app applier, store replicaStore, opts FollowOptions) *Follower {
+// replica's own), applying it to st's own store.
+func (j *Journal) NewFollower(name string, st *Store, opts FollowOptions) *Follower {
 	if opts.SnapshotEvery <= 0 {
 		opts.SnapshotEvery = 1000
 	}
 	if opts.SnapshotInterval <= 0 {
 		opts.SnapshotInterval = 10 * time.Minute
 	}
-	return &Follower{j: j, name: name, app: app, store: store, opts: opts, last: time.Now(), caughtUp: make(chan struct{})}
+	return &Follower{j: j, name: name, st: st, opts: opts, last: time.Now(), caughtUp: make(chan struct{})}
 }
 
 // CaughtUp is closed once the follower follows the stream and has applied
@@ -140,7 +127,7 @@ func (f *Follower) consumer(ctx context.Context) (jetstream.Consumer, error) {
 	cfg := jetstream.ConsumerConfig{
 		Durable: f.name, Description: "memory replica " + f.name,
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
-		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.app.Applied() + 1,
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.st.Applied() + 1,
 		MaxAckPending: 1024, FilterSubject: Prefix + ".>",
 		// A replica gone a day loses its consumer, not its place: it is
 		// made again from the store's sequence when the replica returns.
@@ -166,10 +153,10 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 		return err
 	}
 	seq := md.Sequence.Stream
-	if seq <= f.app.Applied() {
+	if seq <= f.st.Applied() {
 		// A redelivery, or an event fillGap applied: the gauges say how
 		// far the replica is all the same.
-		appliedSeq.Set(float64(f.app.Applied()))
+		appliedSeq.Set(float64(f.st.Applied()))
 		lag.Set(float64(md.NumPending))
 		if md.NumPending == 0 {
 			f.markCaughtUp()
@@ -200,7 +187,7 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 		f.markCaughtUp()
 	}
 	f.since++
-	f.maybeSnapshot(ctx, msg.Subject() == Prefix+"."+memory.SubjectForget)
+	f.maybeSnapshot(ctx, msg.Subject() == Prefix+"."+subjectForget)
 	return nil
 }
 
@@ -214,9 +201,12 @@ func (f *Follower) handle(ctx context.Context, msg jetstream.Msg) error {
 func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data []byte) (skipped bool, err error) {
 	backoff := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		err := f.app.Apply(ctx, seq, data)
+		fresh, err := f.st.apply(ctx, seq, data)
 		if err == nil {
 			f.applied.Add(1)
+			if fresh && f.opts.NewItems != nil {
+				f.opts.NewItems(context.WithoutCancel(ctx))
+			}
 			return false, nil
 		}
 		if ctx.Err() != nil {
@@ -225,17 +215,17 @@ func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data [
 		applyErrors.Inc()
 		var ce *contract.Error
 		poison := errors.As(err, &ce) && ce.Code == contract.CodeInvalidRequest
-		if !poison && attempt >= attempts && f.store.Health().OK {
+		if !poison && attempt >= attempts && f.st.in.Health().OK {
 			poison = ce == nil || ce.Code != contract.CodeUnavailable
 		}
 		if poison {
 			poisoned.Inc()
 			f.j.log.Error("memory replication SKIPPED an event it cannot apply; this replica no longer matches the others for it",
 				"replica", f.name, "seq", seq, "subject", subject, "attempts", attempt, "err", err)
-			if err := f.store.MarkApplied(ctx, seq); err != nil {
+			if err := f.st.in.MarkApplied(ctx, seq); err != nil {
 				return false, err
 			}
-			f.app.Skipped(seq)
+			f.st.skipped(seq)
 			return true, nil
 		}
 		f.j.log.Error("memory replication could not apply an event; retrying", "replica", f.name, "seq", seq, "attempt", attempt, "err", err)
@@ -258,7 +248,7 @@ func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data [
 // nothing.
 func (f *Follower) fillGap(ctx context.Context, seq uint64) error {
 	filled := 0
-	for s := f.app.Applied() + 1; s < seq; s = max(s+1, f.app.Applied()+1) {
+	for s := f.st.Applied() + 1; s < seq; s = max(s+1, f.st.Applied()+1) {
 		raw, err := f.j.stream.GetMsg(ctx, s)
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			continue
@@ -301,7 +291,7 @@ func (f *Follower) Snapshot(ctx context.Context) error {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "memory.db")
-	seq, err := f.store.Snapshot(ctx, path)
+	seq, err := f.st.in.Snapshot(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
-// Package jetstream is memory's replicated journal on NATS JetStream: every
-// memory write is a message of one stream, each memory replica follows it
-// with a durable consumer of its own and applies it to its own SQLite, and
+// Package jetstream is memory's replicated store on NATS JetStream. Store
+// is a memory.Store whose every write is an event of one stream (event.go,
+// a wire format of its own); each replica's Follower applies the stream,
+// with a durable consumer of its own, to the replica's own SQLite, and
 // replicas leave snapshots of their store in a JetStream object store so a
-// new replica starts from one and applies only the tail.
+// new replica starts from one and applies only the tail. The domain does
+// not know it is replicated.
 package jetstream
 
 import (
@@ -17,7 +19,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
 // Names the deployment's NATS permissions and tools refer to.
@@ -230,7 +231,7 @@ func (j *Journal) Restore(ctx context.Context, path string) (seq uint64, ok bool
 	if err != nil {
 		return 0, false, unavailable("listing snapshots", err)
 	}
-	forgot, err := j.Last(ctx, memory.SubjectForget)
+	forgot, err := j.Last(ctx, subjectForget)
 	if err != nil {
 		return 0, false, err
 	}
@@ -252,12 +253,3 @@ func (j *Journal) Restore(ctx context.Context, path string) (seq uint64, ok bool
 	j.log.Info("memory restored from a snapshot", "snapshot", best.Name, "seq", bestSeq, "bytes", best.Size)
 	return bestSeq, true, nil
 }
-
-var _ interface {
-	Append(context.Context, string, string, []byte) (uint64, bool, error)
-	Holds(context.Context, uint64) (bool, error)
-	Last(context.Context, string) (uint64, error)
-	Purge(context.Context, string, uint64) error
-	DropSnapshots(context.Context, uint64) error
-	MaxData() int
-} = (*Journal)(nil)

@@ -38,13 +38,13 @@ func TestReplicaStoppedMidBatchLosesNothing(t *testing.T) {
 	defer func(d time.Duration) { catchUpWithin = d }(catchUpWithin)
 	catchUpWithin = 0
 	b = startReplica(t, replConfig(t, ns.ClientURL(), homeB, 1))
-	from := b.domain.Applied()
+	from := b.repl.store.Applied()
 	deadline := time.Now().Add(10 * time.Second)
-	for b.domain.Applied() < from+10 && time.Now().Before(deadline) {
+	for b.repl.store.Applied() < from+10 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	stopReplica(t, b)
-	if last := lastSeq(t, ns.ClientURL()); b.domain.Applied() >= last {
+	if last := lastSeq(t, ns.ClientURL()); b.repl.store.Applied() >= last {
 		t.Skipf("b applied the whole backlog (%d) before it stopped", last)
 	}
 	b = startReplica(t, replConfig(t, ns.ClientURL(), homeB, 1))
@@ -101,7 +101,7 @@ func TestLostStreamNeverSwallowsAWrite(t *testing.T) {
 	stopReplica(t, a)
 	deleteStream(t, ns.ClientURL())
 	a = startReplica(t, replConfig(t, ns.ClientURL(), home, 1))
-	before := a.domain.Applied()
+	before := a.repl.store.Applied()
 	res = learn(t, a, "Written after the replica with a store made the stream again.")
 	if res.Seq <= before {
 		t.Fatalf("a new write got seq %d, at or below the %d the replica had applied", res.Seq, before)

@@ -29,6 +29,7 @@ var followOptions jetstream.FollowOptions
 type replica struct {
 	conn     *nats.Conn
 	journal  *jetstream.Journal
+	store    *jetstream.Store // the domain's store: writes go through the stream
 	follower *jetstream.Follower
 	name     string
 	restored uint64 // the snapshot's sequence it started from, 0 when none
@@ -82,6 +83,7 @@ func openReplicated(cfg config.Config, log *slog.Logger) (*replica, *sqlite.Stor
 		return fail(err)
 	}
 	r.name = name
+	r.store = jetstream.NewStore(r.journal, store, applied)
 	return r, store, nil
 }
 
@@ -113,16 +115,13 @@ func openJournal(ctx context.Context, nc *nats.Conn, cfg config.Config, log *slo
 	}
 }
 
-// follow starts applying the stream to domain; it returns when ctx ends.
-func (r *replica) follow(ctx context.Context, domain *memory.Service, store *sqlite.Store, log *slog.Logger) {
-	_, applied, err := store.Replica(ctx)
-	if err != nil {
-		log.Error("memory replication cannot read its position", "err", err)
-		return
-	}
-	domain.Replicate(r.journal, applied)
-	r.follower = r.journal.NewFollower(r.name, domain, store, followOptions)
-	log.Info("memory replica following the write stream", "replica", r.name, "from", applied+1, "restored_from_snapshot", r.restored > 0)
+// follow makes the follower that applies the stream to the replica's own
+// store, telling domain of new items to embed; Start runs it.
+func (r *replica) follow(domain *memory.Service, log *slog.Logger) {
+	opts := followOptions
+	opts.NewItems = domain.EmbedNew
+	r.follower = r.journal.NewFollower(r.name, r.store, opts)
+	log.Info("memory replica following the write stream", "replica", r.name, "from", r.store.Applied()+1, "restored_from_snapshot", r.restored > 0)
 }
 
 // catchUpWithin bounds how long a replica waits, before taking calls, to

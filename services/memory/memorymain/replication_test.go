@@ -123,9 +123,9 @@ func appliedEvents(s *server, want int64) int64 {
 func caughtUp(tb testing.TB, s *server, seq uint64) {
 	tb.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for s.domain.Applied() < seq {
+	for s.repl.store.Applied() < seq {
 		if time.Now().After(deadline) {
-			tb.Fatalf("replica %s applied %d of %d after 20 s", s.repl.name, s.domain.Applied(), seq)
+			tb.Fatalf("replica %s applied %d of %d after 20 s", s.repl.name, s.repl.store.Applied(), seq)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -256,7 +256,7 @@ func TestReplicaTakesCallsOnceCaughtUp(t *testing.T) {
 	}
 	last := lastSeq(t, ns.ClientURL())
 	b := startReplica(t, replConfig(t, ns.ClientURL(), t.TempDir(), 1))
-	if got := b.domain.Applied(); got < last {
+	if got := b.repl.store.Applied(); got < last {
 		t.Fatalf("the new replica took calls having applied %d of the stream's %d events", got, last)
 	}
 	if err := b.Ready(); err != nil {

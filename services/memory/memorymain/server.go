@@ -52,8 +52,8 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		if s.repl, s.store, err = openReplicated(cfg, log); err != nil {
 			return nil, fmt.Errorf("memory replication ([memory] replication = %q): %w", cfg.Memory.Replication, err)
 		}
-		domain = newDomain(s.store, cfg, log)
-		s.repl.follow(context.Background(), domain, s.store, log)
+		domain = newDomain(s.repl.store, cfg, log)
+		s.repl.follow(domain, log)
 	default:
 		s.store = sqlite.New(cfg.Memory.Path)
 		if err := s.store.Open(); err != nil {
@@ -112,7 +112,7 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 }
 
 // newDomain serves memory from store with the configured embedder and writer.
-func newDomain(store *sqlite.Store, cfg config.Config, log *slog.Logger) *memory.Service {
+func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	emb := Embedder(cfg.Memory.Embeddings)
 	opts := &memory.Options{Logger: log, Embedder: emb, RecallMinCosine: cfg.Memory.Embeddings.RecallMinCosine}
 	if cfg.LLM.Configured() {

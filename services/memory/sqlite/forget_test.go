@@ -22,10 +22,10 @@ func TestForgettingAChunkDropsItsSourceHash(t *testing.T) {
 		return item(text, func(it *memory.Item) { it.Kind, it.SourceID = "document", src.ID })
 	}
 	a, b := chunk("the first part"), chunk("the second part")
-	if _, _, err := s.ReplaceSource(ctx, src, []memory.Item{a, b}); err != nil {
+	if _, err := s.ReplaceSource(ctx, src, []memory.Item{a, b}); err != nil {
 		t.Fatal(err)
 	}
-	if unchanged, _, _ := s.ReplaceSource(ctx, src, []memory.Item{a, b}); !unchanged {
+	if w, _ := s.ReplaceSource(ctx, src, []memory.Item{a, b}); !w.Unchanged {
 		t.Fatal("the same content is not unchanged to begin with")
 	}
 	if _, err := s.Delete(ctx, []string{a.ID}, nil); err != nil {
@@ -42,7 +42,7 @@ func TestForgettingAChunkDropsItsSourceHash(t *testing.T) {
 	sqlite.AssertGone(t, path, hash)
 
 	s = mustOpenStore(t, path)
-	if unchanged, replayed, err := s.ReplaceSource(ctx, src, []memory.Item{a, b}); err != nil || unchanged || replayed[0] || replayed[1] {
-		t.Fatalf("ingesting the file again: unchanged %v, replayed %v, %v", unchanged, replayed, err)
+	if w, err := s.ReplaceSource(ctx, src, []memory.Item{a, b}); err != nil || w.Unchanged || w.Replayed[0] || w.Replayed[1] {
+		t.Fatalf("ingesting the file again: unchanged %v, replayed %v, %v", w.Unchanged, w.Replayed, err)
 	}
 }

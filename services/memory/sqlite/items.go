@@ -26,22 +26,26 @@ const insertEntity = `INSERT OR IGNORE INTO entities (seq, entity_id, kind, surf
 
 // Put inserts items in one transaction; an existing id makes an item a
 // replay and changes nothing.
-func (s *Store) Put(ctx context.Context, items []memory.Item) ([]bool, error) {
-	var replayed []bool
-	err := s.inTx(ctx, "storing items", func(tx *sql.Tx) error {
-		var err error
-		replayed, err = s.putTx(ctx, tx, items)
+func (s *Store) Put(ctx context.Context, items []memory.Item) (memory.Written, error) {
+	return s.put(ctx, 0, items)
+}
+
+func (s *Store) put(ctx context.Context, seq uint64, items []memory.Item) (w memory.Written, err error) {
+	err = s.inTx(ctx, seq, "storing items", func(tx *sql.Tx) error {
+		w.Replayed, err = s.putTx(ctx, tx, items)
 		return err
 	})
-	return replayed, err
+	return w, err
 }
 
 // txQueries are what write transactions run through txStmt.
 var txQueries = []string{insertItem, insertEntity, selectSourceHash, upsertSourceSQL, deleteReplaced, deleteUnnoted}
 
-// inTx runs fn in a write transaction. Statements are prepared before it
-// begins: the writer pool has one connection, which the transaction holds.
-func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) error {
+// inTx runs fn in a write transaction, which records seq as applied when
+// it is the write stream's event seq (not 0). Statements are prepared
+// before it begins: the writer pool has one connection, which the
+// transaction holds.
+func (s *Store) inTx(ctx context.Context, seq uint64, doing string, fn func(*sql.Tx) error) error {
 	for _, q := range txQueries {
 		if _, err := s.stmt(ctx, s.write, q); err != nil {
 			return s.storeErr(doing, err)
@@ -55,7 +59,7 @@ func (s *Store) inTx(ctx context.Context, doing string, fn func(*sql.Tx) error) 
 	if err := fn(tx); err != nil {
 		return s.storeErr(doing, err)
 	}
-	if err := markApplied(ctx, tx); err != nil {
+	if err := markApplied(ctx, tx, seq); err != nil {
 		return s.storeErr(doing, err)
 	}
 	return s.storeErr(doing, tx.Commit())
@@ -221,7 +225,12 @@ func (s *Store) deletions(ctx context.Context, mark int64, remove func(seq int64
 // that part, and it no longer describes what is stored (ingesting the file
 // again stores it again instead of calling it unchanged). A source left
 // with no items goes.
-func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) ([]string, error) {
+func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (memory.Written, error) {
+	missing, err := s.delete(ctx, 0, ids, workspaces)
+	return memory.Written{Missing: missing}, err
+}
+
+func (s *Store) delete(ctx context.Context, seq uint64, ids []string, workspaces []string) ([]string, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, s.storeErr("forgetting items", err)
@@ -252,7 +261,7 @@ func (s *Store) Delete(ctx context.Context, ids []string, workspaces []string) (
 			return nil, s.storeErr("forgetting items", err)
 		}
 	}
-	if err := markApplied(ctx, tx); err != nil {
+	if err := markApplied(ctx, tx, seq); err != nil {
 		return nil, s.storeErr("forgetting items", err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -125,9 +125,9 @@ func TestUpgradeNamesSourcesByWorkspace(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	item := memory.Item{ID: "c1", Kind: "document", Text: "chunk one", Source: "file", SourceID: "/a.md", Meta: memory.Meta{Workspace: "acme"}}
-	unchanged, _, err := s.ReplaceSource(ctx, memory.SourceRecord{Workspace: "acme", ID: "/a.md", Kind: "file", DisplayName: "a.md", ContentHash: "h1"}, []memory.Item{item})
-	if err != nil || !unchanged {
-		t.Errorf("the source is no longer recognised in its workspace: unchanged %v, %v", unchanged, err)
+	w, err := s.ReplaceSource(ctx, memory.SourceRecord{Workspace: "acme", ID: "/a.md", Kind: "file", DisplayName: "a.md", ContentHash: "h1"}, []memory.Item{item})
+	if err != nil || !w.Unchanged {
+		t.Errorf("the source is no longer recognised in its workspace: unchanged %v, %v", w.Unchanged, err)
 	}
 	var ws string
 	if err := s.read.QueryRow(`SELECT workspace FROM sources WHERE source_id = '/gone.md'`).Scan(&ws); err != nil || ws != "" {

@@ -9,9 +9,13 @@ import (
 )
 
 // StartSource checks src's content hash before its parts are sent.
-func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (bool, error) {
+func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (memory.Written, error) {
+	return s.startSource(ctx, 0, src)
+}
+
+func (s *Store) startSource(ctx context.Context, seq uint64, src memory.SourceRecord) (memory.Written, error) {
 	unchanged := false
-	err := s.inTx(ctx, "starting "+src.DisplayName, func(tx *sql.Tx) (err error) {
+	err := s.inTx(ctx, seq, "starting "+src.DisplayName, func(tx *sql.Tx) (err error) {
 		if unchanged, err = s.sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
@@ -21,13 +25,17 @@ func (s *Store) StartSource(ctx context.Context, src memory.SourceRecord) (bool,
 			src.Workspace, src.ID, src.ContentHash)
 		return err
 	})
-	return unchanged, err
+	return memory.Written{Unchanged: unchanged}, err
 }
 
 // PutSourcePart stores one part of src.
-func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, items []memory.Item, last bool) ([]bool, error) {
+func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, items []memory.Item, last bool) (memory.Written, error) {
+	return s.putSourcePart(ctx, 0, src, items, last)
+}
+
+func (s *Store) putSourcePart(ctx context.Context, seq uint64, src memory.SourceRecord, items []memory.Item, last bool) (memory.Written, error) {
 	var replayed []bool
-	err := s.inTx(ctx, "storing part of "+src.DisplayName, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, seq, "storing part of "+src.DisplayName, func(tx *sql.Tx) error {
 		var err error
 		if replayed, err = s.putTx(ctx, tx, items); err != nil {
 			return err
@@ -65,7 +73,7 @@ func (s *Store) PutSourcePart(ctx context.Context, src memory.SourceRecord, item
 		}
 		return s.upsertSource(ctx, tx, src)
 	})
-	return replayed, err
+	return memory.Written{Replayed: replayed}, err
 }
 
 // deleteUnnoted deletes a source's items but those the parts of one

@@ -12,17 +12,53 @@ import (
 // The replica row holds what a replicated store needs across restarts: its
 // name (its durable consumer's) and the last stream sequence it applied.
 // Every write an event makes records that sequence in its own transaction
-// (see markApplied), so a restart resumes exactly where it left.
+// (At), so a restart resumes exactly where it left.
 
-// markApplied records the stream sequence ctx carries, if any, in tx.
-func markApplied(ctx context.Context, tx *sql.Tx) error {
-	seq, ok := memory.AppliedSeqFromContext(ctx)
-	if !ok {
+// markApplied records seq, when not 0, as the last event applied, in tx.
+func markApplied(ctx context.Context, tx *sql.Tx, seq uint64) error {
+	if seq == 0 {
 		return nil
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE replica SET applied_seq = ? WHERE id = 1 AND applied_seq < ?`, int64(seq), int64(seq))
 	return err
 }
+
+// At is the store as the write stream's follower writes to it: each write
+// records seq, the event it applies, as applied in the write's own
+// transaction.
+func (s *Store) At(seq uint64) memory.Writer { return applying{s, seq} }
+
+// applying is a Store's writes as the effect of event seq.
+type applying struct {
+	s   *Store
+	seq uint64
+}
+
+var _ memory.Writer = applying{}
+
+func (a applying) Put(ctx context.Context, items []memory.Item) (memory.Written, error) {
+	return a.s.put(ctx, a.seq, items)
+}
+
+func (a applying) Delete(ctx context.Context, ids []string, workspaces []string) (memory.Written, error) {
+	missing, err := a.s.delete(ctx, a.seq, ids, workspaces)
+	return memory.Written{Missing: missing}, err
+}
+
+func (a applying) StartSource(ctx context.Context, src memory.SourceRecord) (memory.Written, error) {
+	return a.s.startSource(ctx, a.seq, src)
+}
+
+func (a applying) PutSourcePart(ctx context.Context, src memory.SourceRecord, items []memory.Item, last bool) (memory.Written, error) {
+	return a.s.putSourcePart(ctx, a.seq, src, items, last)
+}
+
+func (a applying) ReplaceSource(ctx context.Context, src memory.SourceRecord, items []memory.Item) (memory.Written, error) {
+	return a.s.replaceSource(ctx, a.seq, src, items)
+}
+
+// Await returns at once: a store of its own holds every write it answered.
+func (s *Store) Await(context.Context, uint64) error { return nil }
 
 // Replica reads the replica's name and the last stream sequence it applied.
 func (s *Store) Replica(ctx context.Context) (name string, applied uint64, err error) {
@@ -41,7 +77,7 @@ func (s *Store) SetReplicaName(ctx context.Context, name string) error {
 // MarkApplied records seq as applied without any other change: an event
 // that could not be applied and was skipped.
 func (s *Store) MarkApplied(ctx context.Context, seq uint64) error {
-	return s.inTx(memory.NewContextWithAppliedSeq(ctx, seq), "skipping an event", func(*sql.Tx) error { return nil })
+	return s.inTx(ctx, seq, "skipping an event", func(*sql.Tx) error { return nil })
 }
 
 // Snapshot writes a consistent copy of the database to path (VACUUM INTO:

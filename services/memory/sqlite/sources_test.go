@@ -40,7 +40,8 @@ func TestSourceCountsStayExact(t *testing.T) {
 	}
 	replace := func(src memory.SourceRecord, items ...memory.Item) bool {
 		t.Helper()
-		unchanged, _, err := s.ReplaceSource(ctx, src, items)
+		w, err := s.ReplaceSource(ctx, src, items)
+		unchanged := w.Unchanged
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,11 +50,11 @@ func TestPutReplay(t *testing.T) {
 	s := mustOpenStore(t, "")
 	ctx := context.Background()
 	it := item("The user prefers tabs.", nil)
-	if replayed, err := s.Put(ctx, []memory.Item{it}); err != nil || replayed[0] {
-		t.Fatalf("first put: replayed=%v err=%v", replayed, err)
+	if w, err := s.Put(ctx, []memory.Item{it}); err != nil || w.Replayed[0] {
+		t.Fatalf("first put: replayed=%v err=%v", w.Replayed, err)
 	}
-	if replayed, err := s.Put(ctx, []memory.Item{it, item("another", nil), it}); err != nil || !replayed[0] || replayed[1] || !replayed[2] {
-		t.Fatalf("second put: replayed=%v err=%v", replayed, err)
+	if w, err := s.Put(ctx, []memory.Item{it, item("another", nil), it}); err != nil || !w.Replayed[0] || w.Replayed[1] || !w.Replayed[2] {
+		t.Fatalf("second put: replayed=%v err=%v", w.Replayed, err)
 	}
 	items, err := s.List(ctx, nil, 0, 10)
 	if err != nil || len(items) != 2 {
@@ -195,7 +195,8 @@ func TestDeleteIsForGood(t *testing.T) {
 	secret := item("the zebracorn launch code is 4417", nil)
 	keep := item("the weather was fine", nil)
 	put(t, s, secret, keep)
-	missing, err := s.Delete(ctx, []string{secret.ID, "0000000000000000"}, nil)
+	w, err := s.Delete(ctx, []string{secret.ID, "0000000000000000"}, nil)
+	missing := w.Missing
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,10 +13,14 @@ import (
 )
 
 // ReplaceSource stores a source's items, replacing what it held before.
-func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, items []memory.Item) (bool, []bool, error) {
+func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, items []memory.Item) (memory.Written, error) {
+	return s.replaceSource(ctx, 0, src, items)
+}
+
+func (s *Store) replaceSource(ctx context.Context, seq uint64, src memory.SourceRecord, items []memory.Item) (memory.Written, error) {
 	unchanged := false
 	var replayed []bool
-	err := s.inTx(ctx, "storing "+src.DisplayName, func(tx *sql.Tx) (err error) {
+	err := s.inTx(ctx, seq, "storing "+src.DisplayName, func(tx *sql.Tx) (err error) {
 		if unchanged, err = s.sourceUnchanged(ctx, tx, src); unchanged || err != nil {
 			return err
 		}
@@ -37,7 +41,7 @@ func (s *Store) ReplaceSource(ctx context.Context, src memory.SourceRecord, item
 		}
 		return s.upsertSource(ctx, tx, src)
 	})
-	return unchanged, replayed, err
+	return memory.Written{Unchanged: unchanged, Replayed: replayed}, err
 }
 
 // sourceItems limits alias i to the items of one ingested source, its

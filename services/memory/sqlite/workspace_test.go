@@ -61,7 +61,8 @@ func TestWorkspaceLimitedReads(t *testing.T) {
 	if seqs, _ := s.Matching(ctx, &memory.Filter{Workspaces: []string{}}, 1<<40); len(seqs) != 0 {
 		t.Errorf("an empty scope let %v through", seqs)
 	}
-	missing, err := s.Delete(ctx, []string{"b1", "a1"}, onlyA)
+	w, err := s.Delete(ctx, []string{"b1", "a1"}, onlyA)
+	missing := w.Missing
 	if err != nil || len(missing) != 1 || missing[0] != "b1" {
 		t.Errorf("delete: missing %v, %v", missing, err)
 	}
@@ -81,14 +82,15 @@ func TestSourcesAreNamedByWorkspace(t *testing.T) {
 	src := func(ws, hash string) memory.SourceRecord {
 		return memory.SourceRecord{Workspace: ws, ID: "/notes.md", Kind: "file", DisplayName: "notes " + ws, ContentHash: hash}
 	}
-	if _, _, err := s.ReplaceSource(ctx, src("b", "same"), []memory.Item{chunk("b1", "b")}); err != nil {
+	if _, err := s.ReplaceSource(ctx, src("b", "same"), []memory.Item{chunk("b1", "b")}); err != nil {
 		t.Fatal(err)
 	}
-	unchanged, _, err := s.ReplaceSource(ctx, src("a", "same"), []memory.Item{chunk("a1", "a")})
+	w, err := s.ReplaceSource(ctx, src("a", "same"), []memory.Item{chunk("a1", "a")})
+	unchanged := w.Unchanged
 	if err != nil || unchanged {
 		t.Fatalf("a's first ingest of the same content: unchanged %v, %v", unchanged, err)
 	}
-	if _, _, err := s.ReplaceSource(ctx, src("a", "changed"), []memory.Item{chunk("a2", "a")}); err != nil {
+	if _, err := s.ReplaceSource(ctx, src("a", "changed"), []memory.Item{chunk("a2", "a")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Item(ctx, "b1", nil); err != nil {
@@ -97,7 +99,7 @@ func TestSourcesAreNamedByWorkspace(t *testing.T) {
 	if _, err := s.Item(ctx, "a1", nil); contract.ErrorCode(err) != contract.CodeNotFound {
 		t.Errorf("a's old chunk stayed: %v", err)
 	}
-	if unchanged, _, _ := s.ReplaceSource(ctx, src("b", "same"), []memory.Item{chunk("b1", "b")}); !unchanged {
+	if w, _ := s.ReplaceSource(ctx, src("b", "same"), []memory.Item{chunk("b1", "b")}); !w.Unchanged {
 		t.Error("b's unchanged file is no longer recognised as unchanged")
 	}
 	srcs, err := s.Sources(ctx, []string{"b"})
