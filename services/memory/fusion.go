@@ -2,7 +2,6 @@ package memory
 
 import (
 	"cmp"
-	"context"
 	"math/bits"
 	"slices"
 
@@ -114,8 +113,9 @@ var currentCues = map[string]bool{"now": true, "current": true, "currently": tru
 
 // rerank reorders the first candidates of order (fused, best first) as the
 // comment atop this file says, in place, and gives every candidate a score
-// that falls with its place. vecBest are the vector leg's best seqs.
-func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwTerms []keywordindex.Term, order []fused, vecBest []Ranked) ([]fused, error) {
+// that falls with its place. vecBest are the vector leg's best seqs; idx
+// is the keyword index as the search caught it up.
+func (s *Service) rerank(idx keywordIndex, m Marks, v view, query string, kwTerms []keywordindex.Term, order []fused, vecBest []Ranked) ([]fused, error) {
 	terms := Terms(query)
 	if len(order) == 0 || len(terms) == 0 {
 		return order, nil
@@ -131,15 +131,8 @@ func (s *Service) rerank(ctx context.Context, m Marks, v view, query string, kwT
 		}
 	}
 	cands := order[:n]
-	idx, err := s.syncKeywords(ctx, m)
-	if err != nil {
-		return nil, err
-	}
 	own := termKeys(terms, kwTerms)
-	weights, err := s.termWeights(ctx, m, own, v.universe)
-	if err != nil {
-		return nil, err
-	}
+	weights := termWeights(idx, m, own, v.universe)
 	keys := heldKeys(own, kwTerms)
 	best := 0.0
 	seqs := make([]int64, len(cands))

@@ -87,15 +87,11 @@ const recallMinShare = 0.6
 // by how rare it is in memory (inverse document frequency): a hit that
 // shares only the common words ("Maya") with a question about something
 // memory never heard of ("blood type") does not answer it. Memory is the
-// items of universe when it is not nil.
-func (s *Service) termWeights(ctx context.Context, m Marks, keys [][]string, universe []int64) ([]float64, error) {
+// items of universe when it is not nil; idx is caught up to m.
+func termWeights(idx keywordIndex, m Marks, keys [][]string, universe []int64) []float64 {
 	items := m.Items
 	if universe != nil {
 		items = int64(len(universe))
-	}
-	idx, err := s.syncKeywords(ctx, m)
-	if err != nil {
-		return nil, err
 	}
 	// A small memory makes every word look rare; counting it as at least
 	// minCollection items keeps the weights near equal until there is
@@ -115,7 +111,7 @@ func (s *Service) termWeights(ctx context.Context, m Marks, keys [][]string, uni
 		}
 		w[i] = math.Log(1 + n/float64(1+df))
 	}
-	return w, nil
+	return w
 }
 
 // termKeys are the index keys of each question word: the keyword leg's

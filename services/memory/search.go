@@ -146,14 +146,17 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	allowed := v.allowed
 	var kw []Ranked
 	var terms []keywordindex.Term
+	// The keyword index is caught up once per search; the keyword leg and
+	// the rerank read the same.
+	var idx keywordIndex
 	if mode != ModeVector {
+		var err error
+		if idx, err = s.syncKeywords(ctx, m); err != nil {
+			return nil, "", err
+		}
 		// Hybrid looks for the query's words and their WordNet relatives;
 		// keyword mode for its words only.
 		if terms = keywordTerms(query, mode == ModeHybrid && !s.exactKeywords); len(terms) > 0 {
-			idx, err := s.syncKeywords(ctx, m)
-			if err != nil {
-				return nil, "", err
-			}
 			kw = idx.SearchTerms(terms, depth, asOf, allowed, v.universe)
 		}
 	}
@@ -220,7 +223,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	}
 	if mode == ModeHybrid {
 		var err error
-		if best, err = s.rerank(ctx, m, v, query, terms, best, vec); err != nil {
+		if best, err = s.rerank(idx, m, v, query, terms, best, vec); err != nil {
 			return nil, "", err
 		}
 	}
