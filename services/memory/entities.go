@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
+	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 )
 
 // Entity is something an item mentions. ID is canonical: kind, a colon and
@@ -57,7 +58,7 @@ var (
 // (SELECT, None, String, TODO) are not terms either, and an @ or # is an
 // annotation, a directive or a colour, not a handle or hashtag.
 func ExtractEntities(text, language string) []Entity {
-	code := codeLanguages[language]
+	code := chunking.IsCode(language)
 	seen := map[string]bool{}
 	var out []Entity
 	add := func(kind, surface string) {
@@ -210,9 +211,3 @@ var sentenceOpeners = func() map[string]bool {
 	}
 	return m
 }()
-
-// EstimateTokens approximates a text's size in model tokens (about four
-// characters each for English and code).
-func EstimateTokens(text string) int {
-	return max(1, (len(text)+3)/4)
-}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
+	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 )
 
 // chunkerVersion is part of every content hash: when chunking changes,
@@ -59,7 +60,7 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			continue
 		}
 		src := sourceRecord(f, f.Content)
-		chunks := ChunkText(f.Content, f.Language, DefaultChunkTokens)
+		chunks := chunking.Text(f.Content, f.Language, chunking.DefaultTokens)
 		items := fileItems(f, chunks, cc)
 		prepared, err := s.prepare(items)
 		if err != nil {
@@ -114,7 +115,7 @@ func rejected(f contract.IngestFile, err error) IngestedFile {
 }
 
 // fileItems are the document items of a file's chunks.
-func fileItems(f contract.IngestFile, chunks []Chunk, cc contract.CallContext) []Item {
+func fileItems(f contract.IngestFile, chunks []chunking.Chunk, cc contract.CallContext) []Item {
 	items := make([]Item, len(chunks))
 	for i, c := range chunks {
 		items[i] = Item{Kind: "document", Text: c.Text, Source: f.SourceKind, Provenance: provenance(cc),

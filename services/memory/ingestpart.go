@@ -6,6 +6,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
+	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 )
 
 // inParts tells a part of a file sent in parts from a whole file.
@@ -43,11 +44,11 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 			return res, false, seq, nil
 		}
 	}
-	part, err := chunkPart(f.Content, f.Language, DefaultChunkTokens, f.Line, f.Resume, f.More)
+	part, err := chunking.Part(f.Content, f.Language, chunking.DefaultTokens, f.Line, f.Resume, f.More)
 	if err != nil {
 		return res, false, seq, err
 	}
-	items := fileItems(f, part.chunks, cc)
+	items := fileItems(f, part.Chunks, cc)
 	prepared, err := s.prepare(items)
 	if err != nil {
 		return rejected(f, err), false, seq, nil
@@ -66,7 +67,7 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	res.Status, res.Chunks = contract.IngestStored, len(items)
 	if f.More {
 		res.Status = contract.IngestPart
-		res.NextOffset, res.NextLine, res.Resume = f.Offset+int64(part.used), part.nextLine, part.resume
+		res.NextOffset, res.NextLine, res.Resume = f.Offset+int64(part.Used), part.NextLine, part.Resume
 	}
 	return res, stored, seq, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
+	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 )
 
 // LearnParams are memory.learn's arguments.
@@ -118,7 +119,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 		}
 		it.CreatedAt = now
 		if it.TokenCount == 0 {
-			it.TokenCount = EstimateTokens(it.Text)
+			it.TokenCount = chunking.EstimateTokens(it.Text)
 		}
 		it.Entities = ExtractEntities(it.Text, it.Meta.Language)
 		it.ID = Fingerprint(*it)

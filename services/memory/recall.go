@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
@@ -272,8 +273,8 @@ func (s *Service) writeAnswer(ctx context.Context, question string, out *RecallR
 // quotable is the part of an item an answer may quote: code without its
 // package clause and imports, prose with its hard-wrapped lines joined.
 func quotable(it Item) string {
-	if codeLanguages[it.Meta.Language] {
-		return withoutImports(it.Text)
+	if chunking.IsCode(it.Meta.Language) {
+		return chunking.WithoutImports(it.Text)
 	}
 	return unwrap(it.Text)
 }

@@ -1,4 +1,4 @@
-package memory
+package chunking
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 func TestChunkMarkdownByHeadings(t *testing.T) {
 	doc := "# Ops\nIntro line.\n\n## Deploying\nRun make deploy.\n\n```sh\n# not a heading\nmake promote\n```\n\n## Rollback\nRun make rollback.\n"
-	chunks := ChunkText(doc, "markdown", 400)
+	chunks := Text(doc, "markdown", 400)
 	var refs []string
 	for _, c := range chunks {
 		refs = append(refs, c.Ref)
@@ -16,7 +16,7 @@ func TestChunkMarkdownByHeadings(t *testing.T) {
 		t.Fatalf("refs %q", refs)
 	}
 	// A heading with nothing under it leads into the next section.
-	nested := ChunkText("# Guide\n\n## Install\nRun it.\n", "markdown", 400)
+	nested := Text("# Guide\n\n## Install\nRun it.\n", "markdown", 400)
 	if len(nested) != 1 || nested[0].Ref != "Guide > Install" || !strings.HasPrefix(nested[0].Text, "# Guide\n\n## Install") {
 		t.Errorf("%+v", nested)
 	}
@@ -27,7 +27,7 @@ func TestChunkMarkdownByHeadings(t *testing.T) {
 
 func TestChunkCodeByDeclarations(t *testing.T) {
 	src := "package x\n\nimport \"fmt\"\n\n// Hello greets.\nfunc Hello() {\n\tfmt.Println(\"hi\")\n}\n\n// Bye waves.\nfunc Bye() {}\n"
-	chunks := ChunkText(src, "go", 10)
+	chunks := Text(src, "go", 10)
 	joined := ""
 	for _, c := range chunks {
 		joined += "[" + c.Ref + "]" + c.Text + "\n"
@@ -46,7 +46,7 @@ func TestChunkCodeByDeclarations(t *testing.T) {
 func TestChunkBudgetAndBigText(t *testing.T) {
 	para := strings.Repeat("word ", 100)
 	text := strings.Repeat(para+"\n\n", 12) + strings.Repeat("x", 10000)
-	chunks := ChunkText(text, "text", 200)
+	chunks := Text(text, "text", 200)
 	total := 0
 	for _, c := range chunks {
 		if EstimateTokens(c.Text) > 200 {
@@ -57,7 +57,7 @@ func TestChunkBudgetAndBigText(t *testing.T) {
 	if want := len(strings.ReplaceAll(strings.ReplaceAll(text, "\n", ""), " ", "")); total != want {
 		t.Errorf("chunks hold %d characters of %d: text lost or repeated", total, want)
 	}
-	if ChunkText("   \n\n  ", "text", 200) != nil {
+	if Text("   \n\n  ", "text", 200) != nil {
 		t.Error("blank text makes chunks")
 	}
 }
@@ -69,17 +69,17 @@ func TestChunkCodeKeepsImportsApart(t *testing.T) {
 		"javascript": "import {\n  a,\n} from './a.js';\nconst fs = require('fs');\n\n// hello greets.\nfunction hello() { return a; }\n",
 		"c":          "#include <stdio.h>\n#include \"x.h\"\n\n/* hello greets. */\nint hello(void) { return 0; }\n",
 	} {
-		chunks := ChunkText(src, lang, 400)
+		chunks := Text(src, lang, 400)
 		if len(chunks) != 2 || strings.Contains(chunks[0].Text, "hello") || strings.Contains(chunks[0].Text, "Hello greets") ||
 			!strings.Contains(chunks[1].Text, "ello greets") {
 			t.Errorf("%s: %q", lang, chunks)
 		}
-		if withoutImports(chunks[0].Text) != map[string]string{"go": "// Package x greets."}[lang] {
-			t.Errorf("%s: %q is quotable", lang, withoutImports(chunks[0].Text))
+		if WithoutImports(chunks[0].Text) != map[string]string{"go": "// Package x greets."}[lang] {
+			t.Errorf("%s: %q is quotable", lang, WithoutImports(chunks[0].Text))
 		}
 	}
 	// A package clause without imports is no chunk by itself.
-	if chunks := ChunkText("package main\n\n// Serve serves.\nfunc Serve() {}\n", "go", 400); len(chunks) != 1 {
+	if chunks := Text("package main\n\n// Serve serves.\nfunc Serve() {}\n", "go", 400); len(chunks) != 1 {
 		t.Errorf("%q", chunks)
 	}
 }

@@ -1,4 +1,4 @@
-package memory
+package chunking
 
 import (
 	"encoding/json"
@@ -36,22 +36,24 @@ type resumeAt struct {
 	state  partState
 }
 
-// partChunks is what chunking a part gave.
-type partChunks struct {
-	chunks   []Chunk
-	used     int // bytes of the part that the chunks cover; the next part starts after them
-	nextLine int
-	resume   string
+// PartChunks is what chunking a part gave.
+type PartChunks struct {
+	Chunks []Chunk
+	// Used is how many bytes of the part the chunks cover; the next part
+	// starts after them, at line NextLine, with Resume.
+	Used     int
+	NextLine int
+	Resume   string
 }
 
-// chunkPart chunks text, the part of a file that starts at line first
+// Part chunks text, the part of a file that starts at line first
 // with resume from the previous part's reply; more says the file goes on
 // after text.
-func chunkPart(text, language string, budget, first int, resume string, more bool) (partChunks, error) {
+func Part(text, language string, budget, first int, resume string, more bool) (PartChunks, error) {
 	var st partState
 	if resume != "" {
 		if err := json.Unmarshal([]byte(resume), &st); err != nil {
-			return partChunks{}, contract.Errorf(contract.CodeInvalidRequest,
+			return PartChunks{}, contract.Errorf(contract.CodeInvalidRequest,
 				"resume is not what the previous part's reply gave: send the file again from its start").With("field", "resume")
 		}
 	}
@@ -64,28 +66,28 @@ func chunkPart(text, language string, budget, first int, resume string, more boo
 	switch {
 	case language == "markdown":
 		chunks, at, st = chunkMarkdownFrom(norm, first, st, more, budget)
-	case codeLanguages[language]:
+	case IsCode(language):
 		chunks, at, st = chunkCodeFrom(norm, first, st, more, budget)
 	default:
 		chunks, at = chunkPlainFrom(norm, first, more, budget)
 		st = partState{}
 	}
-	out := partChunks{chunks: chunks, used: len(text), nextLine: first + strings.Count(text, "\n")}
+	out := PartChunks{Chunks: chunks, Used: len(text), NextLine: first + strings.Count(text, "\n")}
 	if lines := strings.Count(norm, "\n") + 1; at < lines {
 		// at counts lines, which a \r\n ends as a \n does.
-		out.used = lineOffset(text, at)
-		out.nextLine = first + at
+		out.Used = lineOffset(text, at)
+		out.NextLine = first + at
 	}
 	if more {
 		b, _ := json.Marshal(st)
-		if out.resume = string(b); out.resume == "{}" {
-			out.resume = ""
+		if out.Resume = string(b); out.Resume == "{}" {
+			out.Resume = ""
 		}
 	}
 	return out, nil
 }
 
-// chunkPlainFrom is ChunkText for text other than Markdown and code, for
+// chunkPlainFrom is Text for text other than Markdown and code, for
 // text that starts at line first; with more, as chunkMarkdownFrom.
 func chunkPlainFrom(text string, first int, more bool, budget int) ([]Chunk, int) {
 	pieces := paragraphs(text, first)

@@ -1,4 +1,4 @@
-package memory
+package chunking
 
 import (
 	"fmt"
@@ -20,15 +20,15 @@ func chunkInParts(t *testing.T, text, language string, size int) (chunks []Chunk
 				end = offset + nl + 1
 			}
 		}
-		res, err := chunkPart(text[offset:end], language, DefaultChunkTokens, line, resume, end < len(text))
+		res, err := Part(text[offset:end], language, DefaultTokens, line, resume, end < len(text))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.used <= 0 {
+		if res.Used <= 0 {
 			t.Fatalf("part %d at byte %d used nothing", parts, offset)
 		}
-		chunks = append(chunks, res.chunks...)
-		offset, line, resume = offset+res.used, res.nextLine, res.resume
+		chunks = append(chunks, res.Chunks...)
+		offset, line, resume = offset+res.Used, res.NextLine, res.Resume
 		parts++
 	}
 	return chunks, parts
@@ -89,7 +89,7 @@ func TestChunkPartsMatchWhole(t *testing.T) {
 	texts["plain"] = [2]string{plain.String(), "text"}
 	texts["crlf"] = [2]string{crlf.String(), "text"}
 	for name, tl := range texts {
-		want := ChunkText(tl[0], tl[1], DefaultChunkTokens)
+		want := Text(tl[0], tl[1], DefaultTokens)
 		for _, size := range []int{4 << 10, 9 << 10, 64 << 10} {
 			got, parts := chunkInParts(t, tl[0], tl[1], size)
 			if len(tl[0]) > 2*size && parts < 2 {
@@ -116,7 +116,7 @@ func TestChunkPartsLongParagraph(t *testing.T) {
 	if strings.Count(all.String(), "a line of one long paragraph") != 2000 {
 		t.Errorf("lines lost or repeated: %d", strings.Count(all.String(), "a line of one long paragraph"))
 	}
-	if _, err := chunkPart("x", "markdown", DefaultChunkTokens, 1, "{bad", true); err == nil || !strings.Contains(err.Error(), "resume") {
+	if _, err := Part("x", "markdown", DefaultTokens, 1, "{bad", true); err == nil || !strings.Contains(err.Error(), "resume") {
 		t.Errorf("a bad resume state: %v", err)
 	}
 }
