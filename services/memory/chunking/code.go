@@ -193,7 +193,6 @@ func WithoutImports(text string) string {
 	return strings.TrimSpace(strings.Join(kept, "\n"))
 }
 
-
 // codeLanguages are chunked by declarations.
 // IsCode reports whether language is one chunked by declarations.
 func IsCode(language string) bool { return codeLanguages[language] }

@@ -1,0 +1,250 @@
+package keywordindex
+
+import (
+	"math"
+	"math/bits"
+	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/topk"
+)
+
+// Term is one query term: its key, as textkeys makes it, and other keys
+// that may stand for it (synonyms), each with a weight below 1.
+type Term struct {
+	Key  string
+	Alts []Alt
+}
+
+// Alt is a key that may stand for a term's, and how much it counts.
+type Alt struct {
+	Key    string
+	Weight float64
+}
+
+// plain makes terms of keys without alternatives.
+func plain(keys []string) []Term {
+	out := make([]Term, len(keys))
+	for i, k := range keys {
+		out[i] = Term{Key: k}
+	}
+	return out
+}
+
+// Search ranks the live items with seq <= asOf holding any of keys (made
+// by textkeys.Keys) by BM25, best first, and returns up to k of them. allowed, when not nil,
+// restricts the ranking to those seqs (ascending).
+func (x *Index) Search(keys []string, k int, asOf int64, allowed []int64) []topk.Ranked {
+	return x.SearchTerms(plain(keys), k, asOf, allowed, nil)
+}
+
+// SearchWithin is Search as if the index held only the items of universe
+// (ascending seqs, all <= asOf; allowed, when not nil, a subset of it).
+// BM25 weighs terms by statistics of the collection (how many items, their
+// average length, how many hold each term); these are universe's here, so
+// that no score, and no order, depends on an item outside it.
+func (x *Index) SearchWithin(keys []string, k int, asOf int64, allowed, universe []int64) []topk.Ranked {
+	if universe == nil {
+		return nil // an empty universe, not the whole index
+	}
+	return x.SearchTerms(plain(keys), k, asOf, allowed, universe)
+}
+
+// SearchTerms is Search over terms that may have alternatives, within
+// universe when it is not nil (as SearchWithin). An item scores for a term
+// the best of what its key and its alternatives give, an alternative
+// weighed by its weight and counted as no rarer than the term itself: an
+// item holding the term's own word always beats one of the same length
+// holding the same number of a synonym's, and holding both adds nothing.
+func (x *Index) SearchTerms(terms []Term, k int, asOf int64, allowed, universe []int64) []topk.Ranked {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if k <= 0 {
+		return nil
+	}
+	n, total := float64(x.live), float64(x.totalLen)
+	if universe != nil {
+		n, total = 0, 0
+		for _, seq := range universe {
+			if s, ok := x.slotOf(seq); ok && x.seqs[s] > 0 && seq <= asOf {
+				n++
+				total += float64(x.lens[s])
+			}
+		}
+		if allowed == nil {
+			allowed = universe
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return x.search(terms, k, asOf, allowed, n, total, universe)
+}
+
+// search ranks as SearchTerms does, over a collection of n items totalling
+// totalLen tokens; a term's document frequency counts the items of
+// universe holding it, or all live ones when universe is nil.
+func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64) []topk.Ranked {
+	avgLen := totalLen / n
+	sc := scratchPool.Get().(*scratch)
+	defer sc.release()
+	scores := sc.scores
+	// idf is the key's weight in BM25, and whether any item holds it.
+	idf := func(key string) (*postings, float64) {
+		df := 0
+		var p *postings
+		if id, ok := x.ids[key]; ok {
+			p = &x.terms[id]
+			df = p.df
+			if universe != nil {
+				df = x.docFreqWithin(p, universe)
+			}
+		}
+		v := math.Log((n - float64(df) + 0.5) / (float64(df) + 0.5))
+		if v <= 0 {
+			v = 1e-6 // as FTS5 does: a term in most items still counts a little
+		}
+		if df == 0 {
+			p = nil
+		}
+		return p, v
+	}
+	// add scores p's items into into, summing, or keeping the best when
+	// best is set.
+	add := func(p *postings, idf float64, into map[uint32]float64, best bool) {
+		for i, s := range p.slots {
+			seq := x.seqs[s]
+			if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
+				continue
+			}
+			tf := float64(p.tfs[i])
+			norm := 1 - bm25B + bm25B*float64(x.lens[s])/avgLen
+			v := idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+			if !best {
+				into[s] += v
+			} else if v > into[s] {
+				into[s] = v
+			}
+		}
+	}
+	for _, t := range terms {
+		p, termIDF := idf(t.Key)
+		// Alternatives no item holds cost nothing: most words' are not
+		// in memory at all.
+		alts := 0
+		for _, a := range t.Alts {
+			if _, ok := x.ids[a.Key]; ok && a.Weight > 0 {
+				alts++
+			}
+		}
+		if alts == 0 {
+			if p != nil {
+				add(p, termIDF, scores, false)
+			}
+			continue
+		}
+		group := sc.group
+		if p != nil {
+			add(p, termIDF, group, true)
+		}
+		for _, a := range t.Alts {
+			if ap, altIDF := idf(a.Key); ap != nil && a.Weight > 0 {
+				add(ap, a.Weight*min(altIDF, termIDF), group, true)
+			}
+		}
+		for s, v := range group {
+			scores[s] += v
+		}
+		clear(group)
+	}
+	hits := sc.hits[:0]
+	for s, score := range scores {
+		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: score})
+	}
+	sc.hits = hits
+	return topk.Select(hits, k)
+}
+
+// scratch is a search's working space, reused.
+type scratch struct {
+	scores map[uint32]float64 // slot → BM25 so far
+	group  map[uint32]float64 // slot → best score of one term and its alternatives
+	hits   []topk.Ranked
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{scores: map[uint32]float64{}, group: map[uint32]float64{}} }}
+
+// release returns sc to the pool, emptied. A map keeps the room it grew
+// to, and clearing costs that much each time: one that a very common word
+// filled (hundreds of thousands of items) is dropped instead.
+func (sc *scratch) release() {
+	if len(sc.scores) > 1<<14 {
+		sc.scores = map[uint32]float64{}
+	} else {
+		clear(sc.scores)
+	}
+	if len(sc.group) > 1<<14 {
+		sc.group = map[uint32]float64{}
+	}
+	scratchPool.Put(sc)
+}
+
+// Matching returns the seqs (<= asOf) of the live items holding any of
+// keys, ascending. Slots are in seq order, so marking them in a bitset and
+// reading it back gives the seqs sorted and without duplicates, with no
+// map or sort: a word in most of a million items makes a million of them.
+func (x *Index) Matching(keys []string, asOf int64) []int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	marked := make([]uint64, (len(x.seqs)+63)/64)
+	n := 0
+	for _, key := range keys {
+		id, ok := x.ids[key]
+		if !ok {
+			continue
+		}
+		for _, s := range x.terms[id].slots {
+			if seq := x.seqs[s]; seq > 0 && seq <= asOf && marked[s/64]&(1<<(s%64)) == 0 {
+				marked[s/64] |= 1 << (s % 64)
+				n++
+			}
+		}
+	}
+	out := make([]int64, 0, n)
+	for w, word := range marked {
+		for ; word != 0; word &= word - 1 {
+			out = append(out, x.seqs[w*64+bits.TrailingZeros64(word)])
+		}
+	}
+	return out
+}
+
+// DocFreq is how many live items hold key.
+func (x *Index) DocFreq(key string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if id, ok := x.ids[key]; ok {
+		return x.terms[id].df
+	}
+	return 0
+}
+
+// DocFreqWithin is how many of the items of universe (ascending seqs) hold
+// key.
+func (x *Index) DocFreqWithin(key string, universe []int64) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if id, ok := x.ids[key]; ok {
+		return x.docFreqWithin(&x.terms[id], universe)
+	}
+	return 0
+}
+
+func (x *Index) docFreqWithin(p *postings, universe []int64) int {
+	df := 0
+	for _, s := range p.slots {
+		if seq := x.seqs[s]; seq > 0 && containsSorted(universe, seq) {
+			df++
+		}
+	}
+	return df
+}
