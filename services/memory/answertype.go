@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"regexp"
 	"strings"
 	"unicode"
@@ -23,7 +24,7 @@ const (
 )
 
 func questionType(q string) answerType {
-	ws := words(q)
+	ws := lexicon.Words(q)
 	for i, w := range ws {
 		next := ""
 		if i+1 < len(ws) {
@@ -78,7 +79,7 @@ func holdsAnswer(t answerType, text string) bool {
 		if clockTime.MatchString(text) {
 			return true
 		}
-		for _, w := range words(text) {
+		for _, w := range lexicon.Words(text) {
 			if timeWords[w] {
 				return true
 			}
@@ -87,7 +88,7 @@ func holdsAnswer(t answerType, text string) bool {
 		if number.MatchString(text) {
 			return true
 		}
-		for _, w := range words(text) {
+		for _, w := range lexicon.Words(text) {
 			if numberWords[w] {
 				return true
 			}
@@ -95,7 +96,7 @@ func holdsAnswer(t answerType, text string) bool {
 	case answerPerson:
 		return len(names(text)) > 0
 	case answerPlace:
-		for _, w := range words(text) {
+		for _, w := range lexicon.Words(text) {
 			if placeWord[w] {
 				return true
 			}
@@ -169,12 +170,12 @@ func lacksName(question, text string) bool {
 	if len(qn) == 0 {
 		return false
 	}
-	have := words(text)
+	have := lexicon.Words(text)
 	missing := map[int]bool{} // by index in qn
 	for i, n := range qn {
 		found := false
 		for _, w := range have {
-			if near(stem(n.name), stem(w)) {
+			if lexicon.Near(lexicon.Stem(n.name), lexicon.Stem(w)) {
 				found = true
 				break
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 // The keyword leg scores as SQLite FTS5's bm25() does (k1 1.2, b 0.75, its
@@ -53,7 +54,7 @@ func TestKeywordScoresMatchFTS5(t *testing.T) {
 		}
 	}
 	var quoted []string
-	for _, term := range memory.Terms(query) {
+	for _, term := range lexicon.Terms(query) {
 		quoted = append(quoted, `"`+term+`"`)
 	}
 	rows, err := db.Query(`SELECT text, bm25(f) FROM f WHERE f MATCH ?`, strings.Join(quoted, " OR "))

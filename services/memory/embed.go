@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
@@ -84,13 +85,13 @@ func (h *HashEmbedder) embedInto(v []float32, text string) {
 		v[idx] += weight
 	}
 	var runes [64]rune
-	for _, w := range words(text) {
+	for _, w := range lexicon.Words(text) {
 		// Symbols are left out: vectors stored before they were words
 		// must stay comparable with new ones.
-		if stopwords[w] || isSymbol(w) {
+		if lexicon.Stopword(w) || lexicon.IsSymbol(w) {
 			continue
 		}
-		s := stem(w)
+		s := lexicon.Stem(w)
 		add(fnv1a(fnv1a(fnvOffset, "w:"), s), 1)
 		// Trigrams of the word between ^ and $, over its runes (an invalid
 		// byte counts as U+FFFD, as converting to []rune makes it).

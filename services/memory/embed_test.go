@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"hash/fnv"
 	"math/rand"
 	"slices"
@@ -47,10 +48,10 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 		}
 		// Words as hash-v1 always split them: runs of letters and digits.
 		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if stopwords[w] {
+			if lexicon.Stopword(w) {
 				continue
 			}
-			s := stem(w)
+			s := lexicon.Stem(w)
 			add("w:"+s, 1)
 			padded := []rune("^" + s + "$")
 			for i := 0; i+3 <= len(padded); i++ {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 // Entity is something an item mentions. ID is canonical: kind, a colon and
@@ -114,7 +115,7 @@ func ExtractEntities(text, language string) []Entity {
 		for _, words := range termRuns(strings.Fields(strings.ReplaceAll(surface, "-", " ")), code) {
 			// Drop common words that are capitalized only because they start a
 			// sentence or a title ("The", "When").
-			for len(words) > 0 && stopwords[strings.ToLower(words[0])] {
+			for len(words) > 0 && lexicon.Stopword(strings.ToLower(words[0])) {
 				words = words[1:]
 			}
 			if len(words) == 0 || (len(words) == 1 && len([]rune(words[0])) < 2) {

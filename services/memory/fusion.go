@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 // Hybrid ranking is done in two steps. Fusion adds up what each leg
@@ -116,7 +117,7 @@ var currentCues = map[string]bool{"now": true, "current": true, "currently": tru
 // that falls with its place. vecBest are the vector leg's best seqs; idx
 // is the keyword index as the search caught it up.
 func (s *Service) rerank(idx keywordIndex, m Marks, v view, query string, kwTerms []keywordindex.Term, order []fused, vecBest []Ranked) ([]fused, error) {
-	terms := Terms(query)
+	terms := lexicon.Terms(query)
 	if len(order) == 0 || len(terms) == 0 {
 		return order, nil
 	}
@@ -150,7 +151,7 @@ func (s *Service) rerank(idx keywordIndex, m Marks, v view, query string, kwTerm
 	// Among the best few, a correction outranks what it corrects.
 	top := cands[:min(rerankRead, len(cands))]
 	current := false
-	for _, w := range words(query) {
+	for _, w := range lexicon.Words(query) {
 		current = current || currentCues[w]
 	}
 	for i := range top {
@@ -237,7 +238,7 @@ func coverages(idx keywordIndex, seqs []int64, keys []termKey, weights []float64
 				forgive |= 1 << j
 			}
 		}
-		masks = idx.Held(seqs, strs, forgive, near, masks)
+		masks = idx.Held(seqs, strs, forgive, lexicon.Near, masks)
 		for i, m := range masks {
 			for ; m != 0; m &= m - 1 {
 				k := chunk[bits.TrailingZeros64(m)]

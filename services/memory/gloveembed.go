@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/glove"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 // GloveEmbedder is the default offline embedder: the hash embedder's
@@ -68,8 +69,8 @@ func (g *GloveEmbedder) embed(text string) []float32 {
 		v[i] *= gloveParams.hash
 	}
 	sem := v[g.hash.Dim:]
-	for _, w := range words(text) {
-		if stopwords[w] {
+	for _, w := range lexicon.Words(text) {
+		if lexicon.Stopword(w) {
 			continue
 		}
 		r, ok := glove.Rank(w)

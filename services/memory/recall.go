@@ -13,6 +13,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -168,7 +169,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		return nil, err
 	}
 	out := &RecallResult{Citations: []Citation{}, Model: "extractive"}
-	terms := Terms(p.Question)
+	terms := lexicon.Terms(p.Question)
 	if len(terms) == 0 {
 		out.Answer = IDontKnow + ": the question has no words to look for in memory."
 		return out, nil
@@ -339,7 +340,7 @@ func answerSentence(terms []string, t answerType, text string) string {
 		if sentence == "" {
 			continue
 		}
-		n := 2 * coverage(terms, sentence)
+		n := 2 * lexicon.Coverage(terms, sentence)
 		if t != answerAny && holdsAnswer(t, sentence) {
 			n++
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
@@ -28,7 +29,7 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 	var tok textkeys.Tokenizer
 	var out []keywordindex.Term
 	seen := map[string]bool{}
-	words := Terms(query)
+	words := lexicon.Terms(query)
 	for _, w := range words {
 		tok.Each(w, func(k []byte) {
 			if !seen[string(k)] {
@@ -55,7 +56,7 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 			case wordnet.Derived:
 				weight = r.Weight * expansion.derived
 			}
-			if weight <= 0 || stopwords[r.Word] {
+			if weight <= 0 || lexicon.Stopword(r.Word) {
 				continue
 			}
 			key := keyOf(&tok, r.Word)
@@ -82,13 +83,13 @@ const acronymWeight = 0.8
 // the short form only. Initials that make an English word WordNet knows
 // ("wit") are left out: they would find that word, not the phrase.
 func addAcronyms(tok *textkeys.Tokenizer, query string, terms []string, out []keywordindex.Term, seen map[string]bool) {
-	ws := words(query)
+	ws := lexicon.Words(query)
 	termAt := map[string]int{}
 	for i, t := range terms {
 		termAt[t] = i
 	}
 	for start := range ws {
-		if stopwords[ws[start]] {
+		if lexicon.Stopword(ws[start]) {
 			continue
 		}
 		for end := start + 3; end <= min(start+5, len(ws)); end++ {

@@ -4,13 +4,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // altKeys are the alternative keys keywordTerms gives a query's word.
 func altKeys(query, word string) []string {
 	var out []string
-	for i, w := range Terms(query) {
+	for i, w := range lexicon.Terms(query) {
 		if w == word {
 			for _, a := range keywordTerms(query, true)[i].Alts {
 				out = append(out, a.Key)

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -82,7 +83,7 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery, cc contract.CallC
 		return nil, err
 	}
 	out := &ChunkList{Chunks: []ChunkRow{}}
-	keys := textkeys.Keys(Terms(q.Query))
+	keys := textkeys.Keys(lexicon.Terms(q.Query))
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -206,7 +207,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallCo
 	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs), Workspaces: scopeOf(cc),
 		SinceMS: p.SinceMS, UntilMS: p.UntilMS, K: treeK(p.K, 100), Offset: max(p.Offset, 0)}
 	if strings.TrimSpace(p.Query) != "" {
-		keys := textkeys.Keys(Terms(p.Query))
+		keys := textkeys.Keys(lexicon.Terms(p.Query))
 		if len(keys) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}

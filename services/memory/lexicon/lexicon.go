@@ -1,4 +1,9 @@
-package memory
+// Package lexicon is what memory's search and answers take a text's words
+// to be: a query's searchable words (Terms), words split as the keyword
+// index splits them, a loose stem, typo-tolerant comparison and the
+// stopwords that carry no meaning for retrieval. Pure text; the hash
+// embedder's stored vectors depend on Stem, so it changes with care.
+package lexicon
 
 import (
 	"strings"
@@ -18,8 +23,8 @@ const maxTerms = 32
 func Terms(query string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range words(query) {
-		if stopwords[w] || seen[w] || (utf8.RuneCountInString(w) < 2 && !isDigits(w) && !isSymbol(w)) {
+	for _, w := range Words(query) {
+		if stopwords[w] || seen[w] || (utf8.RuneCountInString(w) < 2 && !isDigits(w) && !IsSymbol(w)) {
 			continue
 		}
 		seen[w] = true
@@ -31,9 +36,9 @@ func Terms(query string) []string {
 	return out
 }
 
-// words splits s into lowercased runs of letters and digits, and symbols
+// Words splits s into lowercased runs of letters and digits, and symbols
 // (emoji) one by one, as the keyword index does.
-func words(s string) []string {
+func Words(s string) []string {
 	s = strings.ToLower(s)
 	var out []string
 	start := -1
@@ -58,8 +63,8 @@ func words(s string) []string {
 	return out
 }
 
-// isSymbol reports whether a word is one symbol (an emoji).
-func isSymbol(w string) bool {
+// IsSymbol reports whether a word is one symbol (an emoji).
+func IsSymbol(w string) bool {
 	r, n := utf8.DecodeRuneInString(w)
 	return n == len(w) && textkeys.IsSymbol(r)
 }
@@ -73,11 +78,11 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// stem strips common English suffixes so "deploys", "deployed" and "deploying"
+// Stem strips common English suffixes so "deploys", "deployed" and "deploying"
 // compare equal. It is looser than the keyword index's Porter stemmer on
 // purpose: it decides which query words a hit contains (recall's relevance
 // cut) and feeds the hash embedder, whose stored vectors depend on it.
-func stem(w string) string {
+func Stem(w string) string {
 	// Twice, for stacked suffixes: deployments → deployment → deploy.
 	return stripSuffix(stripSuffix(w))
 }
@@ -91,11 +96,11 @@ func stripSuffix(w string) string {
 	return w
 }
 
-// near reports whether two stems are the same word up to a typo: same first
+// Near reports whether two stems are the same word up to a typo: same first
 // letter, and one edit (insert, delete, substitute, swap two neighbours)
 // for stems of 4 to 7 letters, two from 8 on. Shorter stems must match
 // exactly: "cat" and "car" are different words, not a typo.
-func near(a, b string) bool {
+func Near(a, b string) bool {
 	if a == b {
 		return true
 	}
@@ -120,15 +125,15 @@ func abs(x int) int {
 	return x
 }
 
-// coverage counts how many of terms occur in text, comparing stems.
-func coverage(terms []string, text string) int {
+// Coverage counts how many of terms occur in text, comparing stems.
+func Coverage(terms []string, text string) int {
 	have := map[string]bool{}
-	for _, w := range words(text) {
-		have[stem(w)] = true
+	for _, w := range Words(text) {
+		have[Stem(w)] = true
 	}
 	n := 0
 	for _, t := range terms {
-		if have[stem(t)] {
+		if have[Stem(t)] {
 			n++
 		}
 	}
@@ -151,3 +156,6 @@ var stopwords = func() map[string]bool {
 	}
 	return m
 }()
+
+// Stopword reports whether w (lowercased) carries no meaning for retrieval.
+func Stopword(w string) bool { return stopwords[w] }

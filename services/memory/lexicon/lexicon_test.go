@@ -1,0 +1,35 @@
+package lexicon
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTerms(t *testing.T) {
+	got := Terms("What is the DB password for Staging? staging again, 7 🚀")
+	if want := []string{"db", "password", "staging", "7", "🚀"}; !slices.Equal(got, want) {
+		t.Errorf("Terms = %q, want %q", got, want)
+	}
+}
+
+func TestStemAndNear(t *testing.T) {
+	for _, w := range []string{"deploys", "deployed", "deploying"} {
+		if Stem(w) != Stem("deploy") {
+			t.Errorf("Stem(%q) = %q, want %q", w, Stem(w), Stem("deploy"))
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		near bool
+	}{{"postgres", "postgress", true}, {"cat", "car", false}, {"deploy", "dpeloy", true}, {"deploy", "xeploy", false}, {"deploy", "dxxloy", false}} {
+		if Near(c.a, c.b) != c.near {
+			t.Errorf("Near(%q, %q) = %v", c.a, c.b, !c.near)
+		}
+	}
+	if n := Coverage([]string{"deploy", "staging", "friday"}, "Deployed to staging."); n != 2 {
+		t.Errorf("Coverage = %d, want 2", n)
+	}
+	if !Stopword("the") || Stopword("staging") {
+		t.Error("Stopword")
+	}
+}
