@@ -154,3 +154,13 @@ func fnv1a(sum uint64, s string) uint64 {
 // Normalize scales v to unit length in place (a zero vector stays zero) and
 // returns it: embedders must return unit vectors, whatever a server sends.
 func Normalize(v []float32) []float32 { return vectorindex.Normalize(v) }
+
+// hashVectorWeight is the hash embedder's weight: its vectors catch typos
+// and word forms, which the rerank's term match also forgives, and
+// otherwise match on shared trigrams of unrelated words. Set on the design
+// half of the evaluation (testdata/eval).
+const hashVectorWeight = 0.3
+
+// FusionWeight is low: the hash embedder is a spelling helper, not a
+// model of meaning.
+func (h *HashEmbedder) FusionWeight() float64 { return hashVectorWeight }

@@ -6,71 +6,22 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
-// vectorIndex is what the service asks of its vector search: to follow the
-// active model's vectors in the store, and to rank them by closeness to a
-// query's.
-type vectorIndex interface {
-	Put(seq int64, v []float32)
-	Remove(seq int64)
-	Len() int
-	Search(q []float32, k int, allowed []int64) []Ranked
-}
-
-var _ vectorIndex = (*vectorindex.Index)(nil)
-
-// vectorState is the in-memory index of the active model's vectors and how
-// far it has read the store. SQLite holds the vectors; the index is
-// rebuilt from it at start and follows its changes before every search, so
-// writes by other processes on the same file are seen too.
-type vectorState struct {
-	mu               sync.Mutex
-	index            vectorIndex
-	addMark, delMark int64
-	inlineTimeout    time.Duration
-	wake             chan struct{}
-
-	// embedMu serializes embedding; every item up to embeddedThrough has a
-	// vector of the active model, so the search for items without one
-	// starts after it instead of at the first item.
+// embedState is how far embedding has come. embedMu serializes
+// embedding; every item up to embeddedThrough has a vector of the active
+// model, so the search for items without one starts after it instead of
+// at the first item.
+type embedState struct {
+	inlineTimeout   time.Duration
+	wake            chan struct{}
 	embedMu         sync.Mutex
 	embeddedThrough int64
 }
 
-func newVectorState(inline time.Duration) *vectorState {
-	return &vectorState{inlineTimeout: inline, wake: make(chan struct{}, 1)}
-}
-
-// syncIndex brings the index up to date with the store as of m and returns
-// it (nil while no vector exists).
-func (s *Service) syncIndex(ctx context.Context, m Marks) (vectorIndex, error) {
-	st := s.vectors
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if m.Vectors <= st.addMark && m.Deletions <= st.delMark {
-		return st.index, nil
-	}
-	add := func(seq int64, v []float32) {
-		if st.index == nil {
-			st.index = vectorindex.New(len(v))
-		}
-		st.index.Put(seq, v)
-	}
-	remove := func(seq int64) {
-		if st.index != nil {
-			st.index.Remove(seq)
-		}
-		s.cache.drop(seq)
-	}
-	a, d, err := s.store.VectorChanges(ctx, s.embedder.Model(), st.addMark, st.delMark, add, remove)
-	if err != nil {
-		return nil, err
-	}
-	st.addMark, st.delMark = a, d
-	return st.index, nil
+func newEmbedState(inline time.Duration) *embedState {
+	return &embedState{inlineTimeout: inline, wake: make(chan struct{}, 1)}
 }
 
 // EmbedNew embeds what the store holds without a vector, within a short
@@ -85,14 +36,14 @@ func (s *Service) EmbedNew(ctx context.Context) {
 }
 
 func (s *Service) embedNew(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.vectors.inlineTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.embed.inlineTimeout)
 	defer cancel()
 	for {
 		n, err := s.embedBatch(ctx, 64)
 		if err != nil {
 			s.log.Debug("embedding deferred to the background", "model", s.embedder.Model(), "err", err)
 			select {
-			case s.vectors.wake <- struct{}{}:
+			case s.embed.wake <- struct{}{}:
 			default:
 			}
 			return
@@ -106,7 +57,7 @@ func (s *Service) embedNew(ctx context.Context) {
 // embedBatch embeds up to n items that lack a vector of the active model and
 // reports how many it stored.
 func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
-	v := s.vectors
+	v := s.embed
 	v.embedMu.Lock()
 	defer v.embedMu.Unlock()
 	items, err := s.store.Unembedded(ctx, s.embedder.Model(), v.embeddedThrough, n)
@@ -184,7 +135,7 @@ func (s *Service) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.vectors.wake:
+		case <-s.embed.wake:
 		case <-tick.C:
 		}
 	}
@@ -197,10 +148,7 @@ func (s *Service) warm(ctx context.Context) {
 	wordnet.Load()
 	m, err := s.store.Marks(ctx)
 	if err == nil {
-		_, err = s.syncKeywords(ctx, m)
-	}
-	if err == nil {
-		_, err = s.syncIndex(ctx, m)
+		err = s.search.Warm(ctx, m)
 	}
 	if err != nil {
 		if ctx.Err() == nil {

@@ -1,7 +1,5 @@
 package memory
 
-import "github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
-
 // CachedText reports whether the service's item cache holds an item with
 // this text (tests: a forgotten item must leave it).
 func CachedText(s *Service, text string) bool {
@@ -18,14 +16,6 @@ func CachedText(s *Service, text string) bool {
 // IndexesBuilt reports whether the keyword and vector indexes hold n items
 // each (tests: Run builds them before any search).
 func IndexesBuilt(s *Service, n int) bool {
-	s.keywords.mu.Lock()
-	kw := s.keywords.index
-	s.keywords.mu.Unlock()
-	s.vectors.mu.Lock()
-	vec := s.vectors.index
-	s.vectors.mu.Unlock()
-	if kw == nil || vec == nil {
-		return false
-	}
-	return kw.(*keywordindex.Index).Len() == n && vec.Len() == n
+	kw, vec := s.search.Indexed()
+	return kw == n && vec == n
 }

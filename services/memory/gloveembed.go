@@ -99,3 +99,11 @@ func (g *GloveEmbedder) embed(text string) []float32 {
 // RecallMinCosine is higher than the hash embedder's: GloVe puts any two
 // sentences of ordinary English nearer than trigrams do.
 func (g *GloveEmbedder) RecallMinCosine() float64 { return gloveParams.recallCosine }
+
+// gloveVectorWeight is the GloVe embedder's weight, set on the design
+// half of the evaluation.
+var gloveVectorWeight = 0.5
+
+// FusionWeight is between the hash embedder's and a model's: its vectors
+// know words' meanings, not sentences'.
+func (g *GloveEmbedder) FusionWeight() float64 { return gloveVectorWeight }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
@@ -68,13 +69,12 @@ type Filter struct {
 // Ranked is an item's position in a ranking, with its score.
 type Ranked = topk.Ranked
 
-// Marks are the store's high-water marks. Each only grows, except Items,
-// which falls back when the newest item is deleted (Deletions grows then).
-type Marks struct {
-	Items     int64 // newest item's seq (0 when empty)
-	Vectors   int64 // newest vector's id, of any model
-	Deletions int64 // newest entry of the deletion log
-}
+// Marks are the store's high-water marks: its newest item's seq (0 when
+// empty), newest vector's id, of any model, and newest entry of the
+// deletion log. Each only grows, except Items, which falls back when the
+// newest item is deleted (Deletions grows then). Retrieval's indexes catch
+// up to them.
+type Marks = retrieval.Marks
 
 // Embedded is a vector computed for an item.
 type Embedded struct {

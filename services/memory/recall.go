@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,9 +11,8 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
-	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
-	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 )
 
 // RecallParams are memory.recall's arguments.
@@ -85,51 +83,6 @@ func (s *Service) recallMinCosine() float64 {
 // contain to count as relevant.
 const recallMinShare = 0.6
 
-// termWeights weighs each question word (by its index keys, termKeys)
-// by how rare it is in memory (inverse document frequency): a hit that
-// shares only the common words ("Maya") with a question about something
-// memory never heard of ("blood type") does not answer it. Memory is the
-// items of universe when it is not nil; idx is caught up to m.
-func termWeights(idx keywordIndex, m Marks, keys [][]string, universe []int64) []float64 {
-	items := m.Items
-	if universe != nil {
-		items = int64(len(universe))
-	}
-	// A small memory makes every word look rare; counting it as at least
-	// minCollection items keeps the weights near equal until there is
-	// enough memory for rarity to mean something.
-	const minCollection = 100
-	n := float64(max(items, minCollection))
-	w := make([]float64, len(keys))
-	for i, ks := range keys {
-		df := 0
-		if len(ks) > 0 {
-			key := ks[len(ks)-1]
-			if universe != nil {
-				df = min(idx.DocFreqWithin(key, universe), 1000)
-			} else {
-				df = min(idx.DocFreq(key), 1000)
-			}
-		}
-		w[i] = math.Log(1 + n/float64(1+df))
-	}
-	return w
-}
-
-// termKeys are the index keys of each question word: the keyword leg's
-// (kwTerms, made by keywordTerms) when it made one per word, else made here.
-func termKeys(terms []string, kwTerms []keywordindex.Term) [][]string {
-	out := make([][]string, len(terms))
-	for i, t := range terms {
-		if len(kwTerms) == len(terms) {
-			out[i] = []string{kwTerms[i].Key}
-		} else {
-			out[i] = textkeys.Keys([]string{t})
-		}
-	}
-	return out
-}
-
 // recallMinTyped is the share of a question's word weight enough for a hit
 // that also holds the kind of answer the question asks for (a time for
 // "when"): a question in other words than the note still shares its rare
@@ -141,11 +94,11 @@ const recallMinTyped = 0.4
 // measured: a WordNet relative of a word counts for its weight), less
 // when it holds the kind of answer asked for (t), or be very close in
 // vector space.
-func relevant(t answerType, text string, f fused, minCosine float64) bool {
-	if f.inVec && f.vector >= minCosine {
+func relevant(t answerType, text string, f retrieval.Candidate, minCosine float64) bool {
+	if f.InVector && f.Vector >= minCosine {
 		return true
 	}
-	return f.coverage >= recallMinShare || f.coverage >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
+	return f.Coverage >= recallMinShare || f.Coverage >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
 }
 
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
@@ -197,14 +150,14 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	// asks for (a time for "when") first when they are about as good.
 	type candidate struct {
 		it      Item
-		f       fused
+		f       retrieval.Candidate
 		snippet string
 		score   float64
 	}
 	qt := questionType(p.Question)
 	var cands []candidate
 	for _, f := range ranked {
-		it, ok := items[f.seq]
+		it, ok := items[f.Seq]
 		if !ok {
 			continue
 		}
@@ -213,7 +166,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		snippet := answerSentence(terms, qt, text)
-		c := candidate{it: it, f: f, snippet: snippet, score: f.score}
+		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
 		if qt != answerAny && holdsAnswer(qt, snippet) {
 			c.score += recallAnswerBonus
 		}
@@ -222,7 +175,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
 	var answer []string
 	for _, c := range cands[:min(want, len(cands))] {
-		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.score})
+		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
 		if len(answer) < answerSentences {
 			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(c.snippet, " "), len(out.Citations)))
 		}

@@ -155,21 +155,3 @@ func writeWorkspace(cc contract.CallContext, given, field string) (string, error
 	return "", contract.Errorf(contract.CodeInvalidRequest,
 		"argument `%s` is required: this caller may write to several workspaces (%s); name one of them", field, allowed).With("field", field)
 }
-
-// intersectSorted returns the values of a that are also in b; both are
-// ascending.
-func intersectSorted(a, b []int64) []int64 {
-	out := make([]int64, 0, min(len(a), len(b)))
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i, j = i+1, j+1
-		}
-	}
-	return out
-}

@@ -7,26 +7,24 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/glove"
+	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Service is the memory domain behind every transport.
 type Service struct {
-	store    Store
-	off      string // reason memory is off, "" when on
-	failed   bool   // off because its store could not be opened, not by choice
-	now      func() time.Time
-	embedder Embedder
-	vectors  *vectorState
-	keywords *keywordState
-	cache    *itemCache
-	scopes   scopeCache
-	writer   AnswerWriter
-	log      *slog.Logger
-	// exactKeywords: hybrid's keyword leg looks for the query's words
-	// only, not their WordNet relatives too.
-	exactKeywords bool
-	recallCosine  float64 // Options.RecallMinCosine
+	store        Store
+	off          string // reason memory is off, "" when on
+	failed       bool   // off because its store could not be opened, not by choice
+	now          func() time.Time
+	embedder     Embedder
+	embed        *embedState
+	search       *retrieval.Engine
+	cache        *itemCache
+	scopes       scopeCache
+	writer       AnswerWriter
+	log          *slog.Logger
+	recallCosine float64 // Options.RecallMinCosine
 }
 
 // Options configure a Service; the zero value works.
@@ -69,9 +67,10 @@ func NewService(store Store, opts *Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		vectors: newVectorState(o.InlineTimeout), keywords: &keywordState{}, cache: newItemCache(itemCacheBytes),
-		exactKeywords: o.ExactKeywords, recallCosine: o.RecallMinCosine}
+	s := &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
+		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine}
+	s.search = retrieval.New(store, o.Embedder, &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop})
+	return s
 }
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so

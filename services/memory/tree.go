@@ -10,7 +10,6 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
-	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
 // The memory tree is the older, read-only view of memory: chunks grouped
@@ -83,11 +82,10 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery, cc contract.CallC
 		return nil, err
 	}
 	out := &ChunkList{Chunks: []ChunkRow{}}
-	keys := textkeys.Keys(lexicon.Terms(q.Query))
-	if len(keys) == 0 {
+	if len(lexicon.Terms(q.Query)) == 0 {
 		return out, nil
 	}
-	idx, m, err := s.keywordsNow(ctx)
+	m, err := s.store.Marks(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +93,9 @@ func (s *Service) TreeSearch(ctx context.Context, q TreeQuery, cc contract.CallC
 	if err != nil {
 		return nil, err
 	}
-	matching := idx.Matching(keys, m.Items)
-	var ranked []Ranked
-	if v.universe != nil {
-		ranked = idx.SearchWithin(keys, treeK(q.K, 50), m.Items, nil, v.universe)
-		matching = intersectSorted(matching, v.universe)
-	} else {
-		ranked = idx.Search(keys, treeK(q.K, 50), m.Items, nil)
+	ranked, matching, err := s.search.Words(ctx, m, q.Query, treeK(q.K, 50), m.Items, v.universe)
+	if err != nil {
+		return nil, err
 	}
 	out.Total = len(matching)
 	seqs := make([]int64, len(ranked))
@@ -145,9 +139,9 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery, cc contract.CallC
 	}
 	out := &ScoredChunks{Chunks: []ChunkRow{}, Scores: []float64{}}
 	for _, f := range ranked {
-		if it, ok := items[f.seq]; ok {
+		if it, ok := items[f.Seq]; ok {
 			out.Chunks = append(out.Chunks, chunkRow(it))
-			out.Scores = append(out.Scores, f.score)
+			out.Scores = append(out.Scores, f.Score)
 		}
 	}
 	return out, nil
@@ -207,15 +201,17 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallCo
 	q := BrowseQuery{SourceKinds: p.SourceKinds, SourceIDs: p.SourceIDs, EntityIDs: lowerAll(p.EntityIDs), Workspaces: scopeOf(cc),
 		SinceMS: p.SinceMS, UntilMS: p.UntilMS, K: treeK(p.K, 100), Offset: max(p.Offset, 0)}
 	if strings.TrimSpace(p.Query) != "" {
-		keys := textkeys.Keys(lexicon.Terms(p.Query))
-		if len(keys) == 0 {
+		if len(lexicon.Terms(p.Query)) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
-		idx, _, err := s.keywordsNow(ctx)
+		m, err := s.store.Marks(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if q.Seqs = idx.Matching(keys, math.MaxInt64); len(q.Seqs) == 0 {
+		if q.Seqs, err = s.search.Matching(ctx, m, p.Query, math.MaxInt64); err != nil {
+			return nil, err
+		}
+		if len(q.Seqs) == 0 {
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
 	}

@@ -1,88 +1,15 @@
-package memory
+package retrieval
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
-
-// Hybrid ranking is done in two steps. Fusion adds up what each leg
-// (keyword BM25, vector cosine, and any leg added later, such as one over
-// an expanded query) said of a candidate, each leg's scores divided by its
-// best so that they are comparable, and weighed by what the leg is worth.
-// Ranks alone (reciprocal rank fusion, which this replaced) let a leg that
-// is noise push the other's best hits down as far as a leg that knows. Then
-// the best candidates are reranked by what a person checks first: how much
-// of the question's word weight the note holds (typos forgiven), and,
-// between a fact and the correction learned after it, the correction.
-
-// leg is one ranking that fusion reads, best first.
-type leg struct {
-	hits   []Ranked
-	weight float64
-	vector bool // the hits are cosines (kept on fused.vector)
-}
-
-// fusionWeighted is an embedder that says how much its vectors are worth
-// in fusion against BM25's 1. An embedder that does not is taken as a
-// semantic model and weighs 1.
-type fusionWeighted interface {
-	FusionWeight() float64
-}
-
-// hashVectorWeight is the hash embedder's weight: its vectors catch typos
-// and word forms, which the rerank's term match also forgives, and
-// otherwise match on shared trigrams of unrelated words. Set on the design
-// half of the evaluation (testdata/eval).
-const hashVectorWeight = 0.3
-
-// FusionWeight is low: the hash embedder is a spelling helper, not a
-// model of meaning.
-func (h *HashEmbedder) FusionWeight() float64 { return hashVectorWeight }
-
-// gloveVectorWeight is the GloVe embedder's weight, set on the design
-// half of the evaluation.
-var gloveVectorWeight = 0.5
-
-// FusionWeight is between the hash embedder's and a model's: its vectors
-// know words' meanings, not sentences'.
-func (g *GloveEmbedder) FusionWeight() float64 { return gloveVectorWeight }
-
-func (s *Service) vectorWeight() float64 {
-	if w, ok := s.embedder.(fusionWeighted); ok {
-		return w.FusionWeight()
-	}
-	return 1
-}
-
-// fuseLegs adds each leg's normalised, weighed scores into out (through
-// get, which finds or adds a candidate).
-func fuseLegs(legs []leg, get func(seq int64) *fused) {
-	for _, l := range legs {
-		if len(l.hits) == 0 {
-			continue
-		}
-		best := 0.0
-		for _, h := range l.hits {
-			best = max(best, h.Score)
-		}
-		if best <= 0 {
-			continue
-		}
-		for _, h := range l.hits {
-			x := get(h.Seq)
-			if l.vector {
-				x.vector, x.inVec = h.Score, true
-			} else {
-				x.keyword = h.Score
-			}
-			x.score += l.weight * h.Score / best
-		}
-	}
-}
 
 // Rerank weights, set on the design half of the evaluation.
 const (
@@ -112,19 +39,20 @@ const (
 var currentCues = map[string]bool{"now": true, "current": true, "currently": true, "still": true,
 	"anymore": true, "latest": true, "nowadays": true, "today": true, "new": true, "changed": true}
 
-// rerank reorders the first candidates of order (fused, best first) as the
-// comment atop this file says, in place, and gives every candidate a score
-// that falls with its place. vecBest are the vector leg's best seqs; idx
-// is the keyword index as the search caught it up.
-func (s *Service) rerank(idx keywordIndex, m Marks, v view, query string, kwTerms []keywordindex.Term, order []fused, vecBest []Ranked) ([]fused, error) {
-	terms := lexicon.Terms(query)
+// rerank reorders the first candidates of order (fused, best first) as
+// fusion.go's opening comment says, in place, and gives every candidate a
+// score that falls with its place. vecBest are the vector leg's best seqs;
+// idx is the keyword index as the search caught it up, kwTerms what the
+// keyword leg looked for.
+func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex.Term, order []Candidate, vecBest []Ranked) []Candidate {
+	terms := lexicon.Terms(q.Text)
 	if len(order) == 0 || len(terms) == 0 {
-		return order, nil
+		return order
 	}
 	n := min(rerankDepth, len(order))
 	// Bring the vector leg's best up to the candidates.
 	for _, r := range vecBest[:min(rerankVectorExtra, len(vecBest))] {
-		if i := slices.IndexFunc(order, func(f fused) bool { return f.seq == r.Seq }); i >= n {
+		if i := slices.IndexFunc(order, func(c Candidate) bool { return c.Seq == r.Seq }); i >= n {
 			x := order[i]
 			copy(order[n+1:i+1], order[n:i])
 			order[n] = x
@@ -133,58 +61,58 @@ func (s *Service) rerank(idx keywordIndex, m Marks, v view, query string, kwTerm
 	}
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
-	weights := termWeights(idx, m, own, v.universe)
+	weights := termWeights(idx, q.Marks, own, q.Universe)
 	keys := heldKeys(own, kwTerms)
 	best := 0.0
 	seqs := make([]int64, len(cands))
 	for i, c := range cands {
-		best = max(best, c.score)
-		seqs[i] = c.seq
+		best = max(best, c.Score)
+		seqs[i] = c.Seq
 	}
 	cover := coverages(idx, seqs, keys, weights)
 	for i := range cands {
 		c := &cands[i]
-		c.coverage = cover[i]
-		c.score = rerankFused*c.score/best + rerankCoverage*c.coverage
+		c.Coverage = cover[i]
+		c.Score = rerankFused*c.Score/best + rerankCoverage*c.Coverage
 	}
 	byScore(cands)
 	// Among the best few, a correction outranks what it corrects.
 	top := cands[:min(rerankRead, len(cands))]
 	current := false
-	for _, w := range lexicon.Words(query) {
+	for _, w := range lexicon.Words(q.Text) {
 		current = current || currentCues[w]
 	}
 	for i := range top {
-		if s.isCorrection(top[i].seq) {
+		if e.isCorrection(top[i].Seq) {
 			// The score is mostly coverage: a correction about something
 			// else gains little.
 			boost := rerankCorrection
 			if current {
 				boost += rerankCurrent
 			}
-			top[i].score += boost * min(top[i].score, 1)
+			top[i].Score += boost * min(top[i].Score, 1)
 		}
 	}
 	byScore(top)
 	// The rest keep their fused order, scored below the last candidate.
-	floor := cands[len(cands)-1].score
+	floor := cands[len(cands)-1].Score
 	rest := order[n:]
-	if len(rest) > 0 && rest[0].score > 0 {
-		first := rest[0].score
+	if len(rest) > 0 && rest[0].Score > 0 {
+		first := rest[0].Score
 		for i := range rest {
-			rest[i].score = floor * 0.99 * rest[i].score / first
+			rest[i].Score = floor * 0.99 * rest[i].Score / first
 		}
 	}
-	return order, nil
+	return order
 }
 
 // byScore sorts candidates best first, ties to the newest.
-func byScore(fs []fused) {
-	slices.SortStableFunc(fs, func(a, b fused) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
+func byScore(cs []Candidate) {
+	slices.SortStableFunc(cs, func(a, b Candidate) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return cmp.Compare(b.seq, a.seq)
+		return cmp.Compare(b.Seq, a.Seq)
 	})
 }
 
@@ -220,7 +148,7 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term) []termKey {
 // coverages is, for each item of seqs, the share of the terms' weight it
 // holds: a term counts fully when the item holds its own word (up to a
 // typo), for its weight when it holds a relative only.
-func coverages(idx keywordIndex, seqs []int64, keys []termKey, weights []float64) []float64 {
+func coverages(idx *keywordindex.Index, seqs []int64, keys []termKey, weights []float64) []float64 {
 	nt := len(weights)
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
@@ -260,6 +188,51 @@ func coverages(idx keywordIndex, seqs []int64, keys []termKey, weights []float64
 			got += held[i*nt+j] * w
 		}
 		out[i] = got / total
+	}
+	return out
+}
+
+// termWeights weighs each question word (by its index keys, termKeys)
+// by how rare it is in memory (inverse document frequency): a hit that
+// shares only the common words ("Maya") with a question about something
+// memory never heard of ("blood type") does not answer it. Memory is the
+// items of universe when it is not nil; idx is caught up to m.
+func termWeights(idx *keywordindex.Index, m Marks, keys [][]string, universe []int64) []float64 {
+	items := m.Items
+	if universe != nil {
+		items = int64(len(universe))
+	}
+	// A small memory makes every word look rare; counting it as at least
+	// minCollection items keeps the weights near equal until there is
+	// enough memory for rarity to mean something.
+	const minCollection = 100
+	n := float64(max(items, minCollection))
+	w := make([]float64, len(keys))
+	for i, ks := range keys {
+		df := 0
+		if len(ks) > 0 {
+			key := ks[len(ks)-1]
+			if universe != nil {
+				df = min(idx.DocFreqWithin(key, universe), 1000)
+			} else {
+				df = min(idx.DocFreq(key), 1000)
+			}
+		}
+		w[i] = math.Log(1 + n/float64(1+df))
+	}
+	return w
+}
+
+// termKeys are the index keys of each question word: the keyword leg's
+// (kwTerms, made by keywordTerms) when it made one per word, else made here.
+func termKeys(terms []string, kwTerms []keywordindex.Term) [][]string {
+	out := make([][]string, len(terms))
+	for i, t := range terms {
+		if len(kwTerms) == len(terms) {
+			out[i] = []string{kwTerms[i].Key}
+		} else {
+			out[i] = textkeys.Keys([]string{t})
+		}
 	}
 	return out
 }

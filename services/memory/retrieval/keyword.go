@@ -1,0 +1,131 @@
+package retrieval
+
+import (
+	"context"
+	"sync"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+)
+
+// keywordState is the keyword index, the seqs of the items learned as
+// corrections, and how far both have read the store. The index is built
+// from the store, the truth, and follows its changes before every search,
+// so that writes by other processes on the same file are seen too. The
+// rerank lifts a correction over the fact it corrects; knowing here which
+// items are corrections spares it reading the items themselves.
+type keywordState struct {
+	mu               sync.Mutex
+	index            *keywordindex.Index
+	corrections      map[int64]bool
+	addMark, delMark int64
+}
+
+// learningCorrection is the learning kind of a note that corrects an
+// earlier one.
+const learningCorrection = "correction"
+
+// syncKeywords brings the keyword index up to date with the store as of m
+// and returns it. The first call reads every item.
+func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index, error) {
+	st := &e.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.index == nil {
+		st.index = keywordindex.New()
+		st.corrections = map[int64]bool{}
+	}
+	if m.Items <= st.addMark && m.Deletions <= st.delMark {
+		return st.index, nil
+	}
+	add := func(seq int64, text, learningKind string) {
+		st.index.Add(seq, text)
+		if learningKind == learningCorrection {
+			st.corrections[seq] = true
+		}
+	}
+	remove := func(seq int64) {
+		st.index.Remove(seq)
+		delete(st.corrections, seq)
+		e.removed(seq)
+	}
+	a, d, err := e.src.ItemChanges(ctx, st.addMark, st.delMark, add, remove)
+	if err != nil {
+		return nil, err
+	}
+	st.addMark, st.delMark = a, d
+	return st.index, nil
+}
+
+// isCorrection reports whether the item seq was learned as a correction,
+// as far as the last syncKeywords read the store.
+func (e *Engine) isCorrection(seq int64) bool {
+	st := &e.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.corrections[seq]
+}
+
+// keywordLeg ranks by BM25 over idx: hybrid looks for the query's words
+// and their WordNet relatives, keyword mode for its words only. terms
+// are what it looked for.
+func (e *Engine) keywordLeg(idx *keywordindex.Index, q Query) (hits []Ranked, terms []keywordindex.Term) {
+	terms = keywordTerms(q.Text, q.Mode == ModeHybrid && !e.opts.ExactKeywords)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	return idx.SearchTerms(terms, q.Depth, q.AsOf, q.Allowed, q.Universe), terms
+}
+
+// Matching returns the seqs (<= asOf) of the items holding any of the
+// query's words, ascending, with the keyword index caught up to m; nil
+// when the query has no word to look for.
+func (e *Engine) Matching(ctx context.Context, m Marks, query string, asOf int64) ([]int64, error) {
+	keys := textkeys.Keys(lexicon.Terms(query))
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	idx, err := e.syncKeywords(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return idx.Matching(keys, asOf), nil
+}
+
+// Words ranks the items (<= asOf) holding the query's words by BM25 alone,
+// the best k, within universe when it is not nil (weighed as if memory
+// held only those); matching are all the items holding any of them there.
+func (e *Engine) Words(ctx context.Context, m Marks, query string, k int, asOf int64, universe []int64) (ranked []Ranked, matching []int64, err error) {
+	keys := textkeys.Keys(lexicon.Terms(query))
+	if len(keys) == 0 {
+		return nil, nil, nil
+	}
+	idx, err := e.syncKeywords(ctx, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	matching = idx.Matching(keys, asOf)
+	if universe == nil {
+		return idx.Search(keys, k, asOf, nil), matching, nil
+	}
+	return idx.SearchWithin(keys, k, asOf, nil, universe), intersectSorted(matching, universe), nil
+}
+
+// intersectSorted returns the values of a that are also in b; both are
+// ascending.
+func intersectSorted(a, b []int64) []int64 {
+	out := make([]int64, 0, min(len(a), len(b)))
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
