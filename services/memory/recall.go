@@ -4,12 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
@@ -94,11 +93,11 @@ const recallMinTyped = 0.4
 // measured: a WordNet relative of a word counts for its weight), less
 // when it holds the kind of answer asked for (t), or be very close in
 // vector space.
-func relevant(t answerType, text string, f retrieval.Candidate, minCosine float64) bool {
+func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine float64) bool {
 	if f.InVector && f.Vector >= minCosine {
 		return true
 	}
-	return f.Coverage >= recallMinShare || f.Coverage >= recallMinTyped && t != answerAny && holdsAnswer(t, text)
+	return f.Coverage >= recallMinShare || f.Coverage >= recallMinTyped && t != answer.Any && answer.Holds(t, text)
 }
 
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
@@ -154,7 +153,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		snippet string
 		score   float64
 	}
-	qt := questionType(p.Question)
+	qt := answer.QuestionType(p.Question)
 	var cands []candidate
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
@@ -162,32 +161,32 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if text == "" || !relevant(qt, text, f, s.recallMinCosine()) || lacksName(p.Question, text) {
+		if text == "" || !relevant(qt, text, f, s.recallMinCosine()) || answer.LacksName(p.Question, text) {
 			continue
 		}
-		snippet := answerSentence(terms, qt, text)
+		snippet := answer.Sentence(terms, qt, text)
 		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
-		if qt != answerAny && holdsAnswer(qt, snippet) {
+		if qt != answer.Any && answer.Holds(qt, snippet) {
 			c.score += recallAnswerBonus
 		}
 		cands = append(cands, c)
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
-	var answer []string
+	var quoted []string
 	for _, c := range cands[:min(want, len(cands))] {
 		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
-		if len(answer) < answerSentences {
-			answer = append(answer, fmt.Sprintf("%s [%d]", strings.TrimRight(c.snippet, " "), len(out.Citations)))
+		if len(quoted) < answerSentences {
+			quoted = append(quoted, fmt.Sprintf("%s [%d]", strings.TrimRight(c.snippet, " "), len(out.Citations)))
 		}
 	}
-	switch len(answer) {
+	switch len(quoted) {
 	case 0:
 		out.Answer = IDontKnow + ": nothing in memory matches that question."
 		return out, nil
 	case 1:
-		out.Answer = "From memory: " + answer[0]
+		out.Answer = "From memory: " + quoted[0]
 	default:
-		out.Answer = "From memory:\n- " + strings.Join(answer, "\n- ")
+		out.Answer = "From memory:\n- " + strings.Join(quoted, "\n- ")
 	}
 	if s.writer != nil {
 		s.writeAnswer(ctx, p.Question, out)
@@ -230,84 +229,5 @@ func quotable(it Item) string {
 	if chunking.IsCode(it.Meta.Language) {
 		return chunking.WithoutImports(it.Text)
 	}
-	return unwrap(it.Text)
-}
-
-// unwrap joins the lines of hard-wrapped paragraphs and list items,
-// keeping the line breaks around blank lines, headings, list items,
-// quotes, tables and fences.
-func unwrap(text string) string {
-	if !strings.Contains(text, "\n") {
-		return text
-	}
-	lines := strings.Split(text, "\n")
-	var b strings.Builder
-	for i, l := range lines {
-		l = strings.TrimSpace(l)
-		if i > 0 {
-			if l == "" || lines[i-1] == "" || startsBlock.MatchString(l) || standsAlone.MatchString(lines[i-1]) {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		lines[i] = l
-		b.WriteString(l)
-	}
-	return b.String()
-}
-
-var (
-	// startsBlock matches a Markdown line that starts a block of its own.
-	startsBlock = regexp.MustCompile("^(?:#|>|\\||```|[-*+] |\\d+[.)] )")
-	// standsAlone matches one that nothing after it continues.
-	standsAlone = regexp.MustCompile("^(?:#|\\||```)")
-)
-
-var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
-
-// maxSnippet bounds a quoted sentence, in characters.
-const maxSnippet = 300
-
-// bestSentence returns the sentence of text that contains most of terms (the
-// earliest on a tie), or all of a short text.
-func bestSentence(terms []string, text string) string {
-	return answerSentence(terms, answerAny, text)
-}
-
-// answerSentence is bestSentence, a sentence holding the kind of answer t
-// asks for winning a tie.
-func answerSentence(terms []string, t answerType, text string) string {
-	text = strings.TrimSpace(text)
-	if utf8.RuneCountInString(text) <= maxSnippet && !strings.Contains(text, "\n") {
-		return text
-	}
-	best, bestN := "", -1
-	start := 0
-	for _, loc := range append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
-		sentence := strings.TrimSpace(text[start:loc[0]])
-		if loc[0] < len(text) {
-			sentence = strings.TrimSpace(text[start:loc[1]])
-		}
-		start = loc[1]
-		if sentence == "" {
-			continue
-		}
-		n := 2 * lexicon.Coverage(terms, sentence)
-		if t != answerAny && holdsAnswer(t, sentence) {
-			n++
-		}
-		if n > bestN {
-			best, bestN = sentence, n
-		}
-	}
-	return clipRunes(best, maxSnippet)
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
+	return answer.Unwrap(it.Text)
 }

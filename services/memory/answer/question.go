@@ -1,11 +1,16 @@
-package memory
+// Package answer is extractive answering's text work: what kind of answer
+// a question asks for (question.go), whether a text holds one or lacks a
+// name the question asks about, and which sentence of a note to quote
+// (sentence.go). Pure text: it knows nothing of items or search.
+package answer
 
 import (
-	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 // What a question asks for, read from its first words, so that recall
@@ -13,17 +18,17 @@ import (
 // "when", a person for "who", a number for "how many", a place for
 // "where". It orders notes that already match the question's words; it
 // never makes an unrelated note relevant.
-type answerType int
+type Type int
 
 const (
-	answerAny answerType = iota
-	answerTime
-	answerPerson
-	answerNumber
-	answerPlace
+	Any Type = iota
+	Time
+	Person
+	Number
+	Place
 )
 
-func questionType(q string) answerType {
+func QuestionType(q string) Type {
 	ws := lexicon.Words(q)
 	for i, w := range ws {
 		next := ""
@@ -32,27 +37,27 @@ func questionType(q string) answerType {
 		}
 		switch w {
 		case "when":
-			return answerTime
+			return Time
 		case "who", "whom", "whose":
-			return answerPerson
+			return Person
 		case "where":
-			return answerPlace
+			return Place
 		case "how":
 			switch next {
 			case "many", "much", "long", "often", "big", "fast", "old", "large":
-				return answerNumber
+				return Number
 			}
 		case "what", "which":
 			switch next {
 			case "time", "day", "date", "weekday":
-				return answerTime
+				return Time
 			}
 		}
 		if i >= 2 {
 			break // the wh-word leads the question
 		}
 	}
-	return answerAny
+	return Any
 }
 
 var (
@@ -72,10 +77,10 @@ var (
 		"seven": true, "eight": true, "nine": true, "ten": true, "twice": true, "once": true, "half": true, "dozen": true}
 )
 
-// holdsAnswer reports whether text holds the kind of answer t asks for.
-func holdsAnswer(t answerType, text string) bool {
+// Holds reports whether text holds the kind of answer t asks for.
+func Holds(t Type, text string) bool {
 	switch t {
-	case answerTime:
+	case Time:
 		if clockTime.MatchString(text) {
 			return true
 		}
@@ -84,7 +89,7 @@ func holdsAnswer(t answerType, text string) bool {
 				return true
 			}
 		}
-	case answerNumber:
+	case Number:
 		if number.MatchString(text) {
 			return true
 		}
@@ -93,9 +98,9 @@ func holdsAnswer(t answerType, text string) bool {
 				return true
 			}
 		}
-	case answerPerson:
+	case Person:
 		return len(names(text)) > 0
-	case answerPlace:
+	case Place:
 		for _, w := range lexicon.Words(text) {
 			if placeWord[w] {
 				return true
@@ -160,12 +165,12 @@ func acronyms(text string) [][]rune {
 	return out
 }
 
-// lacksName reports whether text misses a name the question asks about,
+// LacksName reports whether text misses a name the question asks about,
 // allowing a typo. Names the note holds only as their initials ("General
 // Data Protection Regulation" in a note saying "GDPR": an acronym of the
 // question's consecutive names, every missing one among them) are not
 // missing.
-func lacksName(question, text string) bool {
+func LacksName(question, text string) bool {
 	qn := namesAt(question)
 	if len(qn) == 0 {
 		return false

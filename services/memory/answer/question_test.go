@@ -1,4 +1,4 @@
-package memory
+package answer
 
 import (
 	"slices"
@@ -6,24 +6,24 @@ import (
 )
 
 func TestQuestionType(t *testing.T) {
-	for q, want := range map[string]answerType{
-		"when does the on-call rotation change": answerTime,
-		"what time is standup now":              answerTime,
-		"who is our landlord":                   answerPerson,
-		"how many approvals does a PR need":     answerNumber,
-		"how long are logs kept":                answerNumber,
-		"where are ADRs kept":                   answerPlace,
-		"which fonts does the brand use":        answerAny,
-		"how do I submit expenses":              answerAny,
+	for q, want := range map[string]Type{
+		"when does the on-call rotation change": Time,
+		"what time is standup now":              Time,
+		"who is our landlord":                   Person,
+		"how many approvals does a PR need":     Number,
+		"how long are logs kept":                Number,
+		"where are ADRs kept":                   Place,
+		"which fonts does the brand use":        Any,
+		"how do I submit expenses":              Any,
 	} {
-		if got := questionType(q); got != want {
-			t.Errorf("questionType(%q) = %d, want %d", q, got, want)
+		if got := QuestionType(q); got != want {
+			t.Errorf("QuestionType(%q) = %d, want %d", q, got, want)
 		}
 	}
-	if !holdsAnswer(answerTime, "The standup is at 9:30.") || holdsAnswer(answerTime, "The brand uses Inter.") {
+	if !Holds(Time, "The standup is at 9:30.") || Holds(Time, "The brand uses Inter.") {
 		t.Error("a clock time is a time, a font is not")
 	}
-	if !holdsAnswer(answerPerson, "The lead is Priya Raman.") || holdsAnswer(answerPerson, "Logs go to the bucket.") {
+	if !Holds(Person, "The lead is Priya Raman.") || Holds(Person, "Logs go to the bucket.") {
 		t.Error("a capitalised name is a person; a sentence's first word is not")
 	}
 }
@@ -32,23 +32,23 @@ func TestNames(t *testing.T) {
 	if got := names("What is Lena's favourite restaurant? The PM knows."); !slices.Equal(got, []string{"lena"}) {
 		t.Errorf("names = %q, want [lena]: not the first word of a sentence, not an acronym", got)
 	}
-	if !lacksName("what is Lena's favourite restaurant", "I reserved a table at my favorite restaurant.") {
+	if !LacksName("what is Lena's favourite restaurant", "I reserved a table at my favorite restaurant.") {
 		t.Error("a note without Lena does not answer a question about Lena")
 	}
-	if lacksName("when is Mayas birthday", "Maya's birthday is on 3 March.") {
+	if LacksName("when is Mayas birthday", "Maya's birthday is on 3 March.") {
 		t.Error("a name up to a typo is the same name")
 	}
 	gdpr := "how fast must we handle a deletion request under the General Data Protection Regulation"
-	if lacksName(gdpr, "Data deletion requests are completed within 30 days (GDPR).") {
+	if LacksName(gdpr, "Data deletion requests are completed within 30 days (GDPR).") {
 		t.Error("a note holding the names' initials (GDPR) holds the names")
 	}
-	if !lacksName(gdpr, "Deletion requests go to the DPO within 30 days.") {
+	if !LacksName(gdpr, "Deletion requests go to the DPO within 30 days.") {
 		t.Error("initials that are not the names' do not stand for them")
 	}
-	if !lacksName("what did Ada Lovelace tell Grace", "AL told her so.") {
+	if !LacksName("what did Ada Lovelace tell Grace", "AL told her so.") {
 		t.Error("initials stand for the names they are of, not for another (Grace)")
 	}
-	if lacksName("who runs the Ökologische Landwirtschaft project", "The ÖL project is run by Jana.") {
+	if LacksName("who runs the Ökologische Landwirtschaft project", "The ÖL project is run by Jana.") {
 		t.Error("initials beyond ASCII stand for their names too")
 	}
 	// Only a word in capitals is initials, of names next to each other.
@@ -58,7 +58,7 @@ func TestNames(t *testing.T) {
 		"what did Lena say to Tom in Oslo": "Lena said to Tom: meet at noon.",
 		"what did Mia tell Emma about it":  "ME is a chronic illness.",
 	} {
-		if !lacksName(question, note) {
+		if !LacksName(question, note) {
 			t.Errorf("%q: a note lacking the names (%q) holds them", question, note)
 		}
 	}

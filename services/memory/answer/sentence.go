@@ -1,0 +1,83 @@
+package answer
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+)
+
+// Unwrap joins the lines of hard-wrapped paragraphs and list items,
+// keeping the line breaks around blank lines, headings, list items,
+// quotes, tables and fences.
+func Unwrap(text string) string {
+	if !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if i > 0 {
+			if l == "" || lines[i-1] == "" || startsBlock.MatchString(l) || standsAlone.MatchString(lines[i-1]) {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		lines[i] = l
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+var (
+	// startsBlock matches a Markdown line that starts a block of its own.
+	startsBlock = regexp.MustCompile("^(?:#|>|\\||```|[-*+] |\\d+[.)] )")
+	// standsAlone matches one that nothing after it continues.
+	standsAlone = regexp.MustCompile("^(?:#|\\||```)")
+)
+
+var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
+
+// MaxSnippet bounds a quoted sentence, in characters.
+const MaxSnippet = 300
+
+// Sentence returns the sentence of text that contains most of terms (the
+// earliest on a tie; a sentence holding the kind of answer t asks for wins
+// one), or all of a short text, clipped to MaxSnippet characters.
+func Sentence(terms []string, t Type, text string) string {
+	text = strings.TrimSpace(text)
+	if utf8.RuneCountInString(text) <= MaxSnippet && !strings.Contains(text, "\n") {
+		return text
+	}
+	best, bestN := "", -1
+	start := 0
+	for _, loc := range append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
+		sentence := strings.TrimSpace(text[start:loc[0]])
+		if loc[0] < len(text) {
+			sentence = strings.TrimSpace(text[start:loc[1]])
+		}
+		start = loc[1]
+		if sentence == "" {
+			continue
+		}
+		n := 2 * lexicon.Coverage(terms, sentence)
+		if t != Any && Holds(t, sentence) {
+			n++
+		}
+		if n > bestN {
+			best, bestN = sentence, n
+		}
+	}
+	return clipRunes(best, MaxSnippet)
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}

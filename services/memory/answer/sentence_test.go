@@ -1,0 +1,25 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSentence(t *testing.T) {
+	text := strings.Repeat("Filler about nothing in particular. ", 10) +
+		"The staging database password rotates every Friday. The office dog is called Biscuit.\nMore filler."
+	if got := Sentence([]string{"staging", "password"}, Any, text); got != "The staging database password rotates every Friday." {
+		t.Errorf("Sentence = %q", got)
+	}
+	// A tie goes to the sentence holding the kind of answer asked for.
+	tie := strings.Repeat("x ", 200) + "\nThe deploy is done. The deploy is at 9:30."
+	if got := Sentence([]string{"deploy"}, Time, tie); got != "The deploy is at 9:30." {
+		t.Errorf("Sentence(Time) = %q", got)
+	}
+	if got := Sentence(nil, Any, "Short note."); got != "Short note." {
+		t.Errorf("a short text: %q", got)
+	}
+	if got := Unwrap("a hard\nwrapped line\n\n# Heading\n- item"); got != "a hard wrapped line\n\n# Heading\n- item" {
+		t.Errorf("Unwrap = %q", got)
+	}
+}
