@@ -9,6 +9,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
+	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 )
 
 // LearnParams are memory.learn's arguments.
@@ -121,7 +122,7 @@ func (s *Service) prepare(items []Item) ([]LearnResult, error) {
 		if it.TokenCount == 0 {
 			it.TokenCount = chunking.EstimateTokens(it.Text)
 		}
-		it.Entities = ExtractEntities(it.Text, it.Meta.Language)
+		it.Entities = entities.Extract(it.Text, it.Meta.Language)
 		it.ID = Fingerprint(*it)
 		out[i] = LearnResult{ID: it.ID, Redacted: redacted}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
@@ -39,6 +40,9 @@ type Item struct {
 	// Entities are the names, handles, addresses and links it mentions.
 	Entities []Entity
 }
+
+// Entity is something an item mentions (services/memory/entities).
+type Entity = entities.Entity
 
 // Meta is the metadata filters match on.
 type Meta struct {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
@@ -173,7 +174,7 @@ func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.
 	}
 	// Entities are kept for counting, not per item; they are a function of
 	// the text, as when it was stored.
-	ents := ExtractEntities(it.Text, it.Meta.Language)
+	ents := entities.Extract(it.Text, it.Meta.Language)
 	if ents == nil {
 		ents = []Entity{}
 	}
@@ -278,7 +279,7 @@ func (s *Service) ListSources(ctx context.Context, p ListSourcesParams, cc contr
 	}
 	mentions := map[string]bool{}
 	if hint := strings.ToLower(strings.TrimSpace(p.UserEmailHint)); hint != "" {
-		items, _, err := s.store.Browse(ctx, BrowseQuery{EntityIDs: []string{EntityEmail + ":" + hint}, Workspaces: scopeOf(cc), K: 1000})
+		items, _, err := s.store.Browse(ctx, BrowseQuery{EntityIDs: []string{entities.Email + ":" + hint}, Workspaces: scopeOf(cc), K: 1000})
 		if err != nil {
 			return nil, err
 		}

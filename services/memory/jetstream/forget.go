@@ -6,6 +6,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 )
 
 // Delete forgets ids through the stream, and takes their text out of it:
@@ -71,7 +72,7 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 		for _, it := range items {
 			if !forgotten[it.ID] {
 				// Entities are not read with items; they follow from the text.
-				it.Entities = memory.ExtractEntities(it.Text, it.Meta.Language)
+				it.Entities = entities.Extract(it.Text, it.Meta.Language)
 				it.Seq = 0
 				keep = append(keep, it)
 			}

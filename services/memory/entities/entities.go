@@ -1,4 +1,7 @@
-package memory
+// Package entities finds what a text mentions: emails, URLs, @handles,
+// #hashtags and capitalised names or terms, each with a canonical id that
+// the memory tree browses by. Pure text.
+package entities
 
 import (
 	"regexp"
@@ -20,11 +23,11 @@ type Entity struct {
 
 // Entity kinds.
 const (
-	EntityEmail   = "email"
-	EntityURL     = "url"
-	EntityHandle  = "handle"
-	EntityHashtag = "hashtag"
-	EntityTerm    = "term" // a capitalized name or term: Maya, PostgreSQL, Project Atlas
+	Email   = "email"
+	URL     = "url"
+	Handle  = "handle"
+	Hashtag = "hashtag"
+	Term    = "term" // a capitalized name or term: Maya, PostgreSQL, Project Atlas
 )
 
 var (
@@ -51,14 +54,14 @@ var (
 	reCodeKey = regexp.MustCompile(`\b[\p{L}_][\p{L}\p{N}_]*:(?:[^:]|$)`)
 )
 
-// ExtractEntities finds emails, URLs, @handles, #hashtags and capitalized
+// Extract finds emails, URLs, @handles, #hashtags and capitalized
 // names or terms. A capitalized word that only starts a sentence and is a
 // common word ("The", "We") is not a term, nor is one called through a
 // package or receiver (fmt.Errorf, t.Fatalf). In code (language is one
 // ChunkText splits by declarations) keywords, builtins and markers
 // (SELECT, None, String, TODO) are not terms either, and an @ or # is an
 // annotation, a directive or a colour, not a handle or hashtag.
-func ExtractEntities(text, language string) []Entity {
+func Extract(text, language string) []Entity {
 	code := chunking.IsCode(language)
 	seen := map[string]bool{}
 	var out []Entity
@@ -77,20 +80,20 @@ func ExtractEntities(text, language string) []Entity {
 	rest := text
 	if strings.Contains(rest, "@") {
 		for _, m := range reEmail.FindAllString(rest, -1) {
-			add(EntityEmail, m)
+			add(Email, m)
 		}
 		rest = reEmail.ReplaceAllString(rest, " ")
 	}
 	if strings.Contains(rest, "://") {
 		for _, m := range reURL.FindAllString(rest, -1) {
-			add(EntityURL, m)
+			add(URL, m)
 		}
 		rest = reURL.ReplaceAllString(rest, " ")
 	}
 	if strings.Contains(rest, "@") {
 		if !code {
 			for _, m := range reHandle.FindAllStringSubmatch(rest, -1) {
-				add(EntityHandle, strings.TrimRight(m[1], ".-"))
+				add(Handle, strings.TrimRight(m[1], ".-"))
 			}
 		}
 		rest = reHandle.ReplaceAllString(rest, " ")
@@ -98,7 +101,7 @@ func ExtractEntities(text, language string) []Entity {
 	if strings.Contains(rest, "#") {
 		if !code {
 			for _, m := range reHashtag.FindAllStringSubmatch(rest, -1) {
-				add(EntityHashtag, m[1])
+				add(Hashtag, m[1])
 			}
 		}
 		rest = reHashtag.ReplaceAllString(rest, " ")
@@ -125,7 +128,7 @@ func ExtractEntities(text, language string) []Entity {
 				continue
 			}
 			first = false
-			add(EntityTerm, strings.Join(words, " "))
+			add(Term, strings.Join(words, " "))
 		}
 	}
 	return out

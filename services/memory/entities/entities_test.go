@@ -1,4 +1,4 @@
-package memory
+package entities
 
 import (
 	"sort"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestExtractEntities(t *testing.T) {
-	got := ExtractEntities("Ping @maya.r or write to Maya Silva <maya@acme.test> about #Q3-planning; "+
+	got := Extract("Ping @maya.r or write to Maya Silva <maya@acme.test> about #Q3-planning; "+
 		"the PostgreSQL notes are at https://wiki.acme.test/db?x=1. The deploy went fine. We met Tomás in Lisbon.", "")
 	var ids []string
 	for _, e := range got {
@@ -24,7 +24,7 @@ func TestExtractEntities(t *testing.T) {
 			t.Errorf("surface keeps its case: %+v", e)
 		}
 	}
-	if n := len(ExtractEntities(strings.Repeat("Alpha Beta. ", 10)+strings.Repeat("#t1 #t2 ", 40), "")); n > maxEntities {
+	if n := len(Extract(strings.Repeat("Alpha Beta. ", 10)+strings.Repeat("#t1 #t2 ", 40), "")); n > maxEntities {
 		t.Errorf("%d entities from one item", n)
 	}
 }
