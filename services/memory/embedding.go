@@ -6,8 +6,17 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
+
+// Embedder turns texts into vectors. Implementations return one unit-length
+// vector per text, all of Dim() components, and *contract.Error values:
+// UNAVAILABLE when the embedding service cannot be reached (the caller
+// retries later), ENGINE when it answers nonsense.
+type Embedder interface {
+	// Model names the vector space. Vectors of different models never mix.
+	Model() string
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
 
 // embedState is how far embedding has come. embedMu serializes
 // embedding; every item up to embeddedThrough has a vector of the active
@@ -145,7 +154,6 @@ func (s *Service) Run(ctx context.Context) {
 // wait for them (they take seconds at a million items).
 func (s *Service) warm(ctx context.Context) {
 	start := time.Now()
-	wordnet.Load()
 	m, err := s.store.Marks(ctx)
 	if err == nil {
 		err = s.search.Warm(ctx, m)

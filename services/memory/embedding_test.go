@@ -11,6 +11,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -29,7 +30,7 @@ func (r *remoteEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 	if r.down.Load() {
 		return nil, contract.Errorf(contract.CodeUnavailable, "embedding server at http://127.0.0.1:1 refused the connection")
 	}
-	return memory.NewHashEmbedder(64).Embed(ctx, texts)
+	return localembed.NewHashEmbedder(64).Embed(ctx, texts)
 }
 
 func mustOpenStoreAt(tb testing.TB, path string) *sqlite.Store {
@@ -231,7 +232,7 @@ func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
 // background worker re-embeds every item, the vector leg then searches
 // the new vectors, and the old ones are dropped.
 func TestHashReembeds(t *testing.T) {
-	for name, next := range map[string]memory.Embedder{"default": nil, "hash-wordnet": &memory.HashEmbedder{Dim: 256, Concepts: true}} {
+	for name, next := range map[string]memory.Embedder{"default": nil, "hash-wordnet": &localembed.HashEmbedder{Dim: 256, Concepts: true}} {
 		t.Run(name, func(t *testing.T) { testReembedsFromHash(t, next) })
 	}
 }
@@ -240,7 +241,7 @@ func testReembedsFromHash(t *testing.T, next memory.Embedder) {
 	path := filepath.Join(t.TempDir(), "m.db")
 	st := mustOpenStoreAt(t, path)
 	ctx := context.Background()
-	old := memory.NewService(st, &memory.Options{Embedder: memory.NewHashEmbedder(0)})
+	old := memory.NewService(st, &memory.Options{Embedder: localembed.NewHashEmbedder(0)})
 	texts := []string{"The brand uses two fonts, both sans serif.", "The car is parked in the garage.", "Lunch is at noon."}
 	for i := 0; i < 200; i++ { // more than one background batch
 		texts = append(texts, fmt.Sprintf("Filler note %d about nothing in particular.", i))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -122,7 +123,7 @@ func loadEval(tb testing.TB) ([]evalFact, []evalQuestion, []string) {
 // default.
 func evalService(tb testing.TB) (*memory.Service, *sqlite.Store, memory.Embedder) {
 	tb.Helper()
-	var emb memory.Embedder = memory.NewGloveEmbedder(0)
+	var emb memory.Embedder = localembed.NewGloveEmbedder(0)
 	var cosine float64
 	if os.Getenv("OPENHUMAN_EVAL_FULL") != "" {
 		cfg, err := config.Load(tb.TempDir(), func(k string) string {
@@ -214,7 +215,7 @@ func runEval(tb testing.TB, distractors int) *evalReport {
 		tb.Fatalf("items left without a vector of %s (the embedder failed a request; see its log): %v", emb.Model(), err)
 	}
 
-	rep := &evalReport{items: len(lines) + len(facts), embedder: emb.Model(), builtin: emb.Model() == memory.NewGloveEmbedder(0).Model(), fetch: map[string]map[string]map[string]*evalScore{}, recall: map[string]*recallScore{}}
+	rep := &evalReport{items: len(lines) + len(facts), embedder: emb.Model(), builtin: emb.Model() == localembed.NewGloveEmbedder(0).Model(), fetch: map[string]map[string]map[string]*evalScore{}, recall: map[string]*recallScore{}}
 	for _, h := range evalHalves {
 		rep.fetch[h] = map[string]map[string]*evalScore{}
 		rep.recall[h] = &recallScore{}

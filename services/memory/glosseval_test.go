@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -78,7 +79,7 @@ func TestEvalGlosses(t *testing.T) {
 	fmt.Fprintf(&table, "\nWordNet definitions found by a word naming them (%d, none holding the word): recall@5 / MRR\n\n", len(glosses))
 	fmt.Fprintln(&table, "| embedder | default | keyword | vector |\n| --- | ---: | ---: | ---: |")
 	defer func() { t.Log(table.String()) }()
-	for _, emb := range []memory.Embedder{memory.NewHashEmbedder(0), memory.NewGloveEmbedder(0)} {
+	for _, emb := range []memory.Embedder{localembed.NewHashEmbedder(0), localembed.NewGloveEmbedder(0)} {
 		st := sqlite.New(filepath.Join(t.TempDir(), "memory.db"))
 		if err := st.Open(); err != nil {
 			t.Fatal(err)

@@ -1,8 +1,11 @@
 // Package memory is the memory service's domain: what an item is, how it is
-// learned, listed, found, recalled and forgotten. Storage is behind Store;
-// transports (the NATS bus) sit in their own packages, and so does the
-// search engine it ranks with (topk and the packages beside it). It imports
-// only the standard library, pkg/contract and that engine.
+// learned, listed, found, recalled and forgotten. Storage is behind Store
+// (services/memory/sqlite; replicated, services/memory/jetstream);
+// transports (the NATS bus) sit in their own packages. Its text work is in
+// packages named for it (chunking, entities, answer, lexicon), ranking in
+// retrieval, the built-in embedders in localembed. It imports only the
+// standard library, pkg/contract, pkg/secrets and those packages
+// (imports_test.go).
 package memory
 
 import (
@@ -13,7 +16,6 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
-	"github.com/openhuman-go/openhuman-go/services/memory/topk"
 )
 
 // Item is one stored memory.
@@ -71,7 +73,7 @@ type Filter struct {
 }
 
 // Ranked is an item's position in a ranking, with its score.
-type Ranked = topk.Ranked
+type Ranked = retrieval.Ranked
 
 // Marks are the store's high-water marks: its newest item's seq (0 when
 // empty), newest vector's id, of any model, and newest entry of the

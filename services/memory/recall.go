@@ -101,7 +101,7 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine float
 }
 
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
-// question asks for (answertype.go) over one that does not, in the
+// question asks for (services/memory/answer) over one that does not, in the
 // rerank's score units (set on the design half of testdata/eval).
 const recallAnswerBonus = 0.15
 

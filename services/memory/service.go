@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/glove"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
-	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Service is the memory domain behind every transport.
@@ -54,13 +53,8 @@ func NewService(store Store, opts *Options) *Service {
 		o = *opts
 	}
 	if o.Embedder == nil {
-		o.Embedder = NewGloveEmbedder(0)
+		o.Embedder = localembed.NewGloveEmbedder(0)
 	}
-	// The WordNet table takes a tenth of a second to read; reading it now,
-	// beside whatever the caller does next, keeps it off the first write's
-	// and the first search's path.
-	go wordnet.Load()
-	go glove.Load()
 	if o.InlineTimeout <= 0 {
 		o.InlineTimeout = 2 * time.Second
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/memory/ollama"
 	"github.com/openhuman-go/openhuman-go/services/memory/openai"
@@ -175,9 +176,9 @@ func Embedder(c config.Embeddings) memory.Embedder {
 	case "ollama":
 		return ollama.New(c.BaseURL, c.Model, c.BatchSize, c.Timeout())
 	case "hash", "hash-wordnet":
-		e := memory.NewHashEmbedder(c.Dim)
+		e := localembed.NewHashEmbedder(c.Dim)
 		e.Concepts = c.Provider == "hash-wordnet"
 		return e
 	}
-	return memory.NewGloveEmbedder(c.Dim)
+	return localembed.NewGloveEmbedder(c.Dim)
 }

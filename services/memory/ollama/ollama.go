@@ -10,6 +10,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/httpjson"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 )
 
 var _ memory.Embedder = (*Embedder)(nil)
@@ -49,7 +50,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			if len(v) == 0 {
 				return nil, contract.Errorf(contract.CodeEngine, "Ollama returned an empty vector")
 			}
-			out = append(out, memory.Normalize(v))
+			out = append(out, vectorindex.Normalize(v))
 		}
 	}
 	return out, nil

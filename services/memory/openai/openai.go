@@ -12,6 +12,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/httpjson"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 )
 
 var _ memory.Embedder = (*Embedder)(nil)
@@ -62,7 +63,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			if len(d.Embedding) == 0 {
 				return nil, contract.Errorf(contract.CodeEngine, "the embedding server returned an empty vector")
 			}
-			out = append(out, memory.Normalize(d.Embedding))
+			out = append(out, vectorindex.Normalize(d.Embedding))
 		}
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -109,7 +110,7 @@ func mustQualityStore(t *testing.T, emb memory.Embedder) (*sqlite.Store, quality
 // its own: a leg that returned noise, or fusion that let one drown the
 // other, shows here.
 func TestDefaultIsAtLeastAsGoodAsEachLeg(t *testing.T) {
-	emb := memory.NewGloveEmbedder(0)
+	emb := localembed.NewGloveEmbedder(0)
 	st, set, keyOf := mustQualityStore(t, emb)
 	ctx := context.Background()
 	engine := retrieval.New(st, emb, nil)

@@ -18,6 +18,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/topk"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Ranking modes. Hybrid fuses the keyword and vector rankings and reranks
@@ -81,6 +82,10 @@ type Engine struct {
 
 // New ranks the items src holds, embedding queries with emb.
 func New(src Source, emb Embedder, opts *Options) *Engine {
+	// The WordNet table (the keyword leg's synonyms) takes a tenth of a
+	// second to read; reading it now, beside whatever the caller does
+	// next, keeps it off the first search's path.
+	go wordnet.Load()
 	e := &Engine{src: src, embedder: emb}
 	if opts != nil {
 		e.opts = *opts
@@ -218,6 +223,7 @@ var fusePool = sync.Pool{New: func() any { return &fuseScratch{at: map[int64]int
 // Warm builds both indexes now, caught up to m, so that the first search
 // does not wait for them (they take seconds at a million items).
 func (e *Engine) Warm(ctx context.Context, m Marks) error {
+	wordnet.Load()
 	if _, err := e.syncKeywords(ctx, m); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite/sqlitetest"
 )
@@ -57,7 +57,7 @@ func TestHealth(t *testing.T) {
 		_, errList := s.List(ctx, nil, 0, 1000)
 		_, errTop := s.TopEntities(ctx, "", 1000, nil)
 		_, errSources := s.Sources(ctx, nil)
-		_, _, errVectors := s.VectorChanges(ctx, memory.NewGloveEmbedder(0).Model(), // the default WriteItems embeds with
+		_, _, errVectors := s.VectorChanges(ctx, localembed.NewGloveEmbedder(0).Model(), // the default WriteItems embeds with
 			0, 0, func(int64, []float32) {}, func(int64) {})
 		failed := 0
 		for _, err := range []error{errList, errTop, errSources, errVectors} {

@@ -1,8 +1,9 @@
-package memory
+package localembed
 
 import (
 	"context"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 	"hash/fnv"
 	"math/rand"
 	"slices"
@@ -58,7 +59,7 @@ func TestHashEmbedderUnchanged(t *testing.T) {
 				add("t:"+string(padded[i:i+3]), 0.5)
 			}
 		}
-		return Normalize(v)
+		return vectorindex.Normalize(v)
 	}
 	r := rand.New(rand.NewSource(14))
 	texts := []string{"", "PostgreSQL database migrations", "Zürich café naïve résumé", "日本語のテキスト and ASCII",

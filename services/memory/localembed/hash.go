@@ -1,4 +1,10 @@
-package memory
+// Package localembed holds memory's built-in embedders, which need no
+// service: the hash embedder (feature-hashed words and trigrams, with
+// WordNet's concepts) and the GloVe embedder (word vectors shipped in the
+// binary), beside the embedders of services (openai, ollama). The fusion
+// weights and recall cosines they declare were set on the design half of
+// the evaluation (services/memory/testdata/eval).
+package localembed
 
 import (
 	"context"
@@ -9,16 +15,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
-
-// Embedder turns texts into vectors. Implementations return one unit-length
-// vector per text, all of Dim() components, and *contract.Error values:
-// UNAVAILABLE when the embedding service cannot be reached (the caller
-// retries later), ENGINE when it answers nonsense.
-type Embedder interface {
-	// Model names the vector space. Vectors of different models never mix.
-	Model() string
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
 
 // HashEmbedder is the built-in offline embedder: feature-hashed words and
 // character trigrams, which catch spelling and word-form similarity
@@ -123,7 +119,7 @@ func (h *HashEmbedder) embedInto(v []float32, text string) {
 			}
 		}
 	}
-	Normalize(v)
+	vectorindex.Normalize(v)
 }
 
 // conceptHash is a WordNet synset's feature.
@@ -150,10 +146,6 @@ func fnv1a(sum uint64, s string) uint64 {
 	}
 	return sum
 }
-
-// Normalize scales v to unit length in place (a zero vector stays zero) and
-// returns it: embedders must return unit vectors, whatever a server sends.
-func Normalize(v []float32) []float32 { return vectorindex.Normalize(v) }
 
 // hashVectorWeight is the hash embedder's weight: its vectors catch typos
 // and word forms, which the rerank's term match also forgives, and

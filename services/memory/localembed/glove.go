@@ -1,4 +1,4 @@
-package memory
+package localembed
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/services/memory/glove"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+	"github.com/openhuman-go/openhuman-go/services/memory/vectorindex"
 )
 
 // GloveEmbedder is the default offline embedder: the hash embedder's
@@ -89,11 +90,11 @@ func (g *GloveEmbedder) embed(text string) []float32 {
 			sem[i] -= dot * c[i]
 		}
 	}
-	Normalize(sem)
+	vectorindex.Normalize(sem)
 	for i := range sem {
 		sem[i] *= gloveParams.glove
 	}
-	return Normalize(v)
+	return vectorindex.Normalize(v)
 }
 
 // RecallMinCosine is higher than the hash embedder's: GloVe puts any two
