@@ -56,6 +56,13 @@ func Select(hits []Ranked, k int) []Ranked {
 				m++
 			}
 		}
+		if m > k {
+			// More ties at the k-th score than places left: the rest
+			// is chosen among them in exact order, without sorting
+			// them all (every note of one length holding the query's
+			// words once ties: thousands of them).
+			return selectTied(hits, keys[:m], kth, k)
+		}
 		keys = keys[:m]
 	}
 	slices.Sort(keys)
@@ -74,6 +81,84 @@ func Select(hits []Ranked, k int) []Ranked {
 		i = j
 	}
 	return out[:min(k, len(out))]
+}
+
+// selectTied returns the k best of cands (keys of hits), best first, when
+// those whose rounded score is kth are more than the places they compete
+// for. The others are better than every one of them, so all of those are
+// kept; the tied fill the rest, chosen through a heap of the places left
+// whose root is the worst kept.
+func selectTied(hits []Ranked, cands []uint64, kth uint64, k int) []Ranked {
+	out := make([]Ranked, 0, k)
+	tied := make([]uint64, 0, len(cands))
+	for _, key := range cands {
+		if key>>32 == kth {
+			tied = append(tied, key)
+		} else {
+			out = append(out, hits[uint32(key)])
+		}
+	}
+	need := k - len(out)
+	if same, ok := sameScore(hits, tied); ok {
+		// True ties, the usual case, go to the newest: the largest seqs,
+		// picked as integers.
+		seqs := make([]uint64, len(tied))
+		for i, key := range tied {
+			seqs[i] = uint64(hits[uint32(key)].Seq)
+		}
+		largestFirst(seqs, need)
+		for _, seq := range seqs[:need] {
+			out = append(out, Ranked{Seq: int64(seq), Score: same})
+		}
+		slices.SortFunc(out, compareRanked)
+		return out
+	}
+	heap := make([]Ranked, 0, need)
+	for _, key := range tied {
+		h := hits[uint32(key)]
+		switch {
+		case len(heap) < need:
+			heap = append(heap, h)
+			for i := len(heap) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if !better(heap[parent], heap[i]) {
+					break
+				}
+				heap[parent], heap[i] = heap[i], heap[parent]
+				i = parent
+			}
+		case better(h, heap[0]):
+			heap[0] = h
+			for i := 0; ; {
+				worst, l, r := i, 2*i+1, 2*i+2
+				if l < len(heap) && better(heap[worst], heap[l]) {
+					worst = l
+				}
+				if r < len(heap) && better(heap[worst], heap[r]) {
+					worst = r
+				}
+				if worst == i {
+					break
+				}
+				heap[i], heap[worst] = heap[worst], heap[i]
+				i = worst
+			}
+		}
+	}
+	out = append(out, heap...)
+	slices.SortFunc(out, compareRanked)
+	return out
+}
+
+// sameScore reports the score of the hits keys name when they all have it.
+func sameScore(hits []Ranked, keys []uint64) (float64, bool) {
+	first := hits[uint32(keys[0])].Score
+	for _, key := range keys[1:] {
+		if hits[uint32(key)].Score != first {
+			return 0, false
+		}
+	}
+	return first, true
 }
 
 // orderRun puts hits whose rounded scores are equal in better's order. Most
