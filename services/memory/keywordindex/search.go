@@ -87,7 +87,8 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 	avgLen := totalLen / n
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
-	scores := sc.scores
+	sc.scores.size(len(x.seqs))
+	scores := &sc.scores
 	// idf is the key's weight in BM25, and whether any item holds it.
 	idf := func(key string) (*postings, float64) {
 		df := 0
@@ -110,7 +111,7 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 	}
 	// add scores p's items into into, summing, or keeping the best when
 	// best is set.
-	add := func(p *postings, idf float64, into map[uint32]float64, best bool) {
+	add := func(p *postings, idf float64, into *sums, best bool) {
 		for i, s := range p.slots {
 			seq := x.seqs[s]
 			if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
@@ -120,9 +121,9 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 			norm := 1 - bm25B + bm25B*float64(x.lens[s])/avgLen
 			v := idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
 			if !best {
-				into[s] += v
-			} else if v > into[s] {
-				into[s] = v
+				into.add(s, v)
+			} else {
+				into.max(s, v)
 			}
 		}
 	}
@@ -142,7 +143,8 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 			}
 			continue
 		}
-		group := sc.group
+		group := &sc.group
+		group.size(len(x.seqs))
 		if p != nil {
 			add(p, termIDF, group, true)
 		}
@@ -151,14 +153,14 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 				add(ap, a.Weight*min(altIDF, termIDF), group, true)
 			}
 		}
-		for s, v := range group {
-			scores[s] += v
+		for _, s := range group.touched {
+			scores.add(s, group.v[s])
 		}
-		clear(group)
+		group.reset()
 	}
 	hits := sc.hits[:0]
-	for s, score := range scores {
-		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: score})
+	for _, s := range scores.touched {
+		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: scores.v[s]})
 	}
 	sc.hits = hits
 	return topk.Select(hits, k)
@@ -166,25 +168,57 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 
 // scratch is a search's working space, reused.
 type scratch struct {
-	scores map[uint32]float64 // slot → BM25 so far
-	group  map[uint32]float64 // slot → best score of one term and its alternatives
+	scores sums // slot → BM25 so far
+	group  sums // slot → best score of one term and its alternatives
 	hits   []topk.Ranked
 }
 
-var scratchPool = sync.Pool{New: func() any { return &scratch{scores: map[uint32]float64{}, group: map[uint32]float64{}} }}
+// sums holds a score per slot of the index, dense, with the slots that
+// have one: a map's hashing was a third of a search whose words most items
+// hold. No score is 0 (a term's weight never is), so 0 means none yet.
+type sums struct {
+	v       []float64
+	touched []uint32
+}
 
-// release returns sc to the pool, emptied. A map keeps the room it grew
-// to, and clearing costs that much each time: one that a very common word
-// filled (hundreds of thousands of items) is dropped instead.
+func (a *sums) add(s uint32, v float64) {
+	if a.v[s] == 0 {
+		a.touched = append(a.touched, s)
+	}
+	a.v[s] += v
+}
+
+func (a *sums) max(s uint32, v float64) {
+	if v > a.v[s] {
+		if a.v[s] == 0 {
+			a.touched = append(a.touched, s)
+		}
+		a.v[s] = v
+	}
+}
+
+// reset empties a at the cost of the slots it holds.
+func (a *sums) reset() {
+	for _, s := range a.touched {
+		a.v[s] = 0
+	}
+	a.touched = a.touched[:0]
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
+
+// size makes room for n slots: 8 bytes a slot, 8 MB at a million items,
+// kept with the scratch for the searches after.
+func (a *sums) size(n int) {
+	if len(a.v) < n {
+		a.v = make([]float64, n+n/4)
+	}
+}
+
+// release returns sc to the pool, emptied.
 func (sc *scratch) release() {
-	if len(sc.scores) > 1<<14 {
-		sc.scores = map[uint32]float64{}
-	} else {
-		clear(sc.scores)
-	}
-	if len(sc.group) > 1<<14 {
-		sc.group = map[uint32]float64{}
-	}
+	sc.scores.reset()
+	sc.group.reset()
 	scratchPool.Put(sc)
 }
 
