@@ -200,6 +200,7 @@ var catalog = []Tool{
 	AgentRunSubagent,
 	ApprovalList,
 	ApprovalDecide,
+	MemoryExport,
 }
 
 // MaxDelegationDepth bounds sub-agents running sub-agents: a run started
