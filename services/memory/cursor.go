@@ -18,6 +18,7 @@ type cursor struct {
 	AsOf   int64  `json:"a,omitempty"` // newest seq the pages consider
 	Before int64  `json:"b,omitempty"` // list: next page holds seq < Before
 	Offset int    `json:"o,omitempty"` // ranked results: position of the next page
+	After  int64  `json:"n,omitempty"` // export: next page holds seq > After
 	For    string `json:"f"`
 }
 
@@ -41,7 +42,7 @@ func decodeCursor(s, want string) (cursor, error) {
 	// fingerprint is no secret, so a cursor can be forged: its numbers are
 	// held to what the server makes, a ranked page never starting at
 	// maxDepth or beyond (the offset is added to, and must not wrap).
-	if err != nil || c.Before < 0 || c.Offset < 0 || c.Offset >= maxDepth || c.AsOf < 0 || c.encode() != s {
+	if err != nil || c.Before < 0 || c.After < 0 || c.Offset < 0 || c.Offset >= maxDepth || c.AsOf < 0 || c.encode() != s {
 		return c, contract.Errorf(contract.CodeInvalidRequest,
 			"argument `cursor` is not a cursor this server made: pass next_cursor exactly as returned, or leave it out to start again").With("field", "cursor")
 	}

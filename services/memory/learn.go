@@ -85,9 +85,18 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 	if err != nil {
 		return nil, err
 	}
+	if err := s.put(ctx, items, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// put stores prepared items, sets out[i]'s Replayed and Seq, and embeds
+// the new ones.
+func (s *Service) put(ctx context.Context, items []Item, out []LearnResult) error {
 	w, err := s.store.Put(ctx, items)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	fresh := false
 	for i, r := range w.Replayed {
@@ -97,7 +106,7 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 	if fresh {
 		s.embedNew(ctx)
 	}
-	return out, nil
+	return nil
 }
 
 // prepare readies items for storing: secrets scrubbed (from the text and

@@ -142,6 +142,9 @@ type Store interface {
 	// List returns up to limit items passing f with seq < before (no bound
 	// when 0), newest first.
 	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
+	// ListAfter returns up to limit items passing f with seq > after,
+	// oldest first (an export's pages).
+	ListAfter(ctx context.Context, f *Filter, after int64, limit int) ([]Item, error)
 	// Matching returns the seqs (<= asOf) of the items passing f, ascending.
 	Matching(ctx context.Context, f *Filter, asOf int64) ([]int64, error)
 	// Items returns the items with the given seqs; missing ones are absent.

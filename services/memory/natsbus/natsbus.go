@@ -23,7 +23,7 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, checks bus.Checks
 		Name:        contract.ServiceMemory,
 		Checks:      checks,
 		Version:     version,
-		Description: "OpenHuman memory: learn, list, fetch, recall, forget, the memory tree, ingestion",
+		Description: "OpenHuman memory: learn, list, fetch, recall, forget, the memory tree, ingestion, export and import",
 		Logger:      log,
 		Endpoints: []bus.Endpoint{
 			bus.Handle(contract.MemoryLearn.Endpoint(), func(ctx context.Context, p memory.LearnParams, cc contract.CallContext) (any, error) {
@@ -64,6 +64,12 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, checks bus.Checks
 			}),
 			bus.Handle(contract.ConversationEndpoint, func(ctx context.Context, p memory.ConversationParams, cc contract.CallContext) (any, error) {
 				return svc.IngestConversation(ctx, p, cc)
+			}),
+			read(svc, contract.MemoryExport.Endpoint(), func(ctx context.Context, p memory.ExportParams, cc contract.CallContext) (any, error) {
+				return svc.Export(ctx, p, cc)
+			}),
+			bus.Handle(contract.ImportEndpoint, func(ctx context.Context, p memory.ImportParams, cc contract.CallContext) (any, error) {
+				return svc.Import(ctx, p, cc)
 			}),
 			bus.Handle(contract.StoreHealthEndpoint, func(context.Context, struct{}, contract.CallContext) (any, error) {
 				return svc.StoreHealth(), nil
