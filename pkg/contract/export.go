@@ -60,9 +60,9 @@ func ExportRecordSchema() *Schema {
 	str := func(d string) *Schema { return String(d).MaxLen(4096) }
 	return Object("One memory item of an openhuman-core export (JSON Lines: one such object per line).",
 		[]string{"v", "kind", "text"}, map[string]*Schema{
-			"v":  Integer("Format version; a reader refuses versions newer than it knows.").Range(1, 1e6),
-			"id": String("The item's id: a fingerprint of its kind, learning kind, text, meta and source. Import keeps it, and refuses a line whose id does not match its content; leave it out to have one computed.").MaxLen(64),
-			"kind": Enum("What the item is.", ItemKinds...),
+			"v":             Integer("Format version; a reader refuses versions newer than it knows.").Range(1, 1e6),
+			"id":            String("The item's id: a fingerprint of its kind, learning kind, text, meta and source. Import keeps it, and refuses a line whose id does not match its content; leave it out to have one computed.").MaxLen(64),
+			"kind":          Enum("What the item is.", ItemKinds...),
 			"learning_kind": Enum("For learnings: what sort.", LearningKinds...),
 			"confidence":    Number("For learnings: how sure the writer was, 0 to 1.").Range(0, 1),
 			"text":          String("The item's text (secrets were removed before it was stored).").MaxLen(MaxExportText),

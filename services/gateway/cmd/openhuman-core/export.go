@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
+
+// runExport writes every item the caller may see as JSON Lines
+// (docs/export.md), page by page: it never holds more than one page.
+func (m *Main) runExport(ctx context.Context, g globalFlags, args []string) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	workspace := fs.String("workspace", "", "only the items of this workspace")
+	since := fs.String("since", "", "only the items observed at or after this RFC 3339 time (or a date, 2026-01-31)")
+	if err := fs.Parse(args); err != nil {
+		return m.usageError(err)
+	}
+	if fs.NArg() > 1 {
+		return m.usageError(fmt.Errorf("export writes to one FILE (or - for stdout), got %q", fs.Args()))
+	}
+	params := map[string]any{}
+	if *workspace != "" {
+		params["workspace"] = *workspace
+	}
+	if *since != "" {
+		t, err := parseSince(*since)
+		if err != nil {
+			return m.usageError(err)
+		}
+		params["since"] = t.Format(time.RFC3339Nano)
+	}
+	out, closeOut, err := m.openOutput(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: export:", err)
+		return exitFailure
+	}
+	gw, sys, _, err := m.start(g, true)
+	if err != nil {
+		closeOut(false)
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer sys.Close()
+	cc := contract.CallContext{Source: "cli", Transport: contract.TransportCLI}
+	w := bufio.NewWriterSize(out, 256<<10)
+	n := 0
+	term := fs.Arg(0) != "" && fs.Arg(0) != "-" && isTerminal(m.Stderr)
+	for {
+		raw, err := gw.Export(ctx, params, cc)
+		if err != nil {
+			closeOut(false)
+			fmt.Fprintln(m.Stderr, "openhuman-core: export:", contract.ErrorMessage(err))
+			return exitFailure
+		}
+		var page struct {
+			Items      []json.RawMessage `json:"items"`
+			NextCursor string            `json:"next_cursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			closeOut(false)
+			fmt.Fprintln(m.Stderr, "openhuman-core: export: the memory service sent a malformed page")
+			return exitFailure
+		}
+		for _, line := range page.Items {
+			w.Write(line)
+			w.WriteByte('\n')
+		}
+		n += len(page.Items)
+		if term {
+			fmt.Fprintf(m.Stderr, "\r\033[Kexporting: %d items", n)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		params["cursor"] = page.NextCursor
+	}
+	if term {
+		fmt.Fprint(m.Stderr, "\r\033[K")
+	}
+	if err := w.Flush(); err != nil {
+		closeOut(false)
+		fmt.Fprintln(m.Stderr, "openhuman-core: export:", err)
+		return exitFailure
+	}
+	if err := closeOut(true); err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: export:", err)
+		return exitFailure
+	}
+	if fs.Arg(0) != "" && fs.Arg(0) != "-" {
+		fmt.Fprintf(m.Stdout, "exported %s to %s (format v%d)\n", plural(n, "item"), fs.Arg(0), contract.ExportVersion)
+	}
+	return exitOK
+}
+
+// openOutput opens FILE for writing, or stdout for "" and "-". A file is
+// written beside its name and renamed into place by close(true), so an
+// export cut short never leaves a file that looks whole.
+func (m *Main) openOutput(name string) (io.Writer, func(ok bool) error, error) {
+	if name == "" || name == "-" {
+		return m.Stdout, func(bool) error { return nil }, nil
+	}
+	tmp := name + ".partial"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func(ok bool) error {
+		err := f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if !ok || err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return os.Rename(tmp, name)
+	}, nil
+}
+
+// parseSince reads --since: an RFC 3339 time or a date (midnight UTC).
+func parseSince(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, errors.New("--since " + s + ": give an RFC 3339 time (2026-01-31T09:00:00Z) or a date (2026-01-31)")
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/importers"
+)
+
+// runImport stores an export's lines (or another tool's memory, --from)
+// through the memory service's write path: replicated like any write
+// when memory is.
+func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	from := fs.String("from", "", "format of FILE: "+strings.Join(importers.Formats, ", ")+" (default: detected)")
+	workspace := fs.String("workspace", "", "with --from: the workspace everything imported goes to")
+	if err := fs.Parse(args); err != nil {
+		return m.usageError(err)
+	}
+	if fs.NArg() != 1 {
+		return m.usageError(errors.New("import takes one FILE (an export, - for stdin, or with --from another tool's file or folder)"))
+	}
+	path := fs.Arg(0)
+	format := *from
+	if format == "" {
+		if path == "-" {
+			format = importers.FormatOpenHuman
+		} else if f, err := importers.Detect(path); err != nil {
+			fmt.Fprintln(m.Stderr, "openhuman-core: import:", err)
+			return exitUsage
+		} else {
+			format = f
+		}
+	}
+	known := false
+	for _, f := range importers.Formats {
+		known = known || f == format
+	}
+	if !known {
+		return m.usageError(fmt.Errorf("--from %q: use one of %s", format, strings.Join(importers.Formats, ", ")))
+	}
+	if format == importers.FormatOpenHuman && *workspace != "" {
+		return m.usageError(errors.New("--workspace is for --from: an export's items keep their workspaces (and ids)"))
+	}
+	var in io.Reader = m.Stdin
+	if format == importers.FormatOpenHuman && path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			fmt.Fprintln(m.Stderr, "openhuman-core: import:", err)
+			return exitFailure
+		}
+		defer f.Close()
+		in = f
+	}
+	gw, sys, _, err := m.start(g, true)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	defer sys.Close()
+	im := &importer{m: m, gw: gw, cc: contract.CallContext{Source: "cli", Transport: contract.TransportCLI},
+		maxBytes: int(sys.NC.MaxPayload()) / 2, progress: isTerminal(m.Stderr)}
+	what := "line"
+	if format == importers.FormatOpenHuman {
+		err = readLines(in, func(r record) error { return im.add(ctx, r) })
+	} else {
+		what = "item"
+		err = importers.Read(format, path, importers.Options{Workspace: *workspace}, m.importSink(ctx, im))
+	}
+	if err == nil {
+		err = im.flush(ctx)
+	}
+	if err != nil {
+		if im.progress {
+			fmt.Fprint(m.Stderr, "\r\033[K")
+		}
+		fmt.Fprintf(m.Stderr, "openhuman-core: import: %s (%d stored before it stopped; importing again stores the rest)\n",
+			contract.ErrorMessage(asContractErr(err)), im.t.stored)
+		return exitFailure
+	}
+	if im.turns > 0 {
+		fmt.Fprintf(m.Stdout, "imported %s in %s: %d stored, %d already present\n",
+			plural(im.turns, "conversation turn"), plural(im.threads, "thread"), im.turnsStored, im.turns-im.turnsStored)
+	}
+	return im.summary(what)
+}
+
+// importSink feeds what a reader of another tool's memory finds to im:
+// records checked against the export format as a line would be, turns
+// stored as conversations are (ingest --conversation's path).
+func (m *Main) importSink(ctx context.Context, im *importer) importers.Sink {
+	schema := contract.ExportRecordSchema()
+	return importers.Sink{
+		Record: func(where string, rec contract.ExportRecord) error {
+			raw, err := json.Marshal(rec)
+			if err == nil {
+				err = checkRecord(raw, schema)
+			}
+			return im.add(ctx, record{where: where, raw: raw, err: err})
+		},
+		Fault: func(where string, err error) error {
+			return im.add(ctx, record{where: where, err: err})
+		},
+		Turns: func(where string, turns []importers.Turn) error {
+			im.threads++
+			for start := 0; start < len(turns); start += contract.MaxTurns {
+				batch := turns[start:min(start+contract.MaxTurns, len(turns))]
+				raw, err := im.gw.IngestConversation(ctx, batch, im.cc)
+				if contract.ErrorCode(err) == contract.CodeInvalidRequest {
+					im.t.read++
+					im.refuse(where, contract.ErrorMessage(err))
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				var res struct{ Stored, Replayed int }
+				_ = json.Unmarshal(raw, &res)
+				im.turns += len(batch)
+				im.turnsStored += res.Stored
+			}
+			return nil
+		},
+	}
+}
