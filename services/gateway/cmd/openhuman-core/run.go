@@ -48,6 +48,15 @@ Usage:
   openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore,
                                               skips secret files unless named; exit status 3 when some files failed;
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
+  openhuman-core [flags] export [FILE|-]      write every item as JSON Lines (docs/export.md) to FILE or stdout;
+                                              --workspace W, --since TIME (RFC 3339 or a date)
+  openhuman-core [flags] import FILE          store an export's items again, ids kept (importing twice stores nothing
+                                              twice); exit status 3 when some lines were refused, each named on stderr;
+                                              --from server-memory|basic-memory|mem0|claude|chatgpt (default: detected)
+                                              reads another tool's memory, --workspace W puts it there
+  openhuman-core [flags] backup FILE          copy memory and the audit, consistent, while serve keeps serving
+  openhuman-core [flags] restore FILE         put a backup into a home no openhuman-core is running on (--force
+                                              replaces the memory it holds)
   openhuman-core token new NAME               print a new bearer token for serve and the config.toml lines that
                                               declare it (--scopes read,act; default read; --workspaces a,b)
   openhuman-core buskeys                      print a new set of the keys that sign calls on the bus, for a
@@ -85,7 +94,7 @@ Environment (docs/configuration.md lists every setting and its variable):
                           models and web search (default none)
 
 Ports: serve listens on 127.0.0.1:9300 (MCP at /mcp, JSON-RPC at /rpc,
-/metrics); mcp, call and ingest open none. The embedded NATS server opens no
+/metrics); mcp, call, ingest, export, import and backup open none. The embedded NATS server opens no
 port. Logs go to stderr; stdout is for MCP and results.
 `
 
@@ -134,8 +143,17 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
-	if cmd == "ingest" {
-		return m.runIngest(ctx, g, rest) // it has flags of its own
+	switch cmd { // commands with flags of their own
+	case "ingest":
+		return m.runIngest(ctx, g, rest)
+	case "export":
+		return m.runExport(ctx, g, rest)
+	case "import":
+		return m.runImport(ctx, g, rest)
+	case "backup":
+		return m.runBackup(ctx, g, rest)
+	case "restore":
+		return m.runRestore(g, rest)
 	}
 	if cmd == "token" {
 		return m.runToken(g, rest)
