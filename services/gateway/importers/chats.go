@@ -2,7 +2,6 @@ package importers
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -167,11 +166,12 @@ func eachConversation(path string, sink Sink, fn func(i int, raw json.RawMessage
 	return nil
 }
 
-// emitThread sends a conversation's turns that hold text.
+// emitThread sends a conversation's turns that hold text; a conversation
+// started and left empty (both tools keep those) has nothing to import.
 func emitThread(sink Sink, where string, turns []Turn) error {
 	turns = slices.DeleteFunc(turns, func(t Turn) bool { return strings.TrimSpace(t.Text) == "" })
 	if len(turns) == 0 {
-		return sink.Fault(where, errors.New("it holds no message with text"))
+		return nil
 	}
 	return sink.Turns(where, turns)
 }
