@@ -3,14 +3,18 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
@@ -260,4 +264,87 @@ func TestImportFromOtherTools(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestImportDistributed: in distributed mode import goes over the bus to
+// the memory replicas and through the replicated write stream, so every
+// replica holds every item, with its id; a second import stores nothing.
+func TestImportDistributed(t *testing.T) {
+	ns, err := embedded.Start(embedded.Options{Port: -1, JetStream: true, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	url := ns.ClientURL()
+	repl := []string{"OPENHUMAN_MEMORY_REPLICATION=jetstream", "OPENHUMAN_MEMORY_STREAM_REPLICAS=1", "OPENHUMAN_METRICS_ADDR=127.0.0.1:0"}
+	homes := []string{t.TempDir(), t.TempDir()}
+	for _, h := range homes {
+		startService(t, "openhuman-memory", h, url, repl...)
+	}
+	src := t.TempDir()
+	fillHome(t, src)
+	file := filepath.Join(t.TempDir(), "memory.jsonl")
+	mustCore(t, src, "export", file)
+	want := exported(t, file)
+
+	gwHome := t.TempDir()
+	run := func() string {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			cmd := exec.Command(filepath.Join(binDir, "openhuman-core"), "import", file)
+			cmd.Env = testEnv(gwHome, "OPENHUMAN_NATS_URL="+url)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				return string(out)
+			}
+			if time.Now().After(deadline) { // the replicas may still be starting
+				t.Fatalf("import: %v\n%s", err, out)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	mustContain(t, run(), fmt.Sprintf("imported %d lines: %d stored, 0 already present, 0 refused", len(want), len(want)))
+	mustContain(t, run(), fmt.Sprintf("%d already present", len(want)))
+	for i, h := range homes {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			ids := storedIDs(t, filepath.Join(h, "memory.db"))
+			missing := 0
+			for id := range want {
+				if !ids[id] {
+					missing++
+				}
+			}
+			if missing == 0 && len(ids) == len(want) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("replica %d holds %d items, %d of the %d imported missing", i, len(ids), missing, len(want))
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// storedIDs reads the ids a memory file holds, beside the process using it.
+func storedIDs(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT id FROM items`)
+	if err != nil {
+		return map[string]bool{} // not made yet
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		_ = rows.Scan(&id)
+		out[id] = true
+	}
+	return out
 }
