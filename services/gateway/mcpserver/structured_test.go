@@ -345,6 +345,9 @@ func TestEveryResultConformsToItsOutputSchema(t *testing.T) {
 		pending = rpc(contract.ApprovalList, `{}`)["pending"].([]any)
 	}
 	rpc(contract.ApprovalDecide, fmt.Sprintf(`{"id":%q,"approve":false,"reason":"not now"}`, pending[0].(map[string]any)["id"]))
+	if items, _ := rpc(contract.MemoryExport, `{"limit":1}`)["items"].([]any); len(items) != 1 {
+		t.Errorf("memory.export's first page holds %d items, want 1", len(items))
+	}
 	select {
 	case m := <-ran:
 		run := check.result("agent.run_subagent", m["result"].(map[string]any))
