@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local test-compose
+.PHONY: build run smoke test test-race test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -150,6 +150,15 @@ up-local: build
 # Removes the local stack, volumes included.
 down-local:
 	scripts/compose-local.sh down
+
+# The local stack's memory into FILE (JSON Lines, docs/export.md), while it
+# serves; and the stack again on fresh volumes from FILE, every memory
+# replica holding every item (the container tests do both).
+backup-local:
+	scripts/compose-local.sh backup $(FILE)
+
+restore-local:
+	scripts/compose-local.sh restore $(FILE)
 
 # Container tests against the stack make up-local started.
 test-compose:

@@ -51,6 +51,7 @@ func TestStack(t *testing.T) {
 		{"memory replica partitioned", (*stack).memoryReplicaPartitioned},
 		{"forget reaches every copy", (*stack).forgetEverywhere},
 		{"down and up keeps memory", (*stack).downUpKeepsMemory},
+		{"restore from one backup onto fresh volumes", (*stack).restoreFromOneBackup},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			start := time.Now()

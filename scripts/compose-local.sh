@@ -8,6 +8,8 @@
 #   scripts/compose-local.sh start         start the stack and wait for the gateway's /readyz on 127.0.0.1:9300
 #   scripts/compose-local.sh down          remove containers, networks and volumes (make down-local)
 #   scripts/compose-local.sh test          the container tests against the running stack (make test-compose)
+#   scripts/compose-local.sh backup FILE   every memory item of the running stack into FILE (openhuman-core export in the gateway)
+#   scripts/compose-local.sh restore FILE  the stack again on fresh volumes, FILE imported through the replicated write path
 #   scripts/compose-local.sh compose ARGS  any compose command on the stack, such as: compose ps, compose stop redis
 #   scripts/compose-local.sh query EXPR    ask the stack's Prometheus (which publishes no port) a PromQL query; prints its JSON
 #   scripts/compose-local.sh bench ARGS    openhuman-bench against the gateway, from a throwaway container on the stack's network
@@ -284,6 +286,28 @@ tools() {
 		--entrypoint "/usr/local/bin/$1" openhuman-local/tools "${@:2}"
 }
 
+# backup writes the stack's memory to $1 as openhuman-core export does
+# (docs/export.md), run inside the gateway container: it reads through the
+# bus like every read. Written beside $1 and renamed, so a cut-short
+# backup never looks whole.
+backup() {
+	[ -n "${1:-}" ] || die "backup needs a FILE to write"
+	compose exec -T gateway openhuman-core export - >"$1.partial"
+	mv "$1.partial" "$1"
+	say "backed up $(wc -l <"$1") items to $1"
+}
+
+# restore removes the stack with its volumes, starts it on fresh ones and
+# imports $1 through the gateway: the import goes through memory's
+# replicated write stream like any write, so every replica stores every
+# item, with its id.
+restore() {
+	[ -f "${1:-}" ] || die "restore needs a FILE that backup wrote"
+	compose down -v --remove-orphans >&2
+	start
+	compose exec -T gateway openhuman-core import - <"$1" >&2
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
@@ -291,6 +315,8 @@ up) "$root/scripts/docker-up.sh"; env_setup; images; start ;;
 images) "$root/scripts/docker-up.sh"; env_setup; images ;;
 start) env_setup; start ;;
 down) env_setup; compose down -v --remove-orphans >&2 ;;
+backup) env_setup; backup "$@" ;;
+restore) env_setup; restore "$@" ;;
 compose) env_setup; compose "$@" ;;
 query) env_setup; query "$@" ;;
 tools) env_setup; tools "$@" ;;
