@@ -170,6 +170,22 @@ func TestImportKeepsIDs(t *testing.T) {
 			t.Errorf("no item has the id %s its content always had; ids: %v", id, slices.Collect(mapKeys(recs)))
 		}
 	}
+
+	// --since keeps what was observed from then on, --workspace one workspace.
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--since", "2026-01-03"}, 2}, // the learnings, not the turn of 2026-01-02
+		{[]string{"--since", "2026-01-02T03:04:05Z"}, 3},
+		{[]string{"--workspace", "work"}, 1},
+	} {
+		part := filepath.Join(t.TempDir(), "part.jsonl")
+		mustCore(t, home, append(append([]string{"export"}, tc.args...), part)...)
+		if got := exported(t, part); len(got) != tc.want {
+			t.Errorf("export %v: %d items, want %d", tc.args, len(got), tc.want)
+		}
+	}
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
