@@ -1,0 +1,98 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+)
+
+// benchNotes is how many notes the stdio benchmarks' memory holds.
+const benchNotes = 300
+
+// canned is the real gateway with one more tool, test.canned, that answers
+// with a reply recorded from the real memory.fetch: the stdio session's own
+// work on a large reply, without the retrieval behind it.
+type canned struct {
+	*gateway.Gateway
+	reply json.RawMessage
+}
+
+func (c *canned) CallTool(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+	if name == "test.canned" {
+		return c.reply, nil
+	}
+	return c.Gateway.CallTool(ctx, name, args, cc)
+}
+
+// stdioClient is one stdio session driven the way a client drives it: a
+// line written, its answer read.
+type stdioClient struct {
+	in  *io.PipeWriter
+	out *bufio.Reader
+}
+
+func startStdioBench(b *testing.B) *stdioClient {
+	b.Helper()
+	gw := gatewaytest.Start(b, nil, gateway.Options{Timeout: 10 * time.Second})
+	cc := contract.CallContext{Source: "bench"}
+	for i := range benchNotes {
+		args, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Note %d: the deploy decision for team %d was recorded after the billing review.", i, i%37)})
+		if _, err := gw.CallTool(context.Background(), "memory.learn", args, cc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reply, err := gw.CallTool(context.Background(), "memory.fetch", json.RawMessage(`{"query":"deploy decision for team 7","limit":20}`), cc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := New(&canned{Gateway: gw, reply: reply}, &Options{Version: "bench", Instructions: gateway.Instructions})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.ServeStdio(ctx, inR, outW) }()
+	b.Cleanup(func() { inW.Close(); cancel(); outR.Close(); <-done })
+	c := &stdioClient{in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
+	c.roundTrip(b, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	c.in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	return c
+}
+
+func (c *stdioClient) roundTrip(b *testing.B, line string) []byte {
+	if _, err := c.in.Write([]byte(line + "\n")); err != nil {
+		b.Fatal(err)
+	}
+	resp, err := c.out.ReadBytes('\n')
+	if err != nil {
+		b.Fatal(err)
+	}
+	return resp
+}
+
+// BenchmarkStdio is one request line in and its answer out, over a real
+// stdio session: ping (the protocol alone), a tools/call answered with a
+// recorded 20-hit fetch reply (the session's own work on a large reply),
+// and the real memory.fetch behind it (bus and memory service included).
+func BenchmarkStdio(b *testing.B) {
+	c := startStdioBench(b)
+	for _, bc := range []struct{ name, line string }{
+		{"ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+		{"canned-fetch-reply", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test.canned","arguments":{"query":"deploy decision for team 7","limit":20}}}`},
+		{"memory.fetch", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.fetch","arguments":{"query":"deploy decision for team 7","limit":20}}}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.roundTrip(b, bc.line)
+			}
+		})
+	}
+}
