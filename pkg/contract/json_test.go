@@ -92,7 +92,8 @@ func BenchmarkJSON(b *testing.B) {
 
 func TestIndentJSONAgreesWithEncodingJSON(t *testing.T) {
 	samples := append([]string{`{"hits":[{"id":"a","meta":{"tags":[]},"score":0.5}],"mode":"hybrid"}`,
-		`  [1, [ ], { }, {"a" : [true,false,null]}, "x\"y\\\\"]  ` + "\n", `"just a string"`, `-1.5e3`},
+		`  [1, [ ], { }, {"a" : [true,false,null]}, "x\"y\\\\"]  ` + "\n", `"just a string"`, `-1.5e3`,
+		"{\"t\":\"line\u2028para\u2029 <b>&amp; caf\u00e9 \xff\xc3 \\u0001\\n\\\"\"}\t\r\n ", `{"a":{"b":[{}]}}`},
 		jsonSamples...)
 	for _, s := range samples {
 		checkIndent(t, []byte(s))
@@ -109,6 +110,14 @@ func checkIndent(t *testing.T, b []byte) {
 	}
 	if ok && !bytes.Equal(got, want.Bytes()) {
 		t.Fatalf("IndentJSON(%q) =\n%s\njson.Indent gives\n%s", b, got, want.Bytes())
+	}
+	if ok {
+		quoted, _ := Marshal(string(got))
+		if fused := AppendIndentedString([]byte("x"), b); !bytes.Equal(fused[1:], quoted) || fused[0] != 'x' {
+			t.Fatalf("AppendIndentedString(%q) =\n%s\nMarshal of IndentJSON gives\n%s", b, fused[1:], quoted)
+		}
+	} else {
+		AppendIndentedString(nil, b) // any input: no panic
 	}
 }
 

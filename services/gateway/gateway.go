@@ -129,11 +129,17 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 // audit without a summary.
 func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
 	audited := Audited(tool) && g.opts.Audit != nil
+	var reply *writeReply // read once, for the mark and the audit
 	if tool.Acts || audited {
 		var obj map[string]any
 		obj, err = tool.CheckArguments(args)
 		if audited {
-			defer func() { g.audit(ctx, tool, obj, cc, raw, err) }()
+			defer func() {
+				if err == nil && reply == nil {
+					reply = readWriteReply(raw)
+				}
+				g.audit(ctx, tool, obj, cc, reply, err)
+			}()
 		}
 		if err != nil {
 			return nil, err
@@ -154,9 +160,10 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return g.seq.around(tool.Service, tool.Writes, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, reply, err = g.seq.around(tool.Service, tool.Writes, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallTool(ctx, tool, args, cc)
 	})
+	return raw, err
 }
 
 // Audited reports whether every call of tool leaves an audit row: those
@@ -165,17 +172,12 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 func Audited(tool contract.Tool) bool { return tool.Scope() == contract.ScopeAct }
 
 // audit records one call of a tool that changes state.
-func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, raw json.RawMessage, err error) {
+func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, reply *writeReply, err error) {
 	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
 	if err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 	} else {
-		var res struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(raw, &res) == nil {
-			row.ResultingID = res.ID
-		}
+		row.ResultingID = reply.id
 	}
 	g.opts.Audit.Record(ctx, row)
 }
@@ -262,18 +264,20 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, _, err := g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
 	})
+	return raw, err
 }
 
 // IngestConversation sends conversation turns to the memory service.
 func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	return g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, _, err := g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
 	})
+	return raw, err
 }
 
 // Instructions is the one-paragraph guide sent in initialize: which tool is

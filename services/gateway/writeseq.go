@@ -2,9 +2,12 @@ package gateway
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
 // writeSeq is the newest memory write sequence the gateway has forwarded a
@@ -15,20 +18,42 @@ import (
 // reply carries a seq and reads ask for nothing.
 type writeSeq struct{ v atomic.Uint64 }
 
-// saw raises the mark to a write reply's seq.
-func (w *writeSeq) saw(raw json.RawMessage) {
-	var r struct {
-		Seq uint64 `json:"seq"`
-	}
-	if json.Unmarshal(raw, &r) != nil || r.Seq == 0 {
-		return
-	}
+// raise raises the mark to a write reply's seq.
+func (w *writeSeq) raise(seq uint64) {
 	for {
 		cur := w.v.Load()
-		if r.Seq <= cur || w.v.CompareAndSwap(cur, r.Seq) {
+		if seq <= cur || w.v.CompareAndSwap(cur, seq) {
 			return
 		}
 	}
+}
+
+// writeReply is what the gateway reads of a write's reply: the id of what
+// was written (for the audit) and the stream sequence (for the mark), in
+// one pass over the reply. Each member is read as json.Unmarshal into
+// {ID string; Seq uint64} reads it (key case ignored, the last one
+// winning), but a member of the wrong type leaves only its own field empty.
+type writeReply struct {
+	id  string
+	seq uint64
+}
+
+func readWriteReply(raw json.RawMessage) *writeReply {
+	wr := &writeReply{}
+	contract.EachMember(raw, func(key, value []byte) {
+		switch k := jsonrpc.MemberName(key); {
+		case strings.EqualFold(k, "id"):
+			wr.id = ""
+			if id := jsonrpc.PlainString(value); id != "" {
+				wr.id = id
+			} else {
+				_ = json.Unmarshal(value, &wr.id)
+			}
+		case strings.EqualFold(k, "seq"):
+			wr.seq, _ = strconv.ParseUint(string(value), 10, 64)
+		}
+	})
+	return wr
 }
 
 // read sets cc's min_seq for a read of memory.
@@ -38,17 +63,21 @@ func (w *writeSeq) read(cc contract.CallContext) contract.CallContext {
 }
 
 // around sends one call to memory: a read waits for the mark, a write's
-// reply raises it.
-func (w *writeSeq) around(service string, writes bool, cc contract.CallContext, call func(contract.CallContext) (json.RawMessage, error)) (json.RawMessage, error) {
+// reply raises it. It returns the write's reply as read, nil for any other
+// call.
+func (w *writeSeq) around(service string, writes bool, cc contract.CallContext, call func(contract.CallContext) (json.RawMessage, error)) (json.RawMessage, *writeReply, error) {
 	if service != contract.ServiceMemory {
-		return call(cc)
+		raw, err := call(cc)
+		return raw, nil, err
 	}
 	if !writes {
 		cc = w.read(cc)
 	}
 	raw, err := call(cc)
-	if err == nil && writes {
-		w.saw(raw)
+	if err != nil || !writes {
+		return raw, nil, err
 	}
-	return raw, err
+	wr := readWriteReply(raw)
+	w.raise(wr.seq)
+	return raw, wr, nil
 }

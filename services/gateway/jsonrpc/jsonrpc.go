@@ -88,7 +88,7 @@ func Decode(raw json.RawMessage) (*Message, *Response) {
 	var hasMethod, isReply bool
 	object := contract.EachMember(raw, func(key, value []byte) {
 		// A later member of the same name wins, as in a decoded map.
-		switch memberName(key) {
+		switch MemberName(key) {
 		case "id":
 			m.ID = value
 		case "params":
@@ -119,7 +119,7 @@ func Decode(raw json.RawMessage) (*Message, *Response) {
 		}
 		return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" is missing`, nil)
 	}
-	if m.Method = plainString(rawMethod); m.Method == "" {
+	if m.Method = PlainString(rawMethod); m.Method == "" {
 		if err := json.Unmarshal(rawMethod, &m.Method); err != nil || m.Method == "" {
 			return nil, ErrorResponse(m.ID, CodeInvalidRequest, `Invalid Request: "method" must be a non-empty string`, nil)
 		}
@@ -130,10 +130,10 @@ func Decode(raw json.RawMessage) (*Message, *Response) {
 	return m, nil
 }
 
-// memberName is an object key's text: sliced out of its quotes when it
+// MemberName is an object key's text: sliced out of its quotes when it
 // holds no escape, decoded otherwise.
-func memberName(key []byte) string {
-	if s := plainString(key); s != "" {
+func MemberName(key []byte) string {
+	if s := PlainString(key); s != "" {
 		return s
 	}
 	var s string
@@ -141,9 +141,9 @@ func memberName(key []byte) string {
 	return s
 }
 
-// plainString is the text of a JSON string without escapes, in valid
+// PlainString is the text of a JSON string without escapes, in valid
 // UTF-8 (a decoder would replace invalid bytes), "" for any other value.
-func plainString(v []byte) string {
+func PlainString(v []byte) string {
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
 		return ""
 	}
@@ -251,21 +251,40 @@ func answer(raw json.RawMessage, one func(*Message) *Response) *Response {
 	return one(m)
 }
 
+// Appender is a result that writes itself: compact, valid JSON appended to
+// dst. Size is about how many bytes it appends, so that the response is
+// framed in one buffer of the right size.
+type Appender interface {
+	AppendJSON(dst []byte) []byte
+	Size() int
+}
+
 // Encode writes v as compact JSON, or an internal error response if it cannot.
-// A response whose result is already JSON is written around it, not
-// re-encoded: results can be large.
+// A response whose result is already JSON, or writes itself (Appender), is
+// written around it, not re-encoded: results can be large. There is room
+// left for a newline after it.
 func Encode(v any) []byte {
 	if r, ok := v.(*Response); ok && r.Error == nil {
-		if raw, ok := r.Result.(json.RawMessage); ok && len(raw) > 0 {
+		raw, isRaw := r.Result.(json.RawMessage)
+		a, isAppender := r.Result.(Appender)
+		if isRaw && len(raw) > 0 || isAppender {
 			id := r.ID
 			if id == nil {
 				id = null
 			}
-			out := make([]byte, 0, len(raw)+len(id)+32)
+			size := len(raw)
+			if isAppender {
+				size = a.Size()
+			}
+			out := make([]byte, 0, size+len(id)+32)
 			out = append(out, `{"jsonrpc":"2.0","id":`...)
 			out = append(out, id...)
 			out = append(out, `,"result":`...)
-			out = append(out, raw...)
+			if isAppender {
+				out = a.AppendJSON(out)
+			} else {
+				out = append(out, raw...)
+			}
 			return append(out, '}')
 		}
 	}

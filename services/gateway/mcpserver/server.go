@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
@@ -87,11 +88,12 @@ func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte 
 	if sess.deliver(data) {
 		return nil // the client answering a request of ours
 	}
-	return jsonrpc.Handle(data, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m) })
+	return jsonrpc.Handle(data, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m, nil) })
 }
 
-// handleOne answers a single message; nil means no response is due.
-func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Message) (resp *jsonrpc.Response) {
+// handleOne answers a single message; nil means no response is due. call
+// is tools/call's params when the caller took them apart already.
+func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Message, call *toolCall) (resp *jsonrpc.Response) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.opts.Logger.Error("recovered from a panic", "method", m.Method, "panic", p, "stack", string(debug.Stack()))
@@ -107,7 +109,7 @@ func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Messag
 	}
 	ctx, done := sess.track(ctx, m.ID)
 	defer done()
-	result, rerr := s.call(ctx, sess, m)
+	result, rerr := s.call(ctx, sess, m, call)
 	if sess.wasCancelled(m.ID) {
 		return nil // the client withdrew the request and expects no answer
 	}
@@ -117,7 +119,7 @@ func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Messag
 	return jsonrpc.ResultResponse(m.ID, result)
 }
 
-func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message) (any, *jsonrpc.Error) {
+func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message, call *toolCall) (any, *jsonrpc.Error) {
 	if m.Method != "initialize" && !sess.admit(m.Method) {
 		s.opts.Logger.Debug("refused a request before initialize", "method", m.Method, "transport", sess.transport)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
@@ -131,7 +133,10 @@ func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message) (a
 	case "tools/list":
 		return s.listTools(ctx, sess), nil
 	case "tools/call":
-		return s.callTool(ctx, sess, m.Params)
+		if call == nil {
+			call = readToolCall(m.Params)
+		}
+		return s.callTool(ctx, sess, *call)
 	}
 	if !s.opts.ToolsOnly {
 		switch m.Method {
@@ -275,48 +280,83 @@ type toolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 }
 
-func (s *Server) callTool(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
-	var p struct {
-		Name      *string         `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.Name == nil {
+func (s *Server) callTool(ctx context.Context, sess *Session, call toolCall) (any, *jsonrpc.Error) {
+	name, args := call.name, call.args
+	if !call.ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
 			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
 	}
-	raw, err := s.callBackend(ctx, sess, *p.Name, p.Arguments)
+	raw, err := s.callBackend(ctx, sess, name, args)
 	if err != nil {
 		e := contract.AsError(err)
 		if toolErrors[e.Code] == asInvalidParams {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.Message, Data: jsonrpc.ErrorData(e)}
 		}
-		s.opts.Logger.Debug("tool failed", "tool", *p.Name, "code", e.Code, "err", e.Message)
-		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", *p.Name, e.Message)}}, IsError: true}, nil
+		s.opts.Logger.Debug("tool failed", "tool", name, "code", e.Code, "err", e.Message)
+		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", name, e.Message)}}, IsError: true}, nil
 	}
 	// Every tool's result is an object conforming to its outputSchema
 	// (contract.Tool.Output); the text content is the same JSON, indented.
-	var structured json.RawMessage
-	if sess.structured() && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
-		structured = raw
-	}
-	return successResult(pretty(raw), structured), nil
+	return toolSuccess{raw: raw, structured: sess.structured() && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))}, nil
 }
 
-// successResult writes a tool result around text and structured rather than
-// encoding a toolResult: encoding/json would check and compact structured,
-// already checked when it came off the bus, once more. The bytes are those
-// toolResult encodes to when structured is compact.
-func successResult(text string, structured json.RawMessage) json.RawMessage {
-	quoted, _ := contract.Marshal(text) // a string always encodes
-	out := make([]byte, 0, len(quoted)+len(structured)+64)
+// toolSuccess is a tool's result as MCP sends it: the text content is the
+// result's JSON indented, and structuredContent the result as it came,
+// when the session takes it. It writes itself into the response
+// (jsonrpc.Appender) in one pass over the result for the text and a copy
+// for structuredContent: the bus checked the result already, and
+// encoding/json would check, indent, quote and copy it again. The bytes are
+// those toolResult encodes to when the result is compact.
+type toolSuccess struct {
+	raw        json.RawMessage // valid JSON: the backend's result
+	structured bool
+}
+
+var _ jsonrpc.Appender = toolSuccess{}
+
+func (t toolSuccess) AppendJSON(out []byte) []byte {
 	out = append(out, `{"content":[{"type":"text","text":`...)
-	out = append(out, quoted...)
+	out = contract.AppendIndentedString(out, t.raw)
 	out = append(out, `}]`...)
-	if structured != nil {
+	if t.structured {
 		out = append(out, `,"structuredContent":`...)
-		out = append(out, structured...)
+		out = append(out, t.raw...)
 	}
 	return append(out, '}')
+}
+
+// Size allows for indentation and escaped quotes in the text, and the copy.
+func (t toolSuccess) Size() int { return 3*len(t.raw) + 64 }
+
+// MarshalJSON serves encoders other than jsonrpc.Encode.
+func (t toolSuccess) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// toolCallParams takes tools/call's params apart as json.Unmarshal into
+// {Name *string; Arguments json.RawMessage} would (keys matched without
+// regard to case, the last of a name winning, a null name as none), in
+// one pass over the members and without decoding the arguments. ok is
+// false when params is not an object with a string name (absent or
+// null params have none).
+func toolCallParams(params json.RawMessage) (name string, args json.RawMessage, ok bool) {
+	var rawName json.RawMessage
+	object := contract.EachMember(params, func(key, value []byte) {
+		k := jsonrpc.MemberName(key)
+		switch {
+		case strings.EqualFold(k, "name"):
+			rawName = value
+		case strings.EqualFold(k, "arguments"):
+			args = value
+		}
+	})
+	if !object || rawName == nil || rawName[0] != '"' {
+		return "", nil, false
+	}
+	if name = jsonrpc.PlainString(rawName); name == "" && len(rawName) > 2 {
+		if json.Unmarshal(rawName, &name) != nil {
+			return "", nil, false
+		}
+	}
+	return name, args, true
 }
 
 func (s *Server) listResources(ctx context.Context, sess *Session) (any, *jsonrpc.Error) {
@@ -355,12 +395,4 @@ func orEmpty(params json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return params
-}
-
-// pretty indents a tool result for the text content models read.
-func pretty(raw json.RawMessage) string {
-	if b, ok := contract.IndentJSON(raw); ok {
-		return string(b)
-	}
-	return string(raw)
 }

@@ -280,23 +280,58 @@ func TestSessionReadsItsOwnWrites(t *testing.T) {
 	}
 }
 
-// successResult writes the bytes a toolResult encodes to, text escapes and
-// all.
-func TestSuccessResultEncodesAsToolResult(t *testing.T) {
+// toolSuccess writes the bytes a toolResult of the indented result encodes
+// to, text escapes and all.
+func TestToolSuccessEncodesAsToolResult(t *testing.T) {
 	for _, tc := range []struct {
-		text       string
-		structured json.RawMessage
+		raw        string
+		structured bool
 	}{
-		{`{"hits":[]}`, json.RawMessage(`{"hits":[]}`)},
-		{"line\n\"quoted\" <b>&amp; é 日本 \u2028 \x01", nil},
-		{"", json.RawMessage(`{"a":[1,2,{"b":null}]}`)},
+		{`{"hits":[]}`, true},
+		{`{"text":"line\n\"quoted\" <b>&amp; é 日本 \u2028 \u0001","n":[1,2,{"b":null}]}`, false},
+		{"{\"t\":\"\u2028 \xff\"}", true},
+		{`"a string"`, false},
+		{`null`, false},
 	} {
-		want, err := contract.Marshal(toolResult{Content: []textContent{{Type: "text", Text: tc.text}}, StructuredContent: tc.structured})
+		text, ok := contract.IndentJSON([]byte(tc.raw))
+		if !ok {
+			t.Fatalf("not JSON: %s", tc.raw)
+		}
+		var structured json.RawMessage
+		if tc.structured {
+			structured = json.RawMessage(tc.raw)
+		}
+		want, err := contract.Marshal(toolResult{Content: []textContent{{Type: "text", Text: string(text)}}, StructuredContent: structured})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := successResult(tc.text, tc.structured); !bytes.Equal(got, want) {
+		ts := toolSuccess{raw: json.RawMessage(tc.raw), structured: tc.structured}
+		if got := ts.AppendJSON(nil); !bytes.Equal(got, want) {
 			t.Errorf("got  %s\nwant %s", got, want)
+		}
+		if got := jsonrpc.Encode(jsonrpc.ResultResponse(json.RawMessage("7"), ts)); !bytes.Equal(got, []byte(`{"jsonrpc":"2.0","id":7,"result":`+string(want)+`}`)) {
+			t.Errorf("framed: %s", got)
+		}
+	}
+}
+
+// toolCallParams reads params as json.Unmarshal does.
+func TestToolCallParamsAgreeWithUnmarshal(t *testing.T) {
+	for _, params := range []string{
+		``, `null`, `{}`, `[]`, `"x"`, `{"name":"memory.fetch","arguments":{"query":"q"}}`, `{"name":null}`,
+		`{"name":"a","name":"b"}`, `{"NAME":"a","Arguments":[1]}`, `{"name":"a","name":null}`, `{"name":1}`,
+		`{"n\u0061me":"x\u00e9"}`, `{"name":""}`, `{"name":"x","arguments":null}`, `{"argumentſ":{},"name":"k"}`,
+		"{\"name\":\"\xff\"}", `{"name":"x"`,
+	} {
+		var p struct {
+			Name      *string         `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		err := json.Unmarshal(orEmpty(json.RawMessage(params)), &p)
+		wantOK := err == nil && p.Name != nil
+		name, args, ok := toolCallParams(json.RawMessage(params))
+		if ok != wantOK || ok && (name != *p.Name || !bytes.Equal(args, p.Arguments)) {
+			t.Errorf("%s: got (%q, %s, %v), json.Unmarshal gives (%v, %s, %v)", params, name, args, ok, p.Name, p.Arguments, wantOK)
 		}
 	}
 }

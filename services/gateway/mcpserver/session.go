@@ -45,17 +45,16 @@ type Session struct {
 // notifications/cancelled read right after it stops it even if its
 // handler has not started yet.
 func (s *Session) Order(data []byte) (wait <-chan struct{}, done func()) {
-	p, batch := peekAt(data)
-	return s.schedule(p, batch)
+	return s.schedule(readIncoming(data))
 }
 
-// schedule is Order for a message already peeked at, read once for both.
-func (s *Session) schedule(p peek, batch bool) (wait <-chan struct{}, done func()) {
-	wait, answered := s.order(batch || p.writes())
-	if batch || p.ID == nil {
+// schedule is Order for a message already read, decoded once for both.
+func (s *Session) schedule(in incoming) (wait <-chan struct{}, done func()) {
+	wait, answered := s.order(in.writes())
+	if in.m == nil || in.m.Notification() {
 		return wait, answered
 	}
-	key := string(p.ID)
+	key := string(in.m.ID)
 	s.mu.Lock()
 	if _, dup := s.inflight[key]; !dup {
 		s.inflight[key] = &inflight{}

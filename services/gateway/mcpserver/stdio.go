@@ -57,57 +57,100 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 			w.write(jsonrpc.Encode(jsonrpc.ErrorResponse(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: the message is larger than 16 MiB and was skipped", nil)))
 			continue
 		}
-		p, batch := peekAt(l.data)
-		if !batch && !p.slow() {
+		in := readIncoming(l.data)
+		if !in.slow() {
 			// Everything else is answered in order, before the next line is
 			// read: initialize always answers before what follows it.
-			w.write(s.Handle(ctx, sess, l.data))
+			w.write(s.answer(ctx, sess, in))
 			continue
 		}
 		// Tool calls and resource reads run beside each other, so one
 		// slow call does not hold up pings or a quick memory read; but
 		// each waits for the writes sent before it (see Session.order).
-		wait, done := sess.schedule(p, batch)
+		wait, done := sess.schedule(in)
 		sem <- struct{}{}
 		wg.Add(1)
-		go func(data []byte) {
+		go func() {
 			defer func() { done(); <-sem; wg.Done() }()
 			select {
 			case <-wait:
 			case <-ctx.Done():
 			}
-			w.write(s.Handle(ctx, sess, data))
-		}(l.data)
+			w.write(s.answer(ctx, sess, in))
+		}()
 	}
 }
 
-// peek is the little of a message needed to schedule it.
-type peek struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		Name string `json:"name"`
-	} `json:"params"`
+// incoming is a message as read, decoded once: scheduled and answered
+// from what was decoded.
+type incoming struct {
+	data  []byte
+	batch bool
+	// m is the message when it is one valid request or notification;
+	// nil for batches, responses and messages refused, which Handle
+	// answers from data.
+	m *jsonrpc.Message
+	// call is tools/call's params, taken apart.
+	call *toolCall
 }
 
-func peekAt(data []byte) (p peek, batch bool) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '[' {
-		return p, true
+// toolCall is what tools/call names (toolCallParams).
+type toolCall struct {
+	name string
+	args json.RawMessage
+	ok   bool
+}
+
+func readToolCall(params json.RawMessage) *toolCall {
+	tc := &toolCall{}
+	tc.name, tc.args, tc.ok = toolCallParams(params)
+	return tc
+}
+
+func readIncoming(data []byte) incoming {
+	in := incoming{data: data}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		in.batch = true
+		return in
 	}
-	_ = json.Unmarshal(data, &p) // a message that does not decode is answered in order
-	return p, false
+	if m, _ := jsonrpc.Decode(trimmed); m != nil {
+		in.m = m
+		if m.Method == "tools/call" {
+			in.call = readToolCall(m.Params)
+		}
+	}
+	return in
 }
 
 // slow reports whether a message may take long: tool calls and resource
 // reads (batches, which may hold either, are scheduled as slow too).
-func (p peek) slow() bool { return p.Method == "tools/call" || p.Method == "resources/read" }
+func (in incoming) slow() bool {
+	return in.batch || in.m != nil && (in.m.Method == "tools/call" || in.m.Method == "resources/read")
+}
 
 // writes reports whether a message may change memory: a call of a
-// write-capable tool (or a batch, which may hold one).
-func (p peek) writes() bool {
-	t, ok := contract.ToolByName(p.Params.Name)
-	return p.Method == "tools/call" && ok && t.Acts
+// write-capable tool, or a batch, which may hold one.
+func (in incoming) writes() bool {
+	if in.batch {
+		return true
+	}
+	if in.call == nil || !in.call.ok {
+		return false
+	}
+	t, ok := contract.ToolByName(in.call.name)
+	return ok && t.Acts
+}
+
+// answer answers in: what was decoded, or data when nothing was.
+func (s *Server) answer(ctx context.Context, sess *Session, in incoming) []byte {
+	if in.m == nil {
+		return s.Handle(ctx, sess, in.data)
+	}
+	if resp := s.handleOne(ctx, sess, in.m, in.call); resp != nil {
+		return jsonrpc.Encode(resp)
+	}
+	return nil
 }
 
 type line struct {
@@ -184,8 +227,7 @@ func (lw *lineWriter) write(b []byte) {
 	if lw.failed {
 		return
 	}
-	lw.w.Write(b)
-	lw.w.WriteByte('\n')
+	lw.w.Write(append(b, '\n')) // responses are framed with room for it
 	if err := lw.w.Flush(); err != nil {
 		lw.failed = true // the client closed stdout; keep reading until it closes stdin too
 		lw.log.Error("writing to stdout failed; responses are dropped from now on", "err", err)
