@@ -2,14 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand"
 	"net/http"
 	"os"
 	"os/exec"
@@ -230,65 +227,6 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// The corpus: short notes over a vocabulary large enough that a two-word
-// query matches about one item in a hundred, as questions about one's own
-// notes do.
-var vocabulary = func() []string {
-	r := rand.New(rand.NewSource(1))
-	syll := []string{"ka", "lo", "mi", "ren", "to", "sa", "vel", "dor", "an", "is", "qu", "ber", "tin", "ox", "fe", "ul"}
-	seen := map[string]bool{}
-	var out []string
-	for len(out) < 3000 {
-		w := ""
-		for n := 2 + r.Intn(2); n > 0; n-- {
-			w += syll[r.Intn(len(syll))]
-		}
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	return out
-}()
-
-func note(r *rand.Rand, i int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Note %d:", i)
-	for n := 12 + r.Intn(12); n > 0; n-- {
-		b.WriteString(" " + vocabulary[r.Intn(len(vocabulary))])
-	}
-	b.WriteString(".")
-	return b.String()
-}
-
-func queries() []string {
-	r := rand.New(rand.NewSource(2))
-	out := make([]string, 256)
-	for i := range out {
-		out[i] = vocabulary[r.Intn(len(vocabulary))] + " " + vocabulary[r.Intn(len(vocabulary))]
-	}
-	return out
-}
-
-func seed(ctx context.Context, url string, n int) error {
-	r := rand.New(rand.NewSource(3))
-	for i := 0; i < n; i += 100 {
-		var batch []map[string]any
-		for j := i; j < min(i+100, n); j++ {
-			batch = append(batch, map[string]any{"jsonrpc": "2.0", "id": j, "method": "openhuman.memory_learn", "params": map[string]any{"text": note(r, j)}})
-		}
-		body, _ := json.Marshal(batch)
-		resp, err := post(ctx, http.DefaultClient, url+"/rpc", body, nil)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(resp, []byte(`"error"`)) {
-			return fmt.Errorf("seeding failed: %.300s", resp)
-		}
-	}
-	return nil
-}
-
 type result struct {
 	calls, errors int
 	elapsed       time.Duration
@@ -421,102 +359,4 @@ func load(ctx context.Context, client *http.Client, base, transport string, clie
 	default:
 	}
 	return res, nil
-}
-
-var paths = map[string]string{
-	"rpc":         "POST /rpc",
-	"rpc-learn":   "POST /rpc, memory.learn",
-	"mcp":         "POST /mcp",
-	"rpc-nothing": "POST /rpc, matching nothing",
-	"healthz":     "GET /healthz",
-}
-
-// caller returns a func making one memory.fetch call over transport; for MCP
-// each client opens its own session first. rpc-nothing asks for a word no
-// item holds, in keyword mode: everything but the search itself; healthz
-// is the HTTP server alone.
-func caller(ctx context.Context, client *http.Client, base, transport string, acks *ackLog) (func(q string) error, error) {
-	switch transport {
-	case "rpc-learn":
-		return learner(ctx, client, base, acks), nil
-	case "rpc":
-		return func(q string) error {
-			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "openhuman.memory_fetch", "params": map[string]any{"query": q, "limit": 10}})
-			resp, err := post(ctx, client, base+"/rpc", body, nil)
-			if err == nil && !bytes.Contains(resp, []byte(`"result"`)) {
-				err = fmt.Errorf("%.200s", resp)
-			}
-			return err
-		}, nil
-	case "rpc-nothing":
-		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_fetch","params":{"query":"zqxjvbnothing","mode":"keyword","limit":10}}`)
-		return func(string) error {
-			resp, err := post(ctx, client, base+"/rpc", body, nil)
-			if err == nil && !bytes.Contains(resp, []byte(`"hits":[]`)) {
-				err = fmt.Errorf("expected no hits: %.200s", resp)
-			}
-			return err
-		}, nil
-	case "healthz":
-		return func(string) error {
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
-			if err != nil {
-				return err
-			}
-			resp, err := client.Do(req)
-			if err != nil {
-				return err
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				return fmt.Errorf("GET /healthz: HTTP %d", resp.StatusCode)
-			}
-			return nil
-		}, nil
-	case "mcp":
-		headers := http.Header{"Accept": {"application/json, text/event-stream"}}
-		init := []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"openhuman-bench"}}}`)
-		if _, err := post(ctx, client, base+"/mcp", init, headers); err != nil {
-			return nil, err
-		}
-		if headers.Get("Mcp-Session-Id") == "" {
-			return nil, errors.New("initialize over /mcp returned no Mcp-Session-Id")
-		}
-		return func(q string) error {
-			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-				"params": map[string]any{"name": "memory.fetch", "arguments": map[string]any{"query": q, "limit": 10}}})
-			resp, err := post(ctx, client, base+"/mcp", body, headers)
-			if err == nil && (!bytes.Contains(resp, []byte(`"result"`)) || bytes.Contains(resp, []byte(`"isError":true`))) {
-				err = fmt.Errorf("%.200s", resp)
-			}
-			return err
-		}, nil
-	}
-	return nil, fmt.Errorf("unknown transport %q: use rpc, mcp, rpc-learn, rpc-nothing or healthz", transport)
-}
-
-// post sends body; headers carry request headers in and the session id out.
-func post(ctx context.Context, client *http.Client, url string, body []byte, headers http.Header) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header[k] = v
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && headers != nil {
-		headers.Set("Mcp-Session-Id", sid)
-	}
-	b, err := io.ReadAll(resp.Body)
-	if err == nil && resp.StatusCode >= 300 {
-		err = fmt.Errorf("%s: HTTP %d: %.200s", url, resp.StatusCode, b)
-	}
-	return b, err
 }
