@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
 
 func mustStartServer(tb testing.TB) *embedded.Server {
@@ -306,7 +306,7 @@ func TestReachableWhenServeReturns(t *testing.T) {
 // system and run.Service do); Serve must not label it a second time.
 func TestServiceLogsNameTheServiceOnce(t *testing.T) {
 	s := mustStartServer(t)
-	var buf syncBuffer
+	var buf testbuf.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, nil)).With("service", "echo")
 	_, err := bus.Serve(mustConnect(t, s), bus.ServiceConfig{Checks: bustest.Keys().Checks(), Name: "echo", Version: "0.1.0", Logger: log, Endpoints: []bus.Endpoint{
 		echoEndpoint("leak", nil, func(context.Context, map[string]any, contract.CallContext) (any, error) {
@@ -324,15 +324,3 @@ func TestServiceLogsNameTheServiceOnce(t *testing.T) {
 		t.Errorf("log %q: want one service=echo", line)
 	}
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }

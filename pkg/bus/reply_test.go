@@ -13,6 +13,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
 
 // A service must answer and heartbeat only on inbox subjects: the server
@@ -34,7 +35,7 @@ func TestServiceAnswersOnlyInboxes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var logs syncBuffer
+	var logs testbuf.Buffer
 	release := make(chan struct{})
 	_, err = bus.Serve(mustConnect(t, s), bus.ServiceConfig{Checks: bustest.Keys().Checks(),
 		Name: "echo", Version: "0.1.0",

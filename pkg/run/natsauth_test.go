@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
 
 type stopper struct{ svc *bus.Service }
@@ -55,7 +56,7 @@ func TestServiceRefusedByNATS(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			var errb syncBuffer // NATS's goroutines log to it too
+			var errb testbuf.Buffer // NATS's goroutines log to it too
 			code := svc.Main(nil, &out, &errb, []string{"OPENHUMAN_HOME=" + t.TempDir(), "OPENHUMAN_METRICS_ADDR=off",
 				"OPENHUMAN_NATS_URL=" + url, "OPENHUMAN_NATS_USER=memory", "OPENHUMAN_NATS_PASSWORD=" + tc.password})
 			if code != 1 {

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,22 +21,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
-
-// syncBuffer is stderr written by the binary's goroutines while the test
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // slowService serves openhuman.slow.hold, which holds each call until
 // release is closed, then answers {"held":true}; entered gets a value as
@@ -78,7 +63,7 @@ func freeAddr(t *testing.T) string {
 
 // startSlow runs the slow service binary against a fresh NATS server until
 // its healthcheck passes; the binary's exit code arrives on the channel.
-func startSlow(t *testing.T, grace string, entered chan struct{}, release chan struct{}) (nc *nats.Conn, metrics string, stderr *syncBuffer, exit <-chan int) {
+func startSlow(t *testing.T, grace string, entered chan struct{}, release chan struct{}) (nc *nats.Conn, metrics string, stderr *testbuf.Buffer, exit <-chan int) {
 	t.Helper()
 	srv, err := embedded.StartServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
 	if err != nil {
@@ -86,7 +71,7 @@ func startSlow(t *testing.T, grace string, entered chan struct{}, release chan s
 	}
 	t.Cleanup(srv.Shutdown)
 	metrics = freeAddr(t)
-	stderr = &syncBuffer{}
+	stderr = &testbuf.Buffer{}
 	code := make(chan int, 1)
 	environ := []string{"OPENHUMAN_HOME=" + t.TempDir(), "OPENHUMAN_NATS_URL=" + srv.ClientURL(),
 		"OPENHUMAN_METRICS_ADDR=" + metrics, "OPENHUMAN_SHUTDOWN_GRACE_SECONDS=" + grace}

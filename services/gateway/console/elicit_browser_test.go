@@ -7,12 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/browsertest"
 )
 
@@ -54,7 +54,14 @@ func runElicitClient(t *testing.T, base, answer, prompt string) elicitClient {
 	}
 	out, asked := make(chan elicitResult, 1), make(chan struct{})
 	var stdout bytes.Buffer
-	stderr := &askWatch{asked: asked}
+	// asked closes at the client's first "asked:" line.
+	seen := false
+	stderr := &testbuf.Buffer{OnWrite: func(all []byte) {
+		if !seen && bytes.Contains(all, []byte("asked: ")) {
+			seen = true
+			close(asked)
+		}
+	}}
 	cmd := exec.Command("node", script, base, ownerToken, answer, prompt)
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	if err := cmd.Start(); err != nil {
@@ -69,32 +76,6 @@ func runElicitClient(t *testing.T, base, answer, prompt string) elicitClient {
 		out <- res
 	}()
 	return elicitClient{done: out, asked: asked}
-}
-
-// askWatch keeps the client's stderr and closes asked at its first
-// "asked:" line.
-type askWatch struct {
-	mu    sync.Mutex
-	b     bytes.Buffer
-	asked chan struct{}
-	seen  bool
-}
-
-func (w *askWatch) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.b.Write(p)
-	if !w.seen && strings.Contains(w.b.String(), "asked: ") {
-		w.seen = true
-		close(w.asked)
-	}
-	return len(p), nil
-}
-
-func (w *askWatch) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
 
 func waitClient(t *testing.T, c elicitClient) elicitResult {

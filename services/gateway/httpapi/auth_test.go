@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,12 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/audit/sqlite"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
@@ -29,28 +28,10 @@ const (
 	laptopToken = "oh_laptop-token-for-the-tests"
 )
 
-// lockedBuffer is a log destination read while the server may still write.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // mustServeWithTokens runs the real system with the two tokens configured in
 // its home's config.toml, behind a real listener, logging at debug into
 // the returned buffer.
-func mustServeWithTokens(t *testing.T) (ts *httptest.Server, home string, logs *lockedBuffer) {
+func mustServeWithTokens(t *testing.T) (ts *httptest.Server, home string, logs *testbuf.Buffer) {
 	t.Helper()
 	home = t.TempDir()
 	file := fmt.Sprintf("[[auth.tokens]]\nname = \"ci\"\nsha256 = %q\nscopes = [\"read\"]\n\n[[auth.tokens]]\nname = \"laptop\"\nsha256 = %q\nscopes = [\"read\", \"act\"]\n",
@@ -62,7 +43,7 @@ func mustServeWithTokens(t *testing.T) (ts *httptest.Server, home string, logs *
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs = &lockedBuffer{}
+	logs = &testbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	gw := gatewaytest.StartIn(t, home, nil, gateway.Options{Observe: telemetry.ToolCall})
 	mcp := mcpserver.New(gw, &mcpserver.Options{Version: "test", Instructions: gateway.Instructions, Logger: log})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,13 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
 
 // binDir holds the real binaries, built once for every test here.
@@ -52,24 +51,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// syncBuffer collects a process's stderr for failure messages.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // mcpProc is a real `openhuman-core mcp` process driven over its stdio, the
 // way an MCP client drives it.
 type mcpProc struct {
@@ -78,7 +59,7 @@ type mcpProc struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	lines   chan string
-	stderr  *syncBuffer
+	stderr  *testbuf.Buffer
 }
 
 func testEnv(home string, extra ...string) []string {
@@ -104,7 +85,7 @@ func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p := &mcpProc{t: tb, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), stderr: &syncBuffer{}, profile: contract.ProfileV2}
+	p := &mcpProc{t: tb, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), stderr: &testbuf.Buffer{}, profile: contract.ProfileV2}
 	for _, e := range extraEnv {
 		if v, ok := strings.CutPrefix(e, "OPENHUMAN_MCP_PROFILE="); ok {
 			p.profile = v
@@ -133,9 +114,9 @@ func startMCP(tb testing.TB, home string, extraEnv ...string) *mcpProc {
 // caller took that) captured, and stops it with SIGINT when the test ends,
 // failing the test if it does not exit within 15 s. The capture is returned
 // for failure messages.
-func startProcess(t *testing.T, cmd *exec.Cmd, what string) *syncBuffer {
+func startProcess(t *testing.T, cmd *exec.Cmd, what string) *testbuf.Buffer {
 	t.Helper()
-	stderr := &syncBuffer{}
+	stderr := &testbuf.Buffer{}
 	cmd.Stderr = stderr
 	if cmd.Stdout == nil {
 		cmd.Stdout = stderr

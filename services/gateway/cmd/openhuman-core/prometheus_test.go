@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
 
 // startServe runs `openhuman-core serve` on a free port and returns its URL.
@@ -34,7 +36,7 @@ func startServeOn(t *testing.T, home, addr string, extraEnv ...string) string {
 
 // serveURL starts cmd, a `serve`, and returns the URL it prints and what
 // it writes to stderr.
-func serveURL(t *testing.T, cmd *exec.Cmd) (string, *syncBuffer) {
+func serveURL(t *testing.T, cmd *exec.Cmd) (string, *testbuf.Buffer) {
 	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

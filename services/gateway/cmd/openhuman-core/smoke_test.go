@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/testbuf"
 )
 
 // The smoke tests of the MCP server's documentation, verbatim.
@@ -32,7 +34,7 @@ func runSmoke(t *testing.T, script string, wantLines int) []map[string]any {
 	home := t.TempDir()
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Env = testEnv(home)
-	var stderr syncBuffer
+	var stderr testbuf.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
