@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-race test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
+.PHONY: build run smoke test test-all test-race bench-stdio test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -116,6 +116,13 @@ bench-ingest:
 # and the floor under it (a fetch matching nothing; GET /healthz).
 bench-load: build
 	$(BIN)/openhuman-bench --transports rpc,mcp,rpc-nothing,healthz
+
+# memory.fetch through the official MCP TypeScript client over stdio at 3,000
+# notes, against ping and the reference memory server's search_nodes, with
+# the build of OLD (default main) measured in turn with this one
+# (scripts/stdio-bench.sh; docs/benchmarks.md).
+bench-stdio:
+	scripts/stdio-bench.sh
 
 # Mixed /rpc and /mcp traffic against a fresh server for SOAK (default 60s;
 # the README's figures are from SOAK=10m); fails on any error, or when RSS,

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"testing"
@@ -14,8 +15,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 )
 
-// benchNotes is how many notes the stdio benchmarks' memory holds.
-const benchNotes = 300
+// benchNotes is how many notes the stdio benchmarks' memory holds
+// (scripts/stdio-bench.sh measures 3,000 through the TypeScript client;
+// -stdio-notes 3000 profiles that here).
+var benchNotes = flag.Int("stdio-notes", 300, "notes in memory for BenchmarkStdio")
 
 // canned is the real gateway with one more tool, test.canned, that answers
 // with a reply recorded from the real memory.fetch: the stdio session's own
@@ -43,7 +46,7 @@ func startStdioBench(b *testing.B) *stdioClient {
 	b.Helper()
 	gw := gatewaytest.Start(b, nil, gateway.Options{Timeout: 10 * time.Second})
 	cc := contract.CallContext{Source: "bench"}
-	for i := range benchNotes {
+	for i := range *benchNotes {
 		args, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Note %d: the deploy decision for team %d was recorded after the billing review.", i, i%37)})
 		if _, err := gw.CallTool(context.Background(), "memory.learn", args, cc); err != nil {
 			b.Fatal(err)
