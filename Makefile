@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-all test-race bench-stdio test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
+.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -43,10 +43,26 @@ smoke: build
 	  '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory.recall","arguments":{"question":"Does make smoke work?"}}}' \
 	  | OPENHUMAN_HOME=$$home PATH=$(BIN):$$PATH openhuman-core mcp
 
-# Verbose output cut back to what plain `go test` prints, plus each skipped test
-# and why (Prometheus, promtool, Redis or WordNet missing), so a test that did not run says so.
+# The tiers. `make test` is `go test -short` over every module (unit,
+# storage, bus, HTTP, end to end through the binaries) and the retrieval
+# evaluation at 2,000 sentences: everything a change can break, in minutes.
+# `make test-long` runs the packages whose tests -short skips (clusters,
+# replicas killed, a thousand writes through two processes, the load and
+# soak of openhuman-bench) without it; `make test-all` is both and `make
+# eval`. Verbose output is cut back to what plain `go test` prints, plus
+# each skipped test and why (Prometheus, promtool, Redis or WordNet
+# missing, or a long test under -short), so a test that did not run says so.
+LONG_PKGS = $(shell grep -rl --include='*_test.go' 'testing.Short()' $(MODULES) | xargs -r -n1 dirname | sort -u | sed 's|^|./|; s|$$|/|')
+EVAL_TESTS := ^TestEval(Glosses)?$$
+
 test:
-	go test -count=1 -v $(PKGS) | awk -f scripts/test-report.awk
+	{ go test -count=1 -short -v $(PKGS); s=$$?; \
+	  go test -count=1 -v -run '$(EVAL_TESTS)' ./services/memory/; exit $$((s | $$?)); } | awk -f scripts/test-report.awk
+
+test-long:
+	go test -count=1 -timeout 30m -v -skip '$(EVAL_TESTS)' $(LONG_PKGS) | awk -f scripts/test-report.awk
+
+test-all: test test-long eval
 
 # Retrieval quality as a user meets it: facts learned among 6,000 WordNet
 # sentences, questions of every kind (services/memory/testdata/eval), each

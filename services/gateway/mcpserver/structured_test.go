@@ -230,9 +230,6 @@ func fakeSearXNG(t *testing.T) *httptest.Server {
 // outputSchema tools/list declared. The JSON-RPC-only tools' results are
 // checked against their catalog schemas the same way.
 func TestEveryResultConformsToItsOutputSchema(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two embedded systems")
-	}
 	model := llmtest.New(t, schemaModel)
 	searx := fakeSearXNG(t)
 	env := map[string]string{

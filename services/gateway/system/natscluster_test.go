@@ -18,6 +18,9 @@ import (
 // a wrong one does not, so nothing else reaching port 6222 bypasses the
 // users of auth.conf.
 func TestDeployNATSClusterRoutesLogIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-server NATS cluster several times; make test-long runs it")
+	}
 	for _, u := range users {
 		t.Setenv("NATS_"+strings.ToUpper(u)+"_PASSWORD", rand.Text())
 	}

@@ -22,7 +22,7 @@ import (
 // every transport and reads the table it prints.
 func TestRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and starts openhuman-core")
+		t.Skip("builds and loads openhuman-core for seconds; make test-long runs it")
 	}
 	t.Setenv("PATH", buildCore(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var out, errs bytes.Buffer

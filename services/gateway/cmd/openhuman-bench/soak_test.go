@@ -14,7 +14,7 @@ import (
 // and the report reads the server's memory and goroutines from /metrics.
 func TestSoak(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and starts openhuman-core")
+		t.Skip("builds openhuman-core and soaks it; make test-long runs it")
 	}
 	t.Setenv("PATH", buildCore(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var out, errs bytes.Buffer

@@ -12,7 +12,7 @@ import (
 // once. All 1000 must be stored.
 func TestTwoProcessesLoseNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes 1000 items through two processes")
+		t.Skip("writes 1000 items through two processes; make test-long runs it")
 	}
 	home := t.TempDir()
 	const each = 500

@@ -64,6 +64,9 @@ func rpcTimed(base, method, params string) rpcOutcome {
 // deadline, reads are answered by the other replica, and no learning is
 // stored twice.
 func TestReplicaKilledMidCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs and kills memory replicas as processes; make test-long runs it")
+	}
 	ns, err := embedded.Start(embedded.Options{Port: -1})
 	if err != nil {
 		t.Fatal(err)
