@@ -15,7 +15,7 @@ import (
 )
 
 // DefaultTimeout bounds a call whose context carries no deadline.
-const DefaultTimeout = 30 * time.Second
+const DefaultTimeout = contract.DefaultCallTimeout
 
 // Client sends requests to services, each signed by its signer.
 type Client struct {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -178,7 +179,7 @@ type OAuth struct {
 	// grant is forgotten after a day.
 	MaxClients int `toml:"max_clients" env:"OPENHUMAN_OAUTH_MAX_CLIENTS" default:"1000"`
 	// AccessTokenMinutes is an access token's life.
-	AccessTokenMinutes int `toml:"access_token_minutes" env:"OPENHUMAN_OAUTH_ACCESS_TOKEN_MINUTES" default:"15"`
+	AccessTokenMinutes Minutes `toml:"access_token_minutes" env:"OPENHUMAN_OAUTH_ACCESS_TOKEN_MINUTES" default:"15"`
 	// RefreshTokenDays is how long a grant lasts unused: each refresh
 	// starts it again.
 	RefreshTokenDays int `toml:"refresh_token_days" env:"OPENHUMAN_OAUTH_REFRESH_TOKEN_DAYS" default:"30"`
@@ -224,8 +225,8 @@ func (c *Config) validateOAuth() error {
 	switch {
 	case o.MaxClients < 1 || o.MaxClients > 100000:
 		return fmt.Errorf("auth.oauth.max_clients %d: use 1 to 100000", o.MaxClients)
-	case o.AccessTokenMinutes < 1 || o.AccessTokenMinutes > 24*60:
-		return fmt.Errorf("auth.oauth.access_token_minutes %d: use 1 to 1440 (short-lived tokens are the point; refresh tokens renew them)", o.AccessTokenMinutes)
+	case o.AccessTokenMinutes.D() < time.Minute || o.AccessTokenMinutes.D() > 24*time.Hour:
+		return fmt.Errorf("auth.oauth.access_token_minutes %s: use 1 to 1440 minutes (1m to 24h) (short-lived tokens are the point; refresh tokens renew them)", o.AccessTokenMinutes)
 	case o.RefreshTokenDays < 1 || o.RefreshTokenDays > 365:
 		return fmt.Errorf("auth.oauth.refresh_token_days %d: use 1 to 365", o.RefreshTokenDays)
 	}

@@ -49,7 +49,7 @@ type HTTP struct {
 	// Addr is where serve listens; serve --addr overrides it.
 	Addr string `toml:"addr" env:"OPENHUMAN_HTTP_ADDR" default:"127.0.0.1:9300"`
 	// SessionIdleMinutes ends an MCP-over-HTTP session unused this long.
-	SessionIdleMinutes int `toml:"session_idle_minutes" env:"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES" default:"30"`
+	SessionIdleMinutes Minutes `toml:"session_idle_minutes" env:"OPENHUMAN_HTTP_SESSION_IDLE_MINUTES" default:"30"`
 	// MaxSessionsPerAddress bounds the MCP-over-HTTP sessions one client
 	// address holds, so that one cannot take every session there is.
 	MaxSessionsPerAddress int `toml:"max_sessions_per_address" env:"OPENHUMAN_HTTP_MAX_SESSIONS_PER_ADDRESS" default:"64"`
@@ -80,7 +80,7 @@ type HTTP struct {
 func (h HTTP) ConsoleSession() time.Duration { return time.Duration(h.ConsoleSessionHours) * time.Hour }
 
 // SessionIdle is how long an idle MCP-over-HTTP session lives.
-func (h HTTP) SessionIdle() time.Duration { return time.Duration(h.SessionIdleMinutes) * time.Minute }
+func (h HTTP) SessionIdle() time.Duration { return h.SessionIdleMinutes.D() }
 
 // Metrics configures the /metrics listener of a service binary; the
 // gateway serves /metrics on its own HTTP address.
@@ -155,7 +155,7 @@ type Embeddings struct {
 	// BatchSize is how many texts go in one request.
 	BatchSize int `toml:"batch_size" default:"64"`
 	// TimeoutSeconds bounds one request.
-	TimeoutSeconds int `toml:"timeout_seconds" default:"30"`
+	TimeoutSeconds Seconds `toml:"timeout_seconds" default:"30"`
 	// Dim is the built-in embedders' dimension (hash-glove: GloVe's 100
 	// and the hash part's rest).
 	Dim int `toml:"dim" default:"256"`
@@ -168,7 +168,7 @@ type Embeddings struct {
 }
 
 // Timeout bounds one embedding request.
-func (e Embeddings) Timeout() time.Duration { return time.Duration(e.TimeoutSeconds) * time.Second }
+func (e Embeddings) Timeout() time.Duration { return e.TimeoutSeconds.D() }
 
 // LLM is an OpenAI-compatible chat completions endpoint (OpenAI, Ollama at
 // http://localhost:11434/v1, llama.cpp server, vLLM, OpenRouter). Without a
@@ -178,14 +178,14 @@ type LLM struct {
 	BaseURL        string `toml:"base_url" env:"OPENHUMAN_LLM_BASE_URL"`
 	Model          string `toml:"model" env:"OPENHUMAN_LLM_MODEL"`
 	APIKey         string `toml:"api_key" env:"OPENHUMAN_LLM_API_KEY"`
-	TimeoutSeconds int    `toml:"timeout_seconds" env:"OPENHUMAN_LLM_TIMEOUT_SECONDS" default:"60"`
+	TimeoutSeconds Seconds `toml:"timeout_seconds" env:"OPENHUMAN_LLM_TIMEOUT_SECONDS" default:"60"`
 }
 
 // Configured reports whether a model is set.
 func (l LLM) Configured() bool { return l.Model != "" }
 
 // Timeout bounds one chat completion.
-func (l LLM) Timeout() time.Duration { return time.Duration(l.TimeoutSeconds) * time.Second }
+func (l LLM) Timeout() time.Duration { return l.TimeoutSeconds.D() }
 
 // On reports whether memory is enabled (the default).
 func (m Memory) On() bool { return m.Enabled == nil || *m.Enabled }
@@ -195,7 +195,7 @@ type Search struct {
 	// Enabled false turns the search service off. Nil is on.
 	Enabled *bool `toml:"enabled" env:"OPENHUMAN_SEARCH_ENABLED"`
 	// CacheTTLMinutes keeps results this long.
-	CacheTTLMinutes int         `toml:"cache_ttl_minutes" default:"10"`
+	CacheTTLMinutes Minutes     `toml:"cache_ttl_minutes" default:"10"`
 	Roles           SearchRoles `toml:"roles"`
 	// Providers are searxng, brave, tavily, exa and gemini. An entry is
 	// made for a provider when its variables are set.
@@ -215,8 +215,8 @@ type SearchRoles struct {
 // disabled and has what it needs: an API key, or for SearXNG [searxng].
 type SearchProvider struct {
 	Enabled *bool `toml:"enabled"`
-	// Route is how calls reach it; only "direct" exists.
-	Route  string `toml:"route" default:"direct"`
+	// Route is gone (see retired.go): files that still say "direct" read.
+	Route  retiredRoute `toml:"route"`
 	APIKey string `toml:"api_key" env:"OPENHUMAN_*_API_KEY"`
 	// BaseURL is for a proxy or a self-hosted gateway.
 	BaseURL string `toml:"base_url" env:"OPENHUMAN_*_BASE_URL"`
@@ -224,7 +224,7 @@ type SearchProvider struct {
 	// gemini-2.5-flash.
 	Model string `toml:"model"`
 	// TimeoutSeconds bounds one call.
-	TimeoutSeconds int `toml:"timeout_seconds" default:"10"`
+	TimeoutSeconds Seconds `toml:"timeout_seconds" default:"10"`
 	// RatePerMinute and Burst limit our calls (0: no limit of ours).
 	RatePerMinute int `toml:"rate_per_minute"`
 	Burst         int `toml:"burst"`
@@ -239,7 +239,7 @@ type SearXNG struct {
 	BaseURL         string `toml:"base_url" env:"OPENHUMAN_SEARXNG_BASE_URL"`
 	MaxResults      int    `toml:"max_results" env:"OPENHUMAN_SEARXNG_MAX_RESULTS" default:"10"`
 	DefaultLanguage string `toml:"default_language" env:"OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE" default:"en"`
-	TimeoutSeconds  int    `toml:"timeout_seconds" env:"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS" default:"10"`
+	TimeoutSeconds  Seconds `toml:"timeout_seconds" env:"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS" default:"10"`
 }
 
 // Redis is shared state for replicas: the search cache and rate limits.
@@ -303,16 +303,16 @@ type Approval struct {
 	// decided over openhuman.approval_decide).
 	Mode string `toml:"mode" env:"OPENHUMAN_APPROVAL_MODE" default:"auto"`
 	// TimeoutSeconds denies a parked call nobody decided.
-	TimeoutSeconds int `toml:"timeout_seconds" env:"OPENHUMAN_APPROVAL_TIMEOUT_SECONDS" default:"300"`
+	TimeoutSeconds Seconds `toml:"timeout_seconds" env:"OPENHUMAN_APPROVAL_TIMEOUT_SECONDS" default:"300"`
 }
 
 // Timeout is how long a parked call waits.
-func (a Approval) Timeout() time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second }
+func (a Approval) Timeout() time.Duration { return a.TimeoutSeconds.D() }
 
 // Agents configures sub-agent runs.
 type Agents struct {
 	// TimeoutSeconds bounds one run, tools included.
-	TimeoutSeconds int `toml:"timeout_seconds" env:"OPENHUMAN_AGENT_TIMEOUT_SECONDS" default:"300"`
+	TimeoutSeconds Seconds `toml:"timeout_seconds" env:"OPENHUMAN_AGENT_TIMEOUT_SECONDS" default:"300"`
 	// MaxToolResultBytes caps a tool result fed back to the model.
 	MaxToolResultBytes int `toml:"max_tool_result_bytes" default:"16384"`
 	// Models names a model per sub-agent id instead of [llm] model.
@@ -320,7 +320,7 @@ type Agents struct {
 }
 
 // Timeout bounds one run.
-func (a Agents) Timeout() time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second }
+func (a Agents) Timeout() time.Duration { return a.TimeoutSeconds.D() }
 
 // SearchProviders are the provider names search knows.
 var SearchProviders = []string{"searxng", "brave", "tavily", "exa", "gemini"}
@@ -335,19 +335,19 @@ type MCP struct {
 // Tools configures tool calls.
 type Tools struct {
 	// TimeoutSeconds bounds one tool call end to end.
-	TimeoutSeconds int `toml:"timeout_seconds" env:"OPENHUMAN_TOOL_TIMEOUT_SECONDS" default:"30"`
+	TimeoutSeconds Seconds `toml:"timeout_seconds" env:"OPENHUMAN_TOOL_TIMEOUT_SECONDS"`
 }
 
 // Timeout is the tool call deadline.
-func (t Tools) Timeout() time.Duration { return time.Duration(t.TimeoutSeconds) * time.Second }
+func (t Tools) Timeout() time.Duration { return t.TimeoutSeconds.D() }
 
 // Shutdown says how a binary stops when told to (SIGTERM, Ctrl-C).
 type Shutdown struct {
 	// GraceSeconds is how long calls already being handled may take to
 	// finish once a binary is told to stop; past it they are cut off. An
 	// orchestrator's stop timeout must be longer (compose: stop_grace_period).
-	GraceSeconds int `toml:"grace_seconds" env:"OPENHUMAN_SHUTDOWN_GRACE_SECONDS" default:"20"`
+	GraceSeconds Seconds `toml:"grace_seconds" env:"OPENHUMAN_SHUTDOWN_GRACE_SECONDS" default:"20"`
 }
 
 // Grace is how long calls in flight may take to finish at shutdown.
-func (s Shutdown) Grace() time.Duration { return time.Duration(s.GraceSeconds) * time.Second }
+func (s Shutdown) Grace() time.Duration { return s.GraceSeconds.D() }

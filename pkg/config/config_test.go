@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -16,7 +17,7 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.NATS.URL != "" || !c.Memory.On() || c.Memory.Path != filepath.Join(home, "memory.db") || c.Tools.TimeoutSeconds != 30 || c.File != "" {
+		if c.NATS.URL != "" || !c.Memory.On() || c.Memory.Path != filepath.Join(home, "memory.db") || c.Tools.Timeout() != 30*time.Second || c.File != "" {
 			t.Errorf("defaults: %+v", c)
 		}
 	})
@@ -59,7 +60,7 @@ func TestLoad(t *testing.T) {
 		{name: "bad url", env: map[string]string{"OPENHUMAN_NATS_URL": "localhost"}, want: "nats.url"},
 		{name: "bad bool", env: map[string]string{"OPENHUMAN_MEMORY_ENABLED": "perhaps"}, want: "OPENHUMAN_MEMORY_ENABLED"},
 		{name: "bad timeout", env: map[string]string{"OPENHUMAN_TOOL_TIMEOUT_SECONDS": "-3"}, want: "tools.timeout_seconds"},
-		{name: "a run of over an hour", env: map[string]string{"OPENHUMAN_AGENT_TIMEOUT_SECONDS": "7200"}, want: "agents.timeout_seconds 7200: use at most 3600"},
+		{name: "a run of over an hour", env: map[string]string{"OPENHUMAN_AGENT_TIMEOUT_SECONDS": "7200"}, want: "agents.timeout_seconds 2h0m0s: use at most 3600 seconds (1h)"},
 		{name: "a public key to sign with", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "UAXXGQ3AUJ7FIMD7XKNOBEDVVGLH5PIS3RR4YKJDWHFSTH5NO2PPUEZ4"}, want: "holds a public key"},
 		{name: "a malformed key", env: map[string]string{"OPENHUMAN_BUS_GATEWAY_KEY": "UABC"}, want: "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY): not an nkey public key"},
 		{name: "a malformed seed", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "SUABC"}, want: "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED): not an nkey seed"},
@@ -150,7 +151,7 @@ timeout_seconds = 10
 		if got := strings.Join(c.UsableSearchProviders(), ","); got != "searxng" {
 			t.Fatalf("usable %q", got)
 		}
-		if c.SearXNG.BaseURL != "http://localhost:8080" || c.SearXNG.MaxResults != 10 || c.SearXNG.TimeoutSeconds != 10 {
+		if c.SearXNG.BaseURL != "http://localhost:8080" || c.SearXNG.MaxResults != 10 || c.SearXNG.TimeoutSeconds.D() != 10*time.Second {
 			t.Fatalf("searxng %+v", c.SearXNG)
 		}
 	})
@@ -172,10 +173,10 @@ timeout_seconds = 10
 		if got := strings.Join(c.UsableSearchProviders(), ","); got != "searxng,brave,gemini" {
 			t.Fatalf("usable %q (exa has a base URL but no key)", got)
 		}
-		if c.SearXNG.MaxResults != 7 || c.SearXNG.DefaultLanguage != "de" || c.SearXNG.TimeoutSeconds != 4 || c.Redis.URL != "redis://127.0.0.1:6379/2" || c.Redis.Prefix != "openhuman:" {
+		if c.SearXNG.MaxResults != 7 || c.SearXNG.DefaultLanguage != "de" || c.SearXNG.TimeoutSeconds.D() != 4*time.Second || c.Redis.URL != "redis://127.0.0.1:6379/2" || c.Redis.Prefix != "openhuman:" {
 			t.Fatalf("got %+v %+v", c.SearXNG, c.Redis)
 		}
-		if c.Search.Providers["brave"].TimeoutSeconds != 10 || strings.Join(c.Search.Roles.Search, ",") != "searxng,brave,tavily,exa" {
+		if c.Search.Providers["brave"].TimeoutSeconds.D() != 10*time.Second || strings.Join(c.Search.Roles.Search, ",") != "searxng,brave,tavily,exa" {
 			t.Fatalf("defaults %+v", c.Search)
 		}
 	})
@@ -201,7 +202,7 @@ timeout_seconds = 10
 	}{
 		"unknown provider":    {file: "[search.providers.bing]\napi_key = \"x\"\n", want: "search.providers.bing: unknown provider; use searxng, brave, tavily, exa, gemini"},
 		"unknown in a role":   {file: "[search.roles]\nsearch = [\"google\"]\n", want: `search.roles.search: unknown provider "google"`},
-		"route":               {file: "[search.providers.searxng]\nroute = \"proxy\"\n", want: `search.providers.searxng.route "proxy": only "direct"`},
+		"route":               {file: "[search.providers.searxng]\nroute = \"proxy\"\n", want: `route = "proxy": the route setting is gone (its only value was "direct"`},
 		"searxng without url": {env: map[string]string{"OPENHUMAN_SEARXNG_ENABLED": "true"}, want: "searxng.base_url"},
 		"searxng max":         {file: "[searxng]\nmax_results = 50\n", want: "searxng.max_results 50: use 1 to 20"},
 		"redis url":           {env: map[string]string{"OPENHUMAN_REDIS_URL": "127.0.0.1:6379"}, want: "redis.url"},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The struct tags of Config are the one table of settings: `toml` names the
@@ -102,7 +103,7 @@ func (w walker) table(v reflect.Value, key, name string) error {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		tag := sf.Tag.Get("toml")
-		if tag == "" || tag == "-" {
+		if tag == "" || tag == "-" || retired(sf.Type) {
 			continue
 		}
 		k, fv := tag, v.Field(i)
@@ -222,6 +223,14 @@ func set(v reflect.Value, s string) (hint string) {
 			return "use true or false"
 		}
 		*p = &b
+	case *Seconds:
+		d, hint := parseDuration(s, time.Second, "seconds")
+		*p = Seconds(d)
+		return hint
+	case *Minutes:
+		d, hint := parseDuration(s, time.Minute, "minutes")
+		*p = Minutes(d)
+		return hint
 	case *[]string:
 		*p = nil
 		for _, item := range strings.Split(s, ",") {

@@ -116,6 +116,9 @@ func (c *Config) readFile(path string) error {
 // struct tags, here those that depend on other values.
 func (c *Config) applyDefaults() {
 	c.applyTagDefaults()
+	if c.Tools.TimeoutSeconds == 0 {
+		c.Tools.TimeoutSeconds = Seconds(contract.DefaultCallTimeout)
+	}
 	if c.Memory.Path == "" {
 		c.Memory.Path = filepath.Join(c.Home, "memory.db")
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestOAuthSettings(t *testing.T) {
@@ -16,7 +17,7 @@ func TestOAuthSettings(t *testing.T) {
 		if !c.OAuthOn() || c.HTTP.PublicURL != "https://memory.example.com" || c.HTTP.Resource() != "https://memory.example.com/mcp" || !c.Auth.OAuth.Registration() {
 			t.Errorf("on %v, url %q, resource %q", c.OAuthOn(), c.HTTP.PublicURL, c.HTTP.Resource())
 		}
-		if c.Auth.OAuth.AccessTokenMinutes != 15 || c.Auth.OAuth.RefreshTokenDays != 30 || c.Auth.OAuth.MaxClients != 1000 {
+		if c.Auth.OAuth.AccessTokenMinutes.D() != 15*time.Minute || c.Auth.OAuth.RefreshTokenDays != 30 || c.Auth.OAuth.MaxClients != 1000 {
 			t.Errorf("defaults %+v", c.Auth.OAuth)
 		}
 	})

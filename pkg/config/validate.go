@@ -5,6 +5,7 @@ import (
 	"math"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 )
@@ -15,8 +16,8 @@ func (c *Config) validate() error {
 	default:
 		return fmt.Errorf("log.level %q: use debug, info, warn or error", c.Log.Level)
 	}
-	if c.Tools.TimeoutSeconds < 1 || c.Tools.TimeoutSeconds > 3600 {
-		return fmt.Errorf("tools.timeout_seconds %d: use 1 to 3600", c.Tools.TimeoutSeconds)
+	if c.Tools.Timeout() < time.Second || c.Tools.Timeout() > time.Hour {
+		return fmt.Errorf("tools.timeout_seconds %s: use 1 to 3600 seconds (1s to 1h)", c.Tools.TimeoutSeconds)
 	}
 	if u := c.NATS.URL; u != "" && !strings.Contains(u, "://") {
 		// What comes before an @ may be a password: it is not repeated.
@@ -35,9 +36,6 @@ func (c *Config) validate() error {
 	for name, p := range c.Search.Providers {
 		if !known[name] {
 			return fmt.Errorf("search.providers.%s: unknown provider; use %s", name, strings.Join(SearchProviders, ", "))
-		}
-		if p.Route != "direct" {
-			return fmt.Errorf("search.providers.%s.route %q: only \"direct\" is supported", name, p.Route)
 		}
 		if p.RatePerMinute < 0 || p.Burst < 0 {
 			return fmt.Errorf("search.providers.%s: rate_per_minute and burst must not be negative", name)
@@ -73,13 +71,13 @@ func (c *Config) validate() error {
 	if c.Approval.TimeoutSeconds < 0 || c.Agents.TimeoutSeconds < 0 || c.Agents.MaxToolResultBytes < 0 || c.Audit.MaxRows < 0 {
 		return fmt.Errorf("approval.timeout_seconds, agents.timeout_seconds, agents.max_tool_result_bytes and audit.max_rows must not be negative")
 	}
-	if c.Agents.TimeoutSeconds > 3600 {
+	if c.Agents.Timeout() > time.Hour {
 		// A run's calls are signed within the run's own, which lasts an
 		// hour at most (pkg/callauth).
-		return fmt.Errorf("agents.timeout_seconds %d: use at most 3600 (an hour)", c.Agents.TimeoutSeconds)
+		return fmt.Errorf("agents.timeout_seconds %s: use at most 3600 seconds (1h)", c.Agents.TimeoutSeconds)
 	}
-	if c.Shutdown.GraceSeconds < 1 || c.Shutdown.GraceSeconds > 600 {
-		return fmt.Errorf("shutdown.grace_seconds %d: use 1 to 600", c.Shutdown.GraceSeconds)
+	if c.Shutdown.Grace() < time.Second || c.Shutdown.Grace() > 10*time.Minute {
+		return fmt.Errorf("shutdown.grace_seconds %s: use 1 to 600 seconds (1s to 10m)", c.Shutdown.GraceSeconds)
 	}
 	if c.MCP.Profile != "v2" && c.MCP.Profile != "v1" {
 		return fmt.Errorf("mcp.profile %q: use v2 or v1", c.MCP.Profile)
@@ -87,8 +85,8 @@ func (c *Config) validate() error {
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr %q: use HOST:PORT such as 127.0.0.1:9300", c.HTTP.Addr)
 	}
-	if c.HTTP.SessionIdleMinutes < 1 || c.HTTP.SessionIdleMinutes > 7*24*60 {
-		return fmt.Errorf("http.session_idle_minutes %d: use 1 to 10080", c.HTTP.SessionIdleMinutes)
+	if c.HTTP.SessionIdle() < time.Minute || c.HTTP.SessionIdle() > 7*24*time.Hour {
+		return fmt.Errorf("http.session_idle_minutes %s: use 1 to 10080 minutes (1m to 168h)", c.HTTP.SessionIdleMinutes)
 	}
 	if c.HTTP.MaxSessionsPerAddress < 1 || c.HTTP.MaxSessionsPerAddress > 10000 {
 		return fmt.Errorf("http.max_sessions_per_address %d: use 1 to 10000", c.HTTP.MaxSessionsPerAddress)

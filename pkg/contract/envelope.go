@@ -17,6 +17,11 @@ const (
 	TransportAgent    = "agent"
 )
 
+// DefaultCallTimeout bounds a tool call when nothing else does: the
+// default of [tools] timeout_seconds, of the gateway's Options.Timeout, and
+// of a bus call whose context has no deadline.
+const DefaultCallTimeout = 30 * time.Second
+
 // CallContext travels with every request on the bus.
 type CallContext struct {
 	// Source is the provenance label: "mcp:cursor", "mcp", "cli", ...

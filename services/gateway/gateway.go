@@ -28,7 +28,7 @@ type caller interface {
 
 // Options configure a Gateway. The zero value works.
 type Options struct {
-	// Timeout bounds each call (default 30 s).
+	// Timeout bounds each call (default contract.DefaultCallTimeout).
 	Timeout time.Duration
 	// Observe, when set, is told of every call as it starts and returns the
 	// func to call with its outcome: the hook for metrics.
@@ -63,7 +63,7 @@ type Gateway struct {
 // New returns a gateway over bus.
 func New(bus caller, opts Options) *Gateway {
 	if opts.Timeout <= 0 {
-		opts.Timeout = 30 * time.Second
+		opts.Timeout = contract.DefaultCallTimeout
 	}
 	if opts.Profile == "" {
 		opts.Profile = contract.ProfileV2

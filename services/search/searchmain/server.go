@@ -123,16 +123,16 @@ func Options(cfg config.Config, log *slog.Logger) search.Options {
 		Answerers:   map[string]search.Answerer{},
 		SearchOrder: cfg.Search.Roles.Search,
 		AnswerOrder: cfg.Search.Roles.Answer,
-		CacheTTL:    time.Duration(cfg.Search.CacheTTLMinutes) * time.Minute,
+		CacheTTL:    cfg.Search.CacheTTLMinutes.D(),
 		Limits:      map[string]search.Limit{},
 		Logger:      log,
 	}
 	for _, name := range cfg.UsableSearchProviders() {
 		p := cfg.Search.Providers[name]
-		timeout := time.Duration(p.TimeoutSeconds) * time.Second
+		timeout := p.TimeoutSeconds.D()
 		switch name {
 		case "searxng":
-			opts.Providers[name] = providers.NewSearXNG(cfg.SearXNG.BaseURL, cfg.SearXNG.DefaultLanguage, time.Duration(cfg.SearXNG.TimeoutSeconds)*time.Second)
+			opts.Providers[name] = providers.NewSearXNG(cfg.SearXNG.BaseURL, cfg.SearXNG.DefaultLanguage, cfg.SearXNG.TimeoutSeconds.D())
 			opts.SearXNG, opts.SearXNGMaxResults = name, cfg.SearXNG.MaxResults
 		case "brave":
 			opts.Providers[name] = providers.NewBrave(p.BaseURL, p.APIKey, timeout)

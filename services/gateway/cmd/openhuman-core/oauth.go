@@ -52,7 +52,7 @@ func newOAuth(cfg config.Config, log *slog.Logger) (edge *httpapi.OAuth, srv *oa
 	}
 	o := cfg.Auth.OAuth
 	srv = oauth.New(oauth.Options{PublicURL: cfg.HTTP.PublicURL, Store: store, Registration: o.Registration(), MaxClients: o.MaxClients,
-		AccessTTL: time.Duration(o.AccessTokenMinutes) * time.Minute, GrantTTL: time.Duration(o.RefreshTokenDays) * 24 * time.Hour, Logger: log})
+		AccessTTL: o.AccessTokenMinutes.D(), GrantTTL: time.Duration(o.RefreshTokenDays) * 24 * time.Hour, Logger: log})
 	return &httpapi.OAuth{Resource: resource, Issuers: []string{srv.Issuer()}, Verify: srv.Verify, Server: srv.Handler()}, srv, close, nil
 }
 
