@@ -175,9 +175,9 @@ func (e Embeddings) Timeout() time.Duration { return e.TimeoutSeconds.D() }
 // model, features that need one say so instead of pretending.
 type LLM struct {
 	// BaseURL defaults to OpenAI's once a model is set.
-	BaseURL        string `toml:"base_url" env:"OPENHUMAN_LLM_BASE_URL"`
-	Model          string `toml:"model" env:"OPENHUMAN_LLM_MODEL"`
-	APIKey         string `toml:"api_key" env:"OPENHUMAN_LLM_API_KEY"`
+	BaseURL        string  `toml:"base_url" env:"OPENHUMAN_LLM_BASE_URL"`
+	Model          string  `toml:"model" env:"OPENHUMAN_LLM_MODEL"`
+	APIKey         string  `toml:"api_key" env:"OPENHUMAN_LLM_API_KEY"`
 	TimeoutSeconds Seconds `toml:"timeout_seconds" env:"OPENHUMAN_LLM_TIMEOUT_SECONDS" default:"60"`
 }
 
@@ -217,7 +217,7 @@ type SearchProvider struct {
 	Enabled *bool `toml:"enabled"`
 	// Route is gone (see retired.go): files that still say "direct" read.
 	Route  retiredRoute `toml:"route"`
-	APIKey string `toml:"api_key" env:"OPENHUMAN_*_API_KEY"`
+	APIKey string       `toml:"api_key" env:"OPENHUMAN_*_API_KEY"`
 	// BaseURL is for a proxy or a self-hosted gateway.
 	BaseURL string `toml:"base_url" env:"OPENHUMAN_*_BASE_URL"`
 	// Model is gemini's answering model; the provider defaults it to
@@ -235,10 +235,10 @@ func (p SearchProvider) On() bool { return p.Enabled == nil || *p.Enabled }
 
 // SearXNG is the self-hosted SearXNG instance, as the original documents it.
 type SearXNG struct {
-	Enabled         bool   `toml:"enabled" env:"OPENHUMAN_SEARXNG_ENABLED"`
-	BaseURL         string `toml:"base_url" env:"OPENHUMAN_SEARXNG_BASE_URL"`
-	MaxResults      int    `toml:"max_results" env:"OPENHUMAN_SEARXNG_MAX_RESULTS" default:"10"`
-	DefaultLanguage string `toml:"default_language" env:"OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE" default:"en"`
+	Enabled         bool    `toml:"enabled" env:"OPENHUMAN_SEARXNG_ENABLED"`
+	BaseURL         string  `toml:"base_url" env:"OPENHUMAN_SEARXNG_BASE_URL"`
+	MaxResults      int     `toml:"max_results" env:"OPENHUMAN_SEARXNG_MAX_RESULTS" default:"10"`
+	DefaultLanguage string  `toml:"default_language" env:"OPENHUMAN_SEARXNG_DEFAULT_LANGUAGE" default:"en"`
 	TimeoutSeconds  Seconds `toml:"timeout_seconds" env:"OPENHUMAN_SEARXNG_TIMEOUT_SECONDS" default:"10"`
 }
 
