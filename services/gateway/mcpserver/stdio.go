@@ -36,9 +36,8 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	defer close(stop)
 	go readLines(in, MaxMessageBytes, lines, stop)
 
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	sem := make(chan struct{}, maxInflight)
+	pool := &workers{jobs: make(chan func()), max: maxInflight}
+	defer pool.close()
 	for {
 		var l line
 		var ok bool
@@ -68,17 +67,55 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		// slow call does not hold up pings or a quick memory read; but
 		// each waits for the writes sent before it (see Session.order).
 		wait, done := sess.schedule(in)
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { done(); <-sem; wg.Done() }()
+		pool.run(func() {
+			defer done()
 			select {
 			case <-wait:
 			case <-ctx.Done():
 			}
 			w.write(s.answer(ctx, sess, in))
-		}()
+		})
 	}
+}
+
+// workers run a session's concurrent requests on at most max goroutines,
+// kept for the session's life. A tool call's handler runs deep, and a
+// goroutine new for each call spent about a quarter of the gateway's CPU
+// for a memory.fetch growing its stack (runtime.newstack and copystack in
+// the profile of BenchmarkStdio at 3,000 notes). run is called by one
+// goroutine only, and blocks while max requests run.
+type workers struct {
+	jobs chan func()
+	n    int
+	max  int
+	wg   sync.WaitGroup
+}
+
+func (p *workers) run(job func()) {
+	select {
+	case p.jobs <- job: // an idle worker took it
+		return
+	default:
+	}
+	if p.n < p.max {
+		p.n++
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			job()
+			for j := range p.jobs {
+				j()
+			}
+		}()
+		return
+	}
+	p.jobs <- job
+}
+
+// close waits for the requests under way; run may not be called after it.
+func (p *workers) close() {
+	close(p.jobs)
+	p.wg.Wait()
 }
 
 // incoming is a message as read, decoded once: scheduled and answered
