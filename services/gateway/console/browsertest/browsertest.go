@@ -54,12 +54,12 @@ func missing(tb testing.TB, what string) {
 
 // Require skips tb unless Chromium and the npm tools are installed (or,
 // under EnvRequire, fails it), so a browser test says first why it cannot
-// run. Under -short (the race detector's run) it always skips: these
+// run. Under the race detector (make test-race) it always skips: these
 // tests drive other processes, which the detector does not watch.
 func Require(tb testing.TB) {
 	tb.Helper()
-	if testing.Short() {
-		tb.Skip("a browser test: not under -short (make test and make test-browser run it)")
+	if raced {
+		tb.Skip("a browser test: not under the race detector (make test and make test-browser run it)")
 	}
 	Chromium(tb)
 	NodeModules(tb)
