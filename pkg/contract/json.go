@@ -266,52 +266,7 @@ func IndentJSON(b []byte) ([]byte, bool) {
 	if !ValidJSON(b) {
 		return nil, false
 	}
-	out := make([]byte, 0, len(b)+len(b)/2)
-	depth := 0
-	newline := func() {
-		out = append(out, '\n')
-		for range depth {
-			out = append(out, ' ', ' ')
-		}
-	}
-	i := skipSpace(b, 0)
-	for i < len(b) {
-		switch c := b[i]; c {
-		case ' ', '\t', '\n', '\r':
-			if depth == 0 { // after the value: kept, as json.Indent keeps it
-				return append(out, b[i:]...), true
-			}
-			i++
-			continue
-		case '"':
-			end := scanString(b, i)
-			out = append(out, b[i:end]...)
-			i = end
-			continue
-		case '{', '[':
-			out = append(out, c)
-			if j := skipSpace(b, i+1); b[j] == '}' || b[j] == ']' {
-				out = append(out, b[j])
-				i = j + 1
-				continue
-			}
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			newline()
-			out = append(out, c)
-		case ',':
-			out = append(out, ',')
-			newline()
-		case ':':
-			out = append(out, ':', ' ')
-		default: // numbers and literals
-			out = append(out, c)
-		}
-		i++
-	}
-	return out, true
+	return appendIndented(make([]byte, 0, len(b)+len(b)/2), b, false), true
 }
 
 // Marshal encodes v as compact JSON without escaping <, > and &: results are

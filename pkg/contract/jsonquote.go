@@ -12,22 +12,40 @@ import "unicode/utf8"
 // a string, but not a meaningful one.
 func AppendIndentedString(dst, b []byte) []byte {
 	dst = append(dst, '"')
+	return append(appendIndented(dst, b, true), '"')
+}
+
+// appendIndented appends b laid out as IndentJSON lays it out; quoted, it
+// writes the layout as the text of a JSON string (without its quotes), so
+// that indenting and quoting are one pass. It is the one indenter of both.
+func appendIndented(dst, b []byte, quoted bool) []byte {
 	depth := 0
 	newline := func() {
-		dst = append(dst, '\\', 'n')
+		if quoted {
+			dst = append(dst, '\\', 'n')
+		} else {
+			dst = append(dst, '\n')
+		}
 		for range depth {
 			dst = append(dst, ' ', ' ')
+		}
+	}
+	raw := func(c byte) {
+		if quoted {
+			dst = appendStringByte(dst, c)
+		} else {
+			dst = append(dst, c)
 		}
 	}
 	i := skipSpace(b, 0)
 	for i < len(b) {
 		switch c := b[i]; c {
 		case ' ', '\t', '\n', '\r':
-			if depth == 0 { // after the value: kept, as IndentJSON keeps it
+			if depth == 0 { // after the value: kept, as json.Indent keeps it
 				for _, c := range b[i:] {
-					dst = appendStringByte(dst, c)
+					raw(c)
 				}
-				return append(dst, '"')
+				return dst
 			}
 			i++
 			continue
@@ -36,7 +54,11 @@ func AppendIndentedString(dst, b []byte) []byte {
 			if end < 0 {
 				end = len(b)
 			}
-			dst = appendQuotedText(dst, b[i:end])
+			if quoted {
+				dst = appendQuotedText(dst, b[i:end])
+			} else {
+				dst = append(dst, b[i:end]...)
+			}
 			i = end
 			continue
 		case '{', '[':
@@ -58,11 +80,11 @@ func AppendIndentedString(dst, b []byte) []byte {
 		case ':':
 			dst = append(dst, ':', ' ')
 		default: // numbers and literals
-			dst = appendStringByte(dst, c)
+			raw(c)
 		}
 		i++
 	}
-	return append(dst, '"')
+	return dst
 }
 
 // appendQuotedText appends s, a JSON string token quotes included, as text
