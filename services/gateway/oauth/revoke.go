@@ -17,11 +17,7 @@ import (
 // token is answered 200 as the RFC asks, and so is a token of another
 // client, which is left as it is.
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	if err := parseForm(w, r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	c, err := s.authenticate(r)
+	c, err := s.formClient(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -23,11 +23,7 @@ const maxFormBytes = 64 << 10
 var verifierForm = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	if err := parseForm(w, r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	c, err := s.authenticate(r)
+	c, err := s.formClient(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -49,6 +45,15 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Pragma", "no-cache")
 	writeJSON(w, http.StatusOK, out)
+}
+
+// formClient reads the form of a request to the token or revocation
+// endpoint and the client it authenticates as.
+func (s *Server) formClient(w http.ResponseWriter, r *http.Request) (Client, error) {
+	if err := parseForm(w, r); err != nil {
+		return Client{}, err
+	}
+	return s.authenticate(r)
 }
 
 func parseForm(w http.ResponseWriter, r *http.Request) error {
