@@ -133,6 +133,7 @@ func consentAs(t *testing.T, p *person, authorize, tok string, grantAct bool) {
 		t.Fatalf("the consent page is at %s", p.location())
 	}
 	p.sees("an address on your own computer")
+	browsertest.Shot(t, p.ctx, "oauth-consent")
 	browsertest.Axe(t, p.ctx, "the consent page")
 	browsertest.Shot(t, p.ctx, "consent")
 	if !grantAct {
@@ -207,6 +208,7 @@ func TestOAuthRevokeInConsole(t *testing.T) {
 	}
 	p.open("/console/clients")
 	p.sees("TS SDK test client")
+	browsertest.Shot(t, p.ctx, "clients")
 	row, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.querySelector("main table tbody tr").innerText`))
 	if err != nil || !strings.Contains(row, "owner") || !strings.Contains(row, "read, act") || !strings.Contains(row, "s ago") {
 		t.Fatalf("the client's row %q %v", row, err)
