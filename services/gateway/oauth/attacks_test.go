@@ -292,8 +292,12 @@ func TestRegistrationFlood(t *testing.T) {
 		e := serve(t, mustOpenStore(t), func(o *oauth.Options) { o.MaxClients = 3 })
 		used := e.register("Used", cb)
 		e.tokens(e.newAuthorization(used, cb), both())
+		// The test clock stands still; a real one moves between two
+		// registrations, and which is oldest is only defined when it does.
+		e.clock.add(time.Second)
 		first := e.register("First", cb)
 		for range 5 {
+			e.clock.add(time.Second)
 			e.register("Flood", cb)
 		}
 		if _, err := e.srv.Grants(context.Background()); err != nil {
