@@ -63,3 +63,25 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// A note that only speaks to the person a question is about tells of its
+// speaker, not of them; one that speaks of them, or of them in apposition,
+// does.
+func TestLacksNameSpokenTo(t *testing.T) {
+	for note, lacks := range map[string]bool{
+		`Melanie said, "Thanks, Caroline! I ran a charity race for mental health."`: true,
+		`Jon said, "Hey Gina, congrats on the store! I lost my job at the bank."`:   true,
+		`Melanie said, "That charity race sounds great, Caroline!"`:                 true,
+		`Caroline said, "I ran a charity race last Saturday, Melanie!"`:             false,
+		`Melanie said, "Caroline ran a charity race and I cheered."`:                false,
+		`The runner, Caroline, finished the charity race in an hour.`:               false,
+		`Melanie said, "Yes, Caroline! And Caroline's charity race raised a lot."`:  false,
+	} {
+		if got := LacksName("What did Caroline do after the charity race?", note); got != lacks {
+			t.Errorf("%s: LacksName %v, want %v", note, got, lacks)
+		}
+	}
+	if LacksName("What did Melanie tell Caroline?", `Melanie said, "Caroline, you should rest."`) {
+		t.Error("the speaker named with the one spoken to is not missing")
+	}
+}
