@@ -375,6 +375,12 @@ func TestRecallMinCosine(t *testing.T) {
 		}
 		defer st.Close()
 		svc := memory.NewService(st, &memory.Options{RecallMinCosine: c.cosine})
+		// Among a few notes, sharing one of the question's two words is
+		// enough (TestRecallInAFewNotes); among a hundred it is not, and
+		// the cosine decides.
+		for i := range 100 {
+			learn(t, svc, fmt.Sprintf("Shelf %d holds box %d of winter clothes.", i, i))
+		}
 		learn(t, svc, note)
 		res, err := svc.Recall(ctx, memory.RecallParams{Question: question}, anyone)
 		if err != nil {
@@ -442,5 +448,48 @@ func TestLearnScrubsSecrets(t *testing.T) {
 	}
 	if got, _ := svc.Fetch(ctx, memory.FetchParams{Query: "s3cretpass"}, anyone); len(got.Hits) != 0 {
 		t.Error("secret is searchable")
+	}
+}
+
+// A newcomer's first notes: a handful, each about one thing. Questions
+// in the user's words share only the subject with the note ("take" and
+// "city" are nowhere in memory); recall must answer them from it, and
+// still know nothing of what no note tells.
+func TestRecallInAFewNotes(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range []string{
+		"I prefer dark roast coffee, black, never with sugar.",
+		"My home is in Lisbon; I moved there from Porto in 2021.",
+		"We use Postgres 16 as the main database for every service.",
+		"HTTP clients can learn too.",
+		"I am Dana, a backend engineer who works mostly in Go.",
+		"The team standup is at 9:30 on weekdays.",
+	} {
+		learn(t, svc, n)
+	}
+	for q, want := range map[string]string{
+		"How do I take my coffee?": "dark roast coffee",
+		"Do I take sugar?":         "never with sugar",
+		"What city is my home?":    "Lisbon",
+		"Which database do I use?": "Postgres 16",
+		"Who am I?":                "I am Dana",
+	} {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Citations) == 0 || !strings.Contains(res.Citations[0].Snippet, want) || !strings.Contains(res.Answer, want) {
+			t.Errorf("%q: answered %q, want it quoting %q first", q, res.Answer, want)
+		}
+	}
+	for _, q := range []string{"What is the capital of Mongolia?", "Which host runs the billing queue?", "what is it?", "Where do I keep the spare keys?"} {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(res.Answer, memory.IDontKnow) || len(res.Citations) != 0 {
+			t.Errorf("%q: answered %q with %d citations, want I don't know", q, res.Answer, len(res.Citations))
+		}
 	}
 }

@@ -82,6 +82,17 @@ func (s *Service) recallMinCosine() float64 {
 // contain to count as relevant.
 const recallMinShare = 0.6
 
+// minShare is recallMinShare for a memory of n items. Below
+// retrieval.MinCollection the words of a question weigh about the same,
+// its light words ("take", "city") as much as its subject ("sugar"), and
+// few notes share words by chance: there recallMinTyped is enough.
+func minShare(n int64) float64 {
+	if n < retrieval.MinCollection {
+		return recallMinTyped
+	}
+	return recallMinShare
+}
+
 // recallMinTyped is the share of a question's word weight enough for a hit
 // that also holds the kind of answer the question asks for (a time for
 // "when"): a question in other words than the note still shares its rare
@@ -93,11 +104,11 @@ const recallMinTyped = 0.4
 // measured: a WordNet relative of a word counts for its weight), less
 // when it holds the kind of answer asked for (t), or be very close in
 // vector space.
-func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine float64) bool {
+func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, share float64) bool {
 	if f.InVector && f.Vector >= minCosine {
 		return true
 	}
-	return f.Coverage >= recallMinShare || f.Coverage >= recallMinTyped && t != answer.Any && answer.Holds(t, text)
+	return f.Coverage >= share || f.Coverage >= recallMinTyped && t != answer.Any && answer.Holds(t, text)
 }
 
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
@@ -122,7 +133,8 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	}
 	out := &RecallResult{Citations: []Citation{}, Model: "extractive"}
 	terms := lexicon.Terms(p.Question)
-	if len(terms) == 0 {
+	self := lexicon.SelfTerms(p.Question)
+	if len(terms) == 0 && len(self) == 0 {
 		out.Answer = IDontKnow + ": the question has no words to look for in memory."
 		return out, nil
 	}
@@ -137,7 +149,13 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	if err != nil {
 		return nil, err
 	}
-	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, v, m.Items, depth, depth)
+	var ranked []retrieval.Candidate
+	if len(self) > 0 {
+		ranked, err = s.aboutUser(ctx, m, self, v, depth)
+		terms = self
+	} else {
+		ranked, _, err = s.rank(ctx, m, ModeHybrid, p.Question, v, m.Items, depth, depth)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +172,11 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		score   float64
 	}
 	qt := answer.QuestionType(p.Question)
+	size := m.Items
+	if v.universe != nil {
+		size = int64(len(v.universe))
+	}
+	share := minShare(size)
 	var cands []candidate
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
@@ -161,7 +184,10 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if text == "" || !relevant(qt, text, f, s.recallMinCosine()) || answer.LacksName(p.Question, text) {
+		if text == "" || !relevant(qt, text, f, s.recallMinCosine(), share) || answer.LacksName(p.Question, text) {
+			continue
+		}
+		if len(self) > 0 && !lexicon.FirstPerson(text) {
 			continue
 		}
 		snippet := answer.Sentence(terms, qt, text)
@@ -190,6 +216,22 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	}
 	if s.writer != nil {
 		s.writeAnswer(ctx, p.Question, out)
+	}
+	return out, nil
+}
+
+// aboutUser ranks the notes a question about the user in stopwords only
+// ("Who am I?") may be answered from: those holding its words (self), by
+// BM25, each counted as fully covering it; recall keeps those written in
+// the first person.
+func (s *Service) aboutUser(ctx context.Context, m Marks, self []string, v view, depth int) ([]retrieval.Candidate, error) {
+	hits, err := s.search.Plain(ctx, m, self, depth, m.Items, v.allowed, v.universe)
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	out := make([]retrieval.Candidate, len(hits))
+	for i, h := range hits {
+		out[i] = retrieval.Candidate{Seq: h.Seq, Score: h.Score / hits[0].Score, Keyword: h.Score, Coverage: 1}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,6 +35,41 @@ func Terms(query string) []string {
 		}
 	}
 	return out
+}
+
+// firstPerson are the words by which a question speaks of the user.
+var firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": true, "myself": true}
+
+// questionWords ask; they are not what is asked about.
+var questionWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": true, "which": true,
+	"when": true, "where": true, "why": true, "how": true}
+
+// SelfTerms returns the words to look for when a question made only of
+// stopwords asks about the user ("Who am I?", "What do I like?"): its own
+// words but the question words, in order; nil when it has searchable
+// words (Terms) or does not speak of the user.
+func SelfTerms(question string) []string {
+	if len(Terms(question)) > 0 {
+		return nil
+	}
+	var out []string
+	self := false
+	for _, w := range Words(question) {
+		self = self || firstPerson[w]
+		if !questionWords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	if !self {
+		return nil
+	}
+	return out
+}
+
+// FirstPerson reports whether text speaks as the user: it holds "I", "me"
+// or "my".
+func FirstPerson(text string) bool {
+	return slices.ContainsFunc(Words(text), func(w string) bool { return firstPerson[w] })
 }
 
 // Words splits s into lowercased runs of letters and digits, and symbols

@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +32,21 @@ func TestStemAndNear(t *testing.T) {
 	}
 	if !Stopword("the") || Stopword("staging") {
 		t.Error("Stopword")
+	}
+}
+
+func TestSelfTerms(t *testing.T) {
+	for q, want := range map[string]string{
+		"Who am I?":          "am i",
+		"What do I like?":    "do i like",
+		"what is it?":        "",
+		"Where is my coffee": "",
+	} {
+		if got := strings.Join(SelfTerms(q), " "); got != want {
+			t.Errorf("SelfTerms(%q) = %q, want %q", q, got, want)
+		}
+	}
+	if !FirstPerson("I am Dana.") || FirstPerson("Dana is an engineer.") {
+		t.Error("FirstPerson")
 	}
 }

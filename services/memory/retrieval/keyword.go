@@ -112,6 +112,25 @@ func (e *Engine) Words(ctx context.Context, m Marks, query string, k int, asOf i
 	return idx.SearchWithin(keys, k, asOf, nil, universe), intersectSorted(matching, universe), nil
 }
 
+// Plain ranks the items (<= asOf) holding any of words, taken as given
+// (stopwords too: for what lexicon.Terms leaves out), by BM25 alone, the
+// best k, among allowed and universe as Query has them.
+func (e *Engine) Plain(ctx context.Context, m Marks, words []string, k int, asOf int64, allowed, universe []int64) ([]Ranked, error) {
+	keys := textkeys.Keys(words)
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	idx, err := e.syncKeywords(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]keywordindex.Term, len(keys))
+	for i, key := range keys {
+		terms[i] = keywordindex.Term{Key: key}
+	}
+	return idx.SearchTerms(terms, k, asOf, allowed, universe), nil
+}
+
 // intersectSorted returns the values of a that are also in b; both are
 // ascending.
 func intersectSorted(a, b []int64) []int64 {

@@ -116,6 +116,11 @@ func byScore(cs []Candidate) {
 	})
 }
 
+// MinCollection is the memory size from which a word's rarity in it
+// means something. A small memory makes every word look rare; counting it
+// as at least MinCollection items keeps the weights near equal below it.
+const MinCollection = 100
+
 // termKey is a key that stands for a question word (terms[term]) in a
 // note: the word's own, or, weighing less, a WordNet relative's.
 type termKey struct {
@@ -202,11 +207,7 @@ func termWeights(idx *keywordindex.Index, m Marks, keys [][]string, universe []i
 	if universe != nil {
 		items = int64(len(universe))
 	}
-	// A small memory makes every word look rare; counting it as at least
-	// minCollection items keeps the weights near equal until there is
-	// enough memory for rarity to mean something.
-	const minCollection = 100
-	n := float64(max(items, minCollection))
+	n := float64(max(items, MinCollection))
 	w := make([]float64, len(keys))
 	for i, ks := range keys {
 		df := 0
