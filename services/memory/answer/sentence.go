@@ -20,7 +20,8 @@ func Unwrap(text string) string {
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		if i > 0 {
-			if l == "" || lines[i-1] == "" || startsBlock.MatchString(l) || standsAlone.MatchString(lines[i-1]) {
+			if l == "" || lines[i-1] == "" || startsBlock.MatchString(l) || standsAlone.MatchString(lines[i-1]) ||
+				underline.MatchString(l) || underline.MatchString(lines[i-1]) {
 				b.WriteByte('\n')
 			} else {
 				b.WriteByte(' ')
@@ -37,6 +38,9 @@ var (
 	startsBlock = regexp.MustCompile("^(?:#|>|\\||```|[-*+] |\\d+[.)] )")
 	// standsAlone matches one that nothing after it continues.
 	standsAlone = regexp.MustCompile("^(?:#|\\||```)")
+	// underline matches the line under a heading in Setext and AsciiDoc
+	// ("Usage" over "-----"), which belongs to neither neighbour.
+	underline = regexp.MustCompile(`^(?:={3,}|-{3,}|~{3,}|\^{3,})$`)
 )
 
 var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
@@ -60,18 +64,33 @@ func Sentence(terms []string, t Type, text string) string {
 			sentence = strings.TrimSpace(text[start:loc[1]])
 		}
 		start = loc[1]
-		if sentence == "" {
+		if sentence == "" || underline.MatchString(sentence) {
 			continue
 		}
-		n := 2 * lexicon.Coverage(terms, sentence)
+		n := 4 * lexicon.Coverage(terms, sentence)
 		if t != Any && Holds(t, sentence) {
-			n++
+			n += 2
+		}
+		// A heading names what follows; the sentence under it that holds
+		// as many of the words tells it.
+		if heading(sentence, text[loc[1]:]) {
+			n--
 		}
 		if n > bestN {
 			best, bestN = sentence, n
 		}
 	}
 	return clipRunes(best, MaxSnippet)
+}
+
+// heading reports whether sentence, followed by rest, is a heading: a
+// Markdown one, or a line over an underline.
+func heading(sentence, rest string) bool {
+	if strings.HasPrefix(sentence, "#") {
+		return true
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), "\n")
+	return underline.MatchString(strings.TrimSpace(next))
 }
 
 func clipRunes(s string, n int) string {

@@ -23,3 +23,20 @@ func TestSentence(t *testing.T) {
 		t.Errorf("Unwrap = %q", got)
 	}
 }
+
+// A heading holding the question's words loses to the sentence under it
+// holding as many; its underline is never quoted.
+func TestSentenceNotAHeading(t *testing.T) {
+	doc := "git-jump\n========\n\nGit-jump is a script that helps you jump to interesting places in your editor.\n\n" +
+		"Usage\n-----\n\n" + strings.Repeat("Filler about nothing in particular. ", 10)
+	if got := Sentence([]string{"git", "jump"}, Any, doc); !strings.HasPrefix(got, "Git-jump is a script") {
+		t.Errorf("Sentence = %q", got)
+	}
+	md := "## Deploys\n\nDeploys happen on Tuesdays after the standup.\n" + strings.Repeat("Filler about nothing in particular. ", 10)
+	if got := Sentence([]string{"deploys"}, Any, md); got != "Deploys happen on Tuesdays after the standup." {
+		t.Errorf("Sentence = %q", got)
+	}
+	if got := Unwrap("Usage\n-----\nrun it\nwith care"); got != "Usage\n-----\nrun it with care" {
+		t.Errorf("Unwrap = %q", got)
+	}
+}
