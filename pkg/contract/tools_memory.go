@@ -47,6 +47,15 @@ var MemoryRecall = Tool{
 	Use: "memory.recall to answer a question from what the user told you before",
 }
 
+// DefaultMinScore is memory.fetch's relevance floor in hybrid mode: a hit
+// below it holds next to none of the query's words and is far from it in
+// meaning (the rerank scores 0.3 for the best fused rank, plus the share
+// of the query's word weight a note holds).
+const DefaultMinScore = 0.1
+
+// DefaultMinScoreText is DefaultMinScore as the schema says it.
+const DefaultMinScoreText = "0.1"
+
 // MemoryFetch ranks stored items against a query.
 var MemoryFetch = Tool{
 	Name:  "memory.fetch",
@@ -59,6 +68,10 @@ var MemoryFetch = Tool{
 		"filter": FilterSchema(),
 		"limit":  limitSchema(),
 		"cursor": cursorSchema(),
+		"min_score": Number("Leave out hits scoring below this. In hybrid mode the score is relevance, about 1.3 for a note holding " +
+			"every word of the query, and hits below " + DefaultMinScoreText + " are left out unless this says otherwise; keyword (BM25) " +
+			"and vector (cosine) scores have no floor unless this sets one. 0 returns every hit.").Range(0, 1000),
+		"snippets": Boolean("Give each hit a snippet: its sentence that best matches the query, the matching words in **bold**."),
 	}),
 	Output: func() *Schema {
 		s := pageOf("hits", hitSchema())

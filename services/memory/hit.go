@@ -10,6 +10,7 @@ type Hit struct {
 	Meta       HitMeta  `json:"meta"`
 	Score      *float64 `json:"score,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
+	Snippet    string   `json:"snippet,omitempty"`
 }
 
 // HitMeta is an item's metadata as tools return it: where it came from,

@@ -273,3 +273,10 @@ func quotable(it Item) string {
 	}
 	return answer.Unwrap(it.Text)
 }
+
+// snippet is the sentence of it that best matches query, as recall would
+// quote it, its matching words in bold.
+func snippet(query string, it Item) string {
+	terms := lexicon.Terms(query)
+	return answer.Highlight(terms, answer.Sentence(terms, answer.QuestionType(query), quotable(it)))
+}

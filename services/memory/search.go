@@ -32,6 +32,10 @@ type FetchParams struct {
 	Filter *Filter `json:"filter,omitempty"`
 	Limit  int     `json:"limit,omitempty"`
 	Cursor string  `json:"cursor,omitempty"`
+	// MinScore leaves out hits below it; nil means contract.DefaultMinScore
+	// in hybrid mode and no floor in the others.
+	MinScore *float64 `json:"min_score,omitempty"`
+	Snippets bool     `json:"snippets,omitempty"`
 }
 
 // FetchResult is one page of hits, best first.
@@ -62,7 +66,8 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	fp := argsFingerprint(cursorKind("fetch", cc), struct {
 		Q, M string
 		F    *Filter
-	}{query, mode, p.Filter})
+		S    *float64 `json:",omitempty"`
+	}{query, mode, p.Filter, p.MinScore})
 	c, err := decodeCursor(p.Cursor, fp)
 	if err != nil {
 		return nil, err
@@ -88,6 +93,7 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	if warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
+	ranked = aboveFloor(ranked, mode, p.MinScore)
 	if c.Offset >= len(ranked) {
 		return out, nil
 	}
@@ -109,9 +115,32 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 			continue // forgotten between ranking and reading
 		}
 		score := f.Score
-		out.Hits = append(out.Hits, hitOf(it, &score))
+		h := hitOf(it, &score)
+		if p.Snippets {
+			h.Snippet = snippet(query, it)
+		}
+		out.Hits = append(out.Hits, h)
 	}
 	return out, nil
+}
+
+// aboveFloor cuts ranked, best first with falling scores, at the first
+// hit below the floor: min when given, else contract.DefaultMinScore in
+// hybrid mode, whose score is relevance; none in the others.
+func aboveFloor(ranked []retrieval.Candidate, mode string, min *float64) []retrieval.Candidate {
+	floor := 0.0
+	switch {
+	case min != nil:
+		floor = *min
+	case mode == ModeHybrid:
+		floor = contract.DefaultMinScore
+	}
+	for i, f := range ranked {
+		if f.Score < floor {
+			return ranked[:i]
+		}
+	}
+	return ranked
 }
 
 // itemsOf reads the items of list.

@@ -40,3 +40,16 @@ func TestSentenceNotAHeading(t *testing.T) {
 		t.Errorf("Unwrap = %q", got)
 	}
 }
+
+func TestHighlight(t *testing.T) {
+	for _, c := range []struct{ terms, in, want string }{
+		{"dark roast coffee", "I prefer dark roast coffee, black.", "I prefer **dark roast coffee**, black."},
+		{"deploy tuesday", "Deploys happen on Tuesdays.", "**Deploys** happen on **Tuesdays**."},
+		{"café", "Le café, noir.", "Le **café**, noir."},
+		{"", "Nothing to mark.", "Nothing to mark."},
+	} {
+		if got := Highlight(strings.Fields(c.terms), c.in); got != c.want {
+			t.Errorf("Highlight(%q, %q) = %q, want %q", c.terms, c.in, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package memory_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// newcomerNotes are a newcomer's first notes: a handful, each about one
+// thing, and one the smoke tests leave.
+var newcomerNotes = []string{
+	"I prefer dark roast coffee, black, never with sugar.",
+	"My home is in Lisbon; I moved there from Porto in 2021.",
+	"We use Postgres 16 as the main database for every service.",
+	"HTTP clients can learn too.",
+	"I am Dana, a backend engineer who works mostly in Go.",
+	"The team standup is at 9:30 on weekdays.",
+}
+
+// Questions
+// in the user's words share only the subject with the note ("take" and
+// "city" are nowhere in memory); recall must answer them from it, and
+// still know nothing of what no note tells.
+func TestRecallInAFewNotes(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range newcomerNotes {
+		learn(t, svc, n)
+	}
+	for q, want := range map[string]string{
+		"How do I take my coffee?": "dark roast coffee",
+		"Do I take sugar?":         "never with sugar",
+		"What city is my home?":    "Lisbon",
+		"Which database do I use?": "Postgres 16",
+		"Who am I?":                "I am Dana",
+	} {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Citations) == 0 || !strings.Contains(res.Citations[0].Snippet, want) || !strings.Contains(res.Answer, want) {
+			t.Errorf("%q: answered %q, want it quoting %q first", q, res.Answer, want)
+		}
+	}
+	for _, q := range []string{"What is the capital of Mongolia?", "Which host runs the billing queue?", "what is it?", "Where do I keep the spare keys?"} {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(res.Answer, memory.IDontKnow) || len(res.Citations) != 0 {
+			t.Errorf("%q: answered %q with %d citations, want I don't know", q, res.Answer, len(res.Citations))
+		}
+	}
+}
+
+// memory.fetch leaves out what holds none of the query's words and is far
+// from it in meaning, in hybrid mode, unless min_score says otherwise; the
+// single legs' scores have no floor of their own.
+func TestFetchRelevanceFloor(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range newcomerNotes {
+		learn(t, svc, n)
+	}
+	fetch := func(p memory.FetchParams) []memory.Hit {
+		t.Helper()
+		res, err := svc.Fetch(ctx, p, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Hits
+	}
+	hits := fetch(memory.FetchParams{Query: "coffee"})
+	if len(hits) != 1 || !strings.Contains(hits[0].Text, "coffee") {
+		t.Fatalf("hybrid: %d hits, want the coffee note alone: %+v", len(hits), hits)
+	}
+	zero, high := 0.0, 2.0
+	if all := fetch(memory.FetchParams{Query: "coffee", MinScore: &zero}); len(all) <= 1 {
+		t.Errorf("min_score 0: %d hits, want every ranked one", len(all))
+	}
+	if none := fetch(memory.FetchParams{Query: "coffee", MinScore: &high}); len(none) != 0 {
+		t.Errorf("min_score 2: %d hits", len(none))
+	}
+	if vec := fetch(memory.FetchParams{Query: "coffee", Mode: memory.ModeVector}); len(vec) <= 1 {
+		t.Errorf("vector mode: %d hits, want no floor", len(vec))
+	}
+	hits = fetch(memory.FetchParams{Query: "dark coffee", Snippets: true})
+	if len(hits) == 0 || hits[0].Snippet != "I prefer **dark** roast **coffee**, black, never with sugar." {
+		t.Errorf("snippet: %+v", hits)
+	}
+	if plain := fetch(memory.FetchParams{Query: "dark coffee"}); len(plain) == 0 || plain[0].Snippet != "" {
+		t.Errorf("a snippet not asked for: %+v", plain)
+	}
+}
