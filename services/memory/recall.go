@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
@@ -202,7 +203,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, c := range cands[:min(want, len(cands))] {
 		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
 		if len(quoted) < answerSentences {
-			quoted = append(quoted, fmt.Sprintf("%s [%d]", strings.TrimRight(c.snippet, " "), len(out.Citations)))
+			quoted = append(quoted, fmt.Sprintf("%s [%d]", strings.TrimRight(answer.ResolveDates(c.snippet, c.it.ObservedAt), " "), len(out.Citations)))
 		}
 	}
 	switch len(quoted) {
@@ -244,6 +245,9 @@ func (s *Service) writeAnswer(ctx context.Context, question string, out *RecallR
 	sources := make([]string, len(out.Citations))
 	for i, c := range out.Citations {
 		sources[i] = c.Snippet
+		if at, err := time.Parse(time.RFC3339Nano, c.Meta.ObservedAt); err == nil {
+			sources[i] = answer.ResolveDates(c.Snippet, at)
+		}
 	}
 	written, err := s.writer.Write(ctx, question, sources)
 	if err != nil {

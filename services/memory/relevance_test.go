@@ -94,3 +94,17 @@ func TestFetchRelevanceFloor(t *testing.T) {
 		t.Errorf("a snippet not asked for: %+v", plain)
 	}
 }
+
+// An answer quoting "yesterday" says which day that was for the note, not
+// for today.
+func TestRecallDatesFromTheNote(t *testing.T) {
+	svc := mustOpenService(t) // its clock reads 1 May 2026
+	learn(t, svc, "I went to the LGBTQ support group yesterday and it was powerful.")
+	res, err := svc.Recall(context.Background(), memory.RecallParams{Question: "When did I go to the support group?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Answer, "yesterday (30 April 2026)") || strings.Contains(res.Citations[0].Snippet, "April") {
+		t.Errorf("answer %q, citation %q", res.Answer, res.Citations[0].Snippet)
+	}
+}

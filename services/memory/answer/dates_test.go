@@ -1,0 +1,26 @@
+package answer
+
+import (
+	"testing"
+	"time"
+)
+
+func TestResolveDates(t *testing.T) {
+	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC) // a Monday
+	for in, want := range map[string]string{
+		"I went to a LGBTQ support group yesterday and it was so powerful.": "I went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.",
+		"We moved last month.":               "We moved last month (April 2023).",
+		"Two weeks ago I ran a charity race": "Two weeks ago (the week of 24 April 2023) I ran a charity race",
+		"3 days ago, and tomorrow again":     "3 days ago (5 May 2023), and tomorrow (9 May 2023) again",
+		"Last year was hard.":                "Last year (2022) was hard.",
+		"Deploys happen on Tuesdays.":        "Deploys happen on Tuesdays.",
+		"Yesterday's news":                   "Yesterday (7 May 2023)'s news",
+	} {
+		if got := ResolveDates(in, at); got != want {
+			t.Errorf("ResolveDates(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ResolveDates("yesterday", time.Time{}); got != "yesterday" {
+		t.Errorf("no time known: %q", got)
+	}
+}
