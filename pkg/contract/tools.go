@@ -150,7 +150,6 @@ func hitSchema() *Schema {
 		"meta":       out("object", "Metadata: source, provenance, observed_at, created_at, learning_kind, workspace, repo, tags, ..."),
 		"score":      out("number", "Relevance; higher is better. Only on search results."),
 		"confidence": out("number", "How sure the writer was, 0 to 1. Only on learnings."),
-		"snippet":    out("string", "The sentence that best matches the query, its matching words in **bold**. Only when asked for."),
 	})
 }
 

@@ -74,7 +74,9 @@ var MemoryFetch = Tool{
 		"snippets": Boolean("Give each hit a snippet: its sentence that best matches the query, the matching words in **bold**."),
 	}),
 	Output: func() *Schema {
-		s := pageOf("hits", hitSchema())
+		hit := hitSchema()
+		hit.Properties["snippet"] = out("string", "The sentence that best matches the query, its matching words in **bold**. Only with snippets: true.")
+		s := pageOf("hits", hit)
 		s.Properties["mode"] = out("string", "The retrieval mode used.")
 		s.Properties["warnings"] = &Schema{Type: "array", Description: "Why the results are less than asked for, when they are.", Items: out("string", "")}
 		return s
