@@ -68,8 +68,8 @@ var MemoryFetch = Tool{
 		"filter": FilterSchema(),
 		"limit":  limitSchema(),
 		"cursor": cursorSchema(),
-		"min_score": Number("Leave out hits scoring below this. In hybrid mode the score is relevance, about 1.3 for a note holding " +
-			"every word of the query, and hits below " + DefaultMinScoreText + " are left out unless this says otherwise; keyword (BM25) " +
+		"min_score": Number("Leave out hits scoring below this. In hybrid mode the score is relevance, about 1.3 for a note holding "+
+			"every word of the query, and hits below "+DefaultMinScoreText+" are left out unless this says otherwise; keyword (BM25) "+
 			"and vector (cosine) scores have no floor unless this sets one. 0 returns every hit.").Range(0, 1000),
 		"snippets": Boolean("Give each hit a snippet: its sentence that best matches the query, the matching words in **bold**."),
 	}),
