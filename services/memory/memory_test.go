@@ -358,40 +358,6 @@ func TestRecall(t *testing.T) {
 	})
 }
 
-// A configured recall cosine replaces the embedder's: set low, a note only
-// somewhat near the question in vector space is quoted (what a model whose
-// unrelated sentences score high does to recall with the default of 0.5);
-// the embedder's own keeps "I don't know".
-func TestRecallMinCosine(t *testing.T) {
-	ctx := context.Background()
-	const note, question = "Deploys to production happen on Tuesdays after the standup.", "what happens after the meeting"
-	for _, c := range []struct {
-		cosine float64
-		idk    bool
-	}{{0, true}, {0.3, false}} {
-		st := sqlite.New(filepath.Join(t.TempDir(), "memory.db"))
-		if err := st.Open(); err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		svc := memory.NewService(st, &memory.Options{RecallMinCosine: c.cosine})
-		// Among a few notes, sharing one of the question's two words is
-		// enough (TestRecallInAFewNotes); among a hundred it is not, and
-		// the cosine decides.
-		for i := range 100 {
-			learn(t, svc, fmt.Sprintf("Shelf %d holds box %d of winter clothes.", i, i))
-		}
-		learn(t, svc, note)
-		res, err := svc.Recall(ctx, memory.RecallParams{Question: question}, anyone)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.HasPrefix(res.Answer, memory.IDontKnow); got != c.idk {
-			t.Errorf("recall cosine %g: %q, want I don't know: %v", c.cosine, res.Answer, c.idk)
-		}
-	}
-}
-
 func TestForget(t *testing.T) {
 	svc := mustOpenService(t)
 	ctx := context.Background()
