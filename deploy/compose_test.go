@@ -173,8 +173,8 @@ func checkReplication(t *testing.T, p *types.Project) {
 			}
 			return ""
 		}
-		if env("OPENHUMAN_MEMORY_REPLICATION") != "jetstream" {
-			t.Errorf("%s: OPENHUMAN_MEMORY_REPLICATION %q, want jetstream", name, env("OPENHUMAN_MEMORY_REPLICATION"))
+		if env("OPENHUMAN_MEMORY_REPLICATED") != "true" {
+			t.Errorf("%s: OPENHUMAN_MEMORY_REPLICATED %q, want true", name, env("OPENHUMAN_MEMORY_REPLICATED"))
 		}
 		if n, err := strconv.Atoi(env("OPENHUMAN_MEMORY_STREAM_REPLICAS")); err != nil || n < 1 || n > len(servers) {
 			t.Errorf("%s: OPENHUMAN_MEMORY_STREAM_REPLICAS %q, want 1 to %d (the NATS servers)", name, env("OPENHUMAN_MEMORY_STREAM_REPLICAS"), len(servers))

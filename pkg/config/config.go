@@ -20,6 +20,10 @@ type Config struct {
 	Home string `toml:"-"`
 	// File is the config.toml that was read, "" when none exists.
 	File string `toml:"-"`
+	// Deprecated says, one line each, which retired settings the file or
+	// the environment still used and what replaces them; the binaries log
+	// it as warnings (run.WarnConfig).
+	Deprecated []string `toml:"-"`
 
 	NATS     NATS     `toml:"nats"`
 	Bus      Bus      `toml:"bus"`
@@ -124,21 +128,17 @@ type Memory struct {
 	Enabled *bool `toml:"enabled" env:"OPENHUMAN_MEMORY_ENABLED"`
 	// Path of the SQLite database; default <home>/memory.db.
 	Path string `toml:"path" env:"OPENHUMAN_MEMORY_PATH"`
-	// Replication "jetstream" makes every memory replica materialize its
-	// SQLite from one JetStream stream of writes (distributed mode only:
-	// it needs nats.url). "" keeps one independent store per process.
-	Replication string `toml:"replication" env:"OPENHUMAN_MEMORY_REPLICATION"`
+	// Replicated makes every memory replica materialize its SQLite from
+	// one JetStream stream of writes (distributed mode only: it needs
+	// nats.url). false keeps one independent store per process.
+	Replicated bool `toml:"replicated" env:"OPENHUMAN_MEMORY_REPLICATED"`
+	// Replication is the setting Replicated took over (see retired.go).
+	Replication retiredReplication `toml:"replication"`
 	// StreamReplicas is how many NATS servers keep the stream and the
 	// snapshot bucket: 3 for a three-server cluster, 1 for a single server.
 	StreamReplicas int        `toml:"stream_replicas" env:"OPENHUMAN_MEMORY_STREAM_REPLICAS" default:"3"`
 	Embeddings     Embeddings `toml:"embeddings"`
 }
-
-// Replicated reports whether memory writes go through JetStream.
-func (m Memory) Replicated() bool { return m.Replication == ReplicationJetStream }
-
-// ReplicationJetStream is [memory] replication's one non-empty value.
-const ReplicationJetStream = "jetstream"
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {

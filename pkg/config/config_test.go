@@ -223,8 +223,8 @@ timeout_seconds = 10
 
 func TestReplicationNeedsNATS(t *testing.T) {
 	for env, want := range map[string]string{
-		"OPENHUMAN_MEMORY_REPLICATION=jetstream":      "memory.replication \"jetstream\" (OPENHUMAN_MEMORY_REPLICATION) needs nats.url (OPENHUMAN_NATS_URL)",
-		"OPENHUMAN_MEMORY_REPLICATION=raft":           "memory.replication \"raft\" (OPENHUMAN_MEMORY_REPLICATION): use \"jetstream\"",
+		"OPENHUMAN_MEMORY_REPLICATED=true":            "memory.replicated (OPENHUMAN_MEMORY_REPLICATED) needs nats.url (OPENHUMAN_NATS_URL)",
+		"OPENHUMAN_MEMORY_REPLICATED=jetstream":       `OPENHUMAN_MEMORY_REPLICATED="jetstream": use true or false`,
 		"OPENHUMAN_MEMORY_STREAM_REPLICAS=7":          "memory.stream_replicas 7 (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=NaN":  "memory.embeddings.recall_min_cosine NaN (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=1.5":  "memory.embeddings.recall_min_cosine 1.5 (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1",
@@ -237,9 +237,9 @@ func TestReplicationNeedsNATS(t *testing.T) {
 		}
 	}
 	c, err := Load(t.TempDir(), func(name string) string {
-		return map[string]string{"OPENHUMAN_MEMORY_REPLICATION": "jetstream", "OPENHUMAN_NATS_URL": "nats://127.0.0.1:4222"}[name]
+		return map[string]string{"OPENHUMAN_MEMORY_REPLICATED": "true", "OPENHUMAN_NATS_URL": "nats://127.0.0.1:4222"}[name]
 	})
-	if err != nil || !c.Memory.Replicated() || c.Memory.StreamReplicas != 3 {
+	if err != nil || !c.Memory.Replicated || len(c.Deprecated) != 0 || c.Memory.StreamReplicas != 3 {
 		t.Fatalf("replicated config: %v %+v", err, c.Memory)
 	}
 	c, err = Load(t.TempDir(), func(name string) string {

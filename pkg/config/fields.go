@@ -25,12 +25,13 @@ const (
 
 // EnvVars lists every environment variable Load reads, OPENHUMAN_HOME,
 // OPENHUMAN_CONFIG, OPENHUMAN_API_TOKEN (which has no key: the file
-// holds hashes, not tokens) and OPENHUMAN_API_TOKEN_FROM first, then in the order of Config's fields. It is for
+// holds hashes, not tokens) and OPENHUMAN_API_TOKEN_FROM first, then in the order of Config's fields, and the
+// retired ones Load still reads (OPENHUMAN_MEMORY_REPLICATION) last. It is for
 // checking a deployment's variables: one missing from this list is
 // ignored by every binary, which is almost always a typo (UnknownEnv
 // reports them).
 func EnvVars() []string {
-	return append([]string{envHome, envConfig, envAPIToken, envAPITokenFrom}, envNames(envScope)...)
+	return append(append([]string{envHome, envConfig, envAPIToken, envAPITokenFrom}, envNames(envScope)...), envReplication)
 }
 
 // envNames lists the env tags a walk reaches, each once:

@@ -32,7 +32,11 @@ func Load(home string, getenv func(string) string) (Config, error) {
 	} else if err := c.readFile(filepath.Join(c.Home, "config.toml")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return c, err
 	}
+	c.applyRetiredFile()
 	if err := c.readEnv(getenv); err != nil {
+		return c, err
+	}
+	if err := c.readRetiredEnv(getenv); err != nil {
 		return c, err
 	}
 	if err := c.readAPIToken(getenv); err != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -102,14 +103,8 @@ func (c *Config) validate() error {
 			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)
 		}
 	}
-	switch c.Memory.Replication {
-	case "":
-	case ReplicationJetStream:
-		if c.NATS.URL == "" {
-			return fmt.Errorf("memory.replication %q (OPENHUMAN_MEMORY_REPLICATION) needs nats.url (OPENHUMAN_NATS_URL): replicas meet on a NATS server with JetStream; without one, leave it empty", c.Memory.Replication)
-		}
-	default:
-		return fmt.Errorf("memory.replication %q (OPENHUMAN_MEMORY_REPLICATION): use \"jetstream\", or leave it empty for one store per process", c.Memory.Replication)
+	if c.Memory.Replicated && c.NATS.URL == "" {
+		return errors.New("memory.replicated (OPENHUMAN_MEMORY_REPLICATED) needs nats.url (OPENHUMAN_NATS_URL): replicas meet on a NATS server with JetStream; without one, leave it false")
 	}
 	if c.Memory.StreamReplicas < 1 || c.Memory.StreamReplicas > 5 {
 		return fmt.Errorf("memory.stream_replicas %d (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5 (JetStream's limit); 1 for a single nats-server", c.Memory.StreamReplicas)

@@ -152,7 +152,7 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		return nil
 	}
 	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", s.Name)
-	WarnUnknownEnv(log, environ)
+	WarnConfig(log, cfg, environ)
 	if cfg.NATS.URL == "" {
 		return errors.New(s.Name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
 			"to run everything in one process without NATS, run openhuman-core instead")
@@ -208,10 +208,14 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 // errUnhealthy ends a healthcheck that failed; Healthcheck has said why.
 var errUnhealthy = errors.New("unhealthy")
 
-// WarnUnknownEnv logs a warning for each OPENHUMAN_* variable in environ
-// that no binary reads (config.UnknownEnv), so a misspelt one is not
-// ignored in silence.
-func WarnUnknownEnv(log *slog.Logger, environ []string) {
+// WarnConfig logs a warning for each retired setting cfg still used
+// (cfg.Deprecated) and for each OPENHUMAN_* variable in environ that no
+// binary reads (config.UnknownEnv), so a misspelt one is not ignored in
+// silence.
+func WarnConfig(log *slog.Logger, cfg config.Config, environ []string) {
+	for _, d := range cfg.Deprecated {
+		log.Warn("deprecated setting: " + d)
+	}
 	for _, w := range config.UnknownEnv(environ) {
 		log.Warn("unknown environment variable, ignored: "+w.Name+"; did you mean "+w.Closest+"?", "var", w.Name, "closest", w.Closest)
 	}

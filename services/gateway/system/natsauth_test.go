@@ -320,7 +320,7 @@ func TestDeployNATSPermissionsReplicated(t *testing.T) {
 	url, pw := mustStartDeployNATS(t)
 	memCfg := func() config.Config {
 		cfg, err := config.Load(t.TempDir(), func(k string) string {
-			return map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATION": "jetstream",
+			return map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATED": "true",
 				"OPENHUMAN_MEMORY_STREAM_REPLICAS": "1"}[k]
 		})
 		if err != nil {

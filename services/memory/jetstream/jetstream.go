@@ -91,7 +91,7 @@ func openErr(what string, replicas int, err error) error {
 	var api *jetstream.APIError
 	switch {
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
-		return fmt.Errorf("memory replication needs JetStream, which the NATS server does not offer: enable it (jetstream { store_dir: ... } in nats.conf), or leave memory.replication (OPENHUMAN_MEMORY_REPLICATION) empty (%w)", err)
+		return fmt.Errorf("memory replication needs JetStream, which the NATS server does not offer: enable it (jetstream { store_dir: ... } in nats.conf), or set memory.replicated (OPENHUMAN_MEMORY_REPLICATED) false (%w)", err)
 	case errors.As(err, &api) && replicas > 1:
 		return fmt.Errorf("creating the %s with %d replicas failed (%v): memory.stream_replicas (OPENHUMAN_MEMORY_STREAM_REPLICAS) must not exceed the servers of the NATS cluster; a single nats-server needs 1", what, replicas, err)
 	}

@@ -34,7 +34,7 @@ func mustJetStream(tb testing.TB) *embedded.Server {
 // replConfig is a replicated memory's configuration in home.
 func replConfig(tb testing.TB, url, home string, replicas int) config.Config {
 	tb.Helper()
-	env := map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATION": "jetstream",
+	env := map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATED": "true",
 		"OPENHUMAN_MEMORY_STREAM_REPLICAS": fmt.Sprint(replicas)}
 	cfg, err := config.Load(home, func(k string) string { return env[k] })
 	if err != nil {

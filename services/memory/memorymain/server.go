@@ -48,10 +48,10 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	case !cfg.Memory.On():
 		domain = memory.Off("disabled in configuration ([memory] enabled = false or OPENHUMAN_MEMORY_ENABLED=false)")
 		log.Warn("memory is off by configuration")
-	case cfg.Memory.Replicated():
+	case cfg.Memory.Replicated:
 		var err error
 		if s.repl, s.store, err = openReplicated(cfg, log); err != nil {
-			return nil, fmt.Errorf("memory replication ([memory] replication = %q): %w", cfg.Memory.Replication, err)
+			return nil, fmt.Errorf("memory replication ([memory] replicated = true): %w", err)
 		}
 		domain = newDomain(s.repl.store, cfg, log)
 		s.repl.follow(domain, log)

@@ -232,7 +232,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 		level = "warn" // a command's stderr is for its own errors
 	}
 	log := telemetry.NewLogger(m.Stderr, level, g.verbose)
-	run.WarnUnknownEnv(log, m.Environ)
+	run.WarnConfig(log, cfg, m.Environ)
 	sys, err := system.Start(cfg, log)
 	if err != nil {
 		return nil, nil, nil, err

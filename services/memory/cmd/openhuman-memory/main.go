@@ -15,8 +15,8 @@ running OpenHuman as separate processes next to openhuman-core.`
 const env = `  OPENHUMAN_MEMORY_ENABLED
                           false turns memory off (default true)
   OPENHUMAN_MEMORY_PATH   the SQLite database (default $OPENHUMAN_HOME/memory.db)
-  OPENHUMAN_MEMORY_REPLICATION
-                          jetstream: every replica applies one JetStream stream of writes
+  OPENHUMAN_MEMORY_REPLICATED
+                          true: every replica applies one JetStream stream of writes
   OPENHUMAN_MEMORY_STREAM_REPLICAS
                           copies of that stream and its snapshots (default 3; 1 for one server)
   OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY
