@@ -12,7 +12,8 @@ import (
 // memory of 3,000 notes (the default embedder), for a query whose words
 // the notes hold, one whose words no note holds, and, in a memory of one
 // note, one that matches nothing there: what a fetch costs beside the
-// work of ranking what matched.
+// work of ranking what matched; and 3,000/alike, the notes and query of
+// scripts/stdio-bench.sh.
 func BenchmarkFetch(b *testing.B) {
 	ctx := context.Background()
 	notes := func(n int) *memory.Service {
@@ -38,6 +39,13 @@ func BenchmarkFetch(b *testing.B) {
 		queries[i] = q.words(2 + i%2)
 	}
 	many, one := notes(3000), notes(1)
+	alike := mustOpenService(b)
+	if _, err := alike.Remember(ctx, alikeNotes(3000)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := alike.Fetch(ctx, memory.FetchParams{Query: "warm up"}, anyone); err != nil {
+		b.Fatal(err)
+	}
 	for _, bc := range []struct {
 		name  string
 		svc   *memory.Service
@@ -46,6 +54,7 @@ func BenchmarkFetch(b *testing.B) {
 		{"3000/matching", many, func(i int) string { return queries[i%len(queries)] }},
 		{"3000/nothing", many, func(int) string { return "zzyzx qwxv" }},
 		{"1/nothing", one, func(int) string { return "zzyzx qwxv" }},
+		{"3000/alike", alike, func(int) string { return "deploy decision for team 150" }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
@@ -55,4 +64,20 @@ func BenchmarkFetch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// alikeNotes are the notes scripts/stdio-bench.sh learns: made alike, each
+// holding most of the query's words, so that the keyword leg scores nearly
+// every note and the legs' selections meet long runs of ties.
+func alikeNotes(n int) []memory.Item {
+	topics := []string{"deploy", "billing", "postgres", "editor", "release", "standup", "kubernetes", "invoice", "holiday", "design"}
+	people := []string{"Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana", "Ivo", "Jun", "Kemal", "Lea"}
+	teams := max(1, n/10)
+	items := make([]memory.Item, n)
+	for i := range items {
+		items[i] = memory.Item{Kind: "learning", LearningKind: "fact", Source: "agent", Provenance: "mcp:bench",
+			Text: fmt.Sprintf("Note %d: the %s decision for team %d was recorded after the %s review with %s on day %d.",
+				i, topics[i%len(topics)], i%teams, topics[i/10%len(topics)], people[i%len(people)], i%28+1)}
+	}
+	return items
 }

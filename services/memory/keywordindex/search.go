@@ -61,7 +61,22 @@ func (x *Index) SearchTerms(terms []Term, k int, asOf int64, allowed, universe [
 	if k <= 0 {
 		return nil
 	}
-	n, total := float64(x.live), float64(x.totalLen)
+	n, total, ok := x.collection(asOf, universe)
+	if !ok {
+		return nil
+	}
+	if universe != nil && allowed == nil {
+		allowed = universe
+	}
+	hits, _ := x.search(terms, k, asOf, allowed, n, total, universe, true)
+	return hits
+}
+
+// collection is how many items a search weighs terms over, and their
+// tokens: the live ones, or those of universe (<= asOf) when it is not nil;
+// false when there are none.
+func (x *Index) collection(asOf int64, universe []int64) (n, total float64, ok bool) {
+	n, total = float64(x.live), float64(x.totalLen)
 	if universe != nil {
 		n, total = 0, 0
 		for _, seq := range universe {
@@ -70,20 +85,20 @@ func (x *Index) SearchTerms(terms []Term, k int, asOf int64, allowed, universe [
 				total += float64(x.lens[s])
 			}
 		}
-		if allowed == nil {
-			allowed = universe
-		}
 	}
-	if n == 0 {
-		return nil
-	}
-	return x.search(terms, k, asOf, allowed, n, total, universe)
+	return n, total, n > 0
 }
 
 // search ranks as SearchTerms does, over a collection of n items totalling
 // totalLen tokens; a term's document frequency counts the items of
 // universe holding it, or all live ones when universe is nil.
-func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64) []topk.Ranked {
+//
+// With prune set, a query that holds both rare and common terms scores the
+// items holding a rare one only, when the common terms together cannot lift
+// any other item to the k-th best (pickRare): the same k best, with the
+// same scores, summed in the same order, without scoring and ranking every
+// item that holds a common word; pruned says whether it did.
+func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64, prune bool) (hits []topk.Ranked, pruned bool) {
 	avgLen := totalLen / n
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
@@ -109,10 +124,62 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 		}
 		return p, v
 	}
+	plans := sc.plans[:0]
+	alts := sc.alts[:0]
+	for _, t := range terms {
+		p, termIDF := idf(t.Key)
+		pl := termPlan{p: p, idf: termIDF, altFrom: len(alts)}
+		if p != nil {
+			pl.bound = termIDF
+			pl.postings = len(p.slots)
+		}
+		// Alternatives no item holds cost nothing: most words' are not
+		// in memory at all.
+		for _, a := range t.Alts {
+			if _, ok := x.ids[a.Key]; !ok || a.Weight <= 0 {
+				continue
+			}
+			pl.grouped = true
+			if ap, altIDF := idf(a.Key); ap != nil {
+				w := a.Weight * min(altIDF, termIDF)
+				alts = append(alts, altPlan{p: ap, idf: w})
+				pl.bound = max(pl.bound, w)
+				pl.postings += len(ap.slots)
+			}
+		}
+		pl.altTo = len(alts)
+		// A term's BM25 part is idf·tf·(k1+1)/(tf+k1·norm), and norm > 0:
+		// below idf·(k1+1) whatever the item.
+		pl.bound *= bm25K1 + 1
+		plans = append(plans, pl)
+	}
+	sc.plans, sc.alts = plans, alts
+	var cand *marks
+	rest := 0.0
+	if rare, outside := pickRare(plans, k, sc); prune && rare > 0 {
+		// Score only the items holding a rare term (pickRare); the
+		// others' scores are below outside, and taken as lower than
+		// the k-th best such item's, which is checked below.
+		cand = &sc.cand
+		cand.size(len(x.seqs))
+		for _, i := range sc.order[:rare] {
+			pl := &plans[i]
+			if pl.p != nil {
+				cand.markAll(pl.p.slots)
+			}
+			for _, a := range alts[pl.altFrom:pl.altTo] {
+				cand.markAll(a.p.slots)
+			}
+		}
+		rest = outside
+	}
 	// add scores p's items into into, summing, or keeping the best when
-	// best is set.
+	// best is set; with candidates marked, theirs only.
 	add := func(p *postings, idf float64, into *sums, best bool) {
 		for i, s := range p.slots {
+			if cand != nil && !cand.has(s) {
+				continue
+			}
 			seq := x.seqs[s]
 			if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
 				continue
@@ -127,43 +194,40 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 			}
 		}
 	}
-	for _, t := range terms {
-		p, termIDF := idf(t.Key)
-		// Alternatives no item holds cost nothing: most words' are not
-		// in memory at all.
-		alts := 0
-		for _, a := range t.Alts {
-			if _, ok := x.ids[a.Key]; ok && a.Weight > 0 {
-				alts++
-			}
-		}
-		if alts == 0 {
-			if p != nil {
-				add(p, termIDF, scores, false)
+	for _, pl := range plans {
+		if !pl.grouped {
+			if pl.p != nil {
+				add(pl.p, pl.idf, scores, false)
 			}
 			continue
 		}
 		group := &sc.group
 		group.size(len(x.seqs))
-		if p != nil {
-			add(p, termIDF, group, true)
+		if pl.p != nil {
+			add(pl.p, pl.idf, group, true)
 		}
-		for _, a := range t.Alts {
-			if ap, altIDF := idf(a.Key); ap != nil && a.Weight > 0 {
-				add(ap, a.Weight*min(altIDF, termIDF), group, true)
-			}
+		for _, a := range alts[pl.altFrom:pl.altTo] {
+			add(a.p, a.idf, group, true)
 		}
 		for _, s := range group.touched {
 			scores.add(s, group.v[s])
 		}
 		group.reset()
 	}
-	hits := sc.hits[:0]
+	hits = sc.hits[:0]
 	for _, s := range scores.touched {
 		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: scores.v[s]})
 	}
 	sc.hits = hits
-	return topk.Select(hits, k)
+	best := topk.Select(hits, k)
+	if cand != nil && (len(best) < k || best[k-1].Score <= rest) {
+		// An item holding common terms only might have made the k best:
+		// rank them all.
+		sc.cand.reset()
+		sc.scores.reset()
+		return x.search(terms, k, asOf, allowed, n, totalLen, universe, false)
+	}
+	return best, cand != nil
 }
 
 // scratch is a search's working space, reused.
@@ -171,6 +235,11 @@ type scratch struct {
 	scores sums // slot → BM25 so far
 	group  sums // slot → best score of one term and its alternatives
 	hits   []topk.Ranked
+	plans  []termPlan
+	alts   []altPlan
+	order  []int     // plans, highest bound first (pickRare)
+	suffix []float64 // the bounds of order[i:], summed
+	cand   marks     // slots holding a rare term
 }
 
 // sums holds a score per slot of the index, dense, with the slots that
@@ -219,6 +288,7 @@ func (a *sums) size(n int) {
 func (sc *scratch) release() {
 	sc.scores.reset()
 	sc.group.reset()
+	sc.cand.reset()
 	scratchPool.Put(sc)
 }
 
