@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
@@ -45,31 +46,70 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 	}
 	for i, w := range words {
 		alts := out[i].Alts
-		for _, r := range wordnet.RelatedTo(w, expansion.minWeight) {
+		for _, r := range relativesOf(w) {
 			if len(alts) == expansion.perTerm {
 				break
 			}
-			weight := 0.0
-			switch r.Relation {
-			case wordnet.Synonym:
-				weight = r.Weight * expansion.synonym
-			case wordnet.Derived:
-				weight = r.Weight * expansion.derived
-			}
-			if weight <= 0 || lexicon.Stopword(r.Word) {
-				continue
-			}
-			key := keyOf(&tok, r.Word)
-			if key == "" || seen[key] {
+			if seen[r.Key] {
 				continue // the query's own word, or another's
 			}
-			seen[key] = true
-			alts = append(alts, keywordindex.Alt{Key: key, Weight: weight})
+			seen[r.Key] = true
+			alts = append(alts, r)
 		}
 		out[i].Alts = alts
 	}
 	addAcronyms(&tok, query, words, out, seen)
 	return out
+}
+
+// relatives holds, by query word, the keys and weights of the relatives
+// expansion may look for, best first: a pure function of the word (WordNet
+// and the stemmer do not change), a tenth of a search to make for a query
+// of four words, and made again for every query that holds the word. It
+// is emptied when it holds maxRelatives words, so that a stream of
+// distinct words cannot grow it without bound.
+var relatives struct {
+	mu    sync.Mutex
+	words map[string][]keywordindex.Alt
+}
+
+const maxRelatives = 4096
+
+// relativesOf is what expansion makes of word's WordNet relatives, in
+// WordNet's order (RelatedTo): each one's key and weight, without those
+// that are stopwords, weigh nothing or are not one key. The slice is
+// shared: callers must not change it.
+func relativesOf(word string) []keywordindex.Alt {
+	relatives.mu.Lock()
+	alts, ok := relatives.words[word]
+	relatives.mu.Unlock()
+	if ok {
+		return alts
+	}
+	var tok textkeys.Tokenizer
+	for _, r := range wordnet.RelatedTo(word, expansion.minWeight) {
+		weight := 0.0
+		switch r.Relation {
+		case wordnet.Synonym:
+			weight = r.Weight * expansion.synonym
+		case wordnet.Derived:
+			weight = r.Weight * expansion.derived
+		}
+		if weight <= 0 || lexicon.Stopword(r.Word) {
+			continue
+		}
+		if key := keyOf(&tok, r.Word); key != "" {
+			alts = append(alts, keywordindex.Alt{Key: key, Weight: weight})
+		}
+	}
+	alts = alts[:len(alts):len(alts)] // an append by a caller copies
+	relatives.mu.Lock()
+	if relatives.words == nil || len(relatives.words) >= maxRelatives {
+		relatives.words = map[string][]keywordindex.Alt{}
+	}
+	relatives.words[word] = alts
+	relatives.mu.Unlock()
+	return alts
 }
 
 // acronymWeight is what a note's acronym of consecutive query words
