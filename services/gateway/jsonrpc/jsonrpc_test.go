@@ -175,3 +175,23 @@ func TestBatchAnswersAreBounded(t *testing.T) {
 		t.Errorf("a batch of %d: ran %d, answered %s", MaxBatch+1, ran, out)
 	}
 }
+
+// validID takes what encoding/json takes as a string or a number, and null.
+func TestValidIDAsEncodingJSON(t *testing.T) {
+	asJSON := func(id []byte) bool {
+		id = bytes.TrimSpace(id)
+		if bytes.Equal(id, []byte("null")) {
+			return true
+		}
+		var s string
+		var n json.Number
+		return len(id) > 0 && (id[0] == '"' && json.Unmarshal(id, &s) == nil || id[0] != '"' && json.Unmarshal(id, &n) == nil)
+	}
+	for _, id := range []string{`1`, `-1`, `0`, `01`, `-0`, `1.5e3`, `1E-2`, `1.`, `.5`, `-`, `+1`, `1e`, ` 7 `, `1 2`,
+		`"a"`, `""`, `"é"`, `"\u00e9"`, `"\x"`, `"a`, `"a"b`, `"\"`, "\"\x01\"", `true`, `false`, `{}`, `[]`, `[1]`,
+		`null`, `nul`, `nulll`, ``, ` `, `NaN`, `Infinity`, `0x10`, `12345678901234567890123`} {
+		if got, want := validID([]byte(id)), asJSON([]byte(id)); got != want {
+			t.Errorf("validID(%q) = %v, encoding/json says %v", id, got, want)
+		}
+	}
+}
