@@ -90,7 +90,9 @@ func Select(hits []Ranked, k int) []Ranked {
 // whose root is the worst kept.
 func selectTied(hits []Ranked, cands []uint64, kth uint64, k int) []Ranked {
 	out := make([]Ranked, 0, k)
-	tied := make([]uint64, 0, len(cands))
+	tp := keysPool.Get().(*[]uint64)
+	defer keysPool.Put(tp)
+	tied := (*tp)[:0]
 	for _, key := range cands {
 		if key>>32 == kth {
 			tied = append(tied, key)
@@ -98,11 +100,13 @@ func selectTied(hits []Ranked, cands []uint64, kth uint64, k int) []Ranked {
 			out = append(out, hits[uint32(key)])
 		}
 	}
+	*tp = tied
 	need := k - len(out)
 	if same, ok := sameScore(hits, tied); ok {
 		// True ties, the usual case, go to the newest: the largest seqs,
-		// picked as integers.
-		seqs := make([]uint64, len(tied))
+		// picked as integers, in the place of the keys they are read
+		// from.
+		seqs := tied
 		for i, key := range tied {
 			seqs[i] = uint64(hits[uint32(key)].Seq)
 		}
