@@ -111,3 +111,70 @@ sloop:
 sdone:
 	VZEROUPPER
 	RET
+
+// func dot8SlotsVNNI(base *int8, stride int, slots *int32, n int, q *int8, qsum int32, out *int32, length int)
+// dot8SlotsAVX2 with AVX-512 VNNI, 64 components a step: VPDPBUSD
+// multiplies unsigned by signed bytes and adds each four products into an
+// int32 lane, so a slot's code is made unsigned by adding 128 (a XOR 0x80)
+// and 128 times the sum of q's components (qsum) is taken off the sum of
+// the lanes. Every step is exact integer arithmetic: the same dot product.
+TEXT ·dot8SlotsVNNI(SB), NOSPLIT, $0-64
+	MOVQ base+0(FP), SI
+	MOVQ stride+8(FP), R11
+	MOVQ length+56(FP), CX
+	MOVQ slots+16(FP), BX
+	MOVQ n+24(FP), R8
+	MOVQ q+32(FP), R9
+	MOVL qsum+40(FP), R10
+	SHLL $7, R10
+	MOVQ out+48(FP), R12
+	MOVL $0x80808080, AX
+	VPBROADCASTD AX, Z6
+	TESTQ R8, R8
+	JZ   vdone
+
+vnext:
+	MOVLQSX (BX), DI
+	IMULQ R11, DI
+	ADDQ SI, DI
+	CMPQ R8, $1
+	JEQ  vscore
+	MOVLQSX 4(BX), DX
+	IMULQ R11, DX
+	ADDQ SI, DX
+	PREFETCHT0 (DX)
+	PREFETCHT0 64(DX)
+	PREFETCHT0 128(DX)
+	PREFETCHT0 192(DX)
+
+vscore:
+	VPXORQ Z0, Z0, Z0
+	XORQ R13, R13
+
+vloop:
+	VMOVDQU64 (DI)(R13*1), Z1
+	VPXORQ Z6, Z1, Z1
+	VPDPBUSD (R9)(R13*1), Z1, Z0
+	ADDQ $64, R13
+	CMPQ R13, CX
+	JLT  vloop
+
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0x4E, X0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0xB1, X0, X1
+	VPADDD X1, X0, X0
+	VMOVD X0, AX
+	SUBL R10, AX
+	MOVL AX, (R12)
+	ADDQ $4, BX
+	ADDQ $4, R12
+	DECQ R8
+	JNZ  vnext
+
+vdone:
+	VZEROUPPER
+	RET

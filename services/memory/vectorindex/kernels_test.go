@@ -53,6 +53,14 @@ func BenchmarkDotSlots(b *testing.B) {
 			dotSlots(base, dim, slots, q, out)
 		}
 	})
+	b.Run("avx2", func(b *testing.B) {
+		vnni := useVNNI
+		defer func() { useVNNI = vnni }()
+		useVNNI = false
+		for i := 0; i < b.N; i++ {
+			dotSlots(base, dim, slots, q, out)
+		}
+	})
 	b.Run("portable", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			dotSlotsGo(base, dim, slots, q, out)
@@ -93,6 +101,20 @@ func TestAVX2Detection(t *testing.T) {
 	}
 	if want := bytes.Contains(info, []byte(" avx2")); useAVX2 != want {
 		t.Errorf("useAVX2 = %v, /proc/cpuinfo says avx2 %v", useAVX2, want)
+	}
+	if want := bytes.Contains(info, []byte(" avx512f")) && bytes.Contains(info, []byte(" avx512_vnni")); useVNNI != want {
+		t.Errorf("useVNNI = %v, /proc/cpuinfo says avx512f and avx512_vnni %v", useVNNI, want)
+	}
+}
+
+// TestDotKernelsAgree holds the VNNI and AVX2 dot product kernels, where
+// the CPU has them, to the portable one, each in turn.
+func TestDotKernelsAgree(t *testing.T) {
+	vnni := useVNNI
+	defer func() { useVNNI = vnni }()
+	for _, on := range []bool{true, false} {
+		useVNNI = vnni && on
+		TestBatchKernelsMatchPortable(t)
 	}
 }
 
