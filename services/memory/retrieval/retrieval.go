@@ -165,13 +165,14 @@ func (e *Engine) Rank(ctx context.Context, q Query) ([]Candidate, string, error)
 func (e *Engine) fuse(q Query, kw, vec []Ranked) []Candidate {
 	sc := fusePool.Get().(*fuseScratch)
 	defer fusePool.Put(sc)
-	clear(sc.at)
-	out, at := sc.out[:0], sc.at // at: seq → index in out
+	at := &sc.at // seq → index in out
+	at.reset(len(kw) + len(vec))
+	out := sc.out[:0]
 	get := func(seq int64) *Candidate {
-		i, ok := at[seq]
+		i, ok := at.get(seq)
 		if !ok {
 			i = len(out)
-			at[seq] = i
+			at.put(seq, i)
 			out = append(out, Candidate{Seq: seq})
 		}
 		return &out[i]
@@ -200,13 +201,15 @@ func (e *Engine) fuse(q Query, kw, vec []Ranked) []Candidate {
 		order = topk.Select(order, min(q.Depth, max(q.Need, rerankDepth)))
 		for _, r := range vec[:min(rerankVectorExtra, len(vec))] {
 			if !slices.ContainsFunc(order, func(o Ranked) bool { return o.Seq == r.Seq }) {
-				order = append(order, Ranked{Seq: r.Seq, Score: out[at[r.Seq]].Score})
+				i, _ := at.get(r.Seq)
+				order = append(order, Ranked{Seq: r.Seq, Score: out[i].Score})
 			}
 		}
 	}
 	best := make([]Candidate, len(order))
 	for i, r := range order {
-		best[i] = out[at[r.Seq]]
+		j, _ := at.get(r.Seq)
+		best[i] = out[j]
 	}
 	return best
 }
@@ -214,11 +217,11 @@ func (e *Engine) fuse(q Query, kw, vec []Ranked) []Candidate {
 // fuseScratch is fuse's working space, reused across calls.
 type fuseScratch struct {
 	out   []Candidate
-	at    map[int64]int
+	at    seqTable
 	order []Ranked
 }
 
-var fusePool = sync.Pool{New: func() any { return &fuseScratch{at: map[int64]int{}} }}
+var fusePool = sync.Pool{New: func() any { return new(fuseScratch) }}
 
 // Warm builds both indexes now, caught up to m, so that the first search
 // does not wait for them (they take seconds at a million items).
