@@ -153,12 +153,15 @@ func (w *writes) count() (acked, failed int) {
 }
 
 // burst learns text(i) for i in [0, n) from clients concurrent clients,
-// calling during once when acknowledged writes reach at, and stopping
-// early once done (when not nil) says so.
-func (s *stack) burst(ctx context.Context, w *writes, clients, n int, text func(int) string, at int, during func(), done func() bool) {
+// calling during once, on a client's goroutine while the others write,
+// when acknowledged writes reach at, and stopping early once done (when
+// not nil) says so or during fails. It returns during's error: the
+// caller fails the test, which only its own goroutine may do.
+func (s *stack) burst(ctx context.Context, w *writes, clients, n int, text func(int) string, at int, during func() error, done func() bool) error {
 	next := make(chan int)
 	var once sync.Once
 	var wg sync.WaitGroup
+	failed := make(chan error, 1)
 	for range clients {
 		wg.Add(1)
 		go func() {
@@ -166,19 +169,44 @@ func (s *stack) burst(ctx context.Context, w *writes, clients, n int, text func(
 			for i := range next {
 				w.learn(ctx, s, text(i))
 				if acked, _ := w.count(); during != nil && acked >= at {
-					once.Do(during)
+					once.Do(func() {
+						if err := during(); err != nil {
+							failed <- err
+						}
+					})
 				}
 			}
 		}()
 	}
+	var err error
+feed:
 	for i := range n {
 		if ctx.Err() != nil || done != nil && done() {
 			break
 		}
-		next <- i
+		select {
+		case next <- i:
+		case err = <-failed:
+			break feed
+		}
 	}
 	close(next)
 	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-failed:
+		default:
+		}
+	}
+	return err
+}
+
+// run runs a command, its combined output in the error when it fails.
+func run(name string, args ...string) error {
+	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return nil
 }
 
 // listed pages through memory.list over /rpc and counts the items whose

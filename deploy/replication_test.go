@@ -33,12 +33,15 @@ func (s *stack) memoryReplicaKilled(t *testing.T) {
 	killed := s.container(t, "memory-1")
 	var killedAt time.Time
 	start := time.Now()
-	s.burst(ctx, w, 8, 2000, func(i int) string {
+	err := s.burst(ctx, w, 8, 2000, func(i int) string {
 		return fmt.Sprintf("Burst %s learning %d: the replica keeps note %d of the kill test.", tag, i, i)
-	}, 300, func() {
+	}, 300, func() error {
 		killedAt = time.Now()
-		docker(t, "kill", killed)
+		return run("docker", "kill", killed)
 	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	restarted := time.Time{}
 	defer func() {
 		if restarted.IsZero() {
@@ -103,12 +106,15 @@ func (s *stack) natsServerStopped(t *testing.T) {
 			s.compose(t, "start", leader)
 		}
 	}()
-	s.burst(ctx, w, 4, 1000000, text, 100, func() {
-		s.compose(t, "stop", leader)
+	err := s.burst(ctx, w, 4, 1000000, text, 100, func() error {
+		if err := run("../scripts/compose-local.sh", "compose", "stop", leader); err != nil {
+			return err
+		}
 		acked, _ := w.count()
 		mu.Lock()
 		defer mu.Unlock()
 		stoppedAt, ackedAtStop = time.Now(), acked
+		return nil
 	}, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -119,6 +125,9 @@ func (s *stack) natsServerStopped(t *testing.T) {
 		down := time.Since(stoppedAt)
 		return down > downFor && acked-ackedAtStop >= downWrites || down > stall
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	down := time.Since(stoppedAt)
 	acked, failed := w.count()
 	ackedDown := acked - ackedAtStop
