@@ -82,6 +82,9 @@ type Ranked = retrieval.Ranked
 // up to them.
 type Marks = retrieval.Marks
 
+// ItemChange is what the keyword index reads of an item stored.
+type ItemChange = retrieval.ItemChange
+
 // Embedded is a vector computed for an item.
 type Embedded struct {
 	Seq    int64
@@ -155,10 +158,10 @@ type Store interface {
 	Marks(ctx context.Context) (Marks, error)
 	// ItemChanges reports what changed since the marks: add is called for
 	// each item stored after addMark (with seq above it, ascending) with
-	// its text and learning kind, remove for each item deleted after
-	// delMark. It returns the new marks.
+	// what the keyword index reads of it, remove for each item deleted
+	// after delMark. It returns the new marks.
 	ItemChanges(ctx context.Context, addMark, delMark int64,
-		add func(seq int64, text, learningKind string), remove func(seq int64)) (newAdd, newDel int64, err error)
+		add func(ItemChange), remove func(seq int64)) (newAdd, newDel int64, err error)
 
 	// PutVectors stores vectors of model; vectors of items deleted
 	// meanwhile are dropped.

@@ -19,6 +19,7 @@ type keywordState struct {
 	mu               sync.Mutex
 	index            *keywordindex.Index
 	corrections      map[int64]bool
+	turns            turnState
 	addMark, delMark int64
 }
 
@@ -39,15 +40,17 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 	if m.Items <= st.addMark && m.Deletions <= st.delMark {
 		return st.index, nil
 	}
-	add := func(seq int64, text, learningKind string) {
-		st.index.Add(seq, text)
-		if learningKind == learningCorrection {
-			st.corrections[seq] = true
+	add := func(c ItemChange) {
+		st.index.Add(c.Seq, indexText(c))
+		if c.LearningKind == learningCorrection {
+			st.corrections[c.Seq] = true
 		}
+		st.turns.add(c)
 	}
 	remove := func(seq int64) {
 		st.index.Remove(seq)
 		delete(st.corrections, seq)
+		st.turns.remove(seq)
 		e.removed(seq)
 	}
 	a, d, err := e.src.ItemChanges(ctx, st.addMark, st.delMark, add, remove)

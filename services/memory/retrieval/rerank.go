@@ -69,7 +69,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		best = max(best, c.Score)
 		seqs[i] = c.Seq
 	}
-	cover := coverages(idx, seqs, keys, weights)
+	cover := e.coverages(idx, seqs, own, keys, weights)
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage = cover[i]
@@ -152,8 +152,9 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term) []termKey {
 
 // coverages is, for each item of seqs, the share of the terms' weight it
 // holds: a term counts fully when the item holds its own word (up to a
-// typo), for its weight when it holds a relative only.
-func coverages(idx *keywordindex.Index, seqs []int64, keys []termKey, weights []float64) []float64 {
+// typo), for its weight when it holds a relative only, and a speaker's
+// name only in their own turns (speakerHeld). own are the terms' keys.
+func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) []float64 {
 	nt := len(weights)
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
@@ -179,6 +180,7 @@ func coverages(idx *keywordindex.Index, seqs []int64, keys []termKey, weights []
 			}
 		}
 	}
+	e.speakerHeld(seqs, own, held)
 	var total float64
 	for _, w := range weights {
 		total += w

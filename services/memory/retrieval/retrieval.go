@@ -43,15 +43,26 @@ type Marks struct {
 // Source is what retrieval reads of the store: what changed since marks
 // it passes back. Both return the new marks.
 type Source interface {
-	// ItemChanges calls add for each item stored after addMark (ascending),
-	// with its text and learning kind, and remove for each item deleted
-	// after delMark.
+	// ItemChanges calls add for each item stored after addMark (ascending)
+	// and remove for each item deleted after delMark.
 	ItemChanges(ctx context.Context, addMark, delMark int64,
-		add func(seq int64, text, learningKind string), remove func(seq int64)) (newAdd, newDel int64, err error)
+		add func(ItemChange), remove func(seq int64)) (newAdd, newDel int64, err error)
 	// VectorChanges calls add for each vector of model stored after
 	// addMark, and remove for each item deleted after delMark.
 	VectorChanges(ctx context.Context, model string, addMark, delMark int64,
 		add func(seq int64, v []float32), remove func(seq int64)) (newAdd, newDel int64, err error)
+}
+
+// ItemChange is what the keyword index reads of an item stored.
+type ItemChange struct {
+	Seq          int64
+	Text         string
+	LearningKind string
+	// Kind is the item's kind ("conversation" for a turn), ThreadID the
+	// thread it is a turn of, ObservedAt when it was said or seen (Unix
+	// milliseconds): a turn is found with its thread and its time.
+	Kind, ThreadID string
+	ObservedAt     int64
 }
 
 // Embedder embeds the query for the vector leg, in the vector space of the

@@ -161,30 +161,29 @@ func (s *Store) Items(ctx context.Context, seqs []int64) (map[int64]memory.Item,
 	return out, nil
 }
 
-// ItemChanges reads the texts and learning kinds of items stored after
-// addMark and the items deleted after delMark.
+// ItemChanges reads what the keyword index needs of the items stored after
+// addMark, and the items deleted after delMark.
 func (s *Store) ItemChanges(ctx context.Context, addMark, delMark int64,
-	add func(seq int64, text, learningKind string), remove func(seq int64)) (int64, int64, error) {
+	add func(memory.ItemChange), remove func(seq int64)) (int64, int64, error) {
 	// Deletions first: an item deleted since is then not added at all, and
 	// one deleted and not yet read is not yet indexed.
 	newDel, err := s.deletions(ctx, delMark, remove)
 	if err != nil {
 		return addMark, delMark, err
 	}
-	rows, err := s.query(ctx, `SELECT seq, text, learning_kind FROM items WHERE seq > ? ORDER BY seq`, addMark)
+	rows, err := s.query(ctx, `SELECT seq, text, learning_kind, kind, thread_id, observed_at FROM items WHERE seq > ? ORDER BY seq`, addMark)
 	if err != nil {
 		return addMark, delMark, s.storeErr("reading items", err)
 	}
 	defer rows.Close()
 	newAdd := addMark
 	for rows.Next() {
-		var seq int64
-		var text, kind string
-		if err := rows.Scan(&seq, &text, &kind); err != nil {
+		var c memory.ItemChange
+		if err := rows.Scan(&c.Seq, &c.Text, &c.LearningKind, &c.Kind, &c.ThreadID, &c.ObservedAt); err != nil {
 			return addMark, delMark, s.storeErr("reading items", err)
 		}
-		add(seq, text, kind)
-		newAdd = seq
+		add(c)
+		newAdd = c.Seq
 	}
 	if err := rows.Err(); err != nil {
 		return addMark, delMark, s.storeErr("reading items", err)

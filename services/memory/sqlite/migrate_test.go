@@ -51,7 +51,7 @@ func TestUpgradeDropsTheFTSCopy(t *testing.T) {
 		t.Fatalf("%d FTS tables or triggers left, %v", tables, err)
 	}
 	var texts []string
-	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text, _ string) { texts = append(texts, text) }, func(int64) {}); err != nil || len(texts) != 2 {
+	if _, _, err := s.ItemChanges(ctx, 0, 0, func(c memory.ItemChange) { texts = append(texts, c.Text) }, func(int64) {}); err != nil || len(texts) != 2 {
 		t.Fatalf("items after the upgrade: %q, %v", texts, err)
 	}
 	if _, err := s.Delete(ctx, []string{"a2"}, nil); err != nil {

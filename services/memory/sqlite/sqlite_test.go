@@ -91,7 +91,9 @@ func TestItemChanges(t *testing.T) {
 	put(t, s, a, b)
 	var added []string
 	var removed []int64
-	add := func(seq int64, text, kind string) { added = append(added, fmt.Sprintf("%d:%s:%s", seq, text, kind)) }
+	add := func(c memory.ItemChange) {
+		added = append(added, fmt.Sprintf("%d:%s:%s", c.Seq, c.Text, c.LearningKind))
+	}
 	remove := func(seq int64) { removed = append(removed, seq) }
 	addMark, delMark, err := s.ItemChanges(ctx, 0, 0, add, remove)
 	if err != nil || fmt.Sprint(added) != "[1:first note:fact 2:second note:fact]" || len(removed) != 0 {
@@ -204,7 +206,7 @@ func TestDeleteIsForGood(t *testing.T) {
 		t.Errorf("missing = %v", missing)
 	}
 	var texts []string
-	if _, _, err := s.ItemChanges(ctx, 0, 0, func(_ int64, text, _ string) { texts = append(texts, text) }, func(int64) {}); err != nil {
+	if _, _, err := s.ItemChanges(ctx, 0, 0, func(c memory.ItemChange) { texts = append(texts, c.Text) }, func(int64) {}); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(texts) != "[the weather was fine]" {
