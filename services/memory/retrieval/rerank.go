@@ -59,6 +59,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 			n++
 		}
 	}
+	order, n = e.withAnswers(q, order, n)
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
 	weights := termWeights(idx, q.Marks, own, q.Universe)
@@ -156,6 +157,22 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term) []termKey {
 // name only in their own turns (speakerHeld). own are the terms' keys.
 func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) []float64 {
 	nt := len(weights)
+	// The turns before the turns among seqs are weighed too, after them.
+	prev := e.before(seqs)
+	at := make([]int, len(seqs)) // index of seqs[i]'s turn before, -1 for none
+	all := seqs
+	for i, p := range prev {
+		at[i] = -1
+		if p != 0 {
+			if j := slices.Index(all, p); j >= 0 {
+				at[i] = j
+			} else {
+				at[i] = len(all)
+				all = append(all[:len(all):len(all)], p)
+			}
+		}
+	}
+	seqs = all
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
 	// A question word's own key is forgiven a typo when memory holds it in
@@ -178,6 +195,15 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 				k := chunk[bits.TrailingZeros64(m)]
 				held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
 			}
+		}
+	}
+	seqs = seqs[:len(prev)]
+	for i, j := range at {
+		if j < 0 {
+			continue
+		}
+		for k := range nt {
+			held[i*nt+k] = max(held[i*nt+k], contextWeight*held[j*nt+k])
 		}
 	}
 	e.speakerHeld(seqs, own, held)

@@ -145,3 +145,69 @@ func (e *Engine) speakerHeld(seqs []int64, ownKeys [][]string, held []float64) {
 		}
 	}
 }
+
+// A turn is often the answer to the one before it ("They loved the
+// dinosaurs!" after "How were the kids at the museum?"): it is found with
+// what that turn asked. The rerank reads, beside its best candidates, the
+// turns that answer them (withAnswers), and a turn holds each question
+// word its turn before holds, for contextWeight of it (set on the design
+// half of the LoCoMo evaluation: 0.3, 0.5, 0.7, 0.85 and 1 gave recall@5
+// 0.620, 0.634, 0.652, 0.660 and 0.662; 0.8 keeps more first hits).
+const contextWeight = 0.8
+
+// withAnswers inserts after the first n of order the turns that answer
+// them (the turn after each), when they are no candidate yet and q may
+// rank them; n grows by as many.
+func (e *Engine) withAnswers(q Query, order []Candidate, n int) ([]Candidate, int) {
+	st := &e.keywords
+	st.mu.Lock()
+	ts := &st.turns
+	if len(ts.bySeq) == 0 {
+		st.mu.Unlock()
+		return order, n
+	}
+	var add []int64
+	for _, c := range order[:n] {
+		t := ts.bySeq[c.Seq]
+		if t == nil || t.next == 0 || t.next > q.AsOf || !mayRank(q, t.next) {
+			continue
+		}
+		if !slices.ContainsFunc(order[:n], func(o Candidate) bool { return o.Seq == t.next }) && !slices.Contains(add, t.next) {
+			add = append(add, t.next)
+		}
+	}
+	st.mu.Unlock()
+	for _, seq := range add {
+		x := Candidate{Seq: seq}
+		if i := slices.IndexFunc(order[n:], func(o Candidate) bool { return o.Seq == seq }); i >= 0 {
+			x = order[n+i]
+			order = slices.Delete(order, n+i, n+i+1)
+		}
+		order = slices.Insert(order, n, x)
+		n++
+	}
+	return order, n
+}
+
+// mayRank reports whether q may rank the item seq: it passes the read's
+// filter and scope.
+func mayRank(q Query, seq int64) bool {
+	_, allowed := slices.BinarySearch(q.Allowed, seq)
+	_, seen := slices.BinarySearch(q.Universe, seq)
+	return (q.Allowed == nil || allowed) && (q.Universe == nil || seen)
+}
+
+// before returns, for each of seqs, the turn before it in its thread, 0
+// when it is no turn or the first.
+func (e *Engine) before(seqs []int64) []int64 {
+	st := &e.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]int64, len(seqs))
+	for i, s := range seqs {
+		if t := st.turns.bySeq[s]; t != nil {
+			out[i] = t.prev
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package retrieval_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -88,4 +89,43 @@ func TestTurnsBySpeakerAndTime(t *testing.T) {
 	if got, want := firstHit(t, e, st, "What did Sam say about camping in June?"), seq["Sam: Camping again soon, I hope."]; got != want {
 		t.Errorf("camping in June: first hit %d, want the turn said in June %d", got, want)
 	}
+}
+
+// A turn that answers the one before it is found with what that one asked,
+// though it repeats none of the question's words.
+func TestTurnFoundWithTheTurnItAnswers(t *testing.T) {
+	emb := localembed.NewGloveEmbedder(0)
+	may := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
+	st, seq := conversationStore(t, emb, map[string]time.Time{"s1": may}, [][2]string{
+		{"s1", "Sam: How did your kids like the museum trip?"},
+		{"s1", "Maya: They were stoked for the dinosaur exhibit!"},
+		{"s1", "Sam: My kids prefer the beach."},
+		{"s1", "Maya: Nice, the weather was great."},
+		{"s1", "Maya: I took the kids to the park later."},
+	})
+	e := retrieval.New(st, emb, nil)
+	// The question turn holds the question's words itself and may come
+	// first; the answer must come next, before a turn that merely shares
+	// a word.
+	got := ranked(t, e, st, "What did Maya's kids like at the museum?")
+	if want := seq["Maya: They were stoked for the dinosaur exhibit!"]; !slices.Contains(got[:2], want) {
+		t.Errorf("hits %v, want Maya's answer %d among the first two", got, want)
+	}
+}
+
+func ranked(t *testing.T, e *retrieval.Engine, st *sqlite.Store, query string) []int64 {
+	t.Helper()
+	m, err := st.Marks(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := e.Rank(context.Background(), retrieval.Query{Text: query, Mode: retrieval.ModeHybrid, Marks: m, AsOf: m.Items, Depth: 50, Need: 5})
+	if err != nil || len(got) < 2 {
+		t.Fatalf("%q: %v, %v", query, got, err)
+	}
+	var seqs []int64
+	for _, c := range got {
+		seqs = append(seqs, c.Seq)
+	}
+	return seqs
 }
