@@ -70,11 +70,11 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		best = max(best, c.Score)
 		seqs[i] = c.Seq
 	}
-	cover := e.coverages(idx, seqs, own, keys, weights)
+	cover, inContext := e.coverages(idx, seqs, own, keys, weights)
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage = cover[i]
-		c.Score = rerankFused*c.Score/best + rerankCoverage*c.Coverage
+		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
 	}
 	byScore(cands)
 	// Among the best few, a correction outranks what it corrects.
@@ -155,21 +155,24 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term) []termKey {
 // holds: a term counts fully when the item holds its own word (up to a
 // typo), for its weight when it holds a relative only, and a speaker's
 // name only in their own turns (speakerHeld). own are the terms' keys.
-func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) []float64 {
+// inContext is the same with what a turn's turn before holds counted for
+// contextWeight: it ranks; the item's own share is what an answer may
+// quote it for.
+func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) (cover, inContext []float64) {
 	nt := len(weights)
 	// The turns before the turns among seqs are weighed too, after them.
-	prev := e.before(seqs)
-	at := make([]int, len(seqs)) // index of seqs[i]'s turn before, -1 for none
+	prev := e.before(seqs, contextTurns)
+	n := len(seqs)
+	at := make([][]int, n) // indexes in seqs of seqs[i]'s turns before, nearest first
 	all := seqs
-	for i, p := range prev {
-		at[i] = -1
-		if p != 0 {
-			if j := slices.Index(all, p); j >= 0 {
-				at[i] = j
-			} else {
-				at[i] = len(all)
+	for i, ps := range prev {
+		for _, p := range ps {
+			j := slices.Index(all, p)
+			if j < 0 {
+				j = len(all)
 				all = append(all[:len(all):len(all)], p)
 			}
+			at[i] = append(at[i], j)
 		}
 	}
 	seqs = all
@@ -197,25 +200,37 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 			}
 		}
 	}
-	seqs = seqs[:len(prev)]
-	for i, j := range at {
-		if j < 0 {
-			continue
-		}
-		for k := range nt {
-			held[i*nt+k] = max(held[i*nt+k], contextWeight*held[j*nt+k])
+	seqs = seqs[:n]
+	inHeld := slices.Clone(held[:n*nt])
+	e.speakerHeld(seqs, own, held)
+	for i, js := range at {
+		w := 1.0
+		for _, j := range js {
+			w *= contextWeight
+			for k := range nt {
+				inHeld[i*nt+k] = max(inHeld[i*nt+k], w*held[j*nt+k])
+			}
 		}
 	}
-	e.speakerHeld(seqs, own, held)
+	// A speaker's name counts by who said the turn, whoever said the one
+	// before.
+	e.speakerHeld(seqs, own, inHeld)
+	return shares(held, weights, len(seqs)), shares(inHeld, weights, len(seqs))
+}
+
+// shares is, for each of the first n items of held (by item, then term),
+// the share of the terms' weights it holds.
+func shares(held, weights []float64, n int) []float64 {
+	nt := len(weights)
 	var total float64
 	for _, w := range weights {
 		total += w
 	}
-	out := make([]float64, len(seqs))
+	out := make([]float64, n)
 	if total == 0 {
 		return out
 	}
-	for i := range seqs {
+	for i := range n {
 		var got float64
 		for j, w := range weights {
 			got += held[i*nt+j] * w

@@ -150,10 +150,17 @@ func (e *Engine) speakerHeld(seqs []int64, ownKeys [][]string, held []float64) {
 // dinosaurs!" after "How were the kids at the museum?"): it is found with
 // what that turn asked. The rerank reads, beside its best candidates, the
 // turns that answer them (withAnswers), and a turn holds each question
-// word its turn before holds, for contextWeight of it (set on the design
-// half of the LoCoMo evaluation: 0.3, 0.5, 0.7, 0.85 and 1 gave recall@5
-// 0.620, 0.634, 0.652, 0.660 and 0.662; 0.8 keeps more first hits).
-const contextWeight = 0.8
+// word its turn before holds, for contextWeight of it, and the one before
+// that for contextWeight squared (contextTurns; set on the design half of
+// the LoCoMo evaluation: one turn back 0.637 of recall@5, two 0.659,
+// three 0.656; with one turn, weights 0.3, 0.5, 0.7 and 1 were below
+// 0.8). That ranks; the share a turn holds itself (Candidate.Coverage) is
+// what an answer may quote it for, so that recall does not answer from a
+// turn for the words of another.
+const (
+	contextWeight = 0.8
+	contextTurns  = 2
+)
 
 // withAnswers inserts after the first n of order the turns that answer
 // them (the turn after each), when they are no candidate yet and q may
@@ -197,16 +204,16 @@ func mayRank(q Query, seq int64) bool {
 	return (q.Allowed == nil || allowed) && (q.Universe == nil || seen)
 }
 
-// before returns, for each of seqs, the turn before it in its thread, 0
-// when it is no turn or the first.
-func (e *Engine) before(seqs []int64) []int64 {
+// before returns, for each of seqs, the up to k turns before it in its
+// thread, nearest first.
+func (e *Engine) before(seqs []int64, k int) [][]int64 {
 	st := &e.keywords
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	out := make([]int64, len(seqs))
+	out := make([][]int64, len(seqs))
 	for i, s := range seqs {
-		if t := st.turns.bySeq[s]; t != nil {
-			out[i] = t.prev
+		for t := st.turns.bySeq[s]; t != nil && t.prev != 0 && len(out[i]) < k; t = st.turns.bySeq[t.prev] {
+			out[i] = append(out[i], t.prev)
 		}
 	}
 	return out
