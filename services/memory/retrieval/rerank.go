@@ -202,7 +202,7 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	}
 	seqs = seqs[:n]
 	inHeld := slices.Clone(held[:n*nt])
-	e.speakerHeld(seqs, own, held)
+	e.speakerHeld(seqs, own, held, false)
 	for i, js := range at {
 		w := 1.0
 		for _, j := range js {
@@ -214,7 +214,7 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	}
 	// A speaker's name counts by who said the turn, whoever said the one
 	// before.
-	e.speakerHeld(seqs, own, inHeld)
+	e.speakerHeld(seqs, own, inHeld, true)
 	return shares(held, weights, len(seqs)), shares(inHeld, weights, len(seqs))
 }
 
