@@ -14,9 +14,9 @@ import (
 const kindConversation = "conversation"
 
 // indexText is what the keyword index holds of an item: its text, and for
-// a turn of a conversation the month and year it was said, so that "when
-// did we talk about the trip", "in May 2023" and "last June" find the
-// turns of that time as a note that names its date would be found. A
+// a turn of a conversation the day, month and year it was said, so that
+// "in May 2023", "camping in June" and "on 13 October" find the turns of
+// that time as a note that names its date would be found. A
 // loose note's time is when it was learned, which says nothing of what
 // it is about.
 func indexText(c ItemChange) string {
@@ -24,7 +24,7 @@ func indexText(c ItemChange) string {
 		return c.Text
 	}
 	t := time.UnixMilli(c.ObservedAt).UTC()
-	return c.Text + "\n" + t.Month().String() + " " + strconv.Itoa(t.Year())
+	return c.Text + "\n" + strconv.Itoa(t.Day()) + " " + t.Month().String() + " " + strconv.Itoa(t.Year())
 }
 
 // turn is what retrieval knows of a turn of a conversation: who said it
