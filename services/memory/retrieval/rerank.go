@@ -60,6 +60,14 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		}
 	}
 	order, n = e.withAnswers(q, order, n)
+	if key := e.userSpeaker(q.Text); key != "" && !slices.Contains(terms, key) {
+		// "I" and "my" are the user: a word naming them, which only their
+		// own turns hold (speakerHeld).
+		if len(kwTerms) == len(terms) {
+			kwTerms = append(kwTerms[:len(kwTerms):len(kwTerms)], keywordindex.Term{Key: key})
+		}
+		terms = append(terms[:len(terms):len(terms)], key)
+	}
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
 	weights := termWeights(idx, q.Marks, own, q.Universe)

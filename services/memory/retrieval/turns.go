@@ -2,6 +2,8 @@ package retrieval
 
 import (
 	"slices"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"strconv"
 	"strings"
 	"time"
@@ -232,4 +234,34 @@ func (e *Engine) before(seqs []int64, k int) [][]int64 {
 		}
 	}
 	return out
+}
+
+// userNames are the names a conversation gives the person memory serves
+// ("user: …" in a chat with an assistant), and firstPerson the question
+// words that mean them.
+var (
+	userNames   = []string{"user", "me", "human"}
+	firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": true, "myself": true}
+)
+
+// userSpeaker is the index key of the speaker who is the user, when the
+// question speaks in the first person and memory's conversations have
+// such a speaker; "" otherwise.
+func (e *Engine) userSpeaker(query string) string {
+	first := false
+	for _, w := range lexicon.Words(query) {
+		first = first || firstPerson[w]
+	}
+	if !first {
+		return ""
+	}
+	st := &e.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, name := range userNames {
+		if k := textkeys.Keys([]string{name}); len(k) == 1 && st.turns.speakers[k[0]] > 0 {
+			return k[0]
+		}
+	}
+	return ""
 }

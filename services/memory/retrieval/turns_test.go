@@ -129,3 +129,19 @@ func ranked(t *testing.T, e *retrieval.Engine, st *sqlite.Store, query string) [
 	}
 	return seqs
 }
+
+// In a chat with an assistant, "I" and "my" are the user: what the user
+// said answers, not what the assistant said about the same thing.
+func TestFirstPersonIsTheUser(t *testing.T) {
+	emb := localembed.NewGloveEmbedder(0)
+	at := time.Date(2024, 3, 2, 9, 0, 0, 0, time.UTC)
+	st, seq := conversationStore(t, emb, map[string]time.Time{"chat": at}, [][2]string{
+		{"chat", "user: Book me aisle seats on flights, always."},
+		{"chat", "assistant: Window seats on flights suit most."},
+		{"chat", "user: Thanks."},
+	})
+	e := retrieval.New(st, emb, nil)
+	if got, want := firstHit(t, e, st, "Which seats do I like on flights?"), seq["user: Book me aisle seats on flights, always."]; got != want {
+		t.Errorf("first hit %d, want the user's own turn %d", got, want)
+	}
+}
