@@ -3,6 +3,7 @@ package retrieval
 import (
 	"slices"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"strconv"
 	"strings"
@@ -20,13 +21,16 @@ const kindConversation = "conversation"
 // "in May 2023", "camping in June" and "on 13 October" find the turns of
 // that time as a note that names its date would be found. A
 // loose note's time is when it was learned, which says nothing of what
-// it is about.
+// it is about. The names a text speaks to ("Thanks, Maya!") are left out:
+// a question naming Maya is about what is said of her (on the LoCoMo
+// design half, recall@5 as learnings 0.588 -> 0.598).
 func indexText(c ItemChange) string {
+	text := answer.WithoutNamesSpokenTo(c.Text)
 	if c.ThreadID == "" || c.ObservedAt <= 0 {
-		return c.Text
+		return text
 	}
 	t := time.UnixMilli(c.ObservedAt).UTC()
-	return c.Text + "\n" + strconv.Itoa(t.Day()) + " " + t.Month().String() + " " + strconv.Itoa(t.Year())
+	return text + "\n" + strconv.Itoa(t.Day()) + " " + t.Month().String() + " " + strconv.Itoa(t.Year())
 }
 
 // turn is what retrieval knows of a turn of a conversation: who said it

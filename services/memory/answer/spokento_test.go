@@ -1,0 +1,20 @@
+package answer
+
+import "testing"
+
+// A name spoken to is left out of what the keyword index holds; a name
+// spoken of, in apposition, or a plain capitalised word stays.
+func TestWithoutNamesSpokenTo(t *testing.T) {
+	for in, want := range map[string]string{
+		`Melanie said, "Thanks, Caroline! I ran a charity race."`: `Melanie said, "Thanks, ! I ran a charity race."`,
+		`Hey Gina, congrats on the store!`:                        `Hey , congrats on the store!`,
+		`That sounds great, Mel!`:                                 `That sounds great, !`,
+		`Caroline ran a charity race and I cheered.`:              `Caroline ran a charity race and I cheered.`,
+		`The runner, Caroline, finished in an hour.`:              `The runner, Caroline, finished in an hour.`,
+		`Deploys go out on Fridays.`:                              `Deploys go out on Fridays.`,
+	} {
+		if got := WithoutNamesSpokenTo(in); got != want {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+}
