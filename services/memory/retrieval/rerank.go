@@ -172,18 +172,21 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	prev := e.before(seqs, contextTurns)
 	n := len(seqs)
 	at := make([][]int, n) // indexes in seqs of seqs[i]'s turns before, nearest first
-	all := seqs
-	for i, ps := range prev {
-		for _, p := range ps {
-			j := slices.Index(all, p)
-			if j < 0 {
-				j = len(all)
-				all = append(all[:len(all):len(all)], p)
+	if prev != nil {
+		all := make([]int64, n, n*(1+contextTurns))
+		copy(all, seqs)
+		for i, ps := range prev {
+			for _, p := range ps {
+				j := slices.Index(all, p)
+				if j < 0 {
+					j = len(all)
+					all = append(all, p)
+				}
+				at[i] = append(at[i], j)
 			}
-			at[i] = append(at[i], j)
 		}
+		seqs = all
 	}
-	seqs = all
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
 	// A question word's own key is forgiven a typo when memory holds it in

@@ -226,11 +226,14 @@ func mayRank(q Query, seq int64) bool {
 }
 
 // before returns, for each of seqs, the up to k turns before it in its
-// thread, nearest first.
+// thread, nearest first; nil when memory holds no turn.
 func (e *Engine) before(seqs []int64, k int) [][]int64 {
 	st := &e.keywords
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if len(st.turns.bySeq) == 0 {
+		return nil
+	}
 	out := make([][]int64, len(seqs))
 	for i, s := range seqs {
 		for t := st.turns.bySeq[s]; t != nil && t.prev != 0 && len(out[i]) < k; t = st.turns.bySeq[t.prev] {
