@@ -31,4 +31,34 @@ type StoreHealth struct {
 	RecentErrors int `json:"recent_errors"`
 	// LastError is the latest of them.
 	LastError string `json:"last_error,omitempty"`
+	// Embedding is how far embedding has come, when memory is on. It
+	// never makes OK false.
+	Embedding *EmbeddingProgress `json:"embedding,omitempty"`
 }
+
+// EmbeddingProgress is how far the memory service has come in giving every
+// item a vector of its active model. A backlog never makes the gateway
+// unready: until an item has its vector, searches find it by its words.
+type EmbeddingProgress struct {
+	// Model is the active embedding model (its vector space).
+	Model string `json:"model"`
+	// Pending counts the items without a vector of Model, or -1 when they
+	// could not be counted.
+	Pending int64 `json:"pending"`
+	// Failures counts the embedding attempts that failed in a row; 0 once
+	// one succeeds.
+	Failures int `json:"failures"`
+	// LastError is the latest failure's message, and LastErrorAt when it
+	// happened (RFC 3339); both stay after a success, to say what it was.
+	LastError   string `json:"last_error,omitempty"`
+	LastErrorAt string `json:"last_error_at,omitempty"`
+	// BackoffSeconds is the wait before the next attempt while the
+	// embedder fails, and RetryAt when that attempt is (RFC 3339).
+	BackoffSeconds float64 `json:"backoff_seconds,omitempty"`
+	RetryAt        string  `json:"retry_at,omitempty"`
+	// Detail says it in a sentence a person can act on.
+	Detail string `json:"detail"`
+}
+
+// Failing reports whether the embedder's last attempt failed.
+func (p EmbeddingProgress) Failing() bool { return p.Failures > 0 }

@@ -27,6 +27,7 @@ type embedState struct {
 	wake            chan struct{}
 	embedMu         sync.Mutex
 	embeddedThrough int64
+	progress        embedProgress
 }
 
 func newEmbedState(inline time.Duration) *embedState {
@@ -92,6 +93,7 @@ func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
 		return 0, err
 	}
 	v.embeddedThrough = items[len(items)-1].Seq
+	v.progress.embedded(v.embeddedThrough)
 	return len(out), nil
 }
 
@@ -116,6 +118,7 @@ func (s *Service) Run(ctx context.Context) {
 			return
 		case err != nil:
 			s.log.Warn("embedding failed; retrying", "model", s.embedder.Model(), "in", backoff, "err", contract.ErrorMessage(err))
+			s.embed.progress.failed(err, s.now(), backoff)
 			if !sleep(ctx, backoff) {
 				return
 			}
@@ -123,12 +126,14 @@ func (s *Service) Run(ctx context.Context) {
 			continue
 		case n > 0:
 			backoff = time.Second
+			s.embed.progress.succeeded()
 			done += n
 			if done%1024 < n {
 				s.log.Info("embedding memory items", "model", s.embedder.Model(), "embedded", done)
 			}
 			continue
 		}
+		s.embed.progress.succeeded()
 		if done > 0 {
 			s.log.Info("every memory item has a vector", "model", s.embedder.Model(), "embedded_now", done)
 			done = 0

@@ -170,6 +170,9 @@ type Store interface {
 	// vector of model, oldest first.
 	// Only their Seq and Text are read: that is all embedding needs.
 	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Item, error)
+	// CountUnembedded counts the items with seq > after that have no
+	// vector of model.
+	CountUnembedded(ctx context.Context, model string, after int64) (int64, error)
 	// VectorChanges reports what changed since the marks: add is called for
 	// each vector of model stored after addMark, remove for each item
 	// deleted after delMark. It returns the new marks.

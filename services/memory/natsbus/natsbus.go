@@ -71,8 +71,10 @@ func Serve(nc *nats.Conn, svc *memory.Service, version string, checks bus.Checks
 			bus.Handle(contract.ImportEndpoint, func(ctx context.Context, p memory.ImportParams, cc contract.CallContext) (any, error) {
 				return svc.Import(ctx, p, cc)
 			}),
-			bus.Handle(contract.StoreHealthEndpoint, func(context.Context, struct{}, contract.CallContext) (any, error) {
-				return svc.StoreHealth(), nil
+			bus.Handle(contract.StoreHealthEndpoint, func(ctx context.Context, _ struct{}, _ contract.CallContext) (any, error) {
+				h := svc.StoreHealth()
+				h.Embedding = svc.EmbeddingProgress(ctx)
+				return h, nil
 			}),
 		},
 	})

@@ -73,6 +73,14 @@ func (s *Store) Unembedded(ctx context.Context, model string, after int64, limit
 	return items, s.storeErr("finding items to embed", rows.Err())
 }
 
+// CountUnembedded counts what Unembedded would list without a limit.
+func (s *Store) CountUnembedded(ctx context.Context, model string, after int64) (int64, error) {
+	var n int64
+	err := s.scalar(ctx, `SELECT count(*) FROM items i
+		WHERE i.seq > ? AND NOT EXISTS (SELECT 1 FROM item_vectors v WHERE v.seq = i.seq AND v.model = ?)`, &n, after, model)
+	return n, err
+}
+
 // VectorChanges reads vectors and deletions newer than the marks.
 func (s *Store) VectorChanges(ctx context.Context, model string, addMark, delMark int64,
 	add func(seq int64, v []float32), remove func(seq int64)) (int64, int64, error) {
