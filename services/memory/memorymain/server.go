@@ -89,6 +89,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.closeStore()
 		return nil, err
 	}
+	running.add(domain)
 	return s, nil
 }
 
@@ -146,6 +147,7 @@ func (s *server) Ready() error {
 
 // Close stops taking requests, waits for those in flight, then closes the store.
 func (s *server) Close() error {
+	running.remove(s.domain)
 	err := s.svc.Stop()
 	s.stopBg()
 	<-s.bgDone
