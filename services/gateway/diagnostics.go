@@ -22,6 +22,9 @@ type Diagnostics struct {
 	// SearchProviders are the search providers and their states, when the
 	// search service answers.
 	SearchProviders []contract.SearchProvider `json:"search_providers"`
+	// MemoryEmbedding is how far the memory service has come in giving
+	// every item a vector of its active model, when it answers.
+	MemoryEmbedding *contract.EmbeddingProgress `json:"memory_embedding,omitempty"`
 }
 
 // Counts are registry totals.
@@ -97,6 +100,10 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 		}
 	}
 	d.CapabilityProviders = p
+	var h contract.StoreHealth
+	if g.health(ctx, contract.StoreHealthEndpoint, &h) == nil {
+		d.MemoryEmbedding = h.Embedding
+	}
 	return d
 }
 

@@ -31,8 +31,14 @@ type Readiness struct {
 	// SearchProviders are the search service's providers (configured or
 	// not) with their states, when the search service answers.
 	SearchProviders []contract.SearchProvider `json:"search_providers,omitempty"`
-	// MemoryStore is the memory service's store health, when it answers.
+	// MemoryStore is the memory service's store health, when it answers,
+	// with how far embedding has come (memory_store.embedding).
 	MemoryStore *contract.StoreHealth `json:"memory_store,omitempty"`
+	// MemoryEmbedding repeats memory_store.embedding's detail: how many
+	// items wait for a vector of the active model. A backlog leaves the
+	// gateway ready (those items are found by their words meanwhile); an
+	// embedder that fails makes Status "degraded".
+	MemoryEmbedding string `json:"memory_embedding,omitempty"`
 }
 
 // healthTimeout bounds a service's health answer.
@@ -112,6 +118,14 @@ func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
 	if !h.OK {
 		r.Ready, r.Status = false, ReadyNot
 		r.Services[contract.ServiceMemory] = h.Detail
+		return
+	}
+	if e := h.Embedding; e != nil {
+		r.MemoryEmbedding = e.Detail
+		if e.Failing() && r.Ready {
+			r.Status = ReadyDegraded
+			r.Services[contract.ServiceMemory] = "degraded: " + e.Detail
+		}
 	}
 }
 

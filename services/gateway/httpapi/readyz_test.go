@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -78,4 +79,47 @@ func TestReadyzChecksTheMemoryStore(t *testing.T) {
 			resp.Body.Close()
 		}
 	})
+}
+
+// TestReadyzSaysTheEmbeddingBacklog: items waiting for a vector leave the
+// gateway ready and say so; an embedder that cannot be reached makes it
+// degraded, with the error and the backoff, in /readyz and in /metrics.
+func TestReadyzSaysTheEmbeddingBacklog(t *testing.T) {
+	env := map[string]string{"OPENHUMAN_EMBEDDINGS_PROVIDER": "ollama", "OPENHUMAN_EMBEDDINGS_BASE_URL": "http://127.0.0.1:1",
+		"OPENHUMAN_EMBEDDINGS_MODEL": "absent"}
+	ts := serveGateway(t, gatewaytest.StartIn(t, homeWithMemory(t), env, gateway.Options{}))
+	deadline := time.Now().Add(30 * time.Second)
+	var r gateway.Readiness
+	var code int
+	for {
+		code, r = readyzChecked(t, ts.URL)
+		if r.Status == gateway.ReadyDegraded || time.Now().After(deadline) {
+			break
+		}
+		if code != http.StatusOK || r.Status != gateway.ReadyOK || !strings.Contains(r.MemoryEmbedding, "300 items wait for a vector of ollama:absent") {
+			t.Fatalf("before the embedder was tried: readyz %d %+v", code, r)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e := r.MemoryStore.Embedding
+	if code != http.StatusOK || r.Status != gateway.ReadyDegraded || e == nil || e.Pending != 300 || e.Failures < 1 ||
+		e.BackoffSeconds < 1 || !strings.Contains(e.LastError, "127.0.0.1:1") ||
+		!strings.HasPrefix(r.Services[contract.ServiceMemory], "degraded: 300 items wait") {
+		t.Fatalf("with the embedder unreachable: readyz %d %+v %+v", code, r, e)
+	}
+	resp, err := http.Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	if _, err := io.Copy(&b, resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`openhuman_memory_embedding_pending{model="ollama:absent"} 300`, `openhuman_memory_embedding_failures{model="ollama:absent"}`,
+		`openhuman_memory_embedding_backoff_seconds{model="ollama:absent"}`, `openhuman_memory_embedding_last_error_timestamp_seconds{model="ollama:absent"}`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
 }
