@@ -33,10 +33,24 @@ type toolRow struct {
 	toolFigures
 }
 
+// embedding is how far memory has come in giving every item a vector
+// (contract.EmbeddingProgress, as the diagnostics send it).
+type embedding struct {
+	Model          string  `json:"model"`
+	Pending        int64   `json:"pending"`
+	Failures       int     `json:"failures"`
+	LastError      string  `json:"last_error"`
+	LastErrorAt    string  `json:"last_error_at"`
+	BackoffSeconds float64 `json:"backoff_seconds"`
+	RetryAt        string  `json:"retry_at"`
+	Detail         string  `json:"detail"`
+}
+
 type toolsData struct {
 	Tools     []toolRow
 	Providers []provider
 	Services  []serviceRow
+	Embedding *embedding
 }
 
 type serviceRow struct{ Name, Health, Detail string }
@@ -44,7 +58,7 @@ type serviceRow struct{ Name, Health, Detail string }
 // toolList shows every MCP tool with its health and why, its last hour
 // from this process's metrics (calls, error rate, p50 and p95 latency, a
 // chart of calls per minute), every search provider with its state, and
-// each service. It refreshes itself every five seconds with htmx.
+// each service, and how far memory's embedding has come. It refreshes itself every five seconds with htmx.
 func (c *Console) toolList(w http.ResponseWriter, r *http.Request) {
 	var reg struct {
 		Tools []registryEntry `json:"tools"`
@@ -57,13 +71,14 @@ func (c *Console) toolList(w http.ResponseWriter, r *http.Request) {
 		Services        map[string]string `json:"services"`
 		ServiceDetail   map[string]string `json:"service_detail"`
 		SearchProviders []provider        `json:"search_providers"`
+		MemoryEmbedding *embedding        `json:"memory_embedding"`
 	}
 	if err := c.call(r, "openhuman.tool_registry_diagnostics", map[string]any{}, &diag); err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	figures := c.stats.figures()
-	d := toolsData{Providers: diag.SearchProviders}
+	d := toolsData{Providers: diag.SearchProviders, Embedding: diag.MemoryEmbedding}
 	for _, e := range reg.Tools {
 		if e.Transport != "mcp_stdio" {
 			continue // the JSON-RPC methods behind them: the same tools
