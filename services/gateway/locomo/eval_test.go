@@ -31,16 +31,24 @@ func TestLoCoMo(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := locomo.NewReport()
+	half := os.Getenv("OPENHUMAN_EVAL_LOCOMO_HALF")
+	start := time.Now()
 	for _, c := range convs {
+		if half != "" && (half == "held-out") != locomo.HeldOut(c.ID) {
+			continue
+		}
 		for _, load := range []string{"learnings", "conversation"} {
 			// A subtest each, so that each memory is gone before the next.
 			t.Run("conv-"+c.ID+"/"+load, func(t *testing.T) {
 				start := time.Now()
-				newEval(t, load, c).ask(t, rep)
+				e := newEval(t, load, c)
+				e.awaitVectors(t)
+				e.ask(t, rep)
 				t.Logf("%d turns, %d questions, %s", len(c.Turns()), len(c.Questions), time.Since(start).Round(time.Millisecond))
 			})
 		}
 	}
+	fmt.Printf("\nembedder %s, in %s\n", embedderOf(), time.Since(start).Round(time.Second))
 	for _, half := range []string{"design", "held-out"} {
 		fmt.Printf("\nLoCoMo, %s half (conversations %s)\n%s", half, conversationsOf(convs, half), rep.Table(half))
 	}
@@ -57,6 +65,31 @@ func conversationsOf(convs []locomo.Conversation, half string) string {
 	return strings.Join(ids, ", ")
 }
 
+// embedderEnv is the embedder's configuration from this process's
+// environment: make eval-use-lite points it at a sentence model; without
+// it the memory uses the offline default.
+func embedderEnv() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+func embedderOf() string {
+	env := embedderEnv()
+	if env["OPENHUMAN_EMBEDDINGS_PROVIDER"] == "" {
+		return "offline default"
+	}
+	out := env["OPENHUMAN_EMBEDDINGS_PROVIDER"] + ":" + env["OPENHUMAN_EMBEDDINGS_MODEL"]
+	if w := env["OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT"]; w != "" {
+		out += ", fusion weight " + w
+	}
+	return out
+}
+
 var cli = contract.CallContext{Source: "locomo", Transport: contract.TransportCLI}
 
 type eval struct {
@@ -68,7 +101,7 @@ type eval struct {
 
 func newEval(t testing.TB, load string, c locomo.Conversation) *eval {
 	t.Helper()
-	e := &eval{g: gatewaytest.Start(t, nil, gateway.Options{}), c: c, load: load, dias: map[string][]string{}}
+	e := &eval{g: gatewaytest.Start(t, embedderEnv(), gateway.Options{}), c: c, load: load, dias: map[string][]string{}}
 	ctx := context.Background()
 	if load == "learnings" {
 		for _, s := range c.Sessions {
@@ -120,6 +153,25 @@ func newEval(t testing.TB, load string, c locomo.Conversation) *eval {
 		}
 	}
 	return e
+}
+
+// awaitVectors waits until every turn has a vector of the active model: a
+// model server slower than the inline deadline leaves the rest to the
+// background, and a question asked before then would measure the keyword
+// leg alone.
+func (e *eval) awaitVectors(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Minute)
+	for {
+		r := e.g.Readiness(context.Background())
+		if r.MemoryStore != nil && r.MemoryStore.Embedding != nil && r.MemoryStore.Embedding.Pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("conv-%s %s: turns still wait for vectors after 30 minutes: %s", e.c.ID, e.load, r.MemoryEmbedding)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // norm is a text as memory keeps it, which trims and folds the spaces
