@@ -79,18 +79,21 @@ eval:
 # turn and as a conversation, every answerable question through
 # memory.fetch in each mode and memory.recall; recall@5/@10, nDCG@10 and
 # recall's first citation per category, design and held-out halves (about
-# a minute). The data is CC BY-NC 4.0 and not in this repository: it is
-# read from LOCOMO_DATA, else ../shared/data/locomo beside the checkout.
+# a minute offline). The data is CC BY-NC 4.0 and not in this repository:
+# it is read from LOCOMO_DATA, else ../shared/data/locomo beside the
+# checkout. Like eval, it measures the embedder the OPENHUMAN_EMBEDDINGS_*
+# variables configure; OPENHUMAN_EVAL_LOCOMO_HALF=design runs one half.
 eval-locomo:
 	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 1h -v -run '^TestLoCoMo$$' ./services/gateway/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
 
 # The same with a real sentence model, the Universal Sentence Encoder lite,
-# served as Ollama would (Node and npm needed; about two minutes).
+# served as Ollama would (Node and npm needed): the WordNet evaluation in
+# about two minutes, then LoCoMo, which embeds its 11,764 turns in Node.
 eval-use-lite:
 	scripts/eval-use-lite.sh
 
-# LoCoMo (eval-locomo) with the Universal Sentence Encoder lite; embedding
-# its 11,500 turns in Node takes most of the run (see docs/memory.md).
+# LoCoMo alone (eval-locomo) with the Universal Sentence Encoder lite;
+# embedding its turns in Node takes most of the run (docs/memory.md).
 eval-locomo-use-lite:
 	scripts/eval-use-lite.sh eval-locomo
 
