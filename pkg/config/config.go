@@ -165,6 +165,11 @@ type Embeddings struct {
 	// cosines between unrelated sentences may run higher: make eval shows
 	// where "I don't know" holds.
 	RecallMinCosine float64 `toml:"recall_min_cosine" env:"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE"`
+	// FusionWeight is what the configured model's vectors weigh in hybrid
+	// search against the keyword leg's 1; 0 is the model's own: its
+	// measured figure when docs/memory.md lists one, else 1 (0.5 for
+	// hash-glove, 0.3 for hash).
+	FusionWeight float64 `toml:"fusion_weight" env:"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT"`
 }
 
 // Timeout bounds one embedding request.

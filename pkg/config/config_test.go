@@ -229,6 +229,8 @@ func TestReplicationNeedsNATS(t *testing.T) {
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=NaN":  "memory.embeddings.recall_min_cosine NaN (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=1.5":  "memory.embeddings.recall_min_cosine 1.5 (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=high": `OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE="high": use a number such as 0.55`,
+		"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT=-1":       "memory.embeddings.fusion_weight -1 (OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT): use a weight above 0",
+		"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT=NaN":      "memory.embeddings.fusion_weight NaN",
 	} {
 		k, v, _ := strings.Cut(env, "=")
 		_, err := Load(t.TempDir(), func(name string) string { return map[string]string{k: v}[name] })
@@ -247,5 +249,11 @@ func TestReplicationNeedsNATS(t *testing.T) {
 	})
 	if err != nil || c.Memory.Embeddings.RecallMinCosine != 0.55 {
 		t.Fatalf("recall_min_cosine from the environment: %v %v", err, c.Memory.Embeddings.RecallMinCosine)
+	}
+	c, err = Load(t.TempDir(), func(name string) string {
+		return map[string]string{"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT": "1.5"}[name]
+	})
+	if err != nil || c.Memory.Embeddings.FusionWeight != 1.5 {
+		t.Fatalf("fusion_weight from the environment: %v %v", err, c.Memory.Embeddings.FusionWeight)
 	}
 }

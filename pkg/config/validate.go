@@ -137,6 +137,9 @@ func (c *Config) validate() error {
 	if math.IsNaN(e.RecallMinCosine) || e.RecallMinCosine < 0 || e.RecallMinCosine > 1 {
 		return fmt.Errorf("memory.embeddings.recall_min_cosine %g (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1, or 0 for the embedder's own", e.RecallMinCosine)
 	}
+	if math.IsNaN(e.FusionWeight) || e.FusionWeight < 0 || e.FusionWeight > 10 {
+		return fmt.Errorf("memory.embeddings.fusion_weight %g (OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT): use a weight above 0 and at most 10 against the keyword leg's 1, or 0 for the model's own", e.FusionWeight)
+	}
 	if u := c.LLM.BaseURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return fmt.Errorf("llm.base_url %q: use an http(s) URL such as http://localhost:11434/v1", u)
 	}

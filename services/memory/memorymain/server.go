@@ -170,8 +170,13 @@ func (s *server) closeStore() error {
 	return s.store.Close()
 }
 
-// Embedder builds the configured embedder (make eval measures the same one).
+// Embedder builds the configured embedder with its figures (make eval
+// measures the same one).
 func Embedder(c config.Embeddings) memory.Embedder {
+	return withFigures(embedder(c), c)
+}
+
+func embedder(c config.Embeddings) memory.Embedder {
 	switch c.Provider {
 	case "openai":
 		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())
