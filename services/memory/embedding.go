@@ -112,6 +112,10 @@ func (s *Service) Run(ctx context.Context) {
 	defer tick.Stop()
 	done, cleaned := 0, false
 	for {
+		// Read before the batch: when it finds nothing to embed, every
+		// item up to these marks has its vector, and the backlog's count
+		// (EmbeddingProgress) need not read them.
+		m, merr := s.store.Marks(ctx)
 		n, err := s.embedBatch(ctx, batch)
 		switch {
 		case ctx.Err() != nil:
@@ -134,6 +138,9 @@ func (s *Service) Run(ctx context.Context) {
 			continue
 		}
 		s.embed.progress.succeeded()
+		if merr == nil {
+			s.embed.progress.embedded(m.Items)
+		}
 		if done > 0 {
 			s.log.Info("every memory item has a vector", "model", s.embedder.Model(), "embedded_now", done)
 			done = 0

@@ -13,13 +13,22 @@ import (
 // embedMu so that a status read never waits behind a slow embedder.
 type embedProgress struct {
 	mu        sync.Mutex
-	through   int64 // embedState.embeddedThrough, as of the last batch
+	through   int64 // every item up to it has a vector of the active model
 	failures  int
 	lastErr   string
 	lastErrAt time.Time
 	backoff   time.Duration
 	retryAt   time.Time
+	// The last count, kept while the store has not changed (its marks),
+	// and for at most recountEvery when it has: counting reads every item
+	// after through, half a second at 100,000 items while re-embedding.
+	counted  time.Time
+	countAt  Marks
+	count    int64
+	countErr error
 }
+
+const recountEvery = 2 * time.Second
 
 func (p *embedProgress) embedded(through int64) {
 	p.mu.Lock()
@@ -44,7 +53,8 @@ func (p *embedProgress) failed(err error, at time.Time, backoff time.Duration) {
 // EmbeddingProgress says how many items wait for a vector of the active
 // model and how the embedder fares; nil when memory is off. The count is
 // of the items after those known to have one, so it is cheap once
-// embedding has caught up.
+// embedding has caught up; while the store changes it is at most
+// recountEvery old.
 func (s *Service) EmbeddingProgress(ctx context.Context) *contract.EmbeddingProgress {
 	if s.off != "" {
 		return nil
@@ -61,7 +71,7 @@ func (s *Service) EmbeddingProgress(ctx context.Context) *contract.EmbeddingProg
 		out.RetryAt = p.retryAt.UTC().Format(time.RFC3339)
 	}
 	p.mu.Unlock()
-	n, err := s.store.CountUnembedded(ctx, out.Model, through)
+	n, err := s.countUnembedded(ctx, out.Model, through)
 	if err != nil {
 		out.Pending = -1
 	} else {
@@ -69,6 +79,27 @@ func (s *Service) EmbeddingProgress(ctx context.Context) *contract.EmbeddingProg
 	}
 	out.Detail = progressDetail(out, err)
 	return &out
+}
+
+func (s *Service) countUnembedded(ctx context.Context, model string, through int64) (int64, error) {
+	p := &s.embed.progress
+	m, merr := s.store.Marks(ctx)
+	p.mu.Lock()
+	if merr == nil && !p.counted.IsZero() && (m == p.countAt || s.now().Sub(p.counted) < recountEvery) {
+		n, err := p.count, p.countErr
+		p.mu.Unlock()
+		return n, err
+	}
+	p.mu.Unlock()
+	n, err := s.store.CountUnembedded(ctx, model, through)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.counted, p.countAt, p.count, p.countErr = s.now(), m, n, err
+	if err == nil && n == 0 && merr == nil {
+		// Every item stored before the marks were read has its vector.
+		p.through = max(p.through, m.Items)
+	}
+	return n, err
 }
 
 func progressDetail(p contract.EmbeddingProgress, countErr error) string {
