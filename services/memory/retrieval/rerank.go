@@ -81,7 +81,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	cover, inContext := e.coverages(idx, seqs, own, keys, weights)
 	for i := range cands {
 		c := &cands[i]
-		c.Coverage = cover[i]
+		c.Coverage, c.InContext = cover[i], inContext[i]
 		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
 	}
 	byScore(cands)

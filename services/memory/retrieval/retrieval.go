@@ -132,6 +132,9 @@ type Candidate struct {
 	// Coverage is the share of the question's word weight the item holds,
 	// set on the candidates the rerank weighed.
 	Coverage float64
+	// InContext is Coverage with what the turns before a conversation's
+	// turn hold counted for less, as the rerank ranks by it.
+	InContext float64
 }
 
 // Rank ranks the items for q and returns the best min(Need, Depth) of

@@ -111,6 +111,15 @@ func TestTurnFoundWithTheTurnItAnswers(t *testing.T) {
 	if want := seq["Maya: They were stoked for the dinosaur exhibit!"]; !slices.Contains(got[:2], want) {
 		t.Errorf("hits %v, want Maya's answer %d among the first two", got, want)
 	}
+	// recall reads both shares: what the answer holds itself, and with the
+	// question before it.
+	m, _ := st.Marks(context.Background())
+	cands, _, _ := e.Rank(context.Background(), retrieval.Query{Text: "What did Maya's kids like at the museum?", Mode: retrieval.ModeHybrid, Marks: m, AsOf: m.Items, Depth: 50, Need: 5})
+	for _, c := range cands {
+		if c.Seq == seq["Maya: They were stoked for the dinosaur exhibit!"] && c.InContext <= c.Coverage {
+			t.Errorf("the answer holds %.2f itself and %.2f with the turn before", c.Coverage, c.InContext)
+		}
+	}
 }
 
 func ranked(t *testing.T, e *retrieval.Engine, st *sqlite.Store, query string) []int64 {
