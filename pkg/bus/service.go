@@ -196,8 +196,8 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		st.inFlight.Inc()
 		r := s.handle(ep, request{subject: r.Subject, reply: reply, data: data,
 			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)})
-		s.respond(reply, beating, r)
-		st.inFlight.Dec()
+		// Counted before the reply leaves: a caller that asks $SRV.STATS
+		// or scrapes once answered finds its request among them.
 		took := time.Since(start)
 		st.record(took, r.Error)
 		st.duration.Observe(took.Seconds())
@@ -206,6 +206,8 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		} else {
 			serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(r.Error)).Inc()
 		}
+		s.respond(reply, beating, r)
+		st.inFlight.Dec()
 	}
 	select {
 	case s.work <- job:
