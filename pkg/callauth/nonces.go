@@ -2,6 +2,7 @@ package callauth
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 )
@@ -51,6 +52,9 @@ func (n *nonces) Add(_ context.Context, nonce string, exp int64) (bool, error) {
 	if _, dup := n.seen[nonce]; dup {
 		return false, nil
 	}
+	// The nonce is a piece of the request's decoded headers; kept as it
+	// is, it would keep them all alive until it expires.
+	nonce = strings.Clone(nonce)
 	n.seen[nonce] = struct{}{}
 	sec := Forget(exp).Unix()
 	n.buckets[sec] = append(n.buckets[sec], nonce)
