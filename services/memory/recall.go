@@ -73,7 +73,7 @@ func (s *Service) recallMinCosine() float64 {
 	if s.recallCosine > 0 {
 		return s.recallCosine
 	}
-	if c, ok := s.embedder.(recallCosined); ok {
+	if c, ok := s.embedder.(recallCosined); ok && c.RecallMinCosine() > 0 {
 		return c.RecallMinCosine()
 	}
 	return recallMinCosine

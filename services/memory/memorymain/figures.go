@@ -26,8 +26,8 @@ var measured = map[string]figures{
 }
 
 // figured is an embedder with its figures: the configuration's, else the
-// measured ones, else the embedder's own (the built-in ones say theirs),
-// else retrieval's and recall's defaults.
+// measured ones, else the embedder's own (the built-in ones say theirs);
+// 0 when none says, and retrieval and recall take their defaults.
 type figured struct {
 	memory.Embedder
 	figures
@@ -41,27 +41,17 @@ func withFigures(e memory.Embedder, c config.Embeddings) memory.Embedder {
 	if c.RecallMinCosine > 0 {
 		f.recallMinCosine = c.RecallMinCosine
 	}
+	if w, ok := e.(interface{ FusionWeight() float64 }); ok && f.fusionWeight == 0 {
+		f.fusionWeight = w.FusionWeight()
+	}
+	if r, ok := e.(interface{ RecallMinCosine() float64 }); ok && f.recallMinCosine == 0 {
+		f.recallMinCosine = r.RecallMinCosine()
+	}
 	return &figured{Embedder: e, figures: f}
 }
 
 // FusionWeight is read by retrieval's fusion (retrieval/vector.go).
-func (f *figured) FusionWeight() float64 {
-	if f.fusionWeight > 0 {
-		return f.fusionWeight
-	}
-	if w, ok := f.Embedder.(interface{ FusionWeight() float64 }); ok {
-		return w.FusionWeight()
-	}
-	return 1
-}
+func (f *figured) FusionWeight() float64 { return f.fusionWeight }
 
 // RecallMinCosine is read by recall (recall.go).
-func (f *figured) RecallMinCosine() float64 {
-	if f.recallMinCosine > 0 {
-		return f.recallMinCosine
-	}
-	if c, ok := f.Embedder.(interface{ RecallMinCosine() float64 }); ok {
-		return c.RecallMinCosine()
-	}
-	return 0.5
-}
+func (f *figured) RecallMinCosine() float64 { return f.recallMinCosine }

@@ -12,7 +12,8 @@ type weighed interface {
 }
 
 // A model's figures come from the configuration, else from its
-// measurement, else from the embedder itself, else the defaults.
+// measurement, else from the embedder itself; else they are 0, which
+// retrieval and recall read as their defaults.
 func TestEmbedderFigures(t *testing.T) {
 	measuredUSE := measured["use-lite"]
 	if measuredUSE.fusionWeight == 0 || measuredUSE.recallMinCosine == 0 {
@@ -26,10 +27,10 @@ func TestEmbedderFigures(t *testing.T) {
 		{"measured", config.Embeddings{Provider: "ollama", Model: "use-lite"}, measuredUSE.fusionWeight, measuredUSE.recallMinCosine},
 		{"measured, under openai", config.Embeddings{Provider: "openai", Model: "use-lite"}, measuredUSE.fusionWeight, measuredUSE.recallMinCosine},
 		{"configured", config.Embeddings{Provider: "ollama", Model: "use-lite", FusionWeight: 2.5, RecallMinCosine: 0.8}, 2.5, 0.8},
-		{"unmeasured", config.Embeddings{Provider: "ollama", Model: "nomic-embed-text"}, 1, 0.5},
-		{"unmeasured, configured", config.Embeddings{Provider: "openai", Model: "text-embedding-3-small", FusionWeight: 0.7}, 0.7, 0.5},
+		{"unmeasured", config.Embeddings{Provider: "ollama", Model: "nomic-embed-text"}, 0, 0},
+		{"unmeasured, configured", config.Embeddings{Provider: "openai", Model: "text-embedding-3-small", FusionWeight: 0.7}, 0.7, 0},
 		{"built in", config.Embeddings{Provider: "hash-glove"}, 0.5, 0.6},
-		{"built in, configured", config.Embeddings{Provider: "hash", FusionWeight: 0.9}, 0.9, 0.5},
+		{"built in, configured", config.Embeddings{Provider: "hash", FusionWeight: 0.9}, 0.9, 0},
 	} {
 		e := Embedder(tc.c).(weighed)
 		if e.FusionWeight() != tc.weight || e.RecallMinCosine() != tc.cosine {

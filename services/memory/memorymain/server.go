@@ -116,7 +116,7 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 // newDomain serves memory from store with the configured embedder and writer.
 func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	emb := Embedder(cfg.Memory.Embeddings)
-	opts := &memory.Options{Logger: log, Embedder: emb, RecallMinCosine: cfg.Memory.Embeddings.RecallMinCosine}
+	opts := &memory.Options{Logger: log, Embedder: emb} // the embedder carries the configured figures
 	if cfg.LLM.Configured() {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
 	}

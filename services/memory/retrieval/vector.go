@@ -76,13 +76,13 @@ func (e *Engine) vectorLeg(ctx context.Context, q Query) ([]Ranked, error) {
 
 // fusionWeighted is an embedder that says how much its vectors are worth
 // in fusion against BM25's 1. An embedder that does not is taken as a
-// semantic model and weighs 1.
+// semantic model and weighs 1, as does one that says 0.
 type fusionWeighted interface {
 	FusionWeight() float64
 }
 
 func (e *Engine) vectorWeight() float64 {
-	if w, ok := e.embedder.(fusionWeighted); ok {
+	if w, ok := e.embedder.(fusionWeighted); ok && w.FusionWeight() > 0 {
 		return w.FusionWeight()
 	}
 	return 1
