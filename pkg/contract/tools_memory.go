@@ -1,5 +1,7 @@
 package contract
 
+import "strconv"
+
 // FilterSchema restricts memory reads by metadata. Every field is checked and
 // applied; an unknown field is an error, never silently ignored.
 func FilterSchema() *Schema {
@@ -53,9 +55,6 @@ var MemoryRecall = Tool{
 // of the query's word weight a note holds).
 const DefaultMinScore = 0.1
 
-// DefaultMinScoreText is DefaultMinScore as the schema says it.
-const DefaultMinScoreText = "0.1"
-
 // MemoryFetch ranks stored items against a query.
 var MemoryFetch = Tool{
 	Name:  "memory.fetch",
@@ -69,7 +68,7 @@ var MemoryFetch = Tool{
 		"limit":  limitSchema(),
 		"cursor": cursorSchema(),
 		"min_score": Number("Leave out hits scoring below this. In hybrid mode the score is relevance, about 1.3 for a note holding "+
-			"every word of the query, and hits below "+DefaultMinScoreText+" are left out unless this says otherwise; keyword (BM25) "+
+			"every word of the query, and hits below "+strconv.FormatFloat(DefaultMinScore, 'g', -1, 64)+" are left out unless this says otherwise; keyword (BM25) "+
 			"and vector (cosine) scores have no floor unless this sets one. 0 returns every hit.").Range(0, 1000),
 		"snippets": Boolean("Give each hit a snippet: its sentence that best matches the query, the matching words in **bold**."),
 	}),
