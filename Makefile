@@ -114,7 +114,7 @@ test-browser:
 SHOTS ?= $(CURDIR)/.cache/console-shots
 console-shots:
 	scripts/console-tools.sh >/dev/null
-	OPENHUMAN_TEST_BROWSER=1 OPENHUMAN_CONSOLE_SHOTS=$(SHOTS) go test -count=1 -run '^(TestEveryPage|TestOAuthRevokeInConsole)$$' ./services/gateway/console/
+	OPENHUMAN_TEST_BROWSER=1 OPENHUMAN_CONSOLE_SHOTS=$(SHOTS) go test -count=1 -run '^(TestEveryPage|TestOAuthRevokeInConsole|TestToolsPageShowsTheEmbeddingBacklog)$$' ./services/gateway/console/
 	@echo "screenshots: $(SHOTS)" >&2
 
 # Gateway and bus overhead, then memory at 10k and 100k items (bench-memory adds 1M), then an

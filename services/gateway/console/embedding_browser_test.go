@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/browsertest"
 )
 
@@ -39,4 +41,8 @@ func TestToolsPageShowsTheEmbeddingBacklog(t *testing.T) {
 			t.Errorf("the page lacks %q: %s", want, body)
 		}
 	}
+	if err := chromedp.Do(p.ctx, chromedp.ScrollIntoView(`#embedding-h`)); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Shot(t, p.ctx, "tools-embedding-backlog")
 }
