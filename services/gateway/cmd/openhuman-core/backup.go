@@ -56,7 +56,7 @@ func (m *Main) runBackup(ctx context.Context, g globalFlags, args []string) int 
 }
 
 // runRestore puts a backup into a home no openhuman-core runs on.
-func (m *Main) runRestore(g globalFlags, args []string) int {
+func (m *Main) runRestore(ctx context.Context, g globalFlags, args []string) int {
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
@@ -72,7 +72,7 @@ func (m *Main) runRestore(g globalFlags, args []string) int {
 		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
 		return exitFailure
 	}
-	man, err := backup.Restore(context.Background(), fs.Arg(0), homeFiles(cfg), *force)
+	man, err := backup.Restore(ctx, fs.Arg(0), homeFiles(cfg), *force)
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "openhuman-core: restore:", err)
 		return exitFailure

@@ -153,7 +153,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	case "backup":
 		return m.runBackup(ctx, g, rest)
 	case "restore":
-		return m.runRestore(g, rest)
+		return m.runRestore(ctx, g, rest)
 	}
 	if cmd == "token" {
 		return m.runToken(g, rest)
