@@ -145,3 +145,27 @@ func TestRecallMinCosine(t *testing.T) {
 		}
 	}
 }
+
+// A note that asks the question back holds its words, not its answer:
+// recall quotes the note that answers it, or says it does not know.
+func TestRecallDoesNotQuoteAQuestion(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	learn(t, svc, "Which region hosts the billing queue? Nobody wrote it down.")
+	learn(t, svc, "Did you rotate the staging password?")
+	learn(t, svc, "The staging password rotates every Friday, at noon. Ask Ana if it did not.")
+	res, err := svc.Recall(ctx, memory.RecallParams{Question: "Which region hosts the billing queue?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Answer, memory.IDontKnow) {
+		t.Errorf("answered %q from a note asking the same, want I don't know", res.Answer)
+	}
+	res, err = svc.Recall(ctx, memory.RecallParams{Question: "When does the staging password rotate?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Citations) != 1 || !strings.Contains(res.Citations[0].Snippet, "every Friday") {
+		t.Errorf("answered %q with %+v, want the note that answers it alone", res.Answer, res.Citations)
+	}
+}

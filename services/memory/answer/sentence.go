@@ -56,7 +56,23 @@ func Sentence(terms []string, t Type, text string) string {
 	if utf8.RuneCountInString(text) <= MaxSnippet && !strings.Contains(text, "\n") {
 		return text
 	}
-	best, bestN := "", -1
+	best, _ := bestSentence(terms, t, text)
+	return clipRunes(best, MaxSnippet)
+}
+
+// Asks reports whether the sentence of text that Sentence would choose,
+// even in a short text, is a question: a note that asks what a question
+// asks ("Did you make it?") holds its words but not its answer. A
+// statement holding as many of the words wins the tie.
+func Asks(terms []string, t Type, text string) bool {
+	_, q := bestSentence(terms, t, strings.TrimSpace(text))
+	return q
+}
+
+// bestSentence is the sentence of text holding most of terms, and whether
+// it is a question.
+func bestSentence(terms []string, t Type, text string) (best string, question bool) {
+	bestN := -1
 	start := 0
 	for _, loc := range append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
 		sentence := strings.TrimSpace(text[start:loc[0]])
@@ -67,20 +83,37 @@ func Sentence(terms []string, t Type, text string) string {
 		if sentence == "" || underline.MatchString(sentence) {
 			continue
 		}
-		n := 4 * lexicon.Coverage(terms, sentence)
+		n := 8 * lexicon.Coverage(terms, sentence)
 		if t != Any && Holds(t, sentence) {
-			n += 2
+			n += 4
 		}
 		// A heading names what follows; the sentence under it that holds
 		// as many of the words tells it.
 		if heading(sentence, text[loc[1]:]) {
-			n--
+			n -= 2
+		}
+		q := isQuestion(sentence)
+		if q {
+			n-- // a statement holding as many words wins
 		}
 		if n > bestN {
-			best, bestN = sentence, n
+			best, bestN, question = sentence, n, q
 		}
 	}
-	return clipRunes(best, MaxSnippet)
+	return best, question
+}
+
+// isQuestion reports whether sentence ends in a question mark, past
+// closing quotes and a bracketed aside ("…make it?" [shares a photo]).
+func isQuestion(sentence string) bool {
+	s := strings.TrimSpace(sentence)
+	if strings.HasSuffix(s, "]") {
+		if i := strings.LastIndexByte(s, '['); i > 0 {
+			s = strings.TrimSpace(s[:i])
+		}
+	}
+	s = strings.TrimRight(s, "\"'’”)» ")
+	return strings.HasSuffix(s, "?")
 }
 
 // heading reports whether sentence, followed by rest, is a heading: a

@@ -53,3 +53,22 @@ func TestHighlight(t *testing.T) {
 		}
 	}
 }
+
+func TestAsks(t *testing.T) {
+	for _, c := range []struct {
+		terms, text string
+		want        bool
+	}{
+		{"bowl make", `Nice one! Did you make the bowl?`, true},
+		{"bowl make", `Thanks! I made this bowl in my class.`, false},
+		{"pottery", `Caroline said, "What other projects do you do, besides pottery?" [shares a photo of a cup]`, true},
+		// A statement holding as many of the words wins the tie.
+		{"camping", `We went camping. How was camping for you?`, false},
+		{"camping", `How was camping? We loved camping by the lake.`, false},
+		{"deploy", `The deploy is done.`, false},
+	} {
+		if got := Asks(strings.Fields(c.terms), Any, c.text); got != c.want {
+			t.Errorf("Asks(%q, %q) = %v, want %v", c.terms, c.text, got, c.want)
+		}
+	}
+}
