@@ -67,7 +67,11 @@ func (e *Engine) isCorrection(seq int64) bool {
 	st := &e.keywords
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.corrections[seq]
+	if st.corrections[seq] {
+		return true
+	}
+	t := st.turns.bySeq[seq]
+	return t != nil && t.changes
 }
 
 // keywordLeg ranks by BM25 over idx: hybrid looks for the query's words

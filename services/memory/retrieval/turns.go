@@ -40,7 +40,25 @@ type turn struct {
 	speaker    []string
 	thread     string
 	asks       bool
+	changes    bool // it tells of a change (changeCues): a correction
 	prev, next int64
+}
+
+// changeCues are words by which a turn tells that something changed ("I
+// moved to Berlin", "we switched to Postgres"): such a turn corrects what
+// the conversation said of it before, as a note learned as a correction
+// does, and the rerank lifts it alike.
+var changeCues = map[string]bool{"moved": true, "switched": true, "changed": true, "replaced": true,
+	"anymore": true, "longer": true, "instead": true, "quit": true, "stopped": true, "now": true,
+	"migrated": true, "relocated": true}
+
+func tellsOfChange(text string) bool {
+	for _, w := range lexicon.Words(text) {
+		if changeCues[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // turnState follows the conversations' turns as the keyword index reads
@@ -71,7 +89,8 @@ func (ts *turnState) add(c ItemChange) {
 	if ts.bySeq == nil {
 		ts.bySeq, ts.newest, ts.speakers = map[int64]*turn{}, map[string]int64{}, map[string]int{}
 	}
-	t := &turn{speaker: textkeys.Keys([]string{speakerOf(c.Text)}), thread: c.ThreadID, asks: strings.HasSuffix(strings.TrimSpace(c.Text), "?")}
+	t := &turn{speaker: textkeys.Keys([]string{speakerOf(c.Text)}), thread: c.ThreadID, asks: strings.HasSuffix(strings.TrimSpace(c.Text), "?"),
+		changes: tellsOfChange(c.Text)}
 	for _, k := range t.speaker {
 		ts.speakers[k]++
 	}

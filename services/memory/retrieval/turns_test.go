@@ -154,3 +154,24 @@ func TestFirstPersonIsTheUser(t *testing.T) {
 		t.Errorf("first hit %d, want the user's own turn %d", got, want)
 	}
 }
+
+// A turn telling of a change ("we switched…") corrects what the
+// conversation said before, as a note learned as a correction does: asked
+// what holds now, it comes first though the older turn says more of the
+// words.
+func TestTurnTellingOfAChangeCorrects(t *testing.T) {
+	emb := localembed.NewGloveEmbedder(0)
+	st, seq := conversationStore(t, emb, map[string]time.Time{
+		"march": time.Date(2024, 3, 2, 9, 0, 0, 0, time.UTC),
+		"sept":  time.Date(2024, 9, 12, 9, 0, 0, 0, time.UTC),
+	}, [][2]string{
+		{"march", "user: Billing runs on MySQL; the billing jobs have run there since 2019."},
+		{"march", "assistant: Noted."},
+		{"sept", "user: We switched billing over to Postgres last week."},
+		{"sept", "assistant: Good luck with it."},
+	})
+	e := retrieval.New(st, emb, nil)
+	if got, want := firstHit(t, e, st, "What database does billing use now?"), seq["user: We switched billing over to Postgres last week."]; got != want {
+		t.Errorf("first hit %d, want the turn telling of the switch %d", got, want)
+	}
+}
