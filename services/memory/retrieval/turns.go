@@ -2,13 +2,12 @@ package retrieval
 
 import (
 	"slices"
-
-	"github.com/openhuman-go/openhuman-go/services/memory/answer"
-	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
