@@ -9,8 +9,20 @@ import (
 )
 
 // relative matches the time expressions that mean a date only from when
-// they were said: "yesterday", "last week", "two days ago".
-var relative = regexp.MustCompile(`(?i)\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening)|last (?:night|week|weekend|month|year)|next (?:week|month|year)|(?:a|an|one|two|three|four|five|six|seven|\d+) (?:days?|weeks?|months?|years?) ago)\b`)
+// they were said: "yesterday", "last week", "two days ago", "last Friday",
+// "a few weeks ago".
+var relative = regexp.MustCompile(`(?i)\b(?:today|tonight|yesterday|tomorrow|the other day|this (?:morning|afternoon|evening|week|month|year)|` +
+	`(?:last|this past|next) (?:night|week|weekend|month|year|` + weekdayNames + `)|` +
+	`(?:a|an|one|two|three|four|five|six|seven|\d+|a few|a couple of|few|several) (?:days?|weeks?|months?|years?) ago)\b`)
+
+// weekdayNames are the day names relative alternates over, long forms
+// first so that "Friday" is not read as "Fri".
+const weekdayNames = `monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun`
+
+var weekdays = map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
+	"wednesday": time.Wednesday, "thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
+	"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "tues": time.Tuesday, "wed": time.Wednesday,
+	"thu": time.Thursday, "thurs": time.Thursday, "fri": time.Friday, "sat": time.Saturday}
 
 var year = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
 
@@ -55,8 +67,34 @@ func dateOf(expr string, at time.Time) string {
 		return strconv.Itoa(at.Year() - 1)
 	case "next year":
 		return strconv.Itoa(at.Year() + 1)
+	case "this week":
+		return "the week of " + day(monday(at))
+	case "this month":
+		return at.Format("January 2006")
+	case "this year":
+		return strconv.Itoa(at.Year())
+	case "the other day":
+		return "shortly before " + day(at)
 	}
-	f := strings.Fields(expr) // "<n> <unit> ago"
+	if rest, ok := strings.CutPrefix(expr, "this past "); ok {
+		return dateOf("last "+rest, at)
+	}
+	f := strings.Fields(expr)
+	if len(f) >= 2 {
+		if wd, ok := weekdays[f[len(f)-1]]; ok {
+			// "last Friday" is the latest Friday before the day it was
+			// said; "next Friday" the first after it.
+			if f[0] == "next" {
+				return day(at.AddDate(0, 0, 1+(int(wd)-int(at.Weekday())+6)%7))
+			}
+			return day(at.AddDate(0, 0, -1-(int(at.Weekday())-int(wd)+6)%7))
+		}
+	}
+	if len(f) >= 3 && (f[0] == "few" || f[0] == "several" || f[1] == "few" || f[1] == "couple") {
+		// "a few weeks ago": no date, but from which day it counts back.
+		return strings.Join(f[:len(f)-1], " ") + " before " + day(at)
+	}
+	// "<n> <unit> ago"
 	if len(f) != 3 {
 		return ""
 	}

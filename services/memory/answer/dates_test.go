@@ -9,12 +9,20 @@ func TestResolveDates(t *testing.T) {
 	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC) // a Monday
 	for in, want := range map[string]string{
 		"I went to a LGBTQ support group yesterday and it was so powerful.": "I went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.",
-		"We moved last month.":               "We moved last month (April 2023).",
-		"Two weeks ago I ran a charity race": "Two weeks ago (the week of 24 April 2023) I ran a charity race",
-		"3 days ago, and tomorrow again":     "3 days ago (5 May 2023), and tomorrow (9 May 2023) again",
-		"Last year was hard.":                "Last year (2022) was hard.",
-		"Deploys happen on Tuesdays.":        "Deploys happen on Tuesdays.",
-		"Yesterday's news":                   "Yesterday (7 May 2023)'s news",
+		"We moved last month.":                "We moved last month (April 2023).",
+		"Two weeks ago I ran a charity race":  "Two weeks ago (the week of 24 April 2023) I ran a charity race",
+		"3 days ago, and tomorrow again":      "3 days ago (5 May 2023), and tomorrow (9 May 2023) again",
+		"Last year was hard.":                 "Last year (2022) was hard.",
+		"Deploys happen on Tuesdays.":         "Deploys happen on Tuesdays.",
+		"Yesterday's news":                    "Yesterday (7 May 2023)'s news",
+		"I went to a poetry reading last Fri": "I went to a poetry reading last Fri (5 May 2023)",
+		"See you next Monday.":                "See you next Monday (15 May 2023).",
+		"Last Sunday we hiked.":               "Last Sunday (7 May 2023) we hiked.",
+		"that roadtrip this past weekend":     "that roadtrip this past weekend (the week of 1 May 2023)",
+		"We went camping a few weeks ago.":    "We went camping a few weeks ago (a few weeks before 8 May 2023).",
+		"I saw her the other day.":            "I saw her the other day (shortly before 8 May 2023).",
+		"Busy this month":                     "Busy this month (May 2023)",
+		"This past Friday was fun":            "This past Friday (5 May 2023) was fun",
 	} {
 		if got := ResolveDates(in, at); got != want {
 			t.Errorf("ResolveDates(%q) = %q, want %q", in, got, want)
