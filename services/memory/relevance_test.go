@@ -169,3 +169,30 @@ func TestRecallDoesNotQuoteAQuestion(t *testing.T) {
 		t.Errorf("answered %q with %+v, want the note that answers it alone", res.Answer, res.Citations)
 	}
 }
+
+// A note said to someone ("Thanks, Gina!") is not about them, but it holds
+// their name: a search for the name finds it, below the notes that speak of
+// them, and browsing by the name lists it.
+func TestANameSpokenToIsFound(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	to := learn(t, svc, "Thanks, Gina! The deploy is done.")
+	of := learn(t, svc, "Gina owns the billing queue.")
+	learn(t, svc, "The standup is at 9:30.")
+	for _, mode := range []string{memory.ModeKeyword, memory.ModeHybrid} {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "Gina", Mode: mode}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != 2 || res.Hits[0].ID != of || res.Hits[1].ID != to {
+			t.Errorf("%s: %d hits %+v, want the note of Gina, then the one said to her", mode, len(res.Hits), res.Hits)
+		}
+	}
+	list, err := svc.Browse(ctx, memory.BrowseParams{Query: "Gina"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Chunks) != 2 {
+		t.Errorf("browsing by the name lists %d notes, want 2", len(list.Chunks))
+	}
+}

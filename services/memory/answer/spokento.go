@@ -14,8 +14,14 @@ import (
 // is a capitalised word, no greeting or stopword, that addressed finds
 // spoken to.
 func WithoutNamesSpokenTo(text string) string {
+	rest, _ := SplitNamesSpokenTo(text)
+	return rest
+}
+
+// SplitNamesSpokenTo is WithoutNamesSpokenTo, and the names it left out,
+// as the text writes them.
+func SplitNamesSpokenTo(text string) (rest string, names []string) {
 	fields := strings.Fields(text)
-	changed := false
 	for i, f := range fields {
 		w := trimWord(f)
 		if w == "" || !unicode.IsUpper([]rune(w)[0]) {
@@ -25,10 +31,10 @@ func WithoutNamesSpokenTo(text string) string {
 			continue
 		}
 		fields[i] = strings.Replace(f, w, "", 1)
-		changed = true
+		names = append(names, w)
 	}
-	if !changed {
-		return text
+	if len(names) == 0 {
+		return text, nil
 	}
-	return strings.Join(fields, " ")
+	return strings.Join(fields, " "), names
 }

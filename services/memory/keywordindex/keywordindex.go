@@ -62,9 +62,11 @@ func New() *Index {
 	return &Index{ids: map[string]uint32{}, termAt: []uint32{0}, seen: map[uint32]uint16{}}
 }
 
-// Add indexes an item. Seqs must arrive in ascending order; an item at or
-// below the newest indexed seq is ignored.
-func (x *Index) Add(seq int64, text string) {
+// Add indexes an item: the keys textkeys makes of text, and keys as they
+// are (each counted as a token of the text; a caller's own kind of key,
+// one textkeys never makes). Seqs must arrive in ascending order; an item
+// at or below the newest indexed seq is ignored.
+func (x *Index) Add(seq int64, text string, keys ...string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if n := len(x.seqs); n > 0 && abs64(x.seqs[n-1]) >= seq {
@@ -72,7 +74,7 @@ func (x *Index) Add(seq int64, text string) {
 	}
 	clear(x.seen)
 	var length uint32
-	x.tok.Each(text, func(key []byte) {
+	count := func(key []byte) {
 		length++
 		id, ok := x.ids[string(key)]
 		if !ok {
@@ -81,7 +83,11 @@ func (x *Index) Add(seq int64, text string) {
 		if tf := x.seen[id]; tf < math.MaxUint16 {
 			x.seen[id] = tf + 1
 		}
-	})
+	}
+	x.tok.Each(text, count)
+	for _, k := range keys {
+		count([]byte(k))
+	}
 	slot := uint32(len(x.seqs))
 	x.seqs = append(x.seqs, seq)
 	x.lens = append(x.lens, length)

@@ -385,3 +385,24 @@ func TestMaybeTypoIsABound(t *testing.T) {
 		}
 	}
 }
+
+// Keys given beside the text are held as they are, counted as its tokens,
+// and found only by themselves.
+func TestAddKeysAsTheyAre(t *testing.T) {
+	x := New()
+	x.Add(1, "The deploy is done.", "\x00gina")
+	x.Add(2, "Gina owns billing.")
+	if got := x.Matching([]string{"\x00gina"}, 10); !slices.Equal(got, []int64{1}) {
+		t.Errorf("Matching the key given = %v, want [1]", got)
+	}
+	if got := x.Matching([]string{"gina"}, 10); !slices.Equal(got, []int64{2}) {
+		t.Errorf("Matching the word = %v, want [2]", got)
+	}
+	if x.lens[0] != 5 {
+		t.Errorf("item 1 counts %d tokens, want 5 (four words and the key)", x.lens[0])
+	}
+	x.Remove(1)
+	if x.DocFreq("\x00gina") != 0 {
+		t.Error("the key given outlives its item")
+	}
+}

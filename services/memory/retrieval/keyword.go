@@ -41,7 +41,8 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 		return st.index, nil
 	}
 	add := func(c ItemChange) {
-		st.index.Add(c.Seq, indexText(c))
+		text, spoken := indexText(c)
+		st.index.Add(c.Seq, text, spoken...)
 		if c.LearningKind == learningCorrection {
 			st.corrections[c.Seq] = true
 		}
@@ -82,7 +83,7 @@ func (e *Engine) keywordLeg(idx *keywordindex.Index, q Query) (hits []Ranked, te
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	return idx.SearchTerms(terms, q.Depth, q.AsOf, q.Allowed, q.Universe), terms
+	return idx.SearchTerms(withSpoken(terms), q.Depth, q.AsOf, q.Allowed, q.Universe), terms
 }
 
 // Matching returns the seqs (<= asOf) of the items holding any of the
@@ -97,7 +98,7 @@ func (e *Engine) Matching(ctx context.Context, m Marks, query string, asOf int64
 	if err != nil {
 		return nil, err
 	}
-	return idx.Matching(keys, asOf), nil
+	return idx.Matching(append(keys, spokenOf(keys)...), asOf), nil
 }
 
 // Words ranks the items (<= asOf) holding the query's words by BM25 alone,
@@ -112,11 +113,11 @@ func (e *Engine) Words(ctx context.Context, m Marks, query string, k int, asOf i
 	if err != nil {
 		return nil, nil, err
 	}
-	matching = idx.Matching(keys, asOf)
+	matching = idx.Matching(append(keys, spokenOf(keys)...), asOf)
 	if universe == nil {
-		return idx.Search(keys, k, asOf, nil), matching, nil
+		return idx.SearchTerms(plainTerms(keys), k, asOf, nil, nil), matching, nil
 	}
-	return idx.SearchWithin(keys, k, asOf, nil, universe), intersectSorted(matching, universe), nil
+	return idx.SearchTerms(plainTerms(keys), k, asOf, nil, universe), intersectSorted(matching, universe), nil
 }
 
 // Plain ranks the items (<= asOf) holding any of words, taken as given

@@ -20,16 +20,18 @@ const kindConversation = "conversation"
 // "in May 2023", "camping in June" and "on 13 October" find the turns of
 // that time as a note that names its date would be found. A
 // loose note's time is when it was learned, which says nothing of what
-// it is about. The names a text speaks to ("Thanks, Maya!") are left out:
-// a question naming Maya is about what is said of her (on the LoCoMo
-// design half, recall@5 as learnings 0.588 -> 0.598).
-func indexText(c ItemChange) string {
-	text := answer.WithoutNamesSpokenTo(c.Text)
+// it is about. The names a text speaks to ("Thanks, Maya!") are left out
+// of the text and returned as keys of their own (spoken.go): a question
+// naming Maya is about what is said of her (on the LoCoMo design half,
+// recall@5 as learnings 0.588 -> 0.598).
+func indexText(c ItemChange) (string, []string) {
+	text, names := answer.SplitNamesSpokenTo(c.Text)
+	keys := spokenKeys(names)
 	if c.ThreadID == "" || c.ObservedAt <= 0 {
-		return text
+		return text, keys
 	}
 	t := time.UnixMilli(c.ObservedAt).UTC()
-	return text + "\n" + strconv.Itoa(t.Day()) + " " + t.Month().String() + " " + strconv.Itoa(t.Year())
+	return text + "\n" + strconv.Itoa(t.Day()) + " " + t.Month().String() + " " + strconv.Itoa(t.Year()), keys
 }
 
 // turn is what retrieval knows of a turn of a conversation: who said it
