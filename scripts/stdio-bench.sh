@@ -3,7 +3,9 @@
 # NOTES notes (default 3000), against ping on the same connection and the
 # reference memory server's search_nodes over as many entities, with an
 # older build of openhuman-core measured in turn with this one in the same
-# run (docs/benchmarks.md, "MCP over stdio").
+# run, and this build's fetch in a memory of one note: the floor a fetch
+# cannot go under, the tool call itself (docs/benchmarks.md, "MCP over
+# stdio").
 #
 #   OLD=REV   the older build, from git revision REV (default: main); OLD= measures this build alone
 #   NOTES, CALLS, ROUNDS   notes held, calls a round per server and tool, rounds

@@ -45,13 +45,13 @@ async function connect(command, args, env) {
   return client;
 }
 
-async function startCore(name, bin) {
+async function startCore(name, bin, held = notes) {
   const home = mkdtempSync(join(tmpdir(), "stdio-bench-"));
   homes.push(home);
   const client = await connect(bin, ["mcp"], { OPENHUMAN_HOME: home });
-  for (let i = 0; i < notes; i += 32) {
+  for (let i = 0; i < held; i += 32) {
     const batch = [];
-    for (let j = i; j < Math.min(notes, i + 32); j++) {
+    for (let j = i; j < Math.min(held, i + 32); j++) {
       batch.push(client.callTool({ name: "memory.learn", arguments: { text: note(j), kind: "fact" } }));
     }
     for (const r of await Promise.all(batch)) if (r.isError) throw new Error(`${name}: learn failed: ${JSON.stringify(r)}`);
@@ -91,6 +91,15 @@ const targets = [];
 for (const spec of opt.core) {
   const eq = spec.indexOf("=");
   targets.push(await startCore(spec.slice(0, eq), spec.slice(eq + 1)));
+}
+// The floor under a fetch: the last build's fetch in a memory of one note
+// (which the query's words match), where retrieval has next to nothing to
+// do and what is left is the tool call itself.
+{
+  const spec = opt.core[opt.core.length - 1], eq = spec.indexOf("=");
+  const floor = await startCore(spec.slice(0, eq), spec.slice(eq + 1), 1);
+  floor.name += ", 1 note";
+  targets.push(floor);
 }
 if (opt.reference) targets.push(await startReference(opt.reference));
 for (const t of targets) {
