@@ -176,7 +176,10 @@ func skipSpace(b []byte, i int) int {
 
 // scanString returns the index just past the string opening at b[i], or -1.
 func scanString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
+	for i++; ; i++ {
+		if i = skipString(b, i); i >= len(b) {
+			return -1
+		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1
@@ -204,7 +207,6 @@ func scanString(b []byte, i int) int {
 			}
 		}
 	}
-	return -1
 }
 
 // scanNumber returns the index just past the number starting at b[i], or -1.

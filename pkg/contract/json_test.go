@@ -82,6 +82,12 @@ func BenchmarkJSON(b *testing.B) {
 			IndentJSON(doc)
 		}
 	})
+	b.Run("AppendIndentedString", func(b *testing.B) {
+		buf := make([]byte, 0, 3*len(doc))
+		for i := 0; i < b.N; i++ {
+			AppendIndentedString(buf[:0], doc)
+		}
+	})
 	b.Run("json.Indent", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			var buf bytes.Buffer
@@ -97,6 +103,22 @@ func TestIndentJSONAgreesWithEncodingJSON(t *testing.T) {
 		jsonSamples...)
 	for _, s := range samples {
 		checkIndent(t, []byte(s))
+	}
+}
+
+// Strings are scanned eight bytes at a time: each kind of byte that ends
+// a run of plain text, at every place in and around a word of eight.
+func TestStringRunsAgreeWithEncodingJSON(t *testing.T) {
+	for _, stop := range []string{`\"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", "\x7f", "\u00e9", "\u2028", "\xff", "\xe2\x80", "\U0001F600", `"`} {
+		for n := range 20 {
+			plain := strings.Repeat("a", n)
+			for _, s := range []string{`"` + plain + stop + plain + `"`, `{"` + plain + `":["` + stop + plain + stop + `",1.5e-7]}`} {
+				checkIndent(t, []byte(s))
+				if got, want := ValidJSON([]byte(s)), json.Valid([]byte(s)); got != want {
+					t.Fatalf("ValidJSON(%q) = %v, json.Valid says %v", s, got, want)
+				}
+			}
+		}
 	}
 }
 

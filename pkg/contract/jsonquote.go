@@ -50,15 +50,15 @@ func appendIndented(dst, b []byte, quoted bool) []byte {
 			i++
 			continue
 		case '"':
+			if quoted {
+				dst, i = appendQuotedString(dst, b, i)
+				continue
+			}
 			end := scanString(b, i)
 			if end < 0 {
 				end = len(b)
 			}
-			if quoted {
-				dst = appendQuotedText(dst, b[i:end])
-			} else {
-				dst = append(dst, b[i:end]...)
-			}
+			dst = append(dst, b[i:end]...)
 			i = end
 			continue
 		case '{', '[':
@@ -79,7 +79,12 @@ func appendIndented(dst, b []byte, quoted bool) []byte {
 			newline()
 		case ':':
 			dst = append(dst, ':', ' ')
-		default: // numbers and literals
+		default: // numbers and literals, copied whole: none of their bytes is escaped
+			if j := skipLiteral(b, i); j > i {
+				dst = append(dst, b[i:j]...)
+				i = j
+				continue
+			}
 			raw(c)
 		}
 		i++
@@ -87,39 +92,64 @@ func appendIndented(dst, b []byte, quoted bool) []byte {
 	return dst
 }
 
-// appendQuotedText appends s, a JSON string token quotes included, as text
-// inside a JSON string: its quotes and backslashes escaped, the rest as
-// encoding/json writes it.
-func appendQuotedText(dst, s []byte) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+// literalByte marks the bytes of numbers, true, false and null.
+var literalByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789+-.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		t[c] = true
+	}
+	return t
+}()
+
+func skipLiteral(b []byte, i int) int {
+	for i < len(b) && literalByte[b[i]] {
+		i++
+	}
+	return i
+}
+
+// appendQuotedString appends the JSON string token opening at b[i] as text
+// inside a JSON string (its quotes and backslashes escaped, the rest as
+// encoding/json writes it) and returns the index just past the token. It
+// finds the token's end as it goes, copying runs of plain text eight bytes
+// at a time: scanning for the end first, then quoting, read every byte of
+// a result's text twice, a byte at a time.
+func appendQuotedString(dst, b []byte, i int) ([]byte, int) {
+	dst = append(dst, '\\', '"')
+	i++
+	for {
+		j := skipText(b, i)
+		dst = append(dst, b[i:j]...)
+		if i = j; i >= len(b) {
+			return dst, i
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return append(dst, '\\', '"'), i + 1
+		case c == '\\':
+			// An escape: the backslash is escaped, and the byte after it
+			// too if it is a quote or a backslash, so that it does not end
+			// the token or start another escape.
+			dst = append(dst, '\\', '\\')
+			if i++; i < len(b) && b[i] < utf8.RuneSelf {
+				dst = appendStringByte(dst, b[i])
 				i++
-				continue
 			}
-			dst = append(dst, s[start:i]...)
+		case c < utf8.RuneSelf: // a control byte: not valid JSON, escaped all the same
 			dst = appendStringByte(dst, c)
 			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		} else if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', "0123456789abcdef"[r&0xF])
-		} else {
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				dst = append(dst, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				dst = append(dst, '\\', 'u', '2', '0', '2', "0123456789abcdef"[r&0xF])
+			default:
+				dst = append(dst, b[i:i+size]...)
+			}
 			i += size
-			continue
 		}
-		i += size
-		start = i
 	}
-	return append(dst, s[start:]...)
 }
 
 // appendStringByte appends the ASCII byte c as encoding/json writes it
