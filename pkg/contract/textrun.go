@@ -1,9 +1,6 @@
 package contract
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // Runs of a JSON string's plain bytes are found eight at a time: a result
 // crossing the bus is mostly text, and its every byte is scanned to check
@@ -28,7 +25,7 @@ func stopMask(x uint64) uint64 {
 // byte at or after b[i], or len(b): what scanString stops at.
 func skipString(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
-		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+		if m := stopMask(le64(b, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -40,9 +37,9 @@ func skipString(b []byte, i int) int {
 
 // skipText is skipString that stops at bytes outside ASCII too: what
 // quoting copies unchanged.
-func skipText(b []byte, i int) int {
+func skipText[T string | []byte](b T, i int) int {
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+		x := le64(b, i)
 		if m := stopMask(x) | x&highBits; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
@@ -51,4 +48,11 @@ func skipText(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// le64 is the eight bytes at b[i], the first lowest.
+func le64[T string | []byte](b T, i int) uint64 {
+	b = b[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }

@@ -1,0 +1,122 @@
+package memory
+
+import "github.com/openhuman-go/openhuman-go/pkg/contract"
+
+// A page of hits is encoded on every fetch and list: field by field here,
+// to the bytes contract.Marshal writes for it (TestHitJSONAgreesWithMarshal
+// holds the two together, every field set and none), instead of
+// encoding/json walking the structs by reflection.
+
+var (
+	_ contract.JSONAppender = (*FetchResult)(nil)
+	_ contract.JSONAppender = (*ListResult)(nil)
+)
+
+// AppendJSON writes r as contract.Marshal does.
+func (r *FetchResult) AppendJSON(dst []byte) ([]byte, error) {
+	dst, err := appendHits(append(dst, `{"hits":`...), r.Hits)
+	if err != nil {
+		return dst, err
+	}
+	dst = contract.AppendString(append(dst, `,"mode":`...), r.Mode)
+	if r.NextCursor != "" {
+		dst = contract.AppendString(append(dst, `,"next_cursor":`...), r.NextCursor)
+	}
+	if len(r.Warnings) > 0 {
+		dst = appendStrings(append(dst, `,"warnings":`...), r.Warnings)
+	}
+	return append(dst, '}'), nil
+}
+
+// AppendJSON writes r as contract.Marshal does.
+func (r *ListResult) AppendJSON(dst []byte) ([]byte, error) {
+	dst, err := appendHits(append(dst, `{"items":`...), r.Items)
+	if err != nil {
+		return dst, err
+	}
+	if r.NextCursor != "" {
+		dst = contract.AppendString(append(dst, `,"next_cursor":`...), r.NextCursor)
+	}
+	return append(dst, '}'), nil
+}
+
+func appendHits(dst []byte, hits []Hit) ([]byte, error) {
+	if hits == nil {
+		return append(dst, "null"...), nil
+	}
+	dst = append(dst, '[')
+	for i := range hits {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = hits[i].appendJSON(dst); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+func (h *Hit) appendJSON(dst []byte) ([]byte, error) {
+	dst = contract.AppendString(append(dst, `{"id":`...), h.ID)
+	dst = contract.AppendString(append(dst, `,"kind":`...), h.Kind)
+	dst = contract.AppendString(append(dst, `,"text":`...), h.Text)
+	dst = h.Meta.appendJSON(append(dst, `,"meta":`...))
+	var err error
+	if h.Score != nil {
+		if dst, err = contract.AppendFloat(append(dst, `,"score":`...), *h.Score); err != nil {
+			return dst, err
+		}
+	}
+	if h.Confidence != nil {
+		if dst, err = contract.AppendFloat(append(dst, `,"confidence":`...), *h.Confidence); err != nil {
+			return dst, err
+		}
+	}
+	if h.Snippet != "" {
+		dst = contract.AppendString(append(dst, `,"snippet":`...), h.Snippet)
+	}
+	return append(dst, '}'), nil
+}
+
+func (m *HitMeta) appendJSON(dst []byte) []byte {
+	dst = contract.AppendString(append(dst, `{"source":`...), m.Source)
+	dst = contract.AppendString(append(dst, `,"provenance":`...), m.Provenance)
+	dst = appendOmitEmpty(dst, `,"learning_kind":`, m.LearningKind)
+	dst = contract.AppendString(append(dst, `,"observed_at":`...), m.ObservedAt)
+	dst = contract.AppendString(append(dst, `,"created_at":`...), m.CreatedAt)
+	if len(m.Tags) > 0 {
+		dst = appendStrings(append(dst, `,"tags":`...), m.Tags)
+	}
+	dst = appendOmitEmpty(dst, `,"source_id":`, m.SourceID)
+	dst = appendOmitEmpty(dst, `,"source_ref":`, m.SourceRef)
+	// Meta's fields, promoted as encoding/json promotes an embedded struct's.
+	dst = appendOmitEmpty(dst, `,"workspace":`, m.Workspace)
+	dst = appendOmitEmpty(dst, `,"folder":`, m.Folder)
+	dst = appendOmitEmpty(dst, `,"file_path":`, m.FilePath)
+	dst = appendOmitEmpty(dst, `,"language":`, m.Language)
+	dst = appendOmitEmpty(dst, `,"repo":`, m.Repo)
+	dst = appendOmitEmpty(dst, `,"commit":`, m.Commit)
+	dst = appendOmitEmpty(dst, `,"url":`, m.URL)
+	dst = appendOmitEmpty(dst, `,"thread_id":`, m.ThreadID)
+	dst = appendOmitEmpty(dst, `,"agent_id":`, m.AgentID)
+	return append(dst, '}')
+}
+
+func appendOmitEmpty(dst []byte, key, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	return contract.AppendString(append(dst, key...), s)
+}
+
+func appendStrings(dst []byte, l []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range l {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = contract.AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
