@@ -177,7 +177,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		// Drained after Stop: answer at once so the caller can retry
 		// elsewhere; nothing of the call was done.
 		s.respond(reply, beating, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
-			"the %s service is shutting down; retry", s.cfg.Name).With("reason", contract.ReasonReplicaStopping)})
+			"the %s service is shutting down; retry", s.cfg.Name).With("reason", contract.ReasonReplicaStopping)}, nil)
 		return
 	}
 	s.wg.Add(1)
@@ -194,7 +194,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
-		r := s.handle(ep, request{subject: r.Subject, reply: reply, data: data,
+		r, body := s.handle(ep, request{subject: r.Subject, reply: reply, data: data,
 			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)})
 		// Counted before the reply leaves: a caller that asks $SRV.STATS
 		// or scrapes once answered finds its request among them.
@@ -206,7 +206,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		} else {
 			serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(r.Error)).Inc()
 		}
-		s.respond(reply, beating, r)
+		s.respond(reply, beating, r, body)
 		st.inFlight.Dec()
 	}
 	select {
@@ -275,8 +275,9 @@ type request struct {
 // the call context is believed only once it is the one signed, and the
 // arguments are checked against the
 // endpoint's schema and bound to the handler's params struct from the
-// decoded value.
-func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
+// decoded value. A result comes with its reply's bytes, written into a
+// buffer of replyBodies that respond gives back.
+func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply, body *[]byte) {
 	start := time.Now()
 	method := ep.def.Method
 	data := m.data
@@ -284,7 +285,7 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 	// its bytes, not their parse.
 	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, data, m.auth, m.parent)
 	if err != nil {
-		return contract.Reply{Error: contract.AsError(err)}
+		return contract.Reply{Error: contract.AsError(err)}, nil
 	}
 	var req struct {
 		Params any                  `json:"params"`
@@ -298,15 +299,15 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 	}
 	if err != nil {
 		return contract.Reply{Error: contract.Errorf(contract.CodeInvalidRequest,
-			"%s.%s: the request is not a JSON envelope {params, ctx}: %v", s.cfg.Name, method, err)}
+			"%s.%s: the request is not a JSON envelope {params, ctx}: %v", s.cfg.Name, method, err)}, nil
 	}
 	grant, err := checked.Bind(req.Ctx)
 	if err != nil {
-		return contract.Reply{Error: contract.AsError(err)}
+		return contract.Reply{Error: contract.AsError(err)}, nil
 	}
 	if scope := ep.def.NeedsScope(); !req.Ctx.Holds(scope) {
 		return contract.Reply{Error: contract.Errorf(contract.CodeDenied,
-			"%s.%s needs scope %q, which the caller's token does not hold", s.cfg.Name, method, scope).With("scope", scope)}
+			"%s.%s needs scope %q, which the caller's token does not hold", s.cfg.Name, method, scope).With("scope", scope)}, nil
 	}
 	args, err := contract.Arguments(req.Params)
 	if err == nil {
@@ -317,7 +318,7 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 		if ep.def.Tool != "" {
 			e = e.With("tool", ep.def.Tool)
 		}
-		return contract.Reply{Error: e}
+		return contract.Reply{Error: e}, nil
 	}
 	timeout := req.Ctx.Timeout()
 	if timeout <= 0 || timeout > s.cfg.MaxTimeout {
@@ -328,8 +329,8 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
-			reply = contract.Reply{Error: contract.Errorf(contract.CodeInternal,
-				"%s.%s crashed while handling this request; the service is still running and the crash is in its log", s.cfg.Name, method)}
+			reply, body = contract.Reply{Error: contract.Errorf(contract.CodeInternal,
+				"%s.%s crashed while handling this request; the service is still running and the crash is in its log", s.cfg.Name, method)}, nil
 		}
 	}()
 	result, err := ep.call(ctx, args, req.Ctx)
@@ -339,22 +340,45 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply) {
 		} else {
 			s.cfg.Logger.Debug("handler refused", "method", method, "source", req.Ctx.Source, "err", err)
 		}
-		return contract.Reply{Error: contract.AsError(err)}
+		return contract.Reply{Error: contract.AsError(err)}, nil
 	}
-	raw, ok := result.(json.RawMessage)
-	if !ok {
-		if raw, err = contract.Marshal(result); err != nil {
-			s.cfg.Logger.Error("encoding result", "method", method, "err", err)
-			return contract.Reply{Error: contract.Errorf(contract.CodeInternal, "%s.%s produced a result it cannot encode", s.cfg.Name, method)}
-		}
+	body = replyBodies.Get().(*[]byte)
+	b := append((*body)[:0], resultPrefix...)
+	if raw, ok := result.(json.RawMessage); ok {
+		b = append(b, raw...)
+	} else if b, err = contract.AppendMarshal(b, result); err != nil {
+		replyBodies.Put(body)
+		s.cfg.Logger.Error("encoding result", "method", method, "err", err)
+		return contract.Reply{Error: contract.Errorf(contract.CodeInternal, "%s.%s produced a result it cannot encode", s.cfg.Name, method)}, nil
 	}
+	*body = append(b, '}')
 	s.cfg.Logger.Debug("handled", "method", method, "source", req.Ctx.Source, "took", time.Since(start))
-	return contract.Reply{Result: raw}
+	return contract.Reply{Result: b[len(resultPrefix):]}, body
 }
 
-// respond answers a request. beating says its caller asked for
-// heartbeats: they stop.
-func (s *Service) respond(subject string, beating bool, reply contract.Reply) {
+// resultPrefix begins a result's reply, as contract.EncodeResult writes it.
+const resultPrefix = `{"result":`
+
+// replyBodies hold replies being written: a fetch's is tens of KB, and
+// encoding it into a new buffer, then copying it into its envelope, made
+// most of the service's garbage outside retrieval. A reply is done with
+// once published (nats.go copies it), so its buffer is used again; one
+// grown past maxPooledBody is left to the collector.
+var replyBodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+const maxPooledBody = 1 << 20
+
+// respond answers a request: with pooled, when handle wrote the reply,
+// else with reply encoded here; pooled goes back to replyBodies. beating
+// says its caller asked for heartbeats: they stop.
+func (s *Service) respond(subject string, beating bool, reply contract.Reply, pooled *[]byte) {
+	if pooled != nil {
+		defer func() {
+			if cap(*pooled) <= maxPooledBody {
+				replyBodies.Put(pooled)
+			}
+		}()
+	}
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
 	}
@@ -363,9 +387,12 @@ func (s *Service) respond(subject string, beating bool, reply contract.Reply) {
 	}
 	var body []byte
 	var err error
-	if reply.Error == nil {
+	switch {
+	case pooled != nil:
+		body = *pooled
+	case reply.Error == nil:
 		body = contract.EncodeResult(reply.Result)
-	} else {
+	default:
 		body, err = contract.Marshal(reply)
 	}
 	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)) > s.nc.MaxPayload() {
