@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -264,7 +265,11 @@ type Appender interface {
 // A response whose result is already JSON, or writes itself (Appender), is
 // written around it, not re-encoded: results can be large. There is room
 // left for a newline after it.
-func Encode(v any) []byte {
+func Encode(v any) []byte { return AppendEncode(nil, v) }
+
+// AppendEncode is Encode appending to dst: a stdio session frames every
+// response in one buffer, used again once the line is written.
+func AppendEncode(dst []byte, v any) []byte {
 	if r, ok := v.(*Response); ok && r.Error == nil {
 		raw, isRaw := r.Result.(json.RawMessage)
 		a, isAppender := r.Result.(Appender)
@@ -277,7 +282,7 @@ func Encode(v any) []byte {
 			if isAppender {
 				size = a.Size()
 			}
-			out := make([]byte, 0, size+len(id)+32)
+			out := slices.Grow(dst, size+len(id)+32)
 			out = append(out, `{"jsonrpc":"2.0","id":`...)
 			out = append(out, id...)
 			out = append(out, `,"result":`...)
@@ -289,9 +294,9 @@ func Encode(v any) []byte {
 			return append(out, '}')
 		}
 	}
-	b, err := contract.Marshal(v)
+	b, err := contract.AppendMarshal(dst, v)
 	if err != nil {
-		b, _ = contract.Marshal(ErrorResponse(nil, CodeInternalError, "Internal error: the response could not be encoded", nil))
+		b, _ = contract.AppendMarshal(dst, ErrorResponse(nil, CodeInternalError, "Internal error: the response could not be encoded", nil))
 	}
 	return b
 }

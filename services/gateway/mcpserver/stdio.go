@@ -60,7 +60,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		if !in.slow() {
 			// Everything else is answered in order, before the next line is
 			// read: initialize always answers before what follows it.
-			w.write(s.answer(ctx, sess, in))
+			s.answer(ctx, sess, in, w)
 			continue
 		}
 		// Tool calls and resource reads run beside each other, so one
@@ -73,7 +73,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 			case <-wait:
 			case <-ctx.Done():
 			}
-			w.write(s.answer(ctx, sess, in))
+			s.answer(ctx, sess, in, w)
 		})
 	}
 }
@@ -179,16 +179,33 @@ func (in incoming) writes() bool {
 	return ok && t.Acts
 }
 
-// answer answers in: what was decoded, or data when nothing was.
-func (s *Server) answer(ctx context.Context, sess *Session, in incoming) []byte {
+// answer answers in on w: what was decoded, or data when nothing was.
+func (s *Server) answer(ctx context.Context, sess *Session, in incoming, w *lineWriter) {
 	if in.m == nil {
-		return s.Handle(ctx, sess, in.data)
+		w.write(s.Handle(ctx, sess, in.data))
+		return
 	}
-	if resp := s.handleOne(ctx, sess, in.m, in.call); resp != nil {
-		return jsonrpc.Encode(resp)
+	resp := s.handleOne(ctx, sess, in.m, in.call)
+	if resp == nil {
+		return
 	}
-	return nil
+	frame := frames.Get().(*[]byte)
+	b := jsonrpc.AppendEncode((*frame)[:0], resp)
+	w.write(b)
+	if cap(b) <= maxPooledFrame {
+		*frame = b[:0]
+		frames.Put(frame)
+	}
 }
+
+// frames hold responses being written. A tool call's is made room for at
+// three times its result (indented text and the result itself), tens of
+// KB for a fetch: a new one each call was a fetch's largest allocation.
+// Written, it is done with (lineWriter keeps nothing of it), so its buffer
+// frames the next. One grown past maxPooledFrame is left to the collector.
+var frames = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+const maxPooledFrame = 1 << 20
 
 type line struct {
 	data    []byte
