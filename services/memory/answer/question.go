@@ -145,6 +145,19 @@ func namesAt(text string) []name {
 	return out
 }
 
+// capitalised returns text's words that start with a capital letter,
+// lowercased, wherever they stand.
+func capitalised(text string) []string {
+	var out []string
+	for _, f := range strings.Fields(text) {
+		w := trimWord(f)
+		if r, _ := utf8.DecodeRuneInString(w); w != "" && unicode.IsUpper(r) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
+}
+
 func trimWord(f string) string {
 	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
@@ -166,23 +179,30 @@ func acronyms(text string) [][]rune {
 }
 
 // LacksName reports whether text misses a name the question asks about,
-// allowing a typo. Names the note holds only as their initials ("General
-// Data Protection Regulation" in a note saying "GDPR": an acronym of the
-// question's consecutive names, every missing one among them) are not
-// missing.
+// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not.
+// Names the note holds only as their initials ("General Data Protection
+// Regulation" in a note saying "GDPR": an acronym of the question's
+// consecutive names, every missing one among them) are not missing.
 func LacksName(question, text string) bool {
 	qn := namesAt(question)
 	if len(qn) == 0 {
 		return false
 	}
 	have := lexicon.Words(text)
+	capital := capitalised(text)
 	missing := map[int]bool{} // by index in qn
 	for i, n := range qn {
+		stem := lexicon.Stem(n.name)
 		found := false
 		for _, w := range have {
-			if lexicon.Near(lexicon.Stem(n.name), lexicon.Stem(w)) {
+			if lexicon.Stem(w) == stem {
 				found = true
 				break
+			}
+		}
+		for _, w := range capital {
+			if !found && lexicon.Near(stem, lexicon.Stem(w)) {
+				found = true
 			}
 		}
 		if !found {

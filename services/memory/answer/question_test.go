@@ -38,6 +38,12 @@ func TestNames(t *testing.T) {
 	if LacksName("when is Mayas birthday", "Maya's birthday is on 3 March.") {
 		t.Error("a name up to a typo is the same name")
 	}
+	if !LacksName("why did John join a church", "Maria said she joined a nearby church.") {
+		t.Error("a word a typo away from a name (joined, John) is not the name")
+	}
+	if LacksName("why did John join a church", "Jhon joined a nearby church.") || LacksName("why did John join a church", "john joined one.") {
+		t.Error("a typo of a name in capitals, or the name in lower case, is the name")
+	}
 	gdpr := "how fast must we handle a deletion request under the General Data Protection Regulation"
 	if LacksName(gdpr, "Data deletion requests are completed within 30 days (GDPR).") {
 		t.Error("a note holding the names' initials (GDPR) holds the names")
