@@ -196,3 +196,27 @@ func TestANameSpokenToIsFound(t *testing.T) {
 		t.Errorf("browsing by the name lists %d notes, want 2", len(list.Chunks))
 	}
 }
+
+// A question word that is an English word is taken as meant: "grandpa"
+// is no typo of the "grandma" a note holds. A word that is none
+// ("grandmaa") still is.
+func TestAWordIsNoTypoOfItsNeighbour(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	learn(t, svc, "Grandma gave me a silver necklace for my birthday.")
+	learn(t, svc, "The standup is at 9:30.")
+	res, err := svc.Recall(ctx, memory.RecallParams{Question: "What did grandpa give me?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Answer, memory.IDontKnow) {
+		t.Errorf("grandpa: answered %q, want I don't know", res.Answer)
+	}
+	res, err = svc.Recall(ctx, memory.RecallParams{Question: "What did grandmaa give me?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Citations) == 0 || !strings.Contains(res.Citations[0].Snippet, "necklace") {
+		t.Errorf("grandmaa: answered %q, want the necklace", res.Answer)
+	}
+}

@@ -251,7 +251,8 @@ func coversAll(missing map[int]bool, from, to int) bool {
 // to: "Hey Gina", "Thanks, Melanie".
 var greetings = map[string]bool{"hey": true, "hi": true, "hello": true, "thanks": true, "thank": true, "dear": true,
 	"congrats": true, "congratulations": true, "bye": true, "morning": true, "oh": true, "wow": true, "woah": true,
-	"yes": true, "yeah": true, "yep": true, "sorry": true, "ok": true, "okay": true, "night": true, "welcome": true}
+	"yes": true, "yeah": true, "yep": true, "sorry": true, "ok": true, "okay": true, "night": true, "welcome": true,
+	"woohoo": true, "yay": true, "hooray": true, "aw": true, "aww": true, "ah": true, "whoa": true, "hiya": true, "cheers": true}
 
 // addressedOnly reports whether every name of the question that text
 // holds is one it speaks to, not of ("Thanks, Caroline! I ran a charity

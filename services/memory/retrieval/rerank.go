@@ -9,6 +9,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
 // Rerank weights, set on the design half of the evaluation.
@@ -190,16 +191,17 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
 	// A question word's own key is forgiven a typo when memory holds it in
-	// few items: a word memory holds often is taken as spelt right, and
-	// its near misses are other words (set on the design half). Relatives'
-	// keys must match exactly.
+	// few items and WordNet does not know it: a word memory holds often,
+	// or an English word ("grandpa"), is taken as spelt right, and its
+	// near misses ("grandma") are other words (set on the design halves).
+	// Relatives' keys must match exactly.
 	for start := 0; start < len(keys); start += 64 {
 		chunk := keys[start:min(start+64, len(keys))]
 		strs := make([]string, len(chunk))
 		var forgive uint64
 		for j, k := range chunk {
 			strs[j] = k.key
-			if k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq {
+			if _, known := wordnet.Base(k.key); k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq && !known {
 				forgive |= 1 << j
 			}
 		}
