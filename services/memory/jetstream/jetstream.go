@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strconv"
 	"time"
 
@@ -224,6 +225,18 @@ func (j *Journal) DropSnapshots(ctx context.Context, below uint64) error {
 // sequence it holds; ok is false when there is none. A snapshot older than
 // the newest forget may hold forgotten text and is never used.
 func (j *Journal) Restore(ctx context.Context, path string) (seq uint64, ok bool, err error) {
+	// An empty bucket is asked for its size, not listed: nats.go's List of
+	// an empty bucket waits out its context, without an error, when the
+	// bucket's stream fails its first request (as a cluster that has just
+	// started may), which left a fresh replica starting silently for a
+	// minute and more.
+	status, err := j.obs.Status(ctx)
+	if err != nil {
+		return 0, false, unavailable("reading the snapshot bucket", err)
+	}
+	if status.Size() == 0 {
+		return 0, false, nil
+	}
 	list, err := j.obs.List(ctx)
 	if errors.Is(err, jetstream.ErrNoObjectsFound) {
 		return 0, false, nil
@@ -247,8 +260,16 @@ func (j *Journal) Restore(ctx context.Context, path string) (seq uint64, ok bool
 	if best == nil {
 		return 0, false, nil
 	}
-	if err := j.obs.GetFile(ctx, best.Name, path); err != nil {
+	// Written beside path and renamed once whole: a read cut short must not
+	// leave a part of a database where the next start would open it.
+	part := path + ".restoring"
+	if err := j.obs.GetFile(ctx, best.Name, part); err != nil {
+		os.Remove(part)
 		return 0, false, unavailable("reading snapshot "+best.Name, err)
+	}
+	if err := os.Rename(part, path); err != nil {
+		os.Remove(part)
+		return 0, false, err
 	}
 	j.log.Info("memory restored from a snapshot", "snapshot", best.Name, "seq", bestSeq, "bytes", best.Size)
 	return bestSeq, true, nil

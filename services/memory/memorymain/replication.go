@@ -56,7 +56,7 @@ func openReplicated(cfg config.Config, log *slog.Logger) (*replica, *sqlite.Stor
 		if err := os.MkdirAll(filepath.Dir(cfg.Memory.Path), 0o700); err != nil {
 			return fail(err)
 		}
-		seq, ok, err := r.journal.Restore(ctx, cfg.Memory.Path)
+		seq, ok, err := restore(ctx, r.journal, cfg.Memory.Path, log)
 		if err != nil {
 			return fail(fmt.Errorf("restoring memory from a snapshot: %w", err))
 		}
@@ -110,6 +110,29 @@ func openJournal(ctx context.Context, nc *nats.Conn, cfg config.Config, log *slo
 		select {
 		case <-ctx.Done():
 			return nil, err
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// restoreAttempt bounds one try at restoring from a snapshot.
+const restoreAttempt = 20 * time.Second
+
+// restore restores a new store from the newest snapshot, trying again
+// within ctx when an attempt fails or takes longer than restoreAttempt: a
+// bucket whose stream has just been created may not answer yet.
+func restore(ctx context.Context, j *jetstream.Journal, path string, log *slog.Logger) (uint64, bool, error) {
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, restoreAttempt)
+		seq, ok, err := j.Restore(actx, path)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return seq, ok, err
+		}
+		log.Warn("memory replication: restoring from a snapshot failed; trying again", "attempt", attempt, "err", err)
+		select {
+		case <-ctx.Done():
+			return 0, false, err
 		case <-time.After(time.Second):
 		}
 	}
