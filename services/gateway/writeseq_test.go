@@ -64,6 +64,10 @@ func TestGatewaySetsMinSeqFromWriteReplies(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The server has the subscriptions before the gateway's first call.
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	cn, err := ns.Connect("gateway", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -20,19 +20,29 @@ func TestRestore(t *testing.T) {
 	if _, ok, err := j.Restore(ctx, filepath.Join(dir, "none.db")); err != nil || ok {
 		t.Fatalf("an empty bucket: ok %v, %v; want no snapshot and no error", ok, err)
 	}
+	// The follower uploads a snapshot after each event it applies.
 	st, _ := mustReplica(t, j)
-	f := j.NewFollower("memory-a", st, FollowOptions{TempDir: t.TempDir()})
-	run(t, f)
+	run(t, j.NewFollower("memory-a", st, FollowOptions{SnapshotEvery: 1, TempDir: t.TempDir()}))
 	if _, err := st.Put(ctx, []memory.Item{note("Restored from a snapshot.")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Snapshot(ctx); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(dir, "memory.db")
-	seq, ok, err := j.Restore(ctx, path)
-	if err != nil || !ok || seq == 0 {
-		t.Fatalf("Restore = %d, %v, %v; want the snapshot", seq, ok, err)
+	var seq uint64
+	for ok := false; !ok; {
+		var err error
+		if seq, ok, err = j.Restore(ctx, path); err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			select {
+			case <-ctx.Done():
+				t.Fatal("no snapshot to restore after 20 s")
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	if seq == 0 {
+		t.Fatal("restored a snapshot of sequence 0")
 	}
 	restored, err := os.ReadFile(path)
 	if err != nil || len(restored) == 0 {
