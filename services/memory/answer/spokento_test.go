@@ -12,9 +12,14 @@ func TestWithoutNamesSpokenTo(t *testing.T) {
 		`Caroline ran a charity race and I cheered.`:              `Caroline ran a charity race and I cheered.`,
 		`The runner, Caroline, finished in an hour.`:              `The runner, Caroline, finished in an hour.`,
 		`Deploys go out on Fridays.`:                              `Deploys go out on Fridays.`,
+		`Woohoo Melanie! I passed the interviews.`:                `Woohoo ! I passed the interviews.`,
 	} {
 		if got := WithoutNamesSpokenTo(in); got != want {
 			t.Errorf("%s: got %q, want %q", in, got, want)
 		}
+	}
+	rest, names := SplitNamesSpokenTo(`Thanks, Gina! And hi Bo.`)
+	if rest != `Thanks, ! And hi .` || len(names) != 2 || names[0] != "Gina" || names[1] != "Bo" {
+		t.Errorf("SplitNamesSpokenTo = %q, %q", rest, names)
 	}
 }
