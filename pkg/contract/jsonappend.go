@@ -49,12 +49,8 @@ func AppendString(dst []byte, s string) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, '\\', 'u', '2', '0', '2', "0123456789abcdef"[r&0xF])
-		default:
+		var escaped bool
+		if dst, escaped = appendEscapedRune(dst, r, size); !escaped {
 			dst = append(dst, s[i:i+size]...)
 		}
 		i += size

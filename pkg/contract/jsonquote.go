@@ -139,17 +139,28 @@ func appendQuotedString(dst, b []byte, i int) ([]byte, int) {
 			i++
 		default:
 			r, size := utf8.DecodeRune(b[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				dst = append(dst, `\ufffd`...)
-			case r == '\u2028' || r == '\u2029':
-				dst = append(dst, '\\', 'u', '2', '0', '2', "0123456789abcdef"[r&0xF])
-			default:
+			var escaped bool
+			if dst, escaped = appendEscapedRune(dst, r, size); !escaped {
 				dst = append(dst, b[i:i+size]...)
 			}
 			i += size
 		}
 	}
+}
+
+// appendEscapedRune appends r, a rune of size bytes outside ASCII, as
+// encoding/json escapes it, and reports whether it did: invalid UTF-8 as
+// the replacement character, U+2028 and U+2029 (line breaks to
+// JavaScript) as \u escapes. Any other rune is copied as it is, by the
+// caller.
+func appendEscapedRune(dst []byte, r rune, size int) ([]byte, bool) {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return append(dst, `\ufffd`...), true
+	case r == '\u2028' || r == '\u2029':
+		return append(dst, '\\', 'u', '2', '0', '2', "0123456789abcdef"[r&0xF]), true
+	}
+	return dst, false
 }
 
 // appendStringByte appends the ASCII byte c as encoding/json writes it

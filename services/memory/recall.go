@@ -204,11 +204,10 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		if len(self) > 0 && !lexicon.FirstPerson(text) {
 			continue
 		}
-		// A note asking the question back does not answer it.
-		if answer.Asks(terms, qt, text) {
-			continue
+		snippet, asks := answer.Quote(terms, qt, text)
+		if asks {
+			continue // a note asking the question back does not answer it
 		}
-		snippet := answer.Sentence(terms, qt, text)
 		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
 		if qt != answer.Any && answer.Holds(qt, snippet) {
 			c.score += recallAnswerBonus

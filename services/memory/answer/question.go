@@ -201,9 +201,10 @@ func LacksName(question, text string) bool {
 			}
 		}
 		for _, w := range capital {
-			if !found && lexicon.Near(stem, lexicon.Stem(w)) {
-				found = true
+			if found {
+				break
 			}
+			found = lexicon.Near(stem, lexicon.Stem(w))
 		}
 		if !found {
 			missing[i] = true

@@ -53,20 +53,30 @@ const MaxSnippet = 300
 // one), or all of a short text, clipped to MaxSnippet characters.
 func Sentence(terms []string, t Type, text string) string {
 	text = strings.TrimSpace(text)
-	if utf8.RuneCountInString(text) <= MaxSnippet && !strings.Contains(text, "\n") {
+	if short(text) {
 		return text
 	}
 	best, _ := bestSentence(terms, t, text)
 	return clipRunes(best, MaxSnippet)
 }
 
-// Asks reports whether the sentence of text that Sentence would choose,
-// even in a short text, is a question: a note that asks what a question
-// asks ("Did you make it?") holds its words but not its answer. A
-// statement holding as many of the words wins the tie.
-func Asks(terms []string, t Type, text string) bool {
-	_, q := bestSentence(terms, t, strings.TrimSpace(text))
-	return q
+// Quote is Sentence, and whether the sentence it chose by the words, even
+// in a short text quoted whole, is a question: a note that asks what a
+// question asks ("Did you make it?") holds its words but not its answer.
+// A statement holding as many of the words wins the tie.
+func Quote(terms []string, t Type, text string) (quote string, asks bool) {
+	text = strings.TrimSpace(text)
+	best, asks := bestSentence(terms, t, text)
+	if short(text) {
+		return text, asks
+	}
+	return clipRunes(best, MaxSnippet), asks
+}
+
+// short reports whether text is quoted whole: one line of at most
+// MaxSnippet characters.
+func short(text string) bool {
+	return utf8.RuneCountInString(text) <= MaxSnippet && !strings.Contains(text, "\n")
 }
 
 // bestSentence is the sentence of text holding most of terms, and whether

@@ -54,7 +54,7 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
-func TestAsks(t *testing.T) {
+func TestQuoteAsks(t *testing.T) {
 	for _, c := range []struct {
 		terms, text string
 		want        bool
@@ -67,8 +67,8 @@ func TestAsks(t *testing.T) {
 		{"camping", `How was camping? We loved camping by the lake.`, false},
 		{"deploy", `The deploy is done.`, false},
 	} {
-		if got := Asks(strings.Fields(c.terms), Any, c.text); got != c.want {
-			t.Errorf("Asks(%q, %q) = %v, want %v", c.terms, c.text, got, c.want)
+		if _, got := Quote(strings.Fields(c.terms), Any, c.text); got != c.want {
+			t.Errorf("Quote(%q, %q) asks %v, want %v", c.terms, c.text, got, c.want)
 		}
 	}
 }
