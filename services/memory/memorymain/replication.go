@@ -97,42 +97,46 @@ const openWithin = time.Minute
 // docker-compose.yml starts the replicas with the NATS servers); without
 // JetStream at all, there is nothing to wait for.
 func openJournal(ctx context.Context, nc *nats.Conn, cfg config.Config, log *slog.Logger) (*jetstream.Journal, error) {
-	deadline := time.Now().Add(openWithin)
-	for attempt := 1; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		j, err := jetstream.Open(actx, nc, jetstream.Options{Replicas: cfg.Memory.StreamReplicas, Logger: log})
-		cancel()
-		if err == nil || errors.Is(err, natsjs.ErrJetStreamNotEnabled) || errors.Is(err, natsjs.ErrJetStreamNotEnabledForAccount) ||
-			time.Now().After(deadline) {
-			return j, err
-		}
-		log.Warn("memory replication: JetStream is not ready; trying again", "attempt", attempt, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, err
-		case <-time.After(time.Second):
-		}
+	ctx, cancel := context.WithTimeout(ctx, openWithin)
+	defer cancel()
+	var j *jetstream.Journal
+	notEnabled := func(err error) bool {
+		return errors.Is(err, natsjs.ErrJetStreamNotEnabled) || errors.Is(err, natsjs.ErrJetStreamNotEnabledForAccount)
 	}
+	err := retry(ctx, 10*time.Second, log, "memory replication: JetStream is not ready; trying again", notEnabled,
+		func(ctx context.Context) (err error) {
+			j, err = jetstream.Open(ctx, nc, jetstream.Options{Replicas: cfg.Memory.StreamReplicas, Logger: log})
+			return err
+		})
+	return j, err
 }
 
-// restoreAttempt bounds one try at restoring from a snapshot.
-const restoreAttempt = 20 * time.Second
+// restore restores a new store from the newest snapshot, each try bounded
+// to 20 s: a bucket whose stream has just been created may not answer yet.
+func restore(ctx context.Context, j *jetstream.Journal, path string, log *slog.Logger) (seq uint64, ok bool, err error) {
+	err = retry(ctx, 20*time.Second, log, "memory replication: restoring from a snapshot failed; trying again", nil,
+		func(ctx context.Context) (err error) {
+			seq, ok, err = j.Restore(ctx, path)
+			return err
+		})
+	return seq, ok, err
+}
 
-// restore restores a new store from the newest snapshot, trying again
-// within ctx when an attempt fails or takes longer than restoreAttempt: a
-// bucket whose stream has just been created may not answer yet.
-func restore(ctx context.Context, j *jetstream.Journal, path string, log *slog.Logger) (uint64, bool, error) {
+// retry calls try, each call bounded to each, until it succeeds, fails
+// for good (final, when not nil, says so) or ctx ends, warning of every
+// failure and waiting a second before the next call.
+func retry(ctx context.Context, each time.Duration, log *slog.Logger, warning string, final func(error) bool, try func(context.Context) error) error {
 	for attempt := 1; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, restoreAttempt)
-		seq, ok, err := j.Restore(actx, path)
+		actx, cancel := context.WithTimeout(ctx, each)
+		err := try(actx)
 		cancel()
-		if err == nil || ctx.Err() != nil {
-			return seq, ok, err
+		if err == nil || final != nil && final(err) || ctx.Err() != nil {
+			return err
 		}
-		log.Warn("memory replication: restoring from a snapshot failed; trying again", "attempt", attempt, "err", err)
+		log.Warn(warning, "attempt", attempt, "err", err)
 		select {
 		case <-ctx.Done():
-			return 0, false, err
+			return err
 		case <-time.After(time.Second):
 		}
 	}
