@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bufpool"
 	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
@@ -342,12 +343,12 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply, body *[
 		}
 		return contract.Reply{Error: contract.AsError(err)}, nil
 	}
-	body = replyBodies.Get().(*[]byte)
-	b := append((*body)[:0], resultPrefix...)
+	body = replyBodies.Get()
+	b := append(*body, resultPrefix...)
 	if raw, ok := result.(json.RawMessage); ok {
 		b = append(b, raw...)
 	} else if b, err = contract.AppendMarshal(b, result); err != nil {
-		replyBodies.Put(body)
+		replyBodies.Put(body, b)
 		s.cfg.Logger.Error("encoding result", "method", method, "err", err)
 		return contract.Reply{Error: contract.Errorf(contract.CodeInternal, "%s.%s produced a result it cannot encode", s.cfg.Name, method)}, nil
 	}
@@ -359,25 +360,16 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply, body *[
 // resultPrefix begins a result's reply, as contract.EncodeResult writes it.
 const resultPrefix = `{"result":`
 
-// replyBodies hold replies being written: a fetch's is tens of KB, and
-// encoding it into a new buffer, then copying it into its envelope, made
-// most of the service's garbage outside retrieval. A reply is done with
-// once published (nats.go copies it), so its buffer is used again; one
-// grown past maxPooledBody is left to the collector.
-var replyBodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
-
-const maxPooledBody = 1 << 20
+// replyBodies hold replies being written; a reply is done with once
+// published (nats.go copies it).
+var replyBodies = bufpool.New(16<<10, 1<<20)
 
 // respond answers a request: with pooled, when handle wrote the reply,
 // else with reply encoded here; pooled goes back to replyBodies. beating
 // says its caller asked for heartbeats: they stop.
 func (s *Service) respond(subject string, beating bool, reply contract.Reply, pooled *[]byte) {
 	if pooled != nil {
-		defer func() {
-			if cap(*pooled) <= maxPooledBody {
-				replyBodies.Put(pooled)
-			}
-		}()
+		defer replyBodies.Put(pooled, *pooled)
 	}
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer

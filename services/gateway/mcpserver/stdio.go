@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/openhuman-go/openhuman-go/pkg/bufpool"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
@@ -189,23 +190,16 @@ func (s *Server) answer(ctx context.Context, sess *Session, in incoming, w *line
 	if resp == nil {
 		return
 	}
-	frame := frames.Get().(*[]byte)
-	b := jsonrpc.AppendEncode((*frame)[:0], resp)
+	frame := frames.Get()
+	b := jsonrpc.AppendEncode(*frame, resp)
 	w.write(b)
-	if cap(b) <= maxPooledFrame {
-		*frame = b[:0]
-		frames.Put(frame)
-	}
+	frames.Put(frame, b)
 }
 
 // frames hold responses being written. A tool call's is made room for at
 // three times its result (indented text and the result itself), tens of
-// KB for a fetch: a new one each call was a fetch's largest allocation.
-// Written, it is done with (lineWriter keeps nothing of it), so its buffer
-// frames the next. One grown past maxPooledFrame is left to the collector.
-var frames = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
-
-const maxPooledFrame = 1 << 20
+// KB for a fetch. Written, it is done with: lineWriter keeps nothing of it.
+var frames = bufpool.New(16<<10, 1<<20)
 
 type line struct {
 	data    []byte
