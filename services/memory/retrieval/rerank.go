@@ -72,7 +72,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
 	weights := termWeights(idx, q.Marks, own, q.Universe)
-	keys := heldKeys(own, kwTerms)
+	keys := heldKeys(own, kwTerms, terms)
 	best := 0.0
 	seqs := make([]int64, len(cands))
 	for i, c := range cands {
@@ -132,21 +132,27 @@ func byScore(cs []Candidate) {
 const MinCollection = 100
 
 // termKey is a key that stands for a question word (terms[term]) in a
-// note: the word's own, or, weighing less, a WordNet relative's.
+// note: the word's own, or, weighing less, a WordNet relative's. typo says
+// a note's near miss of it may count: the word is its own key and no
+// English word WordNet knows.
 type termKey struct {
 	key    string
 	term   int
 	weight float64
+	typo   bool
 }
 
-// heldKeys lists the keys that stand for terms: each word's own (a typo
-// of it forgiven), and the relatives the keyword leg looked for (kwTerms,
-// made by keywordTerms, one per word when they were expanded).
-func heldKeys(own [][]string, kwTerms []keywordindex.Term) []termKey {
+// heldKeys lists the keys that stand for the question's words: each
+// word's own (a typo of it forgiven when the word is none WordNet knows:
+// "grandpa" is spelt as meant, and no typo of the "grandma" a note holds),
+// and the relatives the keyword leg looked for (kwTerms, made by
+// keywordTerms, one per word when they were expanded).
+func heldKeys(own [][]string, kwTerms []keywordindex.Term, words []string) []termKey {
 	var keys []termKey
 	for i, ks := range own {
+		_, english := wordnet.Base(words[i])
 		for _, k := range ks {
-			keys = append(keys, termKey{key: k, term: i, weight: 1})
+			keys = append(keys, termKey{key: k, term: i, weight: 1, typo: !english})
 		}
 	}
 	if len(kwTerms) != len(own) {
@@ -190,18 +196,17 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	}
 	held := make([]float64, len(seqs)*nt) // by seq, then term: the best key's weight
 	var masks []uint64
-	// A question word's own key is forgiven a typo when memory holds it in
-	// few items and WordNet does not know it: a word memory holds often,
-	// or an English word ("grandpa"), is taken as spelt right, and its
-	// near misses ("grandma") are other words (set on the design halves).
-	// Relatives' keys must match exactly.
+	// A question word's own key that may be a typo (termKey.typo) is
+	// forgiven one when memory holds it in few items: a word memory holds
+	// often is taken as spelt right, and its near misses are other words
+	// (set on the design half). Relatives' keys must match exactly.
 	for start := 0; start < len(keys); start += 64 {
 		chunk := keys[start:min(start+64, len(keys))]
 		strs := make([]string, len(chunk))
 		var forgive uint64
 		for j, k := range chunk {
 			strs[j] = k.key
-			if _, known := wordnet.Base(k.key); k.weight == 1 && idx.DocFreq(k.key) < typoMaxDocFreq && !known {
+			if k.typo && idx.DocFreq(k.key) < typoMaxDocFreq {
 				forgive |= 1 << j
 			}
 		}
