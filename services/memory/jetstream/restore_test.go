@@ -11,7 +11,7 @@ import (
 )
 
 // A new replica restores from the newest snapshot, written whole where it
-// asked and nothing beside it; with no snapshot yet, it is told so at once.
+// asked and nothing beside it, or not at all; with no snapshot yet, it is told so at once.
 func TestRestore(t *testing.T) {
 	j := mustJournal(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -51,5 +51,17 @@ func TestRestore(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("the restore left %d files in its folder, want the database alone", len(entries))
+	}
+	// A snapshot that cannot be written whole leaves no database behind
+	// for the next start to open: here its part file cannot be made.
+	cut := filepath.Join(t.TempDir(), "memory.db")
+	if err := os.Mkdir(cut+".restoring", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := j.Restore(ctx, cut); err == nil {
+		t.Error("a restore whose file could not be written succeeded")
+	}
+	if _, err := os.Stat(cut); !os.IsNotExist(err) {
+		t.Errorf("a restore cut short left %s (%v)", cut, err)
 	}
 }
