@@ -191,14 +191,23 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		size = int64(len(v.universe))
 	}
 	share := minShare(size)
+	// A correction put above a note it corrects answers whatever that note
+	// answers, holding the question's words or not.
+	rel := make(map[int64]bool, len(ranked))
+	for _, f := range ranked {
+		if it, ok := items[f.Seq]; ok {
+			text := quotable(it)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && !answer.LacksName(p.Question, text)
+		}
+	}
 	var cands []candidate
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
-		if !ok {
+		if !ok || !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes]) {
 			continue
 		}
 		text := quotable(it)
-		if text == "" || !relevant(qt, text, f, s.recallMinCosine(), share) || answer.LacksName(p.Question, text) {
+		if text == "" {
 			continue
 		}
 		if len(self) > 0 && !lexicon.FirstPerson(text) {

@@ -9,8 +9,9 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
-// keywordState is the keyword index, the seqs of the items learned as
-// corrections, and how far both have read the store. The index is built
+// keywordState is the keyword index, the seqs of the items that are
+// corrections (learned as such, or loose notes telling of a change:
+// changeCues), and how far both have read the store. The index is built
 // from the store, the truth, and follows its changes before every search,
 // so that writes by other processes on the same file are seen too. The
 // rerank lifts a correction over the fact it corrects; knowing here which
@@ -43,7 +44,7 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 	add := func(c ItemChange) {
 		text, spoken := indexText(c)
 		st.index.Add(c.Seq, text, spoken...)
-		if c.LearningKind == learningCorrection {
+		if c.LearningKind == learningCorrection || c.ThreadID == "" && tellsOfChange(c.Text) {
 			st.corrections[c.Seq] = true
 		}
 		st.turns.add(c)
@@ -62,7 +63,7 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 	return st.index, nil
 }
 
-// isCorrection reports whether the item seq was learned as a correction,
+// isCorrection reports whether the item seq is a correction (keywordState),
 // as far as the last syncKeywords read the store.
 func (e *Engine) isCorrection(seq int64) bool {
 	st := &e.keywords

@@ -135,6 +135,9 @@ type Candidate struct {
 	// InContext is Coverage with what the turns before a conversation's
 	// turn hold counted for less, as the rerank ranks by it.
 	InContext float64
+	// Supersedes is the seq of the older note this correction was put
+	// above, as correcting it (rerank.go's supersede), 0 for none.
+	Supersedes int64
 }
 
 // Rank ranks the items for q and returns the best min(Need, Depth) of

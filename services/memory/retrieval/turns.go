@@ -45,10 +45,12 @@ type turn struct {
 	prev, next int64
 }
 
-// changeCues are words by which a turn tells that something changed ("I
-// moved to Berlin", "we switched to Postgres"): such a turn corrects what
-// the conversation said of it before, as a note learned as a correction
-// does, and the rerank lifts it alike.
+// changeCues are words by which a turn or a loose note tells that
+// something changed ("I moved to Berlin", "we switched to Postgres",
+// "Raj is my manager now"): it corrects what memory held of it before, as
+// a note learned as a correction does, and the rerank lifts it alike (for
+// loose notes, on the LoCoMo design half as learnings: recall@5 0.598 ->
+// 0.604, recall's first citations 269 -> 276 of 760).
 var changeCues = map[string]bool{"moved": true, "switched": true, "changed": true, "replaced": true,
 	"anymore": true, "longer": true, "instead": true, "quit": true, "stopped": true, "now": true,
 	"migrated": true, "relocated": true}

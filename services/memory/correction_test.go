@@ -1,0 +1,49 @@
+package memory_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
+
+// A note telling of a change ("Ana left; Raj is my manager now") corrects
+// what memory held before, whatever kind it was learned as; asked what
+// holds now, memory answers from the change first, though the fact it
+// changed holds more of the question's words.
+func TestANoteTellingOfAChangeCorrects(t *testing.T) {
+	ctx := context.Background()
+	svc := mustOpenService(t)
+	for _, text := range []string{
+		"My manager is Ana.",
+		"The team uses MySQL for the billing service.",
+		"Deploys go out on Tuesdays.",
+		"I prefer dark roast coffee, never with sugar.",
+		"Ana left the company; Raj is my manager now.",
+		"We migrated billing to Postgres in March.",
+	} {
+		if _, err := svc.Learn(ctx, memory.LearnParams{Text: text, Kind: "fact"}, anyone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for q, want := range map[string]string{
+		"Who is my manager?":                   "Raj is my manager now",
+		"Which database does billing use now?": "Postgres",
+	} {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) < 2 || !strings.Contains(res.Hits[0].Text, want) {
+			t.Errorf("fetch %q: first hit %+v, want the note saying %q, then the one it changed", q, res.Hits, want)
+		}
+		rec, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) < 2 || !strings.Contains(rec.Citations[0].Snippet, want) {
+			t.Errorf("recall %q = %q, want it to quote %q first and the older note after", q, rec.Answer, want)
+		}
+	}
+}
