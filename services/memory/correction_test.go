@@ -47,3 +47,42 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 		}
 	}
 }
+
+// A change told in other words than the state it changes is found by the
+// state's words: "I moved to Berlin" answers where I live now, before the
+// note it changed; a meeting moved to Friday is no move of house.
+func TestAMoveIsWhereILiveNow(t *testing.T) {
+	ctx := context.Background()
+	svc := mustOpenService(t)
+	for _, text := range []string{
+		"I live in Paris.",
+		"My sister works as a nurse.",
+		"We moved the standup to Friday.",
+		"I moved to Berlin last month.",
+	} {
+		if _, err := svc.Learn(ctx, memory.LearnParams{Text: text}, anyone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, err := svc.Recall(ctx, memory.RecallParams{Question: "Where do I live now?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Citations) != 2 || !strings.Contains(rec.Citations[0].Snippet, "Berlin") || !strings.Contains(rec.Citations[1].Snippet, "Paris") {
+		t.Errorf("recall = %q, want the move to Berlin first, then Paris, and nothing else", rec.Answer)
+	}
+	res, err := svc.Fetch(ctx, memory.FetchParams{Query: "Which city is my home?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "Berlin") {
+		t.Errorf("fetch: %+v, want the move to Berlin first", res.Hits)
+	}
+	res, err = svc.Fetch(ctx, memory.FetchParams{Query: "home", Mode: memory.ModeKeyword}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 {
+		t.Errorf("keyword mode looks for the word itself, and no note holds it: %+v", res.Hits)
+	}
+}

@@ -59,6 +59,7 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 		out[i].Alts = alts
 	}
 	addAcronyms(&tok, query, words, out, seen)
+	withFrames(out)
 	return out
 }
 

@@ -26,7 +26,7 @@ const kindConversation = "conversation"
 // recall@5 as learnings 0.588 -> 0.598).
 func indexText(c ItemChange) (string, []string) {
 	text, names := answer.SplitNamesSpokenTo(c.Text)
-	keys := spokenKeys(names)
+	keys := append(spokenKeys(names), frameKeys(text)...)
 	if c.ThreadID == "" || c.ObservedAt <= 0 {
 		return text, keys
 	}
@@ -43,25 +43,6 @@ type turn struct {
 	asks       bool
 	changes    bool // it tells of a change (changeCues): a correction
 	prev, next int64
-}
-
-// changeCues are words by which a turn or a loose note tells that
-// something changed ("I moved to Berlin", "we switched to Postgres",
-// "Raj is my manager now"): it corrects what memory held of it before, as
-// a note learned as a correction does, and the rerank lifts it alike (for
-// loose notes, on the LoCoMo design half as learnings: recall@5 0.598 ->
-// 0.604, recall's first citations 269 -> 276 of 760).
-var changeCues = map[string]bool{"moved": true, "switched": true, "changed": true, "replaced": true,
-	"anymore": true, "longer": true, "instead": true, "quit": true, "stopped": true, "now": true,
-	"migrated": true, "relocated": true}
-
-func tellsOfChange(text string) bool {
-	for _, w := range lexicon.Words(text) {
-		if changeCues[w] {
-			return true
-		}
-	}
-	return false
 }
 
 // turnState follows the conversations' turns as the keyword index reads
