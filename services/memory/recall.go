@@ -207,7 +207,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if text == "" {
+		if text == "" || answer.LacksName(p.Question, text) {
 			continue
 		}
 		if len(self) > 0 && !lexicon.FirstPerson(text) {
