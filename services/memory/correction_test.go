@@ -22,6 +22,11 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 		"I prefer dark roast coffee, never with sugar.",
 		"Ana left the company; Raj is my manager now.",
 		"We migrated billing to Postgres in March.",
+		"Correction: deploys now go out after lunch.",
+		"Standup is at 9:30 every day.",
+		"Correction: we moved standup to the afternoon slot now.",
+		"The retro is at 16:00 on Fridays.",
+		"We replaced the retro with a written update.",
 	} {
 		if _, err := svc.Learn(ctx, memory.LearnParams{Text: text, Kind: "fact"}, anyone); err != nil {
 			t.Fatal(err)
@@ -30,6 +35,11 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 	for q, want := range map[string]string{
 		"Who is my manager?":                   "Raj is my manager now",
 		"Which database does billing use now?": "Postgres",
+		// The older note holds a time, the kind of answer asked for; the
+		// correction still comes first.
+		"When do deploys go out now?": "after lunch",
+		"What time is standup now?":   "afternoon",
+		"What time is the retro now?": "written update",
 	} {
 		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q}, anyone)
 		if err != nil {
@@ -93,5 +103,46 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 	}
 	if len(res.Hits) != 0 {
 		t.Errorf("keyword mode looks for the word itself, and no note holds it: %+v", res.Hits)
+	}
+}
+
+// What tells of no change of the writer's home, tools or work is no
+// correction of them: moving files, a meeting or a shift, switching off
+// the TV, geese migrating, leaving the company car, someone else's move
+// or job; nor is a manager "now on vacation", nor a commute "longer than
+// usual".
+func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		notes          []string
+		question, want string
+	}{
+		{[]string{"I live in Paris.", "I moved the files to Dropbox."}, "Where do I live now?", "Paris"},
+		{[]string{"I live in Paris.", "We moved the meeting to the 14th."}, "Where do I live now?", "Paris"},
+		{[]string{"I live in Paris.", "Since I moved to the night shift I sleep badly."}, "Where do I live now?", "Paris"},
+		{[]string{"I use Vim for editing.", "I switched off the TV."}, "Which editor do I use now?", "Vim"},
+		{[]string{"We use Jenkins for CI.", "The geese migrated south early this year."}, "What do we use for CI now?", "Jenkins"},
+		{[]string{"I work at Acme.", "I left the company car at the garage."}, "Where do I work now?", "Acme"},
+		{[]string{"I live in Paris.", "My sister moved to Berlin last month."}, "Where do I live now?", "Paris"},
+		{[]string{"I work at Acme.", "Sam quit his job at the bank."}, "Where do I work now?", "Acme"},
+		{[]string{"Sam lives in Oslo.", "Ana moved to Rome."}, "Where does Sam live now?", "Oslo"},
+		{[]string{"Sam lives in Oslo.", "Sam likes jazz.", "Sam has a dog.", "I moved to Berlin last month."}, "Where does Sam live now?", "Oslo"},
+		{[]string{"My manager is Ana.", "My manager is now on vacation until June."}, "Who is my manager now?", "Ana"},
+		{[]string{"My commute is 20 minutes.", "My commute felt longer than usual because of rain."}, "How long is my commute now?", "20 minutes"},
+		{[]string{"I live in Paris.", "I moved to Berlin in 2023.", "Deploys go out on Tuesdays.", "I moved to Madrid in 2025."}, "Where do I live now?", "Madrid"},
+	} {
+		svc := mustOpenService(t)
+		for _, text := range c.notes {
+			if _, err := svc.Learn(ctx, memory.LearnParams{Text: text}, anyone); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec, err := svc.Recall(ctx, memory.RecallParams{Question: c.question}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) == 0 || !strings.Contains(rec.Citations[0].Snippet, c.want) {
+			t.Errorf("%v, %q: recall = %q, want %q first", c.notes, c.question, rec.Answer, c.want)
+		}
 	}
 }

@@ -129,6 +129,16 @@ type name struct {
 	at   int
 }
 
+// Names are the names a question asks about (capitalised words past a
+// sentence's first), lowercased, without a possessive "'s".
+func Names(question string) []string {
+	var out []string
+	for _, n := range namesAt(question) {
+		out = append(out, n.name)
+	}
+	return out
+}
+
 func namesAt(text string) []name {
 	var out []name
 	start := true

@@ -3,32 +3,54 @@ package retrieval
 import (
 	"slices"
 	"testing"
-
-	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 func TestFramesOf(t *testing.T) {
 	for text, want := range map[string][]string{
-		"I moved to Berlin last month.":                 {"live", "home"},
-		"We relocated into a flat near the river.":      {"live", "home"},
-		"We migrated billing to Postgres in March.":     {"use"},
-		"The team switched from Jenkins to Actions.":    {"use"},
-		"I left Acme and joined a startup called Lumen": {"work", "job"},
-		"She quit her job at the bank.":                 {"work", "job"},
-		"We moved the standup to Friday.":               nil,
-		"The standup moved to 9:45.":                    nil,
-		"I left my keys at home.":                       nil,
-		"Turn left at the bakery.":                      nil,
+		"I moved to Berlin last month.":                   {"live", "home"},
+		"We've finally moved into a new flat.":            {"live", "home"},
+		"I moved back to Lisbon in May.":                  {"live", "home"},
+		"We migrated billing to Postgres in March.":       {"use"},
+		"We switched from Jenkins to Actions.":            {"use"},
+		"I left Acme and joined a startup called Lumen":   {"work", "job"},
+		"I quit my job at the bank.":                      {"work", "job"},
+		"We moved the standup to Friday.":                 nil,
+		"The standup moved to 9:45.":                      nil,
+		"I moved the files to Dropbox.":                   nil,
+		"We moved the meeting to the 14th.":               nil,
+		"Since I moved to the night shift I sleep badly.": nil,
+		"I switched off the TV.":                          nil,
+		"The geese migrated south early this year.":       nil,
+		"I left the company car at the garage.":           nil,
+		"I left my keys at home.":                         nil,
+		"My sister moved to Berlin last month.":           nil,
+		"Sam quit his job at the bank.":                   nil,
 	} {
 		var got []string
-		for _, f := range framesOf(lexicon.Words(text)) {
+		for _, f := range framesOf(tokensOf(text)) {
 			got = append(got, f.words...)
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%q tells of a change of %v, want %v", text, got, want)
 		}
-		if len(want) > 0 && !tellsOfChange(text) {
+		if len(want) > 0 && !noteTellsOfChange(text) {
 			t.Errorf("%q does not tell of a change", text)
+		}
+	}
+}
+
+func TestNoteTellsOfChange(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Ana left the company; Raj is my manager now.": true,
+		"I no longer drink coffee.":                    true,
+		"We use Postgres instead.":                     true,
+		"Correction: deploys go out after lunch.":      true,
+		"My manager is now on vacation until June.":    false,
+		"My commute felt longer than usual.":           false,
+		"Deploys go out on Tuesdays.":                  false,
+	} {
+		if got := noteTellsOfChange(text); got != want {
+			t.Errorf("noteTellsOfChange(%q) = %v, want %v", text, got, want)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // keywordState is the keyword index, the seqs of the items that are
 // corrections (learned as such, or loose notes telling of a change:
-// changeCues), and how far both have read the store. The index is built
+// noteTellsOfChange), and how far both have read the store. The index is built
 // from the store, the truth, and follows its changes before every search,
 // so that writes by other processes on the same file are seen too. The
 // rerank lifts a correction over the fact it corrects; knowing here which
@@ -44,7 +44,7 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 	add := func(c ItemChange) {
 		text, spoken := indexText(c)
 		st.index.Add(c.Seq, text, spoken...)
-		if c.LearningKind == learningCorrection || c.ThreadID == "" && tellsOfChange(c.Text) {
+		if c.LearningKind == learningCorrection || c.ThreadID == "" && noteTellsOfChange(c.Text) {
 			st.corrections[c.Seq] = true
 		}
 		st.turns.add(c)

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
@@ -96,8 +97,11 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for _, w := range lexicon.Words(q.Text) {
 		current = current || currentCues[w]
 	}
+	// A correction gains only where it holds every name the question asks
+	// about: Ana's move is no news of where Sam lives.
+	names := nameTerms(q.Text, terms)
 	for i := range top {
-		if e.isCorrection(top[i].Seq) {
+		if e.isCorrection(top[i].Seq) && heldBy[top[i].Seq]&names == names {
 			// The score is mostly coverage: a correction about something
 			// else gains little.
 			boost := rerankCorrection
@@ -109,7 +113,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	byScore(top)
 	if current {
-		e.supersede(top, heldBy, weights)
+		e.supersede(top, heldBy, weights, names)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
@@ -125,19 +129,19 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 
 // supersede puts a correction among the best candidates right above the
 // best-ranked older note it corrects, for a question asking what holds
-// now: the older note is no correction, and the correction holds at least
-// half the question's word weight the older note holds (heldBy: by seq,
-// the question words each holds by its own key; weights, each word's):
-// "I moved to Berlin" corrects "I live in Paris" for "Where do I live
-// now?", not "Sam lives in Oslo" for "Where does Sam live now?". The
-// correction takes the older note's score, whatever it holds beside, so
-// that "Which database does billing use now?" reads "We migrated billing
-// to Postgres" before "The team uses MySQL for billing", which holds more
-// of its words. For every question alike, sharing a word proved too
-// little to tell what corrects what: on the design halves the first hit
-// fell from 0.436 to 0.359 (LoCoMo, learnings) and the WordNet
+// now: the correction holds every name the question asks about (names:
+// the terms' bits) and at least half the question's word weight the older
+// note holds (heldBy: by seq, the question words each holds by its own
+// key; weights, each word's), so that "I moved to Berlin" corrects "I live
+// in Paris" for "Where do I live now?", and the newer of two corrections
+// comes first. The correction takes the older note's score, whatever it
+// holds beside: "Which database does billing use now?" reads "We migrated
+// billing to Postgres" before "The team uses MySQL for billing", which
+// holds more of its words. For every question alike, sharing a word
+// proved too little to tell what corrects what: on the design halves the
+// first hit fell from 0.436 to 0.359 (LoCoMo, learnings) and the WordNet
 // evaluation's MRR from 0.83 to 0.79; for these questions neither moved.
-func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64) {
+func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -147,13 +151,13 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 	}
 	for j := 1; j < len(top); j++ {
 		c := top[j]
-		if !e.isCorrection(c.Seq) || heldBy[c.Seq] == 0 {
+		if !e.isCorrection(c.Seq) || heldBy[c.Seq] == 0 || heldBy[c.Seq]&names != names {
 			continue
 		}
 		for i := range j {
 			f := top[i]
 			held := heldBy[f.Seq]
-			if f.Seq < c.Seq && held != 0 && weigh(held&heldBy[c.Seq]) >= weigh(held)/2 && !e.isCorrection(f.Seq) {
+			if f.Seq < c.Seq && held != 0 && weigh(held&heldBy[c.Seq]) >= weigh(held)/2 {
 				c.Score, c.Supersedes = f.Score, f.Seq
 				copy(top[i+1:j+1], top[i:j])
 				top[i] = c
@@ -161,6 +165,18 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 			}
 		}
 	}
+}
+
+// nameTerms are the bits of the terms (the question's, lexicon.Terms)
+// that name someone or something the question asks about (answer.Names).
+func nameTerms(question string, terms []string) uint64 {
+	var m uint64
+	for _, n := range answer.Names(question) {
+		if k := slices.Index(terms, n); k >= 0 && k < 64 {
+			m |= 1 << k
+		}
+	}
+	return m
 }
 
 // byScore sorts candidates best first, ties to the newest.
