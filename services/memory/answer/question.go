@@ -77,6 +77,10 @@ var (
 		"seven": true, "eight": true, "nine": true, "ten": true, "twice": true, "once": true, "half": true, "dozen": true}
 )
 
+// TimeWord reports whether w (lowercased) names a time: a day, a month,
+// a part of the day, a period.
+func TimeWord(w string) bool { return timeWords[w] }
+
 // Holds reports whether text holds the kind of answer t asks for.
 func Holds(t Type, text string) bool {
 	switch t {

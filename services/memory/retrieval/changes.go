@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
@@ -151,7 +152,7 @@ func movedHome(rest []token) bool {
 			return false
 		}
 		next := rest[1]
-		if next.cap && !whenWord(next.w) {
+		if next.cap && !answer.TimeWord(next.w) {
 			return true
 		}
 		for _, u := range rest[1:min(4, len(rest))] {
@@ -195,13 +196,6 @@ func aJob(rest []token) bool {
 		}
 	}
 	return false
-}
-
-// whenWord says a word names a time, not a place.
-func whenWord(w string) bool {
-	return slices.Contains([]string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-		"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-		"november", "december"}, w)
 }
 
 // framesOf are the frames tokens of a text tell a change of by its writer.
