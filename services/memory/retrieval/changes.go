@@ -42,6 +42,9 @@ var looseCues = map[string]bool{"moved": true, "switched": true, "changed": true
 	"correction": true, "corrected": true}
 
 func noteTellsOfChange(text string) bool {
+	if !mayTellOfChange(text) {
+		return false
+	}
 	toks := tokensOf(text)
 	for i, t := range toks {
 		switch {
@@ -73,6 +76,53 @@ var changeFrames = []changeFrame{
 	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home"}},
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
 	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}},
+}
+
+// triggers are the words without which a text tells of no change: the
+// cues and the frames' verbs.
+var triggers = func() map[string]bool {
+	m := map[string]bool{"now": true, "longer": true}
+	for w := range looseCues {
+		m[w] = true
+	}
+	for _, f := range changeFrames {
+		for _, v := range f.verbs {
+			m[v] = true
+		}
+	}
+	return m
+}()
+
+// mayTellOfChange says text holds a trigger word, read in one pass over
+// its bytes without allocating: most notes hold none, and every note is
+// read so when the index is built.
+func mayTellOfChange(text string) bool {
+	var buf [16]byte
+	n, long := 0, false
+	for i := 0; i <= len(text); i++ {
+		c := byte(' ')
+		if i < len(text) {
+			c = text[i]
+		}
+		switch {
+		case 'a' <= c && c <= 'z':
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			if n > 0 && !long && triggers[string(buf[:n])] {
+				return true
+			}
+			n, long = 0, false
+			continue
+		}
+		if n == len(buf) {
+			long = true
+			continue
+		}
+		buf[n] = c
+		n++
+	}
+	return false
 }
 
 // token is a word of a text, lowercased, with whether it was capitalised
@@ -233,6 +283,9 @@ var frameWords = func() map[string]bool {
 // frameKeys are the index keys of the words of the states a text tells a
 // change of, nil when it tells of none.
 func frameKeys(text string) []string {
+	if !mayTellOfChange(text) {
+		return nil
+	}
 	frames := framesOf(tokensOf(text))
 	if len(frames) == 0 {
 		return nil

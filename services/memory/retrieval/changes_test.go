@@ -54,3 +54,19 @@ func TestNoteTellsOfChange(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkChangeReading is what reading a note for a change costs the
+// index, per note, for one that tells of none (most) and one that does.
+func BenchmarkChangeReading(b *testing.B) {
+	for name, text := range map[string]string{
+		"none":   `(1:56 pm on 8 May, 2023) Caroline said, "I went to a LGBTQ support group yesterday and it was so powerful."`,
+		"change": `(1:56 pm on 8 May, 2023) Caroline said, "We finally moved to Boston last month, and I joined a startup there."`,
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				noteTellsOfChange(text)
+				frameKeys(text)
+			}
+		})
+	}
+}
