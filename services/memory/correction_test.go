@@ -28,9 +28,7 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 		"The retro is at 16:00 on Fridays.",
 		"We replaced the retro with a written update.",
 	} {
-		if _, err := svc.Learn(ctx, memory.LearnParams{Text: text, Kind: "fact"}, anyone); err != nil {
-			t.Fatal(err)
-		}
+		learn(t, svc, text)
 	}
 	for q, want := range map[string]string{
 		"Who is my manager?":                   "Raj is my manager now",
@@ -72,9 +70,7 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 		"We moved the standup to Friday.",
 		"I moved to Berlin last month.",
 	} {
-		if _, err := svc.Learn(ctx, memory.LearnParams{Text: text}, anyone); err != nil {
-			t.Fatal(err)
-		}
+		learn(t, svc, text)
 	}
 	rec, err := svc.Recall(ctx, memory.RecallParams{Question: "Where do I live now?"}, anyone)
 	if err != nil {
@@ -133,9 +129,7 @@ func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
 	} {
 		svc := mustOpenService(t)
 		for _, text := range c.notes {
-			if _, err := svc.Learn(ctx, memory.LearnParams{Text: text}, anyone); err != nil {
-				t.Fatal(err)
-			}
+			learn(t, svc, text)
 		}
 		rec, err := svc.Recall(ctx, memory.RecallParams{Question: c.question}, anyone)
 		if err != nil {

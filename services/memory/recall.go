@@ -203,11 +203,11 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	var cands []candidate
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
-		if !ok || !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes]) {
+		if !ok {
 			continue
 		}
 		text := quotable(it)
-		if text == "" || answer.LacksName(p.Question, text) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksName(p.Question, text)) {
 			continue
 		}
 		if len(self) > 0 && !lexicon.FirstPerson(text) {

@@ -37,9 +37,15 @@ func tellsOfChange(text string) bool {
 // none). On the LoCoMo design half as learnings, recall@5 0.598 -> 0.604
 // and recall's first citations 269 -> 276 of 760 with every cue word of a
 // turn; the closer reading keeps the first hit and TestNoteChanges' notes.
-var looseCues = map[string]bool{"moved": true, "switched": true, "changed": true, "replaced": true,
-	"anymore": true, "instead": true, "quit": true, "stopped": true, "migrated": true, "relocated": true,
-	"correction": true, "corrected": true}
+var looseCues = func() map[string]bool {
+	m := map[string]bool{"correction": true, "corrected": true}
+	for w := range changeCues {
+		if w != "now" && w != "longer" {
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 func noteTellsOfChange(text string) bool {
 	if !mayTellOfChange(text) {

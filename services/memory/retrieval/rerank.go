@@ -151,7 +151,7 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 	}
 	for j := 1; j < len(top); j++ {
 		c := top[j]
-		if !e.isCorrection(c.Seq) || heldBy[c.Seq] == 0 || heldBy[c.Seq]&names != names {
+		if !e.isCorrection(c.Seq) || heldBy[c.Seq]&names != names {
 			continue
 		}
 		for i := range j {
