@@ -25,7 +25,7 @@ if ! cmp -s scripts/stdio-bench/package-lock.json "$cache/installed.lock"; then
   (cd "$cache" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
   cp scripts/stdio-bench/package-lock.json "$cache/installed.lock"
 fi
-cp scripts/stdio-bench/bench.mjs "$cache/bench.mjs"
+cp scripts/stdio-bench/bench.mjs scripts/stdio-bench/recorded.mjs "$cache/"
 
 make build >/dev/null
 cores=(--core "new=$PWD/bin/openhuman-core")

@@ -9,7 +9,7 @@
 //          [--notes 3000] [--calls 300] [--rounds 5]
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -58,7 +58,7 @@ async function startCore(name, bin, held = notes) {
   }
   const probe = await client.callTool({ name: "memory.fetch", arguments: fetchArgs });
   const hits = probe.structuredContent?.hits?.length ?? 0;
-  return { name, client, call: () => client.callTool({ name: "memory.fetch", arguments: fetchArgs }), tool: "memory.fetch", hits };
+  return { name, client, probe, call: () => client.callTool({ name: "memory.fetch", arguments: fetchArgs }), tool: "memory.fetch", hits };
 }
 
 async function startReference(script) {
@@ -100,6 +100,19 @@ for (const spec of opt.core) {
   const floor = await startCore(spec.slice(0, eq), spec.slice(eq + 1), 1);
   floor.name += ", 1 note";
   targets.push(floor);
+}
+// The client's own floor: a server that answers the last build's fetch
+// reply, recorded, without doing anything.
+{
+  const last = targets[opt.core.length - 1];
+  const dir = mkdtempSync(join(tmpdir(), "stdio-bench-recorded-"));
+  homes.push(dir);
+  const file = join(dir, "reply.json");
+  writeFileSync(file, JSON.stringify(last.probe));
+  const script = new URL("./recorded.mjs", import.meta.url).pathname;
+  const client = await connect(process.execPath, [script, file], {});
+  const args = { name: last.tool, arguments: fetchArgs };
+  targets.push({ name: "recorded reply", client, call: () => client.callTool(args), tool: last.tool, hits: last.hits });
 }
 if (opt.reference) targets.push(await startReference(opt.reference));
 for (const t of targets) {
