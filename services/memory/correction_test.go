@@ -27,6 +27,10 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 		"Correction: we moved standup to the afternoon slot now.",
 		"The retro is at 16:00 on Fridays.",
 		"We replaced the retro with a written update.",
+		"Tom's birthday is on July 4.",
+		"Actually Tom's birthday is July 14, not July 4.",
+		"The demo is on Thursday.",
+		"Actually, the demo moves to Friday afternoon.",
 	} {
 		learn(t, svc, text)
 	}
@@ -38,6 +42,9 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 		"When do deploys go out now?": "after lunch",
 		"What time is standup now?":   "afternoon",
 		"What time is the retro now?": "written update",
+		// "Actually" and ", not" correct, asked what holds now or not.
+		"When is Tom's birthday?": "July 14",
+		"When is the demo?":       "Friday",
 	} {
 		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q}, anyone)
 		if err != nil {

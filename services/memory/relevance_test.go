@@ -220,3 +220,33 @@ func TestAWordIsNoTypoOfItsNeighbour(t *testing.T) {
 		t.Errorf("grandmaa: answered %q, want the necklace", res.Answer)
 	}
 }
+
+// A question naming an owner by "'s" asks about what the owner has: "My
+// name is Priya" answers nothing about a cat's name, nor a partner's.
+func TestRecallAsksOfTheOwner(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range []string{
+		"My name is Priya and I work as a backend engineer.",
+		"I live in Lisbon with my partner Tom and our dog Biscuit.",
+		"My sister's dog is called Rex.",
+	} {
+		learn(t, svc, n)
+	}
+	for q, want := range map[string]string{
+		"What is my cat's name?":         "",
+		"What is my partner's name?":     "partner Tom",
+		"What's my sister's dog called?": "Rex",
+	} {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case want == "" && (!strings.HasPrefix(res.Answer, memory.IDontKnow) || len(res.Citations) != 0):
+			t.Errorf("%q: answered %q, want I don't know", q, res.Answer)
+		case want != "" && (len(res.Citations) != 1 || !strings.Contains(res.Citations[0].Snippet, want)):
+			t.Errorf("%q: answered %q, want %q quoted alone", q, res.Answer, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package answer
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -67,7 +68,7 @@ var (
 		"april": true, "may": true, "june": true, "july": true, "august": true, "september": true, "october": true,
 		"november": true, "december": true, "daily": true, "weekly": true, "monthly": true, "yearly": true,
 		"nightly": true, "morning": true, "evening": true, "noon": true, "midnight": true, "tonight": true,
-		"tomorrow": true, "yesterday": true, "week": true, "weeks": true, "month": true, "year": true, "every": true}
+		"today": true, "tomorrow": true, "yesterday": true, "week": true, "weeks": true, "month": true, "year": true, "every": true}
 	clockTime = regexp.MustCompile(`\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(?:am|pm)\b|\b(?:19|20)\d{2}\b`)
 	number    = regexp.MustCompile(`\d`)
 	placeWord = map[string]bool{"in": true, "at": true, "on": true, "under": true, "behind": true, "from": true,
@@ -193,16 +194,20 @@ func acronyms(text string) [][]rune {
 }
 
 // LacksName reports whether text misses a name the question asks about,
-// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not.
+// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not;
+// or the owner of what it asks about (owners).
 // Names the note holds only as their initials ("General Data Protection
 // Regulation" in a note saying "GDPR": an acronym of the question's
 // consecutive names, every missing one among them) are not missing.
 func LacksName(question, text string) bool {
+	have := lexicon.Words(text)
+	if lacksOwner(question, have) {
+		return true
+	}
 	qn := namesAt(question)
 	if len(qn) == 0 {
 		return false
 	}
-	have := lexicon.Words(text)
 	capital := capitalised(text)
 	missing := map[int]bool{} // by index in qn
 	for i, n := range qn {
@@ -306,4 +311,36 @@ func addressed(fields []string, i int) bool {
 	// After a comma only at a sentence's end: "The dog, Biscuit, is" is
 	// about Biscuit, "That sounds great, Mel!" is to her.
 	return greetings[strings.ToLower(trimWord(prev))] || strings.HasSuffix(prev, ",") && strings.ContainsAny(f[len(f)-1:], "!.?")
+}
+
+// owners are the words a question names as owning what it asks about, by
+// "'s", that are no names (namesAt has those): "What is my cat's name?"
+// asks about a cat, and "My name is Priya" does not answer it. A
+// contraction ("what's", "it's") or a time ("today's") owns nothing.
+func owners(question string) []string {
+	var out []string
+	for _, f := range strings.Fields(question) {
+		w := strings.ToLower(trimWord(f))
+		o, ok := strings.CutSuffix(w, "'s")
+		if !ok {
+			o, ok = strings.CutSuffix(w, "’s")
+		}
+		if r, _ := utf8.DecodeRuneInString(trimWord(f)); !ok || o == "" || unicode.IsUpper(r) || lexicon.Stopword(o) || TimeWord(o) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// lacksOwner reports whether a note of the words have misses an owner the
+// question names (owners), up to the word's form ("cats" is a cat).
+func lacksOwner(question string, have []string) bool {
+	for _, o := range owners(question) {
+		stem := lexicon.Stem(o)
+		if !slices.ContainsFunc(have, func(w string) bool { return lexicon.Stem(w) == stem }) {
+			return true
+		}
+	}
+	return false
 }

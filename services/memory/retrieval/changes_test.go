@@ -48,6 +48,11 @@ func TestNoteTellsOfChange(t *testing.T) {
 		"My manager is now on vacation until June.":    false,
 		"My commute felt longer than usual.":           false,
 		"Deploys go out on Tuesdays.":                  false,
+		"Actually Tom's birthday is July 14.":          true,
+		"Standup is daily. Actually, it is at 9:30.":   true,
+		"Maya is allergic to cats, not dogs.":          false,
+		"I actually liked the movie.":                  false,
+		"I'm not sure the demo works.":                 false,
 	} {
 		if got := noteTellsOfChange(text); got != want {
 			t.Errorf("noteTellsOfChange(%q) = %v, want %v", text, got, want)
