@@ -250,3 +250,37 @@ func TestRecallAsksOfTheOwner(t *testing.T) {
 		}
 	}
 }
+
+// A question asks in a verb's base form what a note tells in its
+// irregular past ("meet", "met"): the note is found by it and answers.
+func TestAnIrregularFormIsTheWord(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range []string{
+		"I met Joana at the conference in Porto.",
+		"Porto has the best custard tarts.",
+		"We bought a red bike for Mia's birthday.",
+		"Mia's birthday is in June.",
+	} {
+		learn(t, svc, n)
+	}
+	for q, want := range map[string]string{
+		"Who did I meet in Porto?":            "Joana",
+		"What did we buy for Mia's birthday?": "red bike",
+	} {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, want) {
+			t.Errorf("fetch %q: %+v, want the note saying %q first", q, res.Hits, want)
+		}
+		rec, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) == 0 || !strings.Contains(rec.Citations[0].Snippet, want) {
+			t.Errorf("recall %q = %q, want %q quoted first", q, rec.Answer, want)
+		}
+	}
+}

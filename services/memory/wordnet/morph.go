@@ -1,6 +1,9 @@
 package wordnet
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // detach are WordNet's rules for undoing regular inflections (morphy's
 // detachment rules) of nouns and verbs, together: a candidate counts only if
@@ -37,4 +40,41 @@ func (t *table) lookup(word string) (int32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Forms returns the other words that are forms of word's lemma by
+// WordNet's irregular forms, the lemma among them when word is not it
+// ("run" → "ran"; "went" → "go", "gone"): a stemmer cannot tell that
+// "ran" is "run", and a question asks "did I run" of a note saying "I
+// ran". Nil for a word WordNet does not know or a lemma without irregular
+// forms. The slice is the caller's.
+func Forms(word string) []string {
+	t := get()
+	i, ok := t.lookup(word)
+	if !ok {
+		return nil
+	}
+	t.formsOnce.Do(func() {
+		t.forms = make(map[int32][]string)
+		for form, j := range t.exc {
+			t.forms[j] = append(t.forms[j], form)
+		}
+		for _, fs := range t.forms {
+			slices.Sort(fs) // map order is random; a search must not be
+		}
+	})
+	fs := t.forms[i]
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(fs)+1)
+	if t.lemmas[i] != word {
+		out = append(out, t.lemmas[i])
+	}
+	for _, f := range fs {
+		if f != word {
+			out = append(out, f)
+		}
+	}
+	return out
 }

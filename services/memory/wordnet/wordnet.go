@@ -54,6 +54,9 @@ type table struct {
 	memAt   []int32 // synset i's words are members[memAt[i]:memAt[i+1]]
 	members []member
 	exc     map[string]int32
+	// forms are exc reversed, by base, made on first use (Forms).
+	formsOnce sync.Once
+	forms     map[int32][]string
 }
 
 var (

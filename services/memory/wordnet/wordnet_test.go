@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
@@ -136,5 +137,16 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(got, shipped) {
 		t.Fatalf("the generator made %d bytes that differ from the shipped table.gz (%d bytes): run go generate", len(got), len(shipped))
+	}
+}
+
+func TestForms(t *testing.T) {
+	for word, want := range map[string]string{
+		"run": "ran running", "ran": "run running", "went": "go goes gone", "buy": "bought", "meet": "met",
+		"mouse": "mice", "paint": "", "docker": "",
+	} {
+		if got := strings.Join(wordnet.Forms(word), " "); got != want {
+			t.Errorf("Forms(%q) = %q, want %q", word, got, want)
+		}
 	}
 }
