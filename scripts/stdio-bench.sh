@@ -4,8 +4,9 @@
 # reference memory server's search_nodes over as many entities, with an
 # older build of openhuman-core measured in turn with this one in the same
 # run, and this build's fetch in a memory of one note: the floor a fetch
-# cannot go under, the tool call itself (docs/benchmarks.md, "MCP over
-# stdio").
+# cannot go under, the tool call itself; and a server that answers that
+# fetch's reply, recorded, without any work: what the client itself spends
+# on the reply (docs/benchmarks.md, "MCP over stdio").
 #
 #   OLD=REV   the older build, from git revision REV (default: main); OLD= measures this build alone
 #   NOTES, CALLS, ROUNDS   notes held, calls a round per server and tool, rounds
