@@ -284,3 +284,36 @@ func TestAnIrregularFormIsTheWord(t *testing.T) {
 		}
 	}
 }
+
+// In a small memory a note holding only the name a question asks about
+// does not answer what the question asks of them.
+func TestANameAloneAnswersNothing(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range []string{
+		"Tom's birthday is on July 14.",
+		"Maya is eight and goes to Escola Azul.",
+		"Maya plays the piano.",
+		"I'm allergic to peanuts.",
+	} {
+		learn(t, svc, n)
+	}
+	for q, want := range map[string]string{
+		"Where does Tom work?":      "",
+		"What is Maya allergic to?": "",
+		"When is Tom's birthday?":   "July 14",
+		"What does Maya play?":      "piano",
+		"Who is Maya?":              "Maya",
+	} {
+		res, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case want == "" && (!strings.HasPrefix(res.Answer, memory.IDontKnow) || len(res.Citations) != 0):
+			t.Errorf("%q: answered %q, want I don't know", q, res.Answer)
+		case want != "" && (len(res.Citations) == 0 || !strings.Contains(res.Citations[0].Snippet, want)):
+			t.Errorf("%q: answered %q, want %q quoted first", q, res.Answer, want)
+		}
+	}
+}

@@ -62,6 +62,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		}
 	}
 	order, n = e.withAnswers(q, order, n)
+	var user uint64 // the bit of the user's own key among terms
 	if key := e.userSpeaker(q.Text); key != "" && !slices.Contains(terms, key) {
 		// "I" and "my" are the user: a word naming them, which only their
 		// own turns hold (speakerHeld).
@@ -69,6 +70,9 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 			kwTerms = append(kwTerms[:len(kwTerms):len(kwTerms)], keywordindex.Term{Key: key})
 		}
 		terms = append(terms[:len(terms):len(terms)], key)
+		if len(terms) <= 64 {
+			user = 1 << (len(terms) - 1)
+		}
 	}
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
@@ -80,14 +84,19 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		best = max(best, c.Score)
 		seqs[i] = c.Seq
 	}
-	cover, inContext, holds := e.coverages(idx, seqs, own, keys, weights)
+	cover, inContext, holds, touches := e.coverages(idx, seqs, own, keys, weights)
 	heldBy := make(map[int64]uint64, len(seqs))
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
 	}
+	// Names, and the user's own key, say whom a question is about, not
+	// what it asks of them.
+	names := nameTerms(q.Text, terms)
+	who := names | user
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
+		c.OnlyNames = who != 0 && touches[i] != 0 && touches[i]&^who == 0 && len(terms) > bits.OnesCount64(who)
 		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
 	}
 	byScore(cands)
@@ -99,7 +108,6 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
-	names := nameTerms(q.Text, terms)
 	for i := range top {
 		if e.isCorrection(top[i].Seq) && heldBy[top[i].Seq]&names == names {
 			// The score is mostly coverage: a correction about something
@@ -236,7 +244,7 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term, words []string) []ter
 // inContext is the same with what a turn's turn before holds counted for
 // contextWeight: it ranks; the item's own share is what an answer may
 // quote it for.
-func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) (cover, inContext []float64, holds []uint64) {
+func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) (cover, inContext []float64, holds, touches []uint64) {
 	nt := len(weights)
 	// The turns before the turns among seqs are weighed too, after them.
 	prev := e.before(seqs, contextTurns)
@@ -297,14 +305,18 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	// before.
 	e.speakerHeld(seqs, own, inHeld, true)
 	holds = make([]uint64, len(seqs))
+	touches = make([]uint64, len(seqs))
 	for i := range seqs {
 		for k := range min(nt, 64) {
 			if held[i*nt+k] >= 1 {
 				holds[i] |= 1 << k
 			}
+			if held[i*nt+k] > 0 {
+				touches[i] |= 1 << k
+			}
 		}
 	}
-	return shares(held, weights, len(seqs)), shares(inHeld, weights, len(seqs)), holds
+	return shares(held, weights, len(seqs)), shares(inHeld, weights, len(seqs)), holds, touches
 }
 
 // shares is, for each of the first n items of held (by item, then term),
