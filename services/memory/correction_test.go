@@ -63,6 +63,43 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 	}
 }
 
+// An update said as an upgrade, a new one of mine, or the new thing
+// "instead of" the old one's name answers what holds now before the note
+// it updates; so does a correction asked of in the present, yes or no.
+func TestAnUpdateInOtherWordsCorrects(t *testing.T) {
+	ctx := context.Background()
+	svc := mustOpenService(t)
+	for _, text := range []string{
+		"We use PostgreSQL 14 for the main database.",
+		"I use Neovim as my main editor.",
+		"My manager is Tom Alvarez.",
+		"My dentist appointment is on December 12 at 3pm.",
+		"Our dog is a beagle named Biscuit.",
+		"We upgraded the main database to PostgreSQL 16.",
+		"I now use VS Code instead of Neovim.",
+		"My new manager is Rachel Kim; Tom left the company.",
+	} {
+		learn(t, svc, text)
+	}
+	if _, err := svc.Learn(ctx, memory.LearnParams{Text: "Correction: the dentist appointment moved to December 19 at 10am.", Kind: "correction"}, cursor); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{
+		"Which PostgreSQL version do we use now?":   "PostgreSQL 16",
+		"Which editor do I currently use?":          "VS Code",
+		"Who is my manager now?":                    "Rachel Kim",
+		"Is my dentist appointment on December 12?": "December 19",
+	} {
+		rec, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) < 2 || !strings.Contains(rec.Citations[0].Snippet, want) {
+			t.Errorf("recall %q = %q, want it to quote %q first and the older note after", q, rec.Answer, want)
+		}
+	}
+}
+
 // A change told in other words than the state it changes is found by the
 // state's words: "I moved to Berlin" answers where I live now, before the
 // note it changed; a meeting moved to Friday is no move of house, and my

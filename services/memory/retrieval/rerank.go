@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
@@ -40,6 +42,9 @@ const (
 // answers those before the fact it corrects.
 var currentCues = map[string]bool{"now": true, "current": true, "currently": true, "still": true,
 	"anymore": true, "latest": true, "nowadays": true, "today": true, "new": true, "changed": true}
+
+// presentAsks are the first words of a yes-or-no question in the present.
+var presentAsks = map[string]bool{"is": true, "are": true, "am": true, "do": true, "does": true}
 
 // rerank reorders the first candidates of order (fused, best first) as
 // fusion.go's opening comment says, in place, and gives every candidate a
@@ -103,8 +108,10 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	// Among the best few, a correction outranks what it corrects.
 	top := cands[:min(rerankRead, len(cands))]
 	current := false
-	for _, w := range lexicon.Words(q.Text) {
-		current = current || currentCues[w]
+	for i, w := range lexicon.Words(q.Text) {
+		// A question in the present asking yes or no ("Is my appointment
+		// on the 12th?", "Do I use Vim?") asks what holds now too.
+		current = current || currentCues[w] || i == 0 && presentAsks[w]
 	}
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
@@ -121,7 +128,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	byScore(top)
 	if current {
-		e.supersede(top, heldBy, weights, names)
+		e.supersede(idx, top, heldBy, weights, names)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
@@ -149,7 +156,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 // proved too little to tell what corrects what: on the design halves the
 // first hit fell from 0.436 to 0.359 (LoCoMo, learnings) and the WordNet
 // evaluation's MRR from 0.83 to 0.79; for these questions neither moved.
-func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64) {
+func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -165,7 +172,7 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 		for i := range j {
 			f := top[i]
 			held := heldBy[f.Seq]
-			if f.Seq < c.Seq && held != 0 && weigh(held&heldBy[c.Seq]) >= weigh(held)/2 {
+			if f.Seq < c.Seq && held != 0 && (weigh(held&heldBy[c.Seq]) >= weigh(held)/2 || sharesRare(idx, f.Seq, c.Seq)) {
 				c.Score, c.Supersedes = f.Score, f.Seq
 				copy(top[i+1:j+1], top[i:j])
 				top[i] = c
@@ -173,6 +180,31 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 			}
 		}
 	}
+}
+
+// sharedMaxDocFreq bounds how many items may hold a word two notes share
+// for it to tie them: a word no other note holds.
+const sharedMaxDocFreq = 2
+
+// sharesRare reports whether the note seq b holds a word of the note a
+// that memory holds nowhere else (sharedMaxDocFreq): "I now use VS Code
+// instead of Neovim" is of "I use Neovim as my main editor", though of
+// "Which editor do I use now?" it holds only "use". Stopwords, the words
+// telling of a change ("Correction:", "moved") and keys of their own (a
+// frame's, a name spoken to) tie nothing.
+func sharesRare(idx *keywordindex.Index, a, b int64) bool {
+	var keys []string
+	idx.EachKey(a, func(k string) { keys = append(keys, k) })
+	keys = slices.DeleteFunc(keys, func(k string) bool {
+		r, _ := utf8.DecodeRuneInString(k)
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || lexicon.Stopword(k) || triggerKeys[k] || idx.DocFreq(k) > sharedMaxDocFreq
+	})
+	for start := 0; start < len(keys); start += 64 {
+		if m := idx.Held([]int64{b}, keys[start:min(start+64, len(keys))], 0, nil, nil); len(m) > 0 && m[0] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // nameTerms are the bits of the terms (the question's, lexicon.Terms)
