@@ -327,3 +327,22 @@ func TestANameAloneAnswersNothing(t *testing.T) {
 		}
 	}
 }
+
+// A hyphenated question word finds the note writing it in one: "stand-up"
+// is the "Standup" a note holds.
+func TestAHyphenatedWordIsTheWordInOne(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	for _, n := range []string{"Standup is at 9:30 on weekdays.", "I check my email twice a day.", "Our dog is a beagle named Biscuit."} {
+		learn(t, svc, n)
+	}
+	for q, want := range map[string]string{"What time is stand-up?": "Standup", "How often do I check e-mail?": "email"} {
+		rec, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) == 0 || !strings.Contains(rec.Citations[0].Snippet, want) {
+			t.Errorf("recall %q = %q, want %q quoted first", q, rec.Answer, want)
+		}
+	}
+}

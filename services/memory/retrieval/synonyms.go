@@ -65,6 +65,7 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 		out[i].Alts = alts
 	}
 	addAcronyms(&tok, query, words, out, seen)
+	addCompounds(&tok, query, words, out, seen)
 	withFrames(out)
 	return out
 }
@@ -166,6 +167,35 @@ func addAcronyms(tok *textkeys.Tokenizer, query string, terms []string, out []ke
 				}
 			}
 		}
+	}
+}
+
+// addCompounds adds, to the first term of a hyphenated query word
+// ("stand-up", "e-mail"), the word written in one as an alternative at the
+// word's own weight: a note may write "standup".
+func addCompounds(tok *textkeys.Tokenizer, query string, terms []string, out []keywordindex.Term, seen map[string]bool) {
+	termAt := map[string]int{}
+	for i, t := range terms {
+		termAt[t] = i
+	}
+	for _, f := range strings.Fields(query) {
+		parts := strings.Split(strings.Trim(strings.ToLower(f), "\"'“”‘’()[]{}.,;:!?"), "-")
+		if len(parts) < 2 || slices.ContainsFunc(parts, func(p string) bool { return p == "" || !isLetters(p) }) {
+			continue
+		}
+		at := -1
+		for _, p := range parts {
+			if i, ok := termAt[p]; ok {
+				at = i
+				break
+			}
+		}
+		key := keyOf(tok, strings.Join(parts, ""))
+		if at < 0 || key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out[at].Alts = append(out[at].Alts, keywordindex.Alt{Key: key, Weight: 1})
 	}
 }
 
