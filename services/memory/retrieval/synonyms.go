@@ -157,8 +157,8 @@ func addAcronyms(tok *textkeys.Tokenizer, query string, terms []string, out []ke
 				continue
 			}
 			key := keyOf(tok, acr)
-			if key == "" || seen[key] {
-				continue
+			if key == "" || seen[key] || lexicon.Stopword(key) {
+				continue // "tabs or spaces" is no "to", which "tos" stems to
 			}
 			seen[key] = true
 			for _, w := range ws[start:end] {

@@ -40,6 +40,11 @@ func TestKeywordTermsAcronyms(t *testing.T) {
 	if alts := altKeys("what is the weather", "weather"); slices.Contains(alts, key("wit")) {
 		t.Errorf("an English word was taken for an acronym: %q", alts)
 	}
+	// Nor are initials whose key is a stopword: "tabs or spaces" makes
+	// "tos", which is stemmed as "to".
+	if alts := altKeys("tabs or spaces", "tabs"); slices.Contains(alts, "to") {
+		t.Errorf("a stopword was taken for an acronym: %q", alts)
+	}
 	// Keyword mode looks for the words only.
 	for _, term := range keywordTerms("content delivery network", false) {
 		if len(term.Alts) > 0 {
