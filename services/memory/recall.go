@@ -210,12 +210,18 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		}
 	}
 	var cands []candidate
+	// A note learned twice, in other case or punctuation, is quoted once.
+	said := map[string]bool{}
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
 		if !ok {
 			continue
 		}
 		text := quotable(it)
+		same := strings.Join(lexicon.Words(text), " ")
+		if said[same] {
+			continue
+		}
 		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksName(p.Question, text)) {
 			continue
 		}
@@ -231,6 +237,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			c.score += recallAnswerBonus
 		}
 		cands = append(cands, c)
+		said[same] = true
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
 	var quoted []string

@@ -346,3 +346,19 @@ func TestAHyphenatedWordIsTheWordInOne(t *testing.T) {
 		}
 	}
 }
+
+// A note learned twice, the second time in other case and without its
+// full stop, is quoted once.
+func TestRecallQuotesANoteLearnedTwiceOnce(t *testing.T) {
+	svc := mustOpenService(t)
+	learn(t, svc, "My dentist appointment is on December 12 at 3pm.")
+	learn(t, svc, "Our dog is a beagle named Biscuit.")
+	learn(t, svc, "my dentist appointment is on december 12 at 3pm")
+	rec, err := svc.Recall(context.Background(), memory.RecallParams{Question: "When is my dentist appointment?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Citations) != 1 || !strings.Contains(rec.Answer, "December 12") && !strings.Contains(rec.Answer, "december 12") {
+		t.Errorf("recall = %q with %d citations, want the appointment quoted once", rec.Answer, len(rec.Citations))
+	}
+}
