@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -94,7 +93,7 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	if warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
-	ranked = aboveFloor(ranked, mode, p.MinScore, s.recallMinCosine())
+	ranked = aboveFloor(ranked, mode, p.MinScore)
 	if c.Offset >= len(ranked) {
 		return out, nil
 	}
@@ -127,21 +126,14 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 
 // aboveFloor cuts ranked, best first with falling scores, at the first
 // hit below the floor: min when given, else contract.DefaultMinScore in
-// hybrid mode, whose score is relevance; none in the others. Without min,
-// hybrid also leaves out what the rerank found holding none of the
-// query's words, nor a relative of one, that the keyword leg did not find
-// (a name spoken to) and no nearer in meaning than minCosine: a score is relative to the best hit's, and when nothing
-// matches, the best of what does not match would still score 0.3.
-func aboveFloor(ranked []retrieval.Candidate, mode string, min *float64, minCosine float64) []retrieval.Candidate {
+// hybrid mode, whose score is relevance; none in the others.
+func aboveFloor(ranked []retrieval.Candidate, mode string, min *float64) []retrieval.Candidate {
 	floor := 0.0
 	switch {
 	case min != nil:
 		floor = *min
 	case mode == ModeHybrid:
 		floor = contract.DefaultMinScore
-		ranked = slices.DeleteFunc(ranked, func(f retrieval.Candidate) bool {
-			return f.Weighed && f.Coverage == 0 && f.InContext == 0 && f.Keyword == 0 && !(f.InVector && f.Vector >= minCosine)
-		})
 	}
 	for i, f := range ranked {
 		if f.Score < floor {

@@ -100,7 +100,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	who := names | user
 	for i := range cands {
 		c := &cands[i]
-		c.Coverage, c.InContext, c.Weighed = cover[i], inContext[i], true
+		c.Coverage, c.InContext = cover[i], inContext[i]
 		c.OnlyNames = who != 0 && touches[i] != 0 && touches[i]&^who == 0 && len(terms) > bits.OnesCount64(who)
 		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
 	}
