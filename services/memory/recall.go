@@ -121,15 +121,6 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 	if f.InVector && f.Vector >= minCosine {
 		return true
 	}
-	if f.OnlyNames && share < recallMinShare {
-		// In a small memory a name weighs as much as what is asked of
-		// it: a note of Tom's birthday holds half of "Where does Tom
-		// work?". In a larger one names weigh by how often memory holds
-		// them, and a note holding only them answered LoCoMo's questions
-		// as often as not (design half: 275 to 270 first citations of
-		// 760 when left out there too).
-		return false
-	}
 	return f.Coverage >= share || f.Coverage >= recallMinTyped && t != answer.Any && answer.Holds(t, text) ||
 		f.Coverage >= recallMinTurn && f.InContext >= recallMinWithTurns
 }
@@ -138,6 +129,10 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 // question asks for (services/memory/answer) over one that does not, in the
 // rerank's score units (set on the design half of testdata/eval).
 const recallAnswerBonus = 0.15
+
+// recallLacksOwner puts a hit lacking the owner a question names ("my
+// partner's name") after every hit holding it, in score units.
+const recallLacksOwner = 10
 
 // answerSentences is how many hits the extractive answer quotes.
 const answerSentences = 3
@@ -210,7 +205,8 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		}
 	}
 	var cands []candidate
-	// A note learned twice, in other case or punctuation, is quoted once.
+	// A note learned twice, in other case or spacing or without its full
+	// stop, is quoted once; "-18 degrees" and "18 degrees" are two.
 	said := map[string]bool{}
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
@@ -218,7 +214,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		same := strings.Join(lexicon.Words(text), " ")
+		same := strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(text), " ")), ".!?;:, ")
 		if said[same] {
 			continue
 		}
@@ -235,6 +231,9 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
 		if qt != answer.Any && answer.Holds(qt, snippet) {
 			c.score += recallAnswerBonus
+		}
+		if answer.LacksOwner(p.Question, text) {
+			c.score -= recallLacksOwner
 		}
 		cands = append(cands, c)
 		said[same] = true

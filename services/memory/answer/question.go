@@ -194,20 +194,16 @@ func acronyms(text string) [][]rune {
 }
 
 // LacksName reports whether text misses a name the question asks about,
-// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not;
-// or the owner of what it asks about (owners).
+// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not.
 // Names the note holds only as their initials ("General Data Protection
 // Regulation" in a note saying "GDPR": an acronym of the question's
 // consecutive names, every missing one among them) are not missing.
 func LacksName(question, text string) bool {
-	have := lexicon.Words(text)
-	if lacksOwner(question, have) {
-		return true
-	}
 	qn := namesAt(question)
 	if len(qn) == 0 {
 		return false
 	}
+	have := lexicon.Words(text)
 	capital := capitalised(text)
 	missing := map[int]bool{} // by index in qn
 	for i, n := range qn {
@@ -314,8 +310,8 @@ func addressed(fields []string, i int) bool {
 }
 
 // owners are the words a question names as owning what it asks about, by
-// "'s", that are no names (namesAt has those): "What is my cat's name?"
-// asks about a cat, and "My name is Priya" does not answer it. A
+// "'s", that are no names (namesAt has those): "What is my partner's
+// name?" asks about a partner, and "My name is Priya" is not of them. A
 // contraction ("what's", "it's") or a time ("today's") owns nothing.
 func owners(question string) []string {
 	var out []string
@@ -333,9 +329,13 @@ func owners(question string) []string {
 	return out
 }
 
-// lacksOwner reports whether a note of the words have misses an owner the
-// question names (owners), up to the word's form ("cats" is a cat).
-func lacksOwner(question string, have []string) bool {
+// LacksOwner reports whether text misses an owner the question names
+// (owners), up to the word's form ("cats" is a cat). Such a note may still
+// answer, the owner named otherwise ("Raj's email is…" for "What is my
+// manager's email?", beside "Raj is my manager"), so recall quotes it
+// after the notes holding the owner rather than not at all.
+func LacksOwner(question, text string) bool {
+	have := lexicon.Words(text)
 	for _, o := range owners(question) {
 		stem := lexicon.Stem(o)
 		if !slices.ContainsFunc(have, func(w string) bool { return lexicon.Stem(w) == stem }) {

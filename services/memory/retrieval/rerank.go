@@ -67,7 +67,6 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		}
 	}
 	order, n = e.withAnswers(q, order, n)
-	var user uint64 // the bit of the user's own key among terms
 	if key := e.userSpeaker(q.Text); key != "" && !slices.Contains(terms, key) {
 		// "I" and "my" are the user: a word naming them, which only their
 		// own turns hold (speakerHeld).
@@ -75,9 +74,6 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 			kwTerms = append(kwTerms[:len(kwTerms):len(kwTerms)], keywordindex.Term{Key: key})
 		}
 		terms = append(terms[:len(terms):len(terms)], key)
-		if len(terms) <= 64 {
-			user = 1 << (len(terms) - 1)
-		}
 	}
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
@@ -89,19 +85,15 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		best = max(best, c.Score)
 		seqs[i] = c.Seq
 	}
-	cover, inContext, holds, touches := e.coverages(idx, seqs, own, keys, weights)
+	cover, inContext, holds := e.coverages(idx, seqs, own, keys, weights)
 	heldBy := make(map[int64]uint64, len(seqs))
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
 	}
-	// Names, and the user's own key, say whom a question is about, not
-	// what it asks of them.
 	names := nameTerms(q.Text, terms)
-	who := names | user
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
-		c.OnlyNames = who != 0 && touches[i] != 0 && touches[i]&^who == 0 && len(terms) > bits.OnesCount64(who)
 		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
 	}
 	byScore(cands)
@@ -128,7 +120,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	byScore(top)
 	if current {
-		e.supersede(idx, top, heldBy, weights, names)
+		e.supersede(idx, top, heldBy, weights, names, own)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
@@ -156,7 +148,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 // proved too little to tell what corrects what: on the design halves the
 // first hit fell from 0.436 to 0.359 (LoCoMo, learnings) and the WordNet
 // evaluation's MRR from 0.83 to 0.79; for these questions neither moved.
-func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64) {
+func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64, asked [][]string) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -172,7 +164,7 @@ func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[
 		for i := range j {
 			f := top[i]
 			held := heldBy[f.Seq]
-			if f.Seq < c.Seq && held != 0 && (weigh(held&heldBy[c.Seq]) >= weigh(held)/2 || sharesRare(idx, f.Seq, c.Seq)) {
+			if f.Seq < c.Seq && held != 0 && (weigh(held&heldBy[c.Seq]) >= weigh(held)/2 || sharesRare(idx, f.Seq, c.Seq, asked)) {
 				c.Score, c.Supersedes = f.Score, f.Seq
 				copy(top[i+1:j+1], top[i:j])
 				top[i] = c
@@ -189,15 +181,18 @@ const sharedMaxDocFreq = 2
 // sharesRare reports whether the note seq b holds a word of the note a
 // that memory holds nowhere else (sharedMaxDocFreq): "I now use VS Code
 // instead of Neovim" is of "I use Neovim as my main editor", though of
-// "Which editor do I use now?" it holds only "use". Stopwords, the words
+// "Which editor do I use now?" it holds only "use". The question's own
+// words (asked: their keys) are weighed by supersede already, and two
+// notes holding "Friday" need not be of one thing; stopwords, the words
 // telling of a change ("Correction:", "moved") and keys of their own (a
-// frame's, a name spoken to) tie nothing.
-func sharesRare(idx *keywordindex.Index, a, b int64) bool {
+// frame's, a name spoken to) tie nothing either.
+func sharesRare(idx *keywordindex.Index, a, b int64, asked [][]string) bool {
 	var keys []string
 	idx.EachKey(a, func(k string) { keys = append(keys, k) })
 	keys = slices.DeleteFunc(keys, func(k string) bool {
 		r, _ := utf8.DecodeRuneInString(k)
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || lexicon.Stopword(k) || triggerKeys[k] || idx.DocFreq(k) > sharedMaxDocFreq
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || lexicon.Stopword(k) || triggerKeys[k] ||
+			slices.ContainsFunc(asked, func(ks []string) bool { return slices.Contains(ks, k) }) || idx.DocFreq(k) > sharedMaxDocFreq
 	})
 	for start := 0; start < len(keys); start += 64 {
 		if m := idx.Held([]int64{b}, keys[start:min(start+64, len(keys))], 0, nil, nil); len(m) > 0 && m[0] != 0 {
@@ -276,7 +271,7 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term, words []string) []ter
 // inContext is the same with what a turn's turn before holds counted for
 // contextWeight: it ranks; the item's own share is what an answer may
 // quote it for.
-func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) (cover, inContext []float64, holds, touches []uint64) {
+func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) (cover, inContext []float64, holds []uint64) {
 	nt := len(weights)
 	// The turns before the turns among seqs are weighed too, after them.
 	prev := e.before(seqs, contextTurns)
@@ -337,18 +332,14 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 	// before.
 	e.speakerHeld(seqs, own, inHeld, true)
 	holds = make([]uint64, len(seqs))
-	touches = make([]uint64, len(seqs))
 	for i := range seqs {
 		for k := range min(nt, 64) {
 			if held[i*nt+k] >= 1 {
 				holds[i] |= 1 << k
 			}
-			if held[i*nt+k] > 0 {
-				touches[i] |= 1 << k
-			}
 		}
 	}
-	return shares(held, weights, len(seqs)), shares(inHeld, weights, len(seqs)), holds, touches
+	return shares(held, weights, len(seqs)), shares(inHeld, weights, len(seqs)), holds
 }
 
 // shares is, for each of the first n items of held (by item, then term),

@@ -138,10 +138,6 @@ type Candidate struct {
 	// Supersedes is the seq of the older note this correction was put
 	// above, as correcting it (rerank.go's supersede), 0 for none.
 	Supersedes int64
-	// OnlyNames says the item holds the names the question asks about
-	// and none of its other words, not even a relative: of Tom, not of
-	// where Tom works. Set where Coverage is.
-	OnlyNames bool
 }
 
 // Rank ranks the items for q and returns the best min(Need, Depth) of
