@@ -333,3 +333,29 @@ func TestRecallQuotesANoteLearnedTwiceOnce(t *testing.T) {
 		t.Errorf("recall = %q, want both temperatures: a sign is no punctuation", rec.Answer)
 	}
 }
+
+// Asked who they are, the user hears their name first; asked what memory
+// knows of them, the notes they wrote of themselves, not "I don't know".
+func TestRecallAboutTheUser(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, n := range []string{
+		"I live in Portland, Oregon.",
+		"I use Neovim as my main editor.",
+		"My name is Dana Whitfield and I'm a backend engineer.",
+		"Our dog is a beagle named Biscuit.",
+	} {
+		learn(t, svc, n)
+	}
+	recallAnswers(t, svc, false, map[string]string{
+		"Who am I?": "My name is Dana",
+	})
+	for _, q := range []string{"What do you know about me?", "Tell me about myself"} {
+		res, err := svc.Recall(context.Background(), memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Citations) < 3 || strings.Contains(res.Answer, "Biscuit") {
+			t.Errorf("%q: answered %q, want the notes written in the first person", q, res.Answer)
+		}
+	}
+}
