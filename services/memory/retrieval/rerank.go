@@ -90,7 +90,6 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
 	}
-	names := nameTerms(q.Text, terms)
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
@@ -107,6 +106,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
+	names := nameTerms(q.Text, terms)
 	for i := range top {
 		if e.isCorrection(top[i].Seq) && heldBy[top[i].Seq]&names == names {
 			// The score is mostly coverage: a correction about something
