@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
@@ -130,10 +132,6 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 // rerank's score units (set on the design half of testdata/eval).
 const recallAnswerBonus = 0.15
 
-// recallLacksOwner puts a hit lacking the owner a question names ("my
-// partner's name") after every hit holding it, in score units.
-const recallLacksOwner = 10
-
 // answerSentences is how many hits the extractive answer quotes.
 const answerSentences = 3
 
@@ -205,8 +203,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		}
 	}
 	var cands []candidate
-	// A note learned twice, in other case or spacing or without its full
-	// stop, is quoted once; "-18 degrees" and "18 degrees" are two.
+	// A note learned twice is quoted once (sameNote).
 	said := map[string]bool{}
 	for _, f := range ranked {
 		it, ok := items[f.Seq]
@@ -214,7 +211,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		same := strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(text), " ")), ".!?;:, ")
+		same := sameNote(answer.ResolveDates(text, it.ObservedAt))
 		if said[same] {
 			continue
 		}
@@ -231,9 +228,6 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
 		if qt != answer.Any && answer.Holds(qt, snippet) {
 			c.score += recallAnswerBonus
-		}
-		if answer.LacksOwner(p.Question, text) {
-			c.score -= recallLacksOwner
 		}
 		cands = append(cands, c)
 		said[same] = true
@@ -259,6 +253,17 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		s.writeAnswer(ctx, p.Question, out)
 	}
 	return out, nil
+}
+
+// sameNote is what two notes saying the same share: their text, its
+// relative dates resolved ("tomorrow" learned on two days is two
+// appointments), in other spacing, without the final full stop, and with
+// the first letter in either case. Other case is kept: "US" is not "us",
+// nor "MB" "Mb"; a sign or a slash is no punctuation to drop.
+func sameNote(text string) string {
+	s := strings.TrimRight(strings.Join(strings.Fields(text), " "), ".!?;:, ")
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // aboutUser ranks the notes a question about the user in stopwords only

@@ -6,7 +6,6 @@ package answer
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -307,40 +306,4 @@ func addressed(fields []string, i int) bool {
 	// After a comma only at a sentence's end: "The dog, Biscuit, is" is
 	// about Biscuit, "That sounds great, Mel!" is to her.
 	return greetings[strings.ToLower(trimWord(prev))] || strings.HasSuffix(prev, ",") && strings.ContainsAny(f[len(f)-1:], "!.?")
-}
-
-// owners are the words a question names as owning what it asks about, by
-// "'s", that are no names (namesAt has those): "What is my partner's
-// name?" asks about a partner, and "My name is Priya" is not of them. A
-// contraction ("what's", "it's") or a time ("today's") owns nothing.
-func owners(question string) []string {
-	var out []string
-	for _, f := range strings.Fields(question) {
-		w := strings.ToLower(trimWord(f))
-		o, ok := strings.CutSuffix(w, "'s")
-		if !ok {
-			o, ok = strings.CutSuffix(w, "’s")
-		}
-		if r, _ := utf8.DecodeRuneInString(trimWord(f)); !ok || o == "" || unicode.IsUpper(r) || lexicon.Stopword(o) || TimeWord(o) {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
-// LacksOwner reports whether text misses an owner the question names
-// (owners), up to the word's form ("cats" is a cat). Such a note may still
-// answer, the owner named otherwise ("Raj's email is…" for "What is my
-// manager's email?", beside "Raj is my manager"), so recall quotes it
-// after the notes holding the owner rather than not at all.
-func LacksOwner(question, text string) bool {
-	have := lexicon.Words(text)
-	for _, o := range owners(question) {
-		stem := lexicon.Stem(o)
-		if !slices.ContainsFunc(have, func(w string) bool { return lexicon.Stem(w) == stem }) {
-			return true
-		}
-	}
-	return false
 }

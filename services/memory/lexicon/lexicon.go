@@ -44,44 +44,45 @@ var firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": tru
 var questionWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": true, "which": true,
 	"when": true, "where": true, "why": true, "how": true}
 
-// askingMemory are the words by which a question asks what memory holds
-// rather than naming what it is about: "What do you know about me?".
-var askingMemory = map[string]bool{"know": true, "tell": true, "remember": true, "recall": true, "say": true}
-
 // SelfTerms returns the words to look for when a question made only of
-// stopwords, and words asking what memory holds, asks about the user
-// ("Who am I?", "What do I like?", "What do you know about me?"): its own
-// words but the question words, in order, with "name" for a "who" (who
-// the user is, "My name is Dana", is first their name) and the words by
-// which a note speaks as the user; nil when it has searchable words
-// (Terms) or does not speak of the user.
+// stopwords asks about the user ("Who am I?", "What do I like?"): its own
+// words but the question words, in order; nil when it has searchable
+// words (Terms) or does not speak of the user. A question asking what
+// memory holds about the user ("What do you know about me?", "Tell me
+// about myself") looks for "I" and "my", not its own words: "you",
+// "about" and "me" would find "You should reply to me in British English"
+// first.
 func SelfTerms(question string) []string {
-	for _, t := range Terms(question) {
-		if !askingMemory[t] {
-			return nil
-		}
+	if len(Terms(question)) > 0 {
+		return nil
+	}
+	words := Words(question)
+	if asksMemoryOfUser(words) {
+		return []string{"i", "my"}
 	}
 	var out []string
-	self, who := false, false
-	for _, w := range Words(question) {
+	self := false
+	for _, w := range words {
 		self = self || firstPerson[w]
-		who = who || w == "who"
-		if !questionWords[w] && !askingMemory[w] && !slices.Contains(out, w) {
+		if !questionWords[w] && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
 	if !self {
 		return nil
 	}
-	if who {
-		out = append(out, "name")
-	}
-	for _, w := range []string{"i", "my"} {
-		if !slices.Contains(out, w) {
-			out = append(out, w)
+	return out
+}
+
+// asksMemoryOfUser reports whether a question's words ask memory about
+// the user: "about me" or "about myself".
+func asksMemoryOfUser(words []string) bool {
+	for i := 1; i < len(words); i++ {
+		if words[i-1] == "about" && (words[i] == "me" || words[i] == "myself") {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 // FirstPerson reports whether text speaks as the user: it holds "I", "me"

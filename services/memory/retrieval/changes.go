@@ -104,18 +104,6 @@ var triggers = func() map[string]bool {
 	return m
 }()
 
-// triggerKeys are the triggers' index keys.
-var triggerKeys = func() map[string]bool {
-	var tok textkeys.Tokenizer
-	m := map[string]bool{}
-	for w := range triggers {
-		if k := keyOf(&tok, w); k != "" {
-			m[k] = true
-		}
-	}
-	return m
-}()
-
 // mayTellOfChange says text holds a trigger word, read in one pass over
 // its bytes without allocating: most notes hold none, and every note is
 // read so when the index is built.

@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
@@ -120,7 +118,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	byScore(top)
 	if current {
-		e.supersede(idx, top, heldBy, weights, names, own)
+		e.supersede(top, heldBy, weights, names)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
@@ -148,7 +146,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 // proved too little to tell what corrects what: on the design halves the
 // first hit fell from 0.436 to 0.359 (LoCoMo, learnings) and the WordNet
 // evaluation's MRR from 0.83 to 0.79; for these questions neither moved.
-func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64, asked [][]string) {
+func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -164,7 +162,7 @@ func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[
 		for i := range j {
 			f := top[i]
 			held := heldBy[f.Seq]
-			if f.Seq < c.Seq && held != 0 && (weigh(held&heldBy[c.Seq]) >= weigh(held)/2 || sharesRare(idx, f.Seq, c.Seq, asked)) {
+			if f.Seq < c.Seq && held != 0 && weigh(held&heldBy[c.Seq]) >= weigh(held)/2 {
 				c.Score, c.Supersedes = f.Score, f.Seq
 				copy(top[i+1:j+1], top[i:j])
 				top[i] = c
@@ -172,34 +170,6 @@ func (e *Engine) supersede(idx *keywordindex.Index, top []Candidate, heldBy map[
 			}
 		}
 	}
-}
-
-// sharedMaxDocFreq bounds how many items may hold a word two notes share
-// for it to tie them: a word no other note holds.
-const sharedMaxDocFreq = 2
-
-// sharesRare reports whether the note seq b holds a word of the note a
-// that memory holds nowhere else (sharedMaxDocFreq): "I now use VS Code
-// instead of Neovim" is of "I use Neovim as my main editor", though of
-// "Which editor do I use now?" it holds only "use". The question's own
-// words (asked: their keys) are weighed by supersede already, and two
-// notes holding "Friday" need not be of one thing; stopwords, the words
-// telling of a change ("Correction:", "moved") and keys of their own (a
-// frame's, a name spoken to) tie nothing either.
-func sharesRare(idx *keywordindex.Index, a, b int64, asked [][]string) bool {
-	var keys []string
-	idx.EachKey(a, func(k string) { keys = append(keys, k) })
-	keys = slices.DeleteFunc(keys, func(k string) bool {
-		r, _ := utf8.DecodeRuneInString(k)
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) || lexicon.Stopword(k) || triggerKeys[k] ||
-			slices.ContainsFunc(asked, func(ks []string) bool { return slices.Contains(ks, k) }) || idx.DocFreq(k) > sharedMaxDocFreq
-	})
-	for start := 0; start < len(keys); start += 64 {
-		if m := idx.Held([]int64{b}, keys[start:min(start+64, len(keys))], 0, nil, nil); len(m) > 0 && m[0] != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // nameTerms are the bits of the terms (the question's, lexicon.Terms)
