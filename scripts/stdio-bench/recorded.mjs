@@ -3,7 +3,9 @@
 // argument. Timed through the same client as the real servers, its
 // tools/call less its ping is what the client itself spends on a reply of
 // that size (reading, JSON.parse, the SDK's schemas): a part of every
-// server's tool call that no server can make cheaper.
+// server's tool call that no server can make cheaper. It is written on
+// bare JSON-RPC lines rather than on the SDK's Server, whose parsing and
+// schema checks of each request would be counted as the client's.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 

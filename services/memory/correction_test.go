@@ -56,33 +56,44 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 	}
 }
 
-// An update said as an upgrade answers what holds now before the note it
-// updates; so does a correction asked of in the present, yes or no.
-func TestAnUpdateInOtherWordsCorrects(t *testing.T) {
+// An update said as an upgrade, or a correction asked of by a yes-or-no
+// question in the present (which asks what holds now, as "now" does), is
+// quoted before the note it corrects. Each memory is one in which the rule
+// is what puts the correction first.
+func TestAnUpdateAnswersWhatHoldsNow(t *testing.T) {
 	ctx := context.Background()
-	svc := mustOpenService(t)
-	for _, text := range []string{
-		"We use PostgreSQL 14 for the main database.",
-		"I use Neovim as my main editor.",
-		"My dentist appointment is on December 12 at 3pm.",
-		"Our dog is a beagle named Biscuit.",
-		"We upgraded the main database to PostgreSQL 16.",
+	for _, c := range []struct {
+		notes, corrections []string
+		asked              map[string]string // question → what the first quote says
+	}{
+		{notes: []string{"We use PostgreSQL 14 for the main database.", "I use Neovim as my main editor.",
+			"Our dog is a beagle named Biscuit.", "We upgraded the main database to PostgreSQL 16."},
+			asked: map[string]string{"Which PostgreSQL version do we use now?": "PostgreSQL 16"}},
+		{notes: []string{"My dentist appointment is on December 12 at 3pm.", "We use Jenkins for CI and deploy on Fridays.",
+			"I live in Portland, Oregon.", "Priya works at Acme as a designer.", "I use Vim for editing.",
+			"Our dog is a beagle named Biscuit.", "We switched CI from Jenkins to GitHub Actions.",
+			"Priya no longer works at Acme; she joined a startup.", "I switched from Vim to VS Code for editing."},
+			corrections: []string{"Correction: the dentist appointment moved to December 19 at 10am."},
+			asked: map[string]string{"Is my dentist appointment on December 12?": "December 19",
+				"Is Priya a designer at Acme?": "no longer"}},
 	} {
-		learn(t, svc, text)
-	}
-	if _, err := svc.Learn(ctx, memory.LearnParams{Text: "Correction: the dentist appointment moved to December 19 at 10am.", Kind: "correction"}, cursor); err != nil {
-		t.Fatal(err)
-	}
-	for q, want := range map[string]string{
-		"Which PostgreSQL version do we use now?":   "PostgreSQL 16",
-		"Is my dentist appointment on December 12?": "December 19",
-	} {
-		rec, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
-		if err != nil {
-			t.Fatal(err)
+		svc := mustOpenService(t)
+		for _, text := range c.notes {
+			learn(t, svc, text)
 		}
-		if len(rec.Citations) < 2 || !strings.Contains(rec.Citations[0].Snippet, want) {
-			t.Errorf("recall %q = %q, want it to quote %q first and the older note after", q, rec.Answer, want)
+		for _, text := range c.corrections {
+			if _, err := svc.Learn(ctx, memory.LearnParams{Text: text, Kind: "correction"}, cursor); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for q, want := range c.asked {
+			rec, err := svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Citations) < 2 || !strings.Contains(rec.Citations[0].Snippet, want) {
+				t.Errorf("recall %q = %q, want %q first and the older note after", q, rec.Answer, want)
+			}
 		}
 	}
 }

@@ -211,11 +211,11 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		same := sameNote(answer.ResolveDates(text, it.ObservedAt))
-		if said[same] {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksName(p.Question, text)) {
 			continue
 		}
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksName(p.Question, text)) {
+		same := sameNote(answer.ResolveDates(text, it.ObservedAt))
+		if said[same] {
 			continue
 		}
 		if len(self) > 0 && !lexicon.FirstPerson(text) {

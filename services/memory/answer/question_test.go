@@ -20,6 +20,9 @@ func TestQuestionType(t *testing.T) {
 			t.Errorf("QuestionType(%q) = %d, want %d", q, got, want)
 		}
 	}
+	if !Holds(Time, "The pharmacy closes early today.") {
+		t.Error("today is a time")
+	}
 	if !Holds(Time, "The standup is at 9:30.") || Holds(Time, "The brand uses Inter.") {
 		t.Error("a clock time is a time, a font is not")
 	}

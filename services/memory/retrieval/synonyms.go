@@ -64,8 +64,12 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 		}
 		out[i].Alts = alts
 	}
-	addAcronyms(&tok, query, words, out, seen)
-	addCompounds(&tok, query, words, out, seen)
+	termAt := make(map[string]int, len(words))
+	for i, w := range words {
+		termAt[w] = i
+	}
+	addAcronyms(&tok, query, termAt, out, seen)
+	addCompounds(&tok, query, termAt, out, seen)
 	withFrames(out)
 	return out
 }
@@ -137,12 +141,8 @@ const acronymWeight = 0.8
 // "General Data Protection Regulation" → "gdpr"): a note may spell out
 // the short form only. Initials that make an English word WordNet knows
 // ("wit") are left out: they would find that word, not the phrase.
-func addAcronyms(tok *textkeys.Tokenizer, query string, terms []string, out []keywordindex.Term, seen map[string]bool) {
+func addAcronyms(tok *textkeys.Tokenizer, query string, termAt map[string]int, out []keywordindex.Term, seen map[string]bool) {
 	ws := lexicon.Words(query)
-	termAt := map[string]int{}
-	for i, t := range terms {
-		termAt[t] = i
-	}
 	for start := range ws {
 		if lexicon.Stopword(ws[start]) {
 			continue
@@ -170,14 +170,11 @@ func addAcronyms(tok *textkeys.Tokenizer, query string, terms []string, out []ke
 	}
 }
 
-// addCompounds adds, to the first term of a hyphenated query word
-// ("stand-up", "e-mail"), the word written in one as an alternative at the
-// word's own weight: a note may write "standup".
-func addCompounds(tok *textkeys.Tokenizer, query string, terms []string, out []keywordindex.Term, seen map[string]bool) {
-	termAt := map[string]int{}
-	for i, t := range terms {
-		termAt[t] = i
-	}
+// addCompounds adds, to the first of a hyphenated query word's parts that
+// is a term (termAt: a term's index in out), the word written in one as an
+// alternative at the word's own weight ("stand-up", "e-mail"): a note may
+// write "standup".
+func addCompounds(tok *textkeys.Tokenizer, query string, termAt map[string]int, out []keywordindex.Term, seen map[string]bool) {
 	for _, f := range strings.Fields(query) {
 		parts := strings.Split(strings.Trim(strings.ToLower(f), "\"'“”‘’()[]{}.,;:!?"), "-")
 		if len(parts) < 2 || slices.ContainsFunc(parts, func(p string) bool { return p == "" || !isLetters(p) }) {
