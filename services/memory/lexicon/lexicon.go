@@ -24,7 +24,7 @@ const maxTerms = 32
 func Terms(query string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range Words(query) {
+	for _, w := range withIdioms(Words(query)) {
 		if stopwords[w] || seen[w] || (utf8.RuneCountInString(w) < 2 && !isDigits(w) && !IsSymbol(w)) {
 			continue
 		}

@@ -54,3 +54,28 @@ func TestSelfTerms(t *testing.T) {
 		t.Error("FirstPerson")
 	}
 }
+
+func TestIdioms(t *testing.T) {
+	for q, want := range map[string]string{
+		"What do I do for a living?":       "work",
+		"Is living in Lisbon expensive?":   "living lisbon expensive",
+		"For a living room, which colour?": "living room colour",
+		"How does Tom make a living now?":  "tom make work",
+	} {
+		if got := strings.Join(Terms(q), " "); got != want {
+			t.Errorf("Terms(%q) = %q, want %q", q, got, want)
+		}
+	}
+	if w := Words("do for a living"); w[3] != "living" {
+		t.Errorf("Words changed its caller's view: %q", w)
+	}
+}
+
+func TestKinds(t *testing.T) {
+	if !slices.Contains(Kinds("pet"), "dog") || !slices.Contains(Kinds("manager"), "boss") {
+		t.Errorf("Kinds(pet) = %q, Kinds(manager) = %q", Kinds("pet"), Kinds("manager"))
+	}
+	if Kinds("dog") != nil || Kinds("career") != nil {
+		t.Errorf("Kinds(dog) = %q, Kinds(career) = %q, want none", Kinds("dog"), Kinds("career"))
+	}
+}

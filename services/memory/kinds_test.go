@@ -1,0 +1,35 @@
+package memory_test
+
+import "testing"
+
+// A question names a kind of thing ("job", "pet", "manager") where the
+// note names the thing or the role in other words ("I work as a nurse",
+// "My dog Rex", "My boss"): recall answers from the note, and a kind
+// memory holds nothing of is still not known.
+func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, n := range []string{
+		"I work as a nurse at Saint Mary's hospital.",
+		"I live in Portland, Oregon.",
+		"My boss is Karen Lee.",
+		"My wife Anna is a teacher.",
+		"My dog Rex is a golden retriever.",
+		"My favourite band is Radiohead.",
+		"My daughter goes to Lincoln Elementary.",
+		"I drive a blue Honda Civic.",
+	} {
+		learn(t, svc, n)
+	}
+	recallAnswers(t, svc, true, map[string]string{
+		"What do I do for a living?":     "nurse",
+		"What is my job?":                "nurse",
+		"Who is my employer?":            "nurse",
+		"Who is my manager?":             "Karen",
+		"What does my partner do?":       "teacher",
+		"What pet do I have?":            "Rex",
+		"What music do I like?":          "Radiohead",
+		"What school does my kid go to?": "Lincoln",
+		"Who is my husband?":             "",
+		"What are my parents' names?":    "",
+	})
+}

@@ -1,0 +1,71 @@
+package lexicon
+
+import "slices"
+
+// kinds maps a word a question uses for a kind of thing in a person's life
+// to the words notes use for its members or for the same role: asked
+// "What is my job?", memory holds "I work as a nurse"; asked "Who is my
+// manager?", "My boss is Karen". WordNet does not bridge these: "nurse"
+// is no hyponym of "job", "dog" none of "pet", and its hyponyms in full
+// were noise on both evaluations (a "pet" has hundreds). The list stays
+// short and about a person's own life, which is what memory is asked.
+// "career" is not in it: on LoCoMo's design half it found turns about
+// work for questions about a "career path" and answered one unanswerable
+// question.
+var kinds = map[string][]string{
+	"job":        {"work", "works", "worked", "working"},
+	"jobs":       {"work", "works", "worked", "working"},
+	"profession": {"work", "works", "job"},
+	"occupation": {"work", "works", "job"},
+	"employer":   {"work", "works", "job"},
+	"boss":       {"manager", "supervisor"},
+	"manager":    {"boss", "supervisor"},
+	"supervisor": {"boss", "manager"},
+	"spouse":     {"wife", "husband", "partner"},
+	"partner":    {"wife", "husband", "girlfriend", "boyfriend"},
+	"wife":       {"spouse", "partner"},
+	"husband":    {"spouse", "partner"},
+	"kid":        {"son", "daughter", "child"},
+	"kids":       {"son", "daughter", "children", "sons", "daughters"},
+	"child":      {"son", "daughter", "kid"},
+	"children":   {"son", "daughter", "kids", "sons", "daughters"},
+	"pet":        {"dog", "cat", "puppy", "kitten"},
+	"pets":       {"dog", "cat", "dogs", "cats"},
+	"parents":    {"mom", "dad", "mother", "father"},
+	"music":      {"band", "song", "songs", "album"},
+}
+
+// Kinds returns the words notes use for the members or the role of the
+// kind w names (see kinds), nil for any other word. The slice is shared:
+// callers must not change it.
+func Kinds(w string) []string { return kinds[w] }
+
+// idioms are runs of words that mean another word: "What do I do for a
+// living?" asks about work, and "living" would find "I live in Portland".
+var idioms = []struct {
+	words []string
+	means string
+}{
+	{[]string{"for", "a", "living"}, "work"},
+	{[]string{"make", "a", "living"}, "work"},
+}
+
+// withIdioms returns words with each idiom's last word replaced by what
+// the idiom means; words itself when it holds none. An idiom ends the
+// words or is followed by a stopword ("for a living now"): "for a living
+// room" is a room.
+func withIdioms(words []string) []string {
+	out, copied := words, false
+	for _, id := range idioms {
+		n := len(id.words)
+		for i := n; i <= len(words); i++ {
+			if slices.Equal(words[i-n:i], id.words) && (i == len(words) || stopwords[words[i]]) {
+				if !copied {
+					out, copied = slices.Clone(words), true
+				}
+				out[i-1] = id.means
+			}
+		}
+	}
+	return out
+}
