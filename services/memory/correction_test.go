@@ -121,12 +121,24 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 	if len(rec.Citations) < 2 || !strings.Contains(rec.Citations[0].Snippet, "Berlin") || !strings.Contains(rec.Citations[1].Snippet, "Paris") {
 		t.Errorf("recall = %q, want the move to Berlin first, then Paris", rec.Answer)
 	}
-	rec, err = svc.Recall(ctx, memory.RecallParams{Question: "Where does Sam live now?"}, anyone)
-	if err != nil {
-		t.Fatal(err)
+	// Asked in the present without "now", the move still answers first.
+	for _, q := range []string{"Where do I live?", "What city do I live in?"} {
+		rec, err = svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) < 2 || !strings.Contains(rec.Citations[0].Snippet, "Berlin") {
+			t.Errorf("%q: recall = %q, want the move to Berlin first", q, rec.Answer)
+		}
 	}
-	if len(rec.Citations) != 1 || !strings.Contains(rec.Citations[0].Snippet, "Oslo") {
-		t.Errorf("recall = %q, want Sam's Oslo alone", rec.Answer)
+	for _, q := range []string{"Where does Sam live now?", "Where does Sam live?"} {
+		rec, err = svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Citations) != 1 || !strings.Contains(rec.Citations[0].Snippet, "Oslo") {
+			t.Errorf("%q: recall = %q, want Sam's Oslo alone", q, rec.Answer)
+		}
 	}
 	res, err := svc.Fetch(ctx, memory.FetchParams{Query: "Which city is my home?"}, anyone)
 	if err != nil {
@@ -142,6 +154,26 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 	if len(res.Hits) != 0 {
 		t.Errorf("keyword mode looks for the word itself, and no note holds it: %+v", res.Hits)
 	}
+}
+
+// A question in the present without a cue ("What is …?") takes a change
+// told of the state it asks about for its answer (TestAMoveIsWhereILiveNow),
+// not any correction sharing its words: the public API's new limit is no
+// answer about the internal one's.
+func TestAPresentQuestionTakesNoOtherCorrection(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, text := range []string{
+		"The internal API rate limit is 100 requests per second.",
+		"The search API rate limit is 20 requests per second.",
+		"Correction: the public API rate limit is now 1,000 requests per minute per API key.",
+	} {
+		learn(t, svc, text)
+	}
+	recallAnswers(t, svc, false, map[string]string{
+		"What is the internal API rate limit?": "internal",
+		"What is the search API rate limit?":   "search",
+		"What is the public API rate limit?":   "public",
+	})
 }
 
 // What tells of no change of the writer's home, tools or work is no

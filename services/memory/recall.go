@@ -226,7 +226,10 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue // a note asking the question back does not answer it
 		}
 		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
-		if qt != answer.Any && answer.Holds(qt, snippet) {
+		if qt != answer.Any && (answer.Holds(qt, snippet) || f.Supersedes != 0 && answers(qt, items, f.Supersedes)) {
+			// A correction answers what the note it corrects answers:
+			// "I moved to Seattle" where "I live in Portland" for "Where
+			// do I live?".
 			c.score += recallAnswerBonus
 		}
 		cands = append(cands, c)
@@ -253,6 +256,12 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		s.writeAnswer(ctx, p.Question, out)
 	}
 	return out, nil
+}
+
+// answers reports whether the item of seq holds the kind of answer qt.
+func answers(qt answer.Type, items map[int64]Item, seq int64) bool {
+	it, ok := items[seq]
+	return ok && answer.Holds(qt, quotable(it))
 }
 
 // sameNote is what two notes saying the same share: their text, its

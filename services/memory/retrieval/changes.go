@@ -321,3 +321,32 @@ func withFrames(terms []keywordindex.Term) {
 		}
 	}
 }
+
+// framed returns the candidates of top that hold a frame's key among the
+// alternatives of kwTerms: notes telling of a change of the very state a
+// question word names ("I moved to Seattle" for "live"); none when the
+// question names no such state.
+func framed(idx *keywordindex.Index, top []Candidate, kwTerms []keywordindex.Term) map[int64]bool {
+	var keys []string
+	for _, t := range kwTerms {
+		for _, a := range t.Alts {
+			if strings.HasPrefix(a.Key, framePrefix) && len(keys) < 64 {
+				keys = append(keys, a.Key)
+			}
+		}
+	}
+	out := map[int64]bool{}
+	if len(keys) == 0 {
+		return out
+	}
+	seqs := make([]int64, len(top))
+	for i, c := range top {
+		seqs[i] = c.Seq
+	}
+	for i, m := range idx.Held(seqs, keys, 0, nil, nil) {
+		if m != 0 {
+			out[seqs[i]] = true
+		}
+	}
+	return out
+}

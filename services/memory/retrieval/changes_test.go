@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"slices"
 	"testing"
 )
@@ -75,5 +76,24 @@ func BenchmarkChangeReading(b *testing.B) {
 				frameKeys(text)
 			}
 		})
+	}
+}
+
+func TestAsksNow(t *testing.T) {
+	for q, want := range map[string][2]bool{
+		"Where do I live now?":                  {true, true},
+		"Is my appointment on the 12th?":        {true, true},
+		"Do I still use Vim?":                   {true, true},
+		"Where do I live?":                      {false, true},
+		"What is my phone number?":              {false, true},
+		"Which editor do I use?":                {false, true},
+		"Where did I live in 2020?":             {false, false},
+		"What did Caroline research?":           {false, false},
+		"When was the last time they went out?": {false, false},
+	} {
+		now, present := asksNow(lexicon.Words(q))
+		if [2]bool{now, present} != want {
+			t.Errorf("asksNow(%q) = %v, %v, want %v", q, now, present, want)
+		}
 	}
 }
