@@ -348,3 +348,24 @@ func TestRecallAboutTheUser(t *testing.T) {
 		}
 	}
 }
+
+// A question about "I" is answered by the user's own notes before notes
+// about someone they name: "My brother works at Initech" is no answer to
+// where I work while "I work at Acme" is in memory.
+func TestAQuestionAboutMeQuotesMyNoteFirst(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, n := range []string{
+		"I work at Acme as a designer.",
+		"My brother works at Initech.",
+		"My sister lives in Berlin.",
+		"I live in Lisbon.",
+	} {
+		learn(t, svc, n)
+	}
+	recallAnswers(t, svc, false, map[string]string{
+		"Where do I work?":            "Acme",
+		"What company do I work for?": "Acme",
+		"Where does my brother work?": "Initech",
+		"Where does my sister live?":  "Berlin",
+	})
+}

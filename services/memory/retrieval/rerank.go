@@ -30,6 +30,10 @@ const (
 	rerankCoverage   = 1.0 // share of the question's word weight the note holds
 	rerankCorrection = 0.1 // a correction, times its coverage
 	rerankCurrent    = 0.3 // a correction when the question asks what holds now
+	// rerankFirstPerson lifts a note saying "I" for a question asking
+	// about "I", outside conversations: "I work at Acme" before "My
+	// brother works at Initech" for "Where do I work?".
+	rerankFirstPerson = 0.05
 
 	// typoMaxDocFreq: a question word memory holds in fewer items than
 	// this may be a typo of a word a candidate holds.
@@ -96,7 +100,8 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		}
 	}
 	order, n = e.withAnswers(q, order, n)
-	if key := e.userSpeaker(q.Text); key != "" && !slices.Contains(terms, key) {
+	speaker := e.userSpeaker(q.Text)
+	if key := speaker; key != "" && !slices.Contains(terms, key) {
 		// "I" and "my" are the user: a word naming them, which only their
 		// own turns hold (speakerHeld).
 		if len(kwTerms) == len(terms) {
@@ -119,10 +124,17 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
 	}
+	var mine []uint64
+	if speaker == "" && slices.Contains(lexicon.Words(q.Text), "i") {
+		mine = idx.Held(seqs, []string{"i"}, 0, nil, nil)
+	}
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
 		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
+		if mine != nil && mine[i] != 0 {
+			c.Score += rerankFirstPerson
+		}
 	}
 	byScore(cands)
 	// Among the best few, a correction outranks what it corrects.
