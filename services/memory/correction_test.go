@@ -219,3 +219,23 @@ func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
 		}
 	}
 }
+
+// "My new manager is Rachel" tells of a change, and is quoted before the
+// manager it replaces; "My new year's resolution" tells of none.
+func TestMyNewOneIsAChange(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, text := range []string{
+		"My manager is Tom Baker.",
+		"I work at Acme.",
+		"I read mostly science fiction.",
+		"My new manager is Rachel Kim; Tom left the company.",
+		"My new year's resolution is to read more books.",
+	} {
+		learn(t, svc, text)
+	}
+	recallAnswers(t, svc, false, map[string]string{
+		"Who is my manager?":     "Rachel",
+		"Who is my manager now?": "Rachel",
+		"What do I read?":        "science fiction",
+	})
+}

@@ -55,6 +55,12 @@ func TestNoteTellsOfChange(t *testing.T) {
 		"My new year's resolution is to read more.":                  false,
 		"We upgraded the main database to Postgres 16.":              true,
 		"I bought a new bike.":                                       false,
+		"My new manager is Rachel Kim; Tom left the company.":        true,
+		"My new phone number is 555-9876.":                           true,
+		"Our new office is in Porto.":                                true,
+		"My new neighbour's dog is loud.":                            false,
+		"My new favourite band, Wet Leg, is on tour.":                false,
+		"Is my new laptop here yet?":                                 false,
 		"I'm not sure the demo works.":                               false,
 	} {
 		if got := noteTellsOfChange(text); got != want {
