@@ -369,3 +369,22 @@ func TestAQuestionAboutMeQuotesMyNoteFirst(t *testing.T) {
 		"Where does my sister live?":  "Berlin",
 	})
 }
+
+// "current" and "still" ask when, not what: in a memory too large for
+// light words to pass (retrieval.MinCollection), "What is my current
+// address?" is answered by "My address is …" as "What is my address?" is.
+func TestACurrentWordAsksWhenNotWhat(t *testing.T) {
+	svc := mustOpenService(t)
+	for i := range 200 {
+		learn(t, svc, fmt.Sprintf("Filler note %d about the quarterly planning of project %d and its budget.", i, i))
+	}
+	for _, n := range []string{"My address is 12 Elm Street, Springfield.", "My phone number is 555-1234.", "I live in Lisbon."} {
+		learn(t, svc, n)
+	}
+	recallAnswers(t, svc, true, map[string]string{
+		"What is my current address?":      "Elm Street",
+		"What is my current phone number?": "555-1234",
+		"Do I still live in Lisbon?":       "Lisbon",
+		"What is my current salary?":       "",
+	})
+}

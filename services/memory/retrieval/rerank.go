@@ -45,6 +45,10 @@ const (
 var currentCues = map[string]bool{"now": true, "current": true, "currently": true, "still": true,
 	"anymore": true, "latest": true, "nowadays": true, "today": true, "new": true, "changed": true}
 
+// cueWeight is the share of its weight a word asking what holds now
+// ("current", "still") keeps in a question of other words too.
+const cueWeight = 0.25
+
 // presentAsks are the first words of a yes-or-no question in the present,
 // and the second or third of a question in the present asking what,
 // where or who ("Where do I live?", "What is my phone number?").
@@ -112,6 +116,13 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
 	weights := termWeights(idx, q.Marks, own, q.Universe)
+	for i, t := range terms {
+		if currentCues[t] && len(terms) > 1 {
+			// "current" in "What is my current address?" asks when, not
+			// what: a note that lacks it still answers.
+			weights[i] *= cueWeight
+		}
+	}
 	keys := heldKeys(own, kwTerms, terms)
 	best := 0.0
 	seqs := make([]int64, len(cands))
