@@ -205,6 +205,20 @@ func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
 		{[]string{"My manager is Ana.", "My manager is now on vacation until June."}, "Who is my manager now?", "Ana"},
 		{[]string{"My commute is 20 minutes.", "My commute felt longer than usual because of rain."}, "How long is my commute now?", "20 minutes"},
 		{[]string{"I live in Paris.", "I moved to Berlin in 2023.", "Deploys go out on Tuesdays.", "I moved to Madrid in 2025."}, "Where do I live now?", "Madrid"},
+		// Asked in the present without "now": my move is no news of my
+		// brother's home, nor a move to a tool of my address, nor a
+		// switch of anything of what I use.
+		{[]string{"My brother lives in Chicago.", "I moved to Austin last year."}, "Where does my brother live?", "Chicago"},
+		{[]string{"My parents live in Ohio.", "I moved to Seattle in 2020."}, "Where do my parents live?", "Ohio"},
+		{[]string{"My home address is 12 Oak Street, Springfield.", "I moved to Linear from Jira for issue tracking."}, "What is my home address?", "Oak Street"},
+		{[]string{"We use Postgres for the main database.", "We switched from Jenkins to GitHub Actions for CI."}, "What database do we use?", "Postgres"},
+		{[]string{"I use Chase for my checking account.", "I switched to a standing desk in January."}, "Which bank do I use?", "Chase"},
+		{[]string{"To use the VPN, open Tunnelblick and pick office.ovpn.", "I switched to a new dentist in April."}, "How do I use the VPN?", "Tunnelblick"},
+		// An earlier life is no change of now.
+		{[]string{"I live in Denver, Colorado.", "When I was ten, we moved to Texas from Mexico."}, "Where do I live?", "Denver"},
+		{[]string{"I live in Denver, Colorado.", "When I was ten, we moved to Texas from Mexico."}, "Where do I live now?", "Denver"},
+		{[]string{"I work at Globex as a data engineer.", "In college I quit my job at Starbucks to focus on studying."}, "Where do I work?", "Globex"},
+		{[]string{"My mom lives in Tucson.", "I live in Denver with my wife Maria.", "When I was a kid we moved to Texas."}, "Where do my parents live?", "Tucson"},
 	} {
 		svc := mustOpenService(t)
 		for _, text := range c.notes {
@@ -238,4 +252,15 @@ func TestMyNewOneIsAChange(t *testing.T) {
 		"Who is my manager now?": "Rachel",
 		"What do I read?":        "science fiction",
 	})
+}
+
+// A change ranked above the note it changes already still answers for it:
+// "I moved to Austin" holds no place word "where" asks for, but it
+// answers where I live as the note it changed would.
+func TestAChangeAboveWhatItChangesAnswersForIt(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, text := range []string{"My brother lives in Chicago.", "I moved to Austin last year."} {
+		learn(t, svc, text)
+	}
+	recallAnswers(t, svc, false, map[string]string{"Where do I live?": "Austin"})
 }

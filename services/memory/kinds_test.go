@@ -33,3 +33,20 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"What are my parents' names?":    "",
 	})
 }
+
+// A member word that names something else in its note answers for no
+// kind: a "business partner" is no wife, a "photo album" no music.
+func TestAKindIsNotItsNamesake(t *testing.T) {
+	svc := mustOpenService(t)
+	for _, n := range []string{
+		"My business partner Dave handles sales.",
+		"The photo album from Italy is in the attic.",
+		"I live in Austin.",
+	} {
+		learn(t, svc, n)
+	}
+	recallAnswers(t, svc, false, map[string]string{
+		"What does my wife do?": "",
+		"What music do I like?": "",
+	})
+}

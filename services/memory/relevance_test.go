@@ -368,6 +368,12 @@ func TestAQuestionAboutMeQuotesMyNoteFirst(t *testing.T) {
 		"Where does my brother work?": "Initech",
 		"Where does my sister live?":  "Berlin",
 	})
+	// An assistant writes of the user as "User".
+	svc = mustOpenService(t)
+	for _, n := range []string{"User prefers TypeScript over JavaScript.", "I prefer tea in the morning.", "User's manager is Priya."} {
+		learn(t, svc, n)
+	}
+	recallAnswers(t, svc, false, map[string]string{"What language do I prefer?": "TypeScript"})
 }
 
 // "current" and "still" ask when, not what: in a memory too large for

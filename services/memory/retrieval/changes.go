@@ -57,6 +57,9 @@ func noteTellsOfChange(text string) bool {
 		return false
 	}
 	toks := tokensOf(text)
+	if tellsOfThePast(toks) {
+		return false
+	}
 	for i, t := range toks {
 		switch {
 		case looseCues[t.w],
@@ -98,16 +101,21 @@ func newIs(toks []token, i int) bool {
 // and what must come after it, so that "we moved the standup to Friday",
 // "I moved the files to Dropbox" or "I left the company car" tell of no
 // move of home or job, and "my sister moved to Berlin" is not mine.
+// A frame whose state is asked of often in other senses ("use": "Which
+// bank do I use?", "How do I use the VPN?") is not plain: only a question
+// asking what holds now ("now", "still") takes its change for an answer,
+// not one merely in the present (asksNow).
 type changeFrame struct {
 	verbs []string
 	after func(rest []token) bool
 	words []string
+	plain bool
 }
 
 var changeFrames = []changeFrame{
-	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home"}},
+	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home"}, plain: true},
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
-	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}},
+	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}, plain: true},
 }
 
 // triggers are the words without which a text tells of no change: the
@@ -282,6 +290,9 @@ func aJob(rest []token) bool {
 
 // framesOf are the frames tokens of a text tell a change of by its writer.
 func framesOf(toks []token) []*changeFrame {
+	if tellsOfThePast(toks) {
+		return nil
+	}
 	var out []*changeFrame
 	for fi := range changeFrames {
 		f := &changeFrames[fi]
@@ -295,18 +306,52 @@ func framesOf(toks []token) []*changeFrame {
 	return out
 }
 
+// pastLife are the words after "in", "as", "during" or "after" that set
+// a text in its writer's past: "In college I quit my job at Starbucks".
+var pastLife = map[string]bool{"college": true, "school": true, "university": true, "kid": true,
+	"child": true, "teenager": true, "teen": true, "student": true}
+
+// tellsOfThePast reports whether a text tells of its writer's earlier life
+// ("When I was ten, we moved to Texas", "As a kid I moved a lot", "growing
+// up"), which is no change of what holds now.
+func tellsOfThePast(toks []token) bool {
+	at := func(i int, w string) bool { return i < len(toks) && toks[i].w == w }
+	for i, t := range toks {
+		switch t.w {
+		case "when":
+			if i+2 < len(toks) && writer(toks[i+1].w) && (at(i+2, "was") || at(i+2, "were")) {
+				return true
+			}
+		case "in", "as", "during", "after":
+			j := i + 1
+			if at(j, "a") || at(j, "high") {
+				j++
+			}
+			if j < len(toks) && pastLife[toks[j].w] {
+				return true
+			}
+		case "growing":
+			if at(i+1, "up") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // framePrefix marks a key a note holds as the state it tells a change of,
 // not as a word of its own: keyword mode, which looks for the question's
 // own words, does not find it; hybrid looks for it beside the word when it
 // expands the question's words (withFrames).
 const framePrefix = "\x01"
 
-// frameWords are the index keys of every frame's words.
+// frameWords are the index keys of every frame's words, and whether the
+// frame is plain.
 var frameWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, f := range changeFrames {
 		for _, k := range textkeys.Keys(f.words) {
-			m[k] = true
+			m[k] = f.plain
 		}
 	}
 	return m
@@ -337,28 +382,32 @@ func frameKeys(text string) []string {
 // frame key as an alternative, worth the word itself.
 func withFrames(terms []keywordindex.Term) {
 	for i, t := range terms {
-		if frameWords[t.Key] {
+		if _, ok := frameWords[t.Key]; ok {
 			terms[i].Alts = append(terms[i].Alts, keywordindex.Alt{Key: framePrefix + t.Key, Weight: 1})
 		}
 	}
 }
 
-// framed returns the candidates of top that hold a frame's key among the
-// alternatives of kwTerms: notes telling of a change of the very state a
-// question word names ("I moved to Seattle" for "live"); none when the
-// question names no such state.
-func framed(idx *keywordindex.Index, top []Candidate, kwTerms []keywordindex.Term) map[int64]bool {
+// framed returns the candidates of top that hold a plain frame's key among
+// the alternatives of kwTerms: notes telling of a change of the very state
+// a question word names ("I moved to Seattle" for "live"), none when the
+// question names no such state; and the bits of the terms that name one.
+func framed(idx *keywordindex.Index, top []Candidate, kwTerms []keywordindex.Term) (uint64, map[int64]bool) {
 	var keys []string
-	for _, t := range kwTerms {
+	var states uint64
+	for i, t := range kwTerms {
 		for _, a := range t.Alts {
-			if strings.HasPrefix(a.Key, framePrefix) && len(keys) < 64 {
+			if key, ok := strings.CutPrefix(a.Key, framePrefix); ok && frameWords[key] && len(keys) < 64 {
 				keys = append(keys, a.Key)
+				if i < 64 {
+					states |= 1 << i
+				}
 			}
 		}
 	}
 	out := map[int64]bool{}
 	if len(keys) == 0 {
-		return out
+		return 0, out
 	}
 	seqs := make([]int64, len(top))
 	for i, c := range top {
@@ -369,5 +418,5 @@ func framed(idx *keywordindex.Index, top []Candidate, kwTerms []keywordindex.Ter
 			out[seqs[i]] = true
 		}
 	}
-	return out
+	return states, out
 }

@@ -61,6 +61,11 @@ func TestNoteTellsOfChange(t *testing.T) {
 		"My new neighbour's dog is loud.":                            false,
 		"My new favourite band, Wet Leg, is on tour.":                false,
 		"Is my new laptop here yet?":                                 false,
+		"When I was ten, we moved to Texas from Mexico.":             false,
+		"In college I quit my job at Starbucks.":                     false,
+		"As a kid I switched schools twice.":                         false,
+		"Growing up, we moved a lot.":                                false,
+		"In high school I stopped playing piano.":                    false,
 		"I'm not sure the demo works.":                               false,
 	} {
 		if got := noteTellsOfChange(text); got != want {

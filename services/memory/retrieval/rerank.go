@@ -30,9 +30,9 @@ const (
 	rerankCoverage   = 1.0 // share of the question's word weight the note holds
 	rerankCorrection = 0.1 // a correction, times its coverage
 	rerankCurrent    = 0.3 // a correction when the question asks what holds now
-	// rerankFirstPerson lifts a note saying "I" for a question asking
-	// about "I", outside conversations: "I work at Acme" before "My
-	// brother works at Initech" for "Where do I work?".
+	// rerankFirstPerson lifts a note saying "I" (or "user") for a
+	// question asking about "I", outside conversations: "I work at Acme"
+	// before "My brother works at Initech" for "Where do I work?".
 	rerankFirstPerson = 0.05
 
 	// typoMaxDocFreq: a question word memory holds in fewer items than
@@ -137,7 +137,9 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	}
 	var mine []uint64
 	if speaker == "" && slices.Contains(lexicon.Words(q.Text), "i") {
-		mine = idx.Held(seqs, []string{"i"}, 0, nil, nil)
+		// "User prefers TypeScript" is how an assistant writes of the
+		// user.
+		mine = idx.Held(seqs, []string{"i", "user"}, 0, nil, nil)
 	}
 	for i := range cands {
 		c := &cands[i]
@@ -168,9 +170,10 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	byScore(top)
 	switch {
 	case current:
-		e.supersede(top, heldBy, weights, names, nil)
+		e.supersede(top, heldBy, weights, names, 0, nil)
 	case present:
-		e.supersede(top, heldBy, weights, names, framed(idx, top, kwTerms))
+		states, only := framed(idx, top, kwTerms)
+		e.supersede(top, heldBy, weights, names, states, only)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
@@ -199,8 +202,11 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 // first hit fell from 0.436 to 0.359 (LoCoMo, learnings) and the WordNet
 // evaluation's MRR from 0.83 to 0.79; for these questions neither moved.
 //
-// When only is not nil, only the corrections it holds may supersede.
-func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names uint64, only map[int64]bool) {
+// When only is not nil (a question in the present without a cue), only
+// the corrections it holds may supersede, and only a note with which they
+// share a question word beside those naming a state a change is told of
+// (stateBits: "live", "use", "work").
+func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, stateBits uint64, only map[int64]bool) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -208,18 +214,40 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 		}
 		return w
 	}
-	for j := 1; j < len(top); j++ {
+	corrects := func(c, f Candidate) bool {
+		held := heldBy[f.Seq]
+		switch {
+		case f.Seq >= c.Seq || held == 0:
+			return false
+		case only != nil && held&^stateBits != 0 && held&^stateBits&heldBy[c.Seq] == 0:
+			// Asked without a cue, the change shares a word with the
+			// older note beside the state it tells of, where that note
+			// holds one: "We switched to GitHub Actions for CI" is no
+			// news of "We use Postgres for the database", nor my move of
+			// where my brother lives.
+			return false
+		}
+		return weigh(held&heldBy[c.Seq]) >= weigh(held)/2
+	}
+	for j := 0; j < len(top); j++ {
 		c := top[j]
 		if !e.isCorrection(c.Seq) || heldBy[c.Seq]&names != names || only != nil && !only[c.Seq] {
 			continue
 		}
+		moved := false
 		for i := range j {
-			f := top[i]
-			held := heldBy[f.Seq]
-			if f.Seq < c.Seq && held != 0 && weigh(held&heldBy[c.Seq]) >= weigh(held)/2 {
-				c.Score, c.Supersedes = f.Score, f.Seq
+			if corrects(c, top[i]) {
+				c.Score, c.Supersedes = top[i].Score, top[i].Seq
 				copy(top[i+1:j+1], top[i:j])
 				top[i] = c
+				moved = true
+				break
+			}
+		}
+		for i := j + 1; i < len(top) && !moved; i++ {
+			// Already above the note it corrects: it still answers for it.
+			if corrects(c, top[i]) {
+				top[j].Supersedes = top[i].Seq
 				break
 			}
 		}
