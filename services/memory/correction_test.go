@@ -122,6 +122,7 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 		t.Errorf("recall = %q, want the move to Berlin first, then Paris", rec.Answer)
 	}
 	// Asked in the present without "now", the move still answers first.
+	recallAnswers(t, svc, false, map[string]string{"Where am I based?": "Berlin"})
 	for _, q := range []string{"Where do I live?", "What city do I live in?"} {
 		rec, err = svc.Recall(ctx, memory.RecallParams{Question: q}, anyone)
 		if err != nil {

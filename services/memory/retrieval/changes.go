@@ -113,7 +113,7 @@ type changeFrame struct {
 }
 
 var changeFrames = []changeFrame{
-	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home"}, plain: true},
+	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home", "based"}, plain: true},
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
 	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}, plain: true},
 }

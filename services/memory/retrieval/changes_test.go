@@ -8,9 +8,9 @@ import (
 
 func TestFramesOf(t *testing.T) {
 	for text, want := range map[string][]string{
-		"I moved to Berlin last month.":                   {"live", "home"},
-		"We've finally moved into a new flat.":            {"live", "home"},
-		"I moved back to Lisbon in May.":                  {"live", "home"},
+		"I moved to Berlin last month.":                   {"live", "home", "based"},
+		"We've finally moved into a new flat.":            {"live", "home", "based"},
+		"I moved back to Lisbon in May.":                  {"live", "home", "based"},
 		"We migrated billing to Postgres in March.":       {"use"},
 		"We switched from Jenkins to Actions.":            {"use"},
 		"I left Acme and joined a startup called Lumen":   {"work", "job"},
