@@ -84,13 +84,20 @@ func newIs(toks []token, i int) bool {
 	for j := i + 1; j < min(i+4, len(toks)); j++ {
 		switch {
 		case j > i+1 && (toks[j].w == "is" || toks[j].w == "are"):
-			return true
+			// Two words name a thing's attribute ("my new phone number
+			// is"), not a new thing beside it ("our new office manager
+			// is", "my new car insurance is", "my new phone case is").
+			return j == i+2 || attributeHeads[toks[j-1].w]
 		case toks[j].end || strings.ContainsAny(toks[j].w, "'’"):
 			return false
 		}
 	}
 	return false
 }
+
+// attributeHeads end the two words after "my new" that name an
+// attribute of the first: "phone number", "email address".
+var attributeHeads = map[string]bool{"number": true, "address": true, "email": true, "id": true, "username": true}
 
 // A change is told in other words than the state it changes: "I moved to
 // Berlin" says where I live, holding neither "live" nor "home"; "we
@@ -311,6 +318,25 @@ func framesOf(toks []token) []*changeFrame {
 var pastLife = map[string]bool{"college": true, "school": true, "university": true, "kid": true,
 	"child": true, "teenager": true, "teen": true, "student": true}
 
+// pastAge are the words after "when I was" that set a text in an earlier
+// life: "a kid", "young", "in college", "ten".
+var pastAge = map[string]bool{"a": true, "an": true, "young": true, "younger": true, "little": true, "small": true,
+	"in": true, "at": true, "kids": true, "children": true, "teenagers": true, "students": true}
+
+// isNumber reports whether w is a number, in digits or a word up to twenty.
+func isNumber(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789") == "" || numberWords[w]
+}
+
+var numberWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`one two three four five six seven eight nine ten eleven twelve thirteen
+		fourteen fifteen sixteen seventeen eighteen nineteen twenty`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // tellsOfThePast reports whether a text tells of its writer's earlier life
 // ("When I was ten, we moved to Texas", "As a kid I moved a lot", "growing
 // up"), which is no change of what holds now.
@@ -319,7 +345,11 @@ func tellsOfThePast(toks []token) bool {
 	for i, t := range toks {
 		switch t.w {
 		case "when":
-			if i+2 < len(toks) && writer(toks[i+1].w) && (at(i+2, "was") || at(i+2, "were")) {
+			// "when I was ten", "when we were kids", "when I was in
+			// college"; not "when I was offered a job" or "when I was
+			// transferred", which tell when a change came.
+			if i+3 < len(toks) && writer(toks[i+1].w) && (at(i+2, "was") || at(i+2, "were")) && !toks[i+2].end &&
+				(isNumber(toks[i+3].w) || pastAge[toks[i+3].w]) {
 				return true
 			}
 		case "in", "as", "during", "after":
@@ -327,7 +357,10 @@ func tellsOfThePast(toks []token) bool {
 			if at(j, "a") || at(j, "high") {
 				j++
 			}
-			if j < len(toks) && pastLife[toks[j].w] {
+			// The life stage ends its phrase ("In college I quit", "as a
+			// kid."): "as a school teacher", "as a university lecturer"
+			// name a job.
+			if j < len(toks) && pastLife[toks[j].w] && (toks[j].end || j+1 == len(toks) || writer(toks[j+1].w)) {
 				return true
 			}
 		case "growing":

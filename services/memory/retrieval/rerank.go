@@ -117,7 +117,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	own := termKeys(terms, kwTerms)
 	weights := termWeights(idx, q.Marks, own, q.Universe)
 	for i, t := range terms {
-		if currentCues[t] && len(terms) > 1 {
+		if currentCues[t] && t != "today" && len(terms) == 2 {
 			// "current" in "What is my current address?" asks when, not
 			// what: a note that lacks it still answers.
 			weights[i] *= cueWeight
