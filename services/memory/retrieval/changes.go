@@ -225,6 +225,19 @@ func writerIsSubject(before []token) bool {
 	return false
 }
 
+// would reports whether a verb's base form follows "I'd" or "we'd": "I'd
+// move to Lisbon in a heartbeat" tells of a wish, "I'd moved" of a move.
+func would(before []token, verb string) bool {
+	if len(before) == 0 || strings.HasSuffix(verb, "ed") || strings.HasSuffix(verb, "ing") {
+		return false
+	}
+	switch before[len(before)-1].w {
+	case "i'd", "we'd", "i’d", "we’d":
+		return true
+	}
+	return false
+}
+
 func writer(w string) bool {
 	return slices.Contains([]string{"i", "we", "i've", "we've", "i'd", "we'd", "i’ve", "we’ve"}, w)
 }
@@ -304,7 +317,7 @@ func framesOf(toks []token) []*changeFrame {
 	for fi := range changeFrames {
 		f := &changeFrames[fi]
 		for i, t := range toks {
-			if slices.Contains(f.verbs, t.w) && !t.end && writerIsSubject(toks[:i]) && f.after(toks[i+1:]) {
+			if slices.Contains(f.verbs, t.w) && !t.end && writerIsSubject(toks[:i]) && !would(toks[:i], t.w) && f.after(toks[i+1:]) {
 				out = append(out, f)
 				break
 			}
