@@ -14,8 +14,7 @@ import (
 // changed holds more of the question's words.
 func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 	ctx := context.Background()
-	svc := mustOpenService(t)
-	for _, text := range []string{
+	svc := learned(t,
 		"My manager is Ana.",
 		"The team uses MySQL for the billing service.",
 		"Deploys go out on Tuesdays.",
@@ -27,9 +26,7 @@ func TestANoteTellingOfAChangeCorrects(t *testing.T) {
 		"Correction: we moved standup to the afternoon slot now.",
 		"The retro is at 16:00 on Fridays.",
 		"We replaced the retro with a written update.",
-	} {
-		learn(t, svc, text)
-	}
+	)
 	for q, want := range map[string]string{
 		"Who is my manager?":                   "Raj is my manager now",
 		"Which database does billing use now?": "Postgres",
@@ -104,16 +101,13 @@ func TestAnUpdateAnswersWhatHoldsNow(t *testing.T) {
 // move is none of Sam's.
 func TestAMoveIsWhereILiveNow(t *testing.T) {
 	ctx := context.Background()
-	svc := mustOpenService(t)
-	for _, text := range []string{
+	svc := learned(t,
 		"I live in Paris.",
 		"Sam lives in Oslo.",
 		"My sister works as a nurse.",
 		"We moved the standup to Friday.",
 		"I moved to Berlin last month.",
-	} {
-		learn(t, svc, text)
-	}
+	)
 	rec, err := svc.Recall(ctx, memory.RecallParams{Question: "Where do I live now?"}, anyone)
 	if err != nil {
 		t.Fatal(err)
@@ -162,14 +156,11 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 // not any correction sharing its words: the public API's new limit is no
 // answer about the internal one's.
 func TestAPresentQuestionTakesNoOtherCorrection(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, text := range []string{
+	svc := learned(t,
 		"The internal API rate limit is 100 requests per second.",
 		"The search API rate limit is 20 requests per second.",
 		"Correction: the public API rate limit is now 1,000 requests per minute per API key.",
-	} {
-		learn(t, svc, text)
-	}
+	)
 	recallAnswers(t, svc, false, map[string]string{
 		"What is the internal API rate limit?": "internal",
 		"What is the search API rate limit?":   "search",
@@ -221,10 +212,7 @@ func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
 		{[]string{"I work at Globex as a data engineer.", "In college I quit my job at Starbucks to focus on studying."}, "Where do I work?", "Globex"},
 		{[]string{"My mom lives in Tucson.", "I live in Denver with my wife Maria.", "When I was a kid we moved to Texas."}, "Where do my parents live?", "Tucson"},
 	} {
-		svc := mustOpenService(t)
-		for _, text := range c.notes {
-			learn(t, svc, text)
-		}
+		svc := learned(t, c.notes...)
 		rec, err := svc.Recall(ctx, memory.RecallParams{Question: c.question}, anyone)
 		if err != nil {
 			t.Fatal(err)
@@ -238,16 +226,13 @@ func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
 // "My new manager is Rachel" tells of a change, and is quoted before the
 // manager it replaces; "My new year's resolution" tells of none.
 func TestMyNewOneIsAChange(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, text := range []string{
+	svc := learned(t,
 		"My manager is Tom Baker.",
 		"I work at Acme.",
 		"I read mostly science fiction.",
 		"My new manager is Rachel Kim; Tom left the company.",
 		"My new year's resolution is to read more books.",
-	} {
-		learn(t, svc, text)
-	}
+	)
 	recallAnswers(t, svc, false, map[string]string{
 		"Who is my manager?":     "Rachel",
 		"Who is my manager now?": "Rachel",
@@ -259,9 +244,6 @@ func TestMyNewOneIsAChange(t *testing.T) {
 // "I moved to Austin" holds no place word "where" asks for, but it
 // answers where I live as the note it changed would.
 func TestAChangeAboveWhatItChangesAnswersForIt(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, text := range []string{"My brother lives in Chicago.", "I moved to Austin last year."} {
-		learn(t, svc, text)
-	}
+	svc := learned(t, "My brother lives in Chicago.", "I moved to Austin last year.")
 	recallAnswers(t, svc, false, map[string]string{"Where do I live?": "Austin"})
 }

@@ -7,8 +7,7 @@ import "testing"
 // "My dog Rex", "My boss"): recall answers from the note, and a kind
 // memory holds nothing of is still not known.
 func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, n := range []string{
+	svc := learned(t,
 		"I work as a nurse at Saint Mary's hospital.",
 		"I live in Portland, Oregon.",
 		"My boss is Karen Lee.",
@@ -17,9 +16,7 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"My favourite band is Radiohead.",
 		"My daughter goes to Lincoln Elementary.",
 		"I drive a blue Honda Civic.",
-	} {
-		learn(t, svc, n)
-	}
+	)
 	recallAnswers(t, svc, true, map[string]string{
 		"What do I do for a living?":     "nurse",
 		"What is my job?":                "nurse",
@@ -37,14 +34,11 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 // A member word that names something else in its note answers for no
 // kind: a "business partner" is no wife, a "photo album" no music.
 func TestAKindIsNotItsNamesake(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, n := range []string{
+	svc := learned(t,
 		"My business partner Dave handles sales.",
 		"The photo album from Italy is in the attic.",
 		"I live in Austin.",
-	} {
-		learn(t, svc, n)
-	}
+	)
 	recallAnswers(t, svc, false, map[string]string{
 		"What does my wife do?": "",
 		"What music do I like?": "",

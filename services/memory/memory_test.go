@@ -45,6 +45,16 @@ func learn(tb testing.TB, svc *memory.Service, text string) string {
 	return res.ID
 }
 
+// learned is a new memory that has learned notes, in order.
+func learned(tb testing.TB, notes ...string) *memory.Service {
+	tb.Helper()
+	svc := mustOpenService(tb)
+	for _, n := range notes {
+		learn(tb, svc, n)
+	}
+	return svc
+}
+
 func TestLearn(t *testing.T) {
 	svc := mustOpenService(t)
 	ctx := context.Background()

@@ -274,10 +274,7 @@ func TestAnIrregularFormIsTheWord(t *testing.T) {
 // A hyphenated question word finds the note writing it in one: "stand-up"
 // is the "Standup" a note holds.
 func TestAHyphenatedWordIsTheWordInOne(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, n := range []string{"Standup is at 9:30 on weekdays.", "I check my email twice a day.", "Our dog is a beagle named Biscuit."} {
-		learn(t, svc, n)
-	}
+	svc := learned(t, "Standup is at 9:30 on weekdays.", "I check my email twice a day.", "Our dog is a beagle named Biscuit.")
 	recallAnswers(t, svc, false, map[string]string{"What time is stand-up?": "Standup", "How often do I check e-mail?": "email"})
 }
 
@@ -328,16 +325,13 @@ func TestRecallKeepsTwoTomorrows(t *testing.T) {
 // Asked what memory knows of them, the user hears the notes they wrote of
 // themselves, not "I don't know", nor a note of what "you" should do.
 func TestRecallAboutTheUser(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, n := range []string{
+	svc := learned(t,
 		"I live in Portland, Oregon.",
 		"I use Neovim as my main editor.",
 		"My name is Dana Whitfield and I'm a backend engineer.",
 		"Our dog is a beagle named Biscuit.",
 		"You should always reply to me in British English.",
-	} {
-		learn(t, svc, n)
-	}
+	)
 	for _, q := range []string{"What do you know about me?", "Tell me about myself"} {
 		res, err := svc.Recall(context.Background(), memory.RecallParams{Question: q}, anyone)
 		if err != nil {
@@ -353,15 +347,12 @@ func TestRecallAboutTheUser(t *testing.T) {
 // about someone they name: "My brother works at Initech" is no answer to
 // where I work while "I work at Acme" is in memory.
 func TestAQuestionAboutMeQuotesMyNoteFirst(t *testing.T) {
-	svc := mustOpenService(t)
-	for _, n := range []string{
+	svc := learned(t,
 		"I work at Acme as a designer.",
 		"My brother works at Initech.",
 		"My sister lives in Berlin.",
 		"I live in Lisbon.",
-	} {
-		learn(t, svc, n)
-	}
+	)
 	recallAnswers(t, svc, false, map[string]string{
 		"Where do I work?":            "Acme",
 		"What company do I work for?": "Acme",
@@ -369,10 +360,7 @@ func TestAQuestionAboutMeQuotesMyNoteFirst(t *testing.T) {
 		"Where does my sister live?":  "Berlin",
 	})
 	// An assistant writes of the user as "User".
-	svc = mustOpenService(t)
-	for _, n := range []string{"User prefers TypeScript over JavaScript.", "I prefer tea in the morning.", "User's manager is Priya."} {
-		learn(t, svc, n)
-	}
+	svc = learned(t, "User prefers TypeScript over JavaScript.", "I prefer tea in the morning.", "User's manager is Priya.")
 	recallAnswers(t, svc, false, map[string]string{"What language do I prefer?": "TypeScript"})
 }
 
@@ -395,10 +383,7 @@ func TestACurrentWordAsksWhenNotWhat(t *testing.T) {
 	})
 	// In a few notes, where light words pass: a cue among two other words
 	// keeps its weight, and "today" is what is asked.
-	svc = mustOpenService(t)
-	for _, n := range []string{"My blood type is O negative.", "Meeting with Sarah today at 2pm about the budget.", "I live in Leeds."} {
-		learn(t, svc, n)
-	}
+	svc = learned(t, "My blood type is O negative.", "Meeting with Sarah today at 2pm about the budget.", "I live in Leeds.")
 	recallAnswers(t, svc, false, map[string]string{
 		"What is my current blood pressure?": "",
 		"What's on my calendar today?":       "Sarah",
