@@ -1,0 +1,247 @@
+package retrieval
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
+	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
+)
+
+// A change is told in other words than the state it changes: "I moved to
+// Berlin" says where I live, holding neither "live" nor "home"; "we
+// migrated billing to Postgres" says what billing uses. A note telling of
+// such a change of its writer's ("I", "we") is indexed with the words of
+// that state too (frameKeys), so that "Where do I live now?" finds it, and
+// as a correction it comes before "I live in Paris". Each frame is a verb
+// and what must come after it, so that "we moved the standup to Friday",
+// "I moved the files to Dropbox" or "I left the company car" tell of no
+// move of home or job, and "my sister moved to Berlin" is not mine.
+// A frame whose state is asked of often in other senses ("use": "Which
+// bank do I use?", "How do I use the VPN?") is not plain: only a question
+// asking what holds now ("now", "still") takes its change for an answer,
+// not one merely in the present (asksNow).
+type changeFrame struct {
+	verbs []string
+	after func(rest []token) bool
+	words []string
+	plain bool
+}
+
+var changeFrames = []changeFrame{
+	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home", "based"}, plain: true},
+	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
+	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}, plain: true},
+}
+
+// writerIsSubject says the clause before a verb (toks, up to it) has the
+// writer as its subject: the nearest word before it, past adverbs and
+// auxiliaries, is "I" or "we"; or the verb follows "and" in a clause that
+// starts with them ("I left Acme and joined a startup").
+func writerIsSubject(before []token) bool {
+	for i := len(before) - 1; i >= 0; i-- {
+		t := before[i]
+		if t.end {
+			return false
+		}
+		switch {
+		case writer(t.w):
+			return true
+		case t.w == "and":
+			j := i
+			for j > 0 && !before[j-1].end {
+				j--
+			}
+			return writer(before[j].w)
+		case slices.Contains([]string{"just", "finally", "recently", "have", "had", "also", "then", "already",
+			"officially", "eventually", "both", "all", "actually"}, t.w):
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// would reports whether a verb's base form follows "I'd" or "we'd": "I'd
+// move to Lisbon in a heartbeat" tells of a wish, "I'd moved" of a move.
+func would(before []token, verb string) bool {
+	if len(before) == 0 || strings.HasSuffix(verb, "ed") || strings.HasSuffix(verb, "ing") {
+		return false
+	}
+	switch before[len(before)-1].w {
+	case "i'd", "we'd", "i’d", "we’d":
+		return true
+	}
+	return false
+}
+
+func writer(w string) bool {
+	return slices.Contains([]string{"i", "we", "i've", "we've", "i'd", "we'd", "i’ve", "we’ve"}, w)
+}
+
+var dwellings = []string{"house", "flat", "apartment", "place", "city", "town", "country", "village", "suburbs",
+	"neighbourhood", "neighborhood", "home"}
+
+// movedHome: "moved abroad", "moved house", "moved (back) to Berlin",
+// "moved into a new flat"; not "moved to Friday", "moved the files to".
+func movedHome(rest []token) bool {
+	if len(rest) > 0 && rest[0].w == "back" && !rest[0].end {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return false
+	}
+	switch t := rest[0]; t.w {
+	case "abroad", "house", "home", "away", "out":
+		return true
+	case "to", "into", "in":
+		if t.end || len(rest) < 2 {
+			return false
+		}
+		next := rest[1]
+		if next.cap && !answer.TimeWord(next.w) {
+			return true
+		}
+		for _, u := range rest[1:min(4, len(rest))] {
+			if slices.Contains(dwellings, u.w) {
+				return true
+			}
+			if u.end {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// toOrFrom: "switched to Postgres", "migrated billing from MySQL"; not
+// "switched off the TV".
+func toOrFrom(rest []token) bool {
+	for _, t := range rest[:min(4, len(rest))] {
+		if t.w == "to" || t.w == "from" {
+			return true
+		}
+		if t.end {
+			break
+		}
+	}
+	return false
+}
+
+var jobs = []string{"job", "company", "firm", "employer", "startup", "agency"}
+
+// aJob: "quit my job", "left the company", "joined a startup called
+// Lumen"; not "left the company car".
+func aJob(rest []token) bool {
+	for i, t := range rest[:min(4, len(rest))] {
+		if slices.Contains(jobs, t.w) {
+			return t.end || i+1 == len(rest) || slices.Contains([]string{"at", "to", "for", "and", "in", "as", "after",
+				"because", "called", "named", "last", "this", "yesterday", "today", "so", "but"}, rest[i+1].w)
+		}
+		if t.end {
+			break
+		}
+	}
+	return false
+}
+
+// framesOf are the frames tokens of a text tell a change of by its writer.
+func framesOf(toks []token) []*changeFrame {
+	if tellsOfThePast(toks) {
+		return nil
+	}
+	var out []*changeFrame
+	for fi := range changeFrames {
+		f := &changeFrames[fi]
+		for i, t := range toks {
+			if slices.Contains(f.verbs, t.w) && !t.end && writerIsSubject(toks[:i]) && !would(toks[:i], t.w) && f.after(toks[i+1:]) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// framePrefix marks a key a note holds as the state it tells a change of,
+// not as a word of its own: keyword mode, which looks for the question's
+// own words, does not find it; hybrid looks for it beside the word when it
+// expands the question's words (withFrames).
+const framePrefix = "\x01"
+
+// frameWords are the index keys of every frame's words, and whether the
+// frame is plain.
+var frameWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range changeFrames {
+		for _, k := range textkeys.Keys(f.words) {
+			m[k] = f.plain
+		}
+	}
+	return m
+}()
+
+// frameKeys are the index keys of the words of the states a text tells a
+// change of, nil when it tells of none.
+func frameKeys(text string) []string {
+	if !mayTellOfChange(text) {
+		return nil
+	}
+	frames := framesOf(tokensOf(text))
+	if len(frames) == 0 {
+		return nil
+	}
+	var words []string
+	for _, f := range frames {
+		words = append(words, f.words...)
+	}
+	keys := textkeys.Keys(words)
+	for i, k := range keys {
+		keys[i] = framePrefix + k
+	}
+	return keys
+}
+
+// withFrames gives each term naming a state a change may be told of its
+// frame key as an alternative, worth the word itself.
+func withFrames(terms []keywordindex.Term) {
+	for i, t := range terms {
+		if _, ok := frameWords[t.Key]; ok {
+			terms[i].Alts = append(terms[i].Alts, keywordindex.Alt{Key: framePrefix + t.Key, Weight: 1})
+		}
+	}
+}
+
+// framed returns the candidates of top that hold a plain frame's key among
+// the alternatives of kwTerms: notes telling of a change of the very state
+// a question word names ("I moved to Seattle" for "live"), none when the
+// question names no such state; and the bits of the terms that name one.
+func framed(idx *keywordindex.Index, top []Candidate, kwTerms []keywordindex.Term) (uint64, map[int64]bool) {
+	var keys []string
+	var states uint64
+	for i, t := range kwTerms {
+		for _, a := range t.Alts {
+			if key, ok := strings.CutPrefix(a.Key, framePrefix); ok && frameWords[key] && len(keys) < 64 {
+				keys = append(keys, a.Key)
+				if i < 64 {
+					states |= 1 << i
+				}
+			}
+		}
+	}
+	out := map[int64]bool{}
+	if len(keys) == 0 {
+		return 0, out
+	}
+	seqs := make([]int64, len(top))
+	for i, c := range top {
+		seqs[i] = c.Seq
+	}
+	for i, m := range idx.Held(seqs, keys, 0, nil, nil) {
+		if m != 0 {
+			out[seqs[i]] = true
+		}
+	}
+	return states, out
+}
