@@ -11,7 +11,7 @@ var currentCues = map[string]bool{"now": true, "current": true, "currently": tru
 	"anymore": true, "latest": true, "nowadays": true, "today": true, "new": true, "changed": true}
 
 // cueWeight is the share of its weight a word asking what holds now
-// ("current", "still") keeps in a question of other words too.
+// ("current", "still") keeps beside one other question word (rerank).
 const cueWeight = 0.25
 
 // presentAsks are the first words of a yes-or-no question in the present,

@@ -76,7 +76,9 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for i, t := range terms {
 		if currentCues[t] && t != "today" && len(terms) == 2 {
 			// "current" in "What is my current address?" asks when, not
-			// what: a note that lacks it still answers.
+			// what: a note that lacks it still answers. Beside more words
+			// it let "my blood type" answer "my current blood pressure",
+			// and "today" is often what is asked ("What's on today?").
 			weights[i] *= cueWeight
 		}
 	}
