@@ -88,9 +88,11 @@ var relatives struct {
 
 const maxRelatives = 4096
 
-// relativesOf is what expansion makes of word's WordNet relatives, in
-// WordNet's order (RelatedTo): each one's key and weight, without those
-// that are stopwords, weigh nothing or are not one key. The slice is
+// relativesOf is what expansion makes of word's irregular forms, of the
+// members of the kind it names (lexicon.Kinds) and of its WordNet
+// relatives in WordNet's order (RelatedTo): each one's key and weight, once, without
+// the word's own key and those that are stopwords, weigh nothing or are
+// not one key. The slice is
 // shared: callers must not change it.
 func relativesOf(word string) []keywordindex.Alt {
 	relatives.mu.Lock()
@@ -101,31 +103,25 @@ func relativesOf(word string) []keywordindex.Alt {
 	}
 	var tok textkeys.Tokenizer
 	own := keyOf(&tok, word)
-	for _, f := range wordnet.Forms(word) {
-		if key := keyOf(&tok, f); key != "" && key != own && !lexicon.Stopword(f) &&
+	add := func(w string, weight float64) {
+		key := keyOf(&tok, w)
+		if key != "" && key != own && weight > 0 && !lexicon.Stopword(w) &&
 			!slices.ContainsFunc(alts, func(a keywordindex.Alt) bool { return a.Key == key }) {
-			alts = append(alts, keywordindex.Alt{Key: key, Weight: expansion.form})
+			alts = append(alts, keywordindex.Alt{Key: key, Weight: weight})
 		}
+	}
+	for _, f := range wordnet.Forms(word) {
+		add(f, expansion.form)
 	}
 	for _, k := range lexicon.Kinds(word) {
-		if key := keyOf(&tok, k); key != "" && key != own &&
-			!slices.ContainsFunc(alts, func(a keywordindex.Alt) bool { return a.Key == key }) {
-			alts = append(alts, keywordindex.Alt{Key: key, Weight: expansion.synonym})
-		}
+		add(k, expansion.synonym)
 	}
 	for _, r := range wordnet.RelatedTo(word, expansion.minWeight) {
-		weight := 0.0
 		switch r.Relation {
 		case wordnet.Synonym:
-			weight = r.Weight * expansion.synonym
+			add(r.Word, r.Weight*expansion.synonym)
 		case wordnet.Derived:
-			weight = r.Weight * expansion.derived
-		}
-		if weight <= 0 || lexicon.Stopword(r.Word) {
-			continue
-		}
-		if key := keyOf(&tok, r.Word); key != "" {
-			alts = append(alts, keywordindex.Alt{Key: key, Weight: weight})
+			add(r.Word, r.Weight*expansion.derived)
 		}
 	}
 	alts = alts[:len(alts):len(alts)] // an append by a caller copies
