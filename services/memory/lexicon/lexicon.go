@@ -44,6 +44,10 @@ var firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": tru
 var questionWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": true, "which": true,
 	"when": true, "where": true, "why": true, "how": true}
 
+// QuestionWord reports whether w (lowercased) is a word that asks: "what",
+// "where", "how"…
+func QuestionWord(w string) bool { return questionWords[w] }
+
 // SelfTerms returns the words to look for when a question made only of
 // stopwords asks about the user ("Who am I?", "What do I like?"): its own
 // words but the question words, in order; nil when it has searchable
@@ -85,10 +89,14 @@ func asksMemoryOfUser(words []string) bool {
 	return false
 }
 
+// FirstPersonWord reports whether w (lowercased) is a word by which a
+// question speaks of the user: "I", "me", "my", "mine", "myself".
+func FirstPersonWord(w string) bool { return firstPerson[w] }
+
 // FirstPerson reports whether text speaks as the user: it holds "I", "me"
 // or "my".
 func FirstPerson(text string) bool {
-	return slices.ContainsFunc(Words(text), func(w string) bool { return firstPerson[w] })
+	return slices.ContainsFunc(Words(text), FirstPersonWord)
 }
 
 // Words splits s into lowercased runs of letters and digits, and symbols

@@ -1,6 +1,10 @@
 package retrieval
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+)
 
 // What holds now: which questions ask for it, and how a correction then
 // takes the place of the note it corrects.
@@ -18,10 +22,6 @@ const cueWeight = 0.25
 // and the second or third of a question in the present asking what,
 // where or who ("Where do I live?", "What is my phone number?").
 var presentAsks = map[string]bool{"is": true, "are": true, "am": true, "do": true, "does": true}
-
-// askWords open a question that asks for a thing rather than yes or no.
-var askWords = map[string]bool{"what": true, "which": true, "where": true, "who": true, "whom": true,
-	"whose": true, "when": true, "how": true}
 
 // asksNow reports whether a question's words ask what holds now: a cue
 // ("now", "still") or a yes-or-no question in the present ("Is my
@@ -42,7 +42,8 @@ func asksNow(words []string) (now, present bool) {
 	switch {
 	case len(words) > 0 && presentAsks[words[0]]:
 		return true, true
-	case len(words) > 1 && askWords[words[0]]:
+	case len(words) > 1 && lexicon.QuestionWord(words[0]):
+		// A question asking for a thing rather than yes or no.
 		return false, presentAsks[words[1]] || len(words) > 2 && presentAsks[words[2]]
 	}
 	return false, false
@@ -66,7 +67,7 @@ func asksNow(words []string) (now, present bool) {
 // When only is not nil (a question in the present without a cue), only
 // the corrections it holds may supersede, and only a note with which they
 // share a question word beside those naming a state a change is told of
-// (stateBits: "live", "use", "work").
+// (stateBits: "live", "work").
 func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, stateBits uint64, only map[int64]bool) {
 	weigh := func(m uint64) float64 {
 		w := 0.0

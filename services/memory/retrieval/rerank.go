@@ -61,14 +61,15 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		}
 	}
 	order, n = e.withAnswers(q, order, n)
-	speaker := e.userSpeaker(q.Text)
-	if key := speaker; key != "" && !slices.Contains(terms, key) {
+	words := lexicon.Words(q.Text)
+	speaker := e.userSpeaker(words)
+	if speaker != "" && !slices.Contains(terms, speaker) {
 		// "I" and "my" are the user: a word naming them, which only their
 		// own turns hold (speakerHeld).
 		if len(kwTerms) == len(terms) {
-			kwTerms = append(kwTerms[:len(kwTerms):len(kwTerms)], keywordindex.Term{Key: key})
+			kwTerms = append(kwTerms[:len(kwTerms):len(kwTerms)], keywordindex.Term{Key: speaker})
 		}
-		terms = append(terms[:len(terms):len(terms)], key)
+		terms = append(terms[:len(terms):len(terms)], speaker)
 	}
 	cands := order[:n]
 	own := termKeys(terms, kwTerms)
@@ -95,7 +96,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		heldBy[seq] = holds[i]
 	}
 	var mine []uint64
-	if speaker == "" && slices.Contains(lexicon.Words(q.Text), "i") {
+	if speaker == "" && slices.Contains(words, "i") {
 		// "User prefers TypeScript" is how an assistant writes of the
 		// user.
 		mine = idx.Held(seqs, []string{"i", "user"}, 0, nil, nil)
@@ -111,7 +112,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	byScore(cands)
 	// Among the best few, a correction outranks what it corrects.
 	top := cands[:min(rerankRead, len(cands))]
-	current, present := asksNow(lexicon.Words(q.Text))
+	current, present := asksNow(words)
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
 	names := nameTerms(q.Text, terms)

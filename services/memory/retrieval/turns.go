@@ -247,22 +247,15 @@ func (e *Engine) before(seqs []int64, k int) [][]int64 {
 }
 
 // userNames are the names a conversation gives the person memory serves
-// ("user: …" in a chat with an assistant), and firstPerson the question
-// words that mean them.
-var (
-	userNames   = []string{"user", "me", "human"}
-	firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": true, "myself": true}
-)
+// ("user: …" in a chat with an assistant); lexicon.FirstPersonWord the
+// question words that mean them.
+var userNames = []string{"user", "me", "human"}
 
 // userSpeaker is the index key of the speaker who is the user, when the
 // question speaks in the first person and memory's conversations have
 // such a speaker; "" otherwise.
-func (e *Engine) userSpeaker(query string) string {
-	first := false
-	for _, w := range lexicon.Words(query) {
-		first = first || firstPerson[w]
-	}
-	if !first {
+func (e *Engine) userSpeaker(words []string) string {
+	if !slices.ContainsFunc(words, lexicon.FirstPersonWord) {
 		return ""
 	}
 	st := &e.keywords
