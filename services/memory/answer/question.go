@@ -74,7 +74,9 @@ var (
 		"folder": true, "repository": true, "repo": true, "channel": true, "drive": true, "room": true, "floor": true,
 		"street": true, "bucket": true, "path": true, "cluster": true, "namespace": true, "region": true}
 	numberWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
-		"seven": true, "eight": true, "nine": true, "ten": true, "twice": true, "once": true, "half": true, "dozen": true}
+		"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "thirteen": true,
+		"fourteen": true, "fifteen": true, "sixteen": true, "seventeen": true, "eighteen": true, "nineteen": true,
+		"twenty": true, "twice": true, "once": true, "half": true, "dozen": true}
 )
 
 // TimeWord reports whether w (lowercased) names a time: a day, a month,

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
@@ -65,7 +66,7 @@ func noteTellsOfChange(text string) bool {
 			return true
 		}
 	}
-	return len(framesOf(toks)) > 0
+	return len(framesIn(toks)) > 0
 }
 
 // newIs reports whether toks[i], "new", opens "my new X is" or "our new
@@ -177,20 +178,6 @@ var pastLife = map[string]bool{"college": true, "school": true, "university": tr
 var pastAge = map[string]bool{"a": true, "an": true, "young": true, "younger": true, "little": true, "small": true,
 	"in": true, "at": true, "kids": true, "children": true, "teenagers": true, "students": true}
 
-// isNumber reports whether w is a number, in digits or a word up to twenty.
-func isNumber(w string) bool {
-	return w != "" && strings.Trim(w, "0123456789") == "" || numberWords[w]
-}
-
-var numberWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`one two three four five six seven eight nine ten eleven twelve thirteen
-		fourteen fifteen sixteen seventeen eighteen nineteen twenty`) {
-		m[w] = true
-	}
-	return m
-}()
-
 // tellsOfThePast reports whether a text tells of its writer's earlier life
 // ("When I was ten, we moved to Texas", "As a kid I moved a lot", "growing
 // up"), which is no change of what holds now.
@@ -203,7 +190,7 @@ func tellsOfThePast(toks []token) bool {
 			// college"; not "when I was offered a job" or "when I was
 			// transferred", which tell when a change came.
 			if i+3 < len(toks) && writer(toks[i+1].w) && (at(i+2, "was") || at(i+2, "were")) && !toks[i+2].end &&
-				(isNumber(toks[i+3].w) || pastAge[toks[i+3].w]) {
+				(answer.Holds(answer.Number, toks[i+3].w) || pastAge[toks[i+3].w]) {
 				return true
 			}
 		case "in", "as", "during", "after":

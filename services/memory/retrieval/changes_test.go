@@ -66,6 +66,7 @@ func TestNoteTellsOfChange(t *testing.T) {
 		"My new favourite band, Wet Leg, is on tour.":                false,
 		"Is my new laptop here yet?":                                 false,
 		"When I was ten, we moved to Texas from Mexico.":             false,
+		"When I was twelve, we moved to Spain.":                      false,
 		"In college I quit my job at Starbucks.":                     false,
 		"As a kid I switched schools twice.":                         false,
 		"Growing up, we moved a lot.":                                false,

@@ -151,6 +151,11 @@ func framesOf(toks []token) []*changeFrame {
 	if tellsOfThePast(toks) {
 		return nil
 	}
+	return framesIn(toks)
+}
+
+// framesIn is framesOf for tokens already read as no earlier life.
+func framesIn(toks []token) []*changeFrame {
 	var out []*changeFrame
 	for fi := range changeFrames {
 		f := &changeFrames[fi]
