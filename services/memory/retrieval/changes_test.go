@@ -87,6 +87,7 @@ func TestNoteTellsOfChange(t *testing.T) {
 func BenchmarkChangeReading(b *testing.B) {
 	for name, text := range map[string]string{
 		"none":   `(1:56 pm on 8 May, 2023) Caroline said, "I went to a LGBTQ support group yesterday and it was so powerful."`,
+		"new":    `(1:56 pm on 8 May, 2023) Caroline said, "I went to a new LGBTQ support group yesterday and it was so powerful."`,
 		"change": `(1:56 pm on 8 May, 2023) Caroline said, "We finally moved to Boston last month, and I joined a startup there."`,
 	} {
 		b.Run(name, func(b *testing.B) {
