@@ -206,6 +206,10 @@ func TestWhatTellsOfNoChangeCorrectsNothing(t *testing.T) {
 		{[]string{"We use Postgres for the main database.", "We switched from Jenkins to GitHub Actions for CI."}, "What database do we use?", "Postgres"},
 		{[]string{"I use Chase for my checking account.", "I switched to a standing desk in January."}, "Which bank do I use?", "Chase"},
 		{[]string{"To use the VPN, open Tunnelblick and pick office.ovpn.", "I switched to a new dentist in April."}, "How do I use the VPN?", "Tunnelblick"},
+		// Nor is a move to a tool or a team a move of home.
+		{[]string{"I live in Portland.", "I moved to Neovim from VS Code."}, "Where do I live?", "Portland"},
+		{[]string{"I live in Portland.", "We moved to Slack last year."}, "Where do I live now?", "Portland"},
+		{[]string{"I live in Portland.", "I moved to Marketing in March."}, "Where do I live?", "Portland"},
 		// An earlier life is no change of now.
 		{[]string{"I live in Denver, Colorado.", "When I was ten, we moved to Texas from Mexico."}, "Where do I live?", "Denver"},
 		{[]string{"I live in Denver, Colorado.", "When I was ten, we moved to Texas from Mexico."}, "Where do I live now?", "Denver"},

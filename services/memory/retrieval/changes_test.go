@@ -30,6 +30,15 @@ func TestFramesOf(t *testing.T) {
 		"I left my keys at home.":                                  nil,
 		"My sister moved to Berlin last month.":                    nil,
 		"Sam quit his job at the bank.":                            nil,
+		"We moved to the Netherlands in 2024.":                     {"live", "home", "based"},
+		"I moved to San Francisco for the job.":                    {"live", "home", "based"},
+		"I moved to New York.":                                     {"live", "home", "based"},
+		"I moved to SF last year.":                                 {"live", "home", "based"},
+		"I moved to Neovim from VS Code.":                          nil,
+		"We moved to Slack last year.":                             nil,
+		"I moved to Linear for issue tracking.":                    nil,
+		"I moved to Marketing in March.":                           nil,
+		"I moved to the Marketing team.":                           nil,
 	} {
 		var got []string
 		for _, f := range framesOf(tokensOf(text)) {

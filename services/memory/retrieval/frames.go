@@ -84,7 +84,9 @@ var dwellings = []string{"house", "flat", "apartment", "place", "city", "town", 
 	"neighbourhood", "neighborhood", "home"}
 
 // movedHome: "moved abroad", "moved house", "moved (back) to Berlin",
-// "moved into a new flat"; not "moved to Friday", "moved the files to".
+// "moved into a new flat", "moved to the Netherlands"; not "moved to
+// Friday", "moved the files to", nor a move to a tool or a team ("to
+// Slack", "to Neovim from VS Code", "to Marketing"; namesNoPlace).
 func movedHome(rest []token) bool {
 	if len(rest) > 0 && rest[0].w == "back" && !rest[0].end {
 		rest = rest[1:]
@@ -99,9 +101,12 @@ func movedHome(rest []token) bool {
 		if t.end || len(rest) < 2 {
 			return false
 		}
-		next := rest[1]
-		if next.cap && !answer.TimeWord(next.w) {
-			return true
+		name := rest[1:]
+		if name[0].w == "the" && !name[0].end && len(name) > 1 {
+			name = name[1:] // "moved to the Netherlands"
+		}
+		if next := name[0]; next.cap && !answer.TimeWord(next.w) {
+			return !namesNoPlace(nameWords(name))
 		}
 		for _, u := range rest[1:min(4, len(rest))] {
 			if slices.Contains(dwellings, u.w) {
@@ -113,6 +118,27 @@ func movedHome(rest []token) bool {
 		}
 	}
 	return false
+}
+
+// nameWords are the words of the name toks start with, its capitalised
+// words up to the clause's end, and of the name after "from" if one
+// follows: what "moved to Neovim from VS Code" names.
+func nameWords(toks []token) []string {
+	var out []string
+	for i := 0; i < len(toks) && len(out) < 6; i++ {
+		t := toks[i]
+		if !t.cap {
+			if t.w != "from" || t.end || i+1 == len(toks) || !toks[i+1].cap {
+				break
+			}
+			continue
+		}
+		out = append(out, t.w)
+		if t.end {
+			break
+		}
+	}
+	return out
 }
 
 // toOrFrom: "switched to Postgres", "migrated billing from MySQL"; not
