@@ -151,6 +151,18 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 	}
 }
 
+// A change of job told by the companies' names alone ("I left Acme and
+// joined Lumen") answers where I work before the job it ended.
+func TestLeavingForAnotherCompanyIsAChangeOfJob(t *testing.T) {
+	for _, change := range []string{"I left Acme and joined Lumen.", "I joined Lumen as a product designer."} {
+		svc := learned(t, "I work at Acme.", "Acme has an office in Leeds.", change)
+		recallAnswers(t, svc, false, map[string]string{
+			"Where do I work now?": "Lumen",
+			"Where do I work?":     "Lumen",
+		})
+	}
+}
+
 // A question in the present without a cue ("What is …?") takes a change
 // told of the state it asks about for its answer (TestAMoveIsWhereILiveNow),
 // not any correction sharing its words: the public API's new limit is no

@@ -141,6 +141,19 @@ func nameWords(toks []token) []string {
 	return out
 }
 
+// capsAt is how many capitalised words toks start with, up to three and
+// the clause's end: the name "Acme Corp" in "Acme Corp and joined".
+func capsAt(toks []token) int {
+	n := 0
+	for n < min(3, len(toks)) && toks[n].cap {
+		n++
+		if toks[n-1].end {
+			break
+		}
+	}
+	return n
+}
+
 // toOrFrom: "switched to Postgres", "migrated billing from MySQL"; not
 // "switched off the TV".
 func toOrFrom(rest []token) bool {
@@ -158,8 +171,19 @@ func toOrFrom(rest []token) bool {
 var jobs = []string{"job", "company", "firm", "employer", "startup", "agency"}
 
 // aJob: "quit my job", "left the company", "joined a startup called
-// Lumen"; not "left the company car".
+// Lumen", "left Acme and joined Lumen", "joined Lumen as a designer"; not
+// "left the company car", "left Berlin", "joined Strava".
 func aJob(rest []token) bool {
+	if name := capsAt(rest); name > 0 && name < len(rest) {
+		after := rest[name:]
+		switch {
+		case after[0].w == "as" && !after[0].end && !rest[name-1].end:
+			return true
+		case len(after) > 2 && !rest[name-1].end && (after[0].w == "and" || after[0].w == "to") &&
+			(after[1].w == "joined" || after[1].w == "join") && after[2].cap:
+			return true
+		}
+	}
 	for i, t := range rest[:min(4, len(rest))] {
 		if slices.Contains(jobs, t.w) {
 			return t.end || i+1 == len(rest) || slices.Contains([]string{"at", "to", "for", "and", "in", "as", "after",
