@@ -151,6 +151,17 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 	}
 }
 
+// A move to a street tells my address as well as where I live.
+func TestAMoveToAStreetIsMyAddress(t *testing.T) {
+	svc := learned(t, "My email address is ana@example.com.", "My home address is 12 Oak Road, Leeds.", "We moved to 44 Elm Street.")
+	recallAnswers(t, svc, false, map[string]string{
+		"What is my home address?":  "Elm Street",
+		"What is my address now?":   "Elm Street",
+		"Where do I live?":          "Elm Street",
+		"What is my email address?": "ana@example.com",
+	})
+}
+
 // A change of job told by the companies' names alone ("I left Acme and
 // joined Lumen") answers where I work before the job it ended.
 func TestLeavingForAnotherCompanyIsAChangeOfJob(t *testing.T) {

@@ -31,6 +31,7 @@ type changeFrame struct {
 
 var changeFrames = []changeFrame{
 	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home", "based"}, plain: true},
+	{verbs: []string{"moved", "relocated", "moving", "move"}, after: toAStreet, words: []string{"address"}, plain: true},
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
 	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}, plain: true},
 }
@@ -105,6 +106,9 @@ func movedHome(rest []token) bool {
 		if name[0].w == "the" && !name[0].end && len(name) > 1 {
 			name = name[1:] // "moved to the Netherlands"
 		}
+		if toAStreet(rest) {
+			return true
+		}
 		if next := name[0]; next.cap && !answer.TimeWord(next.w) {
 			return !namesNoPlace(nameWords(name))
 		}
@@ -115,6 +119,27 @@ func movedHome(rest []token) bool {
 			if u.end {
 				break
 			}
+		}
+	}
+	return false
+}
+
+var streets = []string{"street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "drive", "dr", "way",
+	"boulevard", "blvd", "court", "ct", "close", "crescent", "terrace", "place", "square", "gardens"}
+
+// toAStreet: "moved to 44 Elm Street", "moved into 12b Oak Rd", a house
+// number then a street's name: a move of home that tells its address.
+func toAStreet(rest []token) bool {
+	if len(rest) < 3 || rest[0].w != "to" && rest[0].w != "into" || rest[0].end || rest[1].end ||
+		rest[1].w[0] < '0' || rest[1].w[0] > '9' || !rest[2].cap {
+		return false
+	}
+	for _, t := range rest[2:min(6, len(rest))] {
+		if slices.Contains(streets, t.w) {
+			return true
+		}
+		if t.end {
+			break
 		}
 	}
 	return false
