@@ -199,7 +199,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && !answer.LacksName(p.Question, text)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && !answer.LacksNameAt(p.Question, text, it.ObservedAt)
 		}
 	}
 	var cands []candidate
@@ -211,7 +211,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksName(p.Question, text)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksNameAt(p.Question, text, it.ObservedAt)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))

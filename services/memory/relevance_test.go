@@ -389,3 +389,21 @@ func TestACurrentWordAsksWhenNotWhat(t *testing.T) {
 		"What's on my calendar today?":       "Sarah",
 	})
 }
+
+// A conversation's turn keeps its date apart from its words: a question
+// naming the month it was told in is answered from it, one naming another
+// month is not.
+func TestATurnHoldsTheMonthItWasToldIn(t *testing.T) {
+	svc := mustOpenService(t)
+	_, err := svc.IngestConversation(context.Background(), memory.ConversationParams{Turns: []memory.Turn{
+		{ThreadID: "s1", Speaker: "Caroline", Text: "I went to a pride parade last Friday, it was amazing!", Timestamp: "2023-08-14T13:00:00Z"},
+		{ThreadID: "s1", Speaker: "Melanie", Text: "That sounds wonderful, I took the kids camping.", Timestamp: "2023-08-14T13:01:00Z"},
+	}}, cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recallAnswers(t, svc, false, map[string]string{
+		"When did Caroline go to a pride parade in August?": "pride parade",
+		"When did Caroline go to a pride parade in March?":  "",
+	})
+}

@@ -6,7 +6,9 @@ package answer
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -200,7 +202,23 @@ func acronyms(text string) [][]rune {
 // Regulation" in a note saying "GDPR": an acronym of the question's
 // consecutive names, every missing one among them) are not missing.
 func LacksName(question, text string) bool {
+	return lacksName(namesAt(question), text)
+}
+
+// LacksNameAt is LacksName for a text told at a time: the month it was
+// told in is a name it holds. A conversation's turn keeps its date apart
+// from its words, and "When did Caroline go to a pride parade in
+// August?" asks of a turn told in August.
+func LacksNameAt(question, text string, at time.Time) bool {
 	qn := namesAt(question)
+	if !at.IsZero() {
+		month := strings.ToLower(at.Month().String())
+		qn = slices.DeleteFunc(qn, func(n name) bool { return n.name == month || n.name == month[:3] })
+	}
+	return lacksName(qn, text)
+}
+
+func lacksName(qn []name, text string) bool {
 	if len(qn) == 0 {
 		return false
 	}

@@ -3,6 +3,7 @@ package answer
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestQuestionType(t *testing.T) {
@@ -92,5 +93,27 @@ func TestLacksNameSpokenTo(t *testing.T) {
 	}
 	if LacksName("What did Melanie tell Caroline?", `Melanie said, "Caroline, you should rest."`) {
 		t.Error("the speaker named with the one spoken to is not missing")
+	}
+}
+
+// A turn told in August holds "August" though its words do not; told in
+// July it does not, and a name it lacks is still missing.
+func TestLacksNameAtTheMonthItWasTold(t *testing.T) {
+	aug := time.Date(2023, 8, 14, 13, 0, 0, 0, time.UTC)
+	turn := "Caroline: I went to a pride parade last Friday!"
+	for _, c := range []struct {
+		question string
+		at       time.Time
+		lacks    bool
+	}{
+		{"When did Caroline attend a pride parade in August?", aug, false},
+		{"When did Caroline attend a pride parade in Aug?", aug, false},
+		{"When did Caroline attend a pride parade in August?", aug.AddDate(0, -1, 0), true},
+		{"When did Caroline attend a pride parade in August?", time.Time{}, true},
+		{"When did Melanie attend a pride parade in August?", aug, true},
+	} {
+		if got := LacksNameAt(c.question, turn, c.at); got != c.lacks {
+			t.Errorf("%q told %s: LacksNameAt %v, want %v", c.question, c.at.Format("2 January"), got, c.lacks)
+		}
 	}
 }
