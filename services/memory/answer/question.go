@@ -135,6 +135,10 @@ func names(text string) []string {
 type name struct {
 	name string
 	at   int
+	// or: the name is said with the one before it, "Jon and Gina", and a
+	// note holding either holds both: one turn tells what one of them
+	// did of what "both" did.
+	or bool
 }
 
 // Names are the names a question asks about (capitalised words past a
@@ -150,12 +154,14 @@ func Names(question string) []string {
 func namesAt(text string) []name {
 	var out []name
 	start := true
-	for i, f := range strings.Fields(text) {
+	fields := strings.Fields(text)
+	for i, f := range fields {
 		w := strings.TrimSuffix(strings.TrimSuffix(trimWord(f), "'s"), "’s")
 		if w != "" && !start {
 			r, n := utf8.DecodeRuneInString(w)
 			if unicode.IsUpper(r) && n < len(w) && strings.ToLower(w[n:]) == w[n:] && utf8.RuneCountInString(w) > 1 {
-				out = append(out, name{strings.ToLower(w), i})
+				or := len(out) > 0 && out[len(out)-1].at == i-2 && (fields[i-1] == "and" || fields[i-1] == "or" || fields[i-1] == "&")
+				out = append(out, name{strings.ToLower(w), i, or})
 			}
 		}
 		start = strings.ContainsAny(f[len(f)-1:], ".!?:")
@@ -242,6 +248,12 @@ func lacksName(qn []name, text string) bool {
 		}
 		if !found {
 			missing[i] = true
+		}
+	}
+	for i, n := range qn {
+		if n.or && missing[i] != missing[i-1] {
+			delete(missing, i)
+			delete(missing, i-1)
 		}
 	}
 	if len(missing) == 0 {

@@ -117,3 +117,21 @@ func TestLacksNameAtTheMonthItWasTold(t *testing.T) {
 		}
 	}
 }
+
+// A question about two people ("Did Jon and Gina both dance?") is
+// answered one turn at a time: a note holding either holds both; a
+// question naming them apart still needs each.
+func TestLacksNameOfEitherOfTwo(t *testing.T) {
+	note := `Gina said, "I used to compete in a few dance competitions."`
+	for q, lacks := range map[string]bool{
+		"Did Jon and Gina both participate in dance competitions?":  false,
+		"Did Jon or Gina compete in dance competitions?":            false,
+		"Did Jon and Tim both participate in dance competitions?":   true,
+		"Did Gina beat Jon in the dance competitions?":              true,
+		"Which dance competitions did Gina enter before Jon moved?": true,
+	} {
+		if got := LacksName(q, note); got != lacks {
+			t.Errorf("%q: LacksName %v, want %v", q, got, lacks)
+		}
+	}
+}
