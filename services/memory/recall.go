@@ -199,7 +199,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && !answer.LacksNameAt(p.Question, text, it.ObservedAt)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && !answer.LacksNameAt(p.Question, text, it.ObservedAt) && !answer.LacksPerson(p.Question, text)
 		}
 	}
 	var cands []candidate
@@ -211,7 +211,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksNameAt(p.Question, text, it.ObservedAt)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksNameAt(p.Question, text, it.ObservedAt) || answer.LacksPerson(p.Question, text)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))
@@ -276,17 +276,20 @@ func sameNote(text string) string {
 }
 
 // aboutUser ranks the notes a question about the user in stopwords only
-// ("Who am I?") may be answered from: those holding its words (self), by
-// BM25, each counted as fully covering it; recall keeps those written in
-// the first person.
+// ("Who am I?") may be answered from: those holding its words (self), in
+// BM25's order, each counted as fully covering it; recall keeps those
+// written in the first person, the kind of answer asked for first.
 func (s *Service) aboutUser(ctx context.Context, m Marks, self []string, v view, depth int) ([]retrieval.Candidate, error) {
 	hits, err := s.search.Plain(ctx, m, self, depth, m.Items, v.allowed, v.universe)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
+	// Holding its words is all a question of stopwords says: its kind of
+	// answer (a name for "Who am I?") decides, then BM25's order, scored
+	// within less than recallAnswerBonus.
 	out := make([]retrieval.Candidate, len(hits))
 	for i, h := range hits {
-		out[i] = retrieval.Candidate{Seq: h.Seq, Score: h.Score / hits[0].Score, Keyword: h.Score, Coverage: 1}
+		out[i] = retrieval.Candidate{Seq: h.Seq, Score: 1 - 0.1*float64(i)/float64(len(hits)), Keyword: h.Score, Coverage: 1}
 	}
 	return out, nil
 }

@@ -208,7 +208,13 @@ func acronyms(text string) [][]rune {
 // Regulation" in a note saying "GDPR": an acronym of the question's
 // consecutive names, every missing one among them) are not missing.
 func LacksName(question, text string) bool {
-	return lacksName(namesAt(question), text)
+	return lacksName(personalNames(question), text)
+}
+
+// personalNames are the names of a question but those that are relation
+// words ("Mom"), which LacksPerson reads as such.
+func personalNames(question string) []name {
+	return slices.DeleteFunc(namesAt(question), func(n name) bool { return lexicon.Relative(n.name) })
 }
 
 // LacksNameAt is LacksName for a text told at a time: the month it was
@@ -216,7 +222,7 @@ func LacksName(question, text string) bool {
 // from its words, and "When did Caroline go to a pride parade in
 // August?" asks of a turn told in August.
 func LacksNameAt(question, text string, at time.Time) bool {
-	qn := namesAt(question)
+	qn := personalNames(question)
 	if !at.IsZero() {
 		month := strings.ToLower(at.Month().String())
 		qn = slices.DeleteFunc(qn, func(n name) bool { return n.name == month || n.name == month[:3] })

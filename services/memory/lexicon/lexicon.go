@@ -64,6 +64,11 @@ func SelfTerms(question string) []string {
 	if asksMemoryOfUser(words) {
 		return []string{"i", "my"}
 	}
+	if slices.Equal(words, []string{"who", "am", "i"}) {
+		// "I am Dana" answers, as do "I'm Dana" (its "m") and "My name
+		// is Alex", which holds neither "am" nor "I".
+		return []string{"am", "m", "i", "my", "name"}
+	}
 	var out []string
 	self := false
 	for _, w := range words {

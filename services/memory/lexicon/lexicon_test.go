@@ -37,7 +37,7 @@ func TestStemAndNear(t *testing.T) {
 
 func TestSelfTerms(t *testing.T) {
 	for q, want := range map[string]string{
-		"Who am I?":                  "am i",
+		"Who am I?":                  "am m i my name",
 		"What do I like?":            "do i like",
 		"What do you know about me?": "i my",
 		"Tell me about myself":       "i my",
@@ -77,5 +77,21 @@ func TestKinds(t *testing.T) {
 	}
 	if Kinds("dog") != nil || Kinds("career") != nil {
 		t.Errorf("Kinds(dog) = %q, Kinds(career) = %q, want none", Kinds("dog"), Kinds("career"))
+	}
+}
+
+func TestSameRelative(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"mom", "mother", true}, {"parents", "dad", true}, {"mom", "dad", false},
+		{"kid", "daughter", true}, {"son", "daughter", false}, {"partner", "wife", true},
+		{"spouse", "husband", true}, {"wife", "husband", false}, {"boss", "manager", true},
+		{"mom", "teacher", false},
+	} {
+		if got := SameRelative(c.a, c.b); got != c.same {
+			t.Errorf("SameRelative(%q, %q) = %v, want %v", c.a, c.b, got, c.same)
+		}
 	}
 }

@@ -1,0 +1,49 @@
+package memory_test
+
+import "testing"
+
+// A question about me is not answered by a note about someone else in
+// my life, nor a question about them by a note about me: "My wife is
+// allergic to cats" does not say whether I am, "My birthday is August 21"
+// is not my mother's. Each is still answered from its own note.
+func TestWhoseNoteItIs(t *testing.T) {
+	svc := learned(t,
+		"I'm allergic to penicillin.",
+		"My wife is allergic to cats.",
+		"My shoe size is 10.5.",
+		"My son wears size 4 shoes.",
+		"My birthday is August 21.",
+		"Mom's birthday is on March 3.",
+		"I quit smoking in 2019.",
+		"My father still smokes.",
+		"The kids' dentist is Dr. Wong.",
+		"In 2020 I moved to San Francisco.",
+		"My parents still live in Ohio.",
+		"My name is Alex Rivera.",
+	)
+	recallAnswers(t, svc, false, map[string]string{
+		"Am I allergic to cats?":           "penicillin",
+		"Is my wife allergic to anything?": "cats",
+		"What size shoes do I wear?":       "10.5",
+		"What shoe size does my son wear?": "size 4",
+		"When is my mother's birthday?":    "March 3",
+		"When is Mom's birthday?":          "March 3",
+		"When is my birthday?":             "August 21",
+		"When is my dad's birthday?":       "",
+		"Does my dad smoke?":               "still smokes",
+		"Who is my dentist?":               "",
+		"Who is the kids' dentist?":        "Dr. Wong",
+		"Where do I live?":                 "San Francisco",
+		"Where do my parents live?":        "Ohio",
+		"Who am I?":                        "Alex Rivera",
+	})
+}
+
+// "Who am I?" is answered by what says who I am ("I'm Dana", "My name
+// is Alex"), not by my manager's name.
+func TestWhoAmI(t *testing.T) {
+	for _, self := range []string{"I'm Dana, a backend engineer who works mostly in Go.", "My name is Dana Reyes."} {
+		svc := learned(t, "My manager's name is Raj.", self, "My home is in Lisbon; I moved there from Porto in 2021.", "I prefer dark roast coffee.")
+		recallAnswers(t, svc, false, map[string]string{"Who am I?": "Dana"})
+	}
+}
