@@ -151,6 +151,37 @@ func TestAMoveIsWhereILiveNow(t *testing.T) {
 	}
 }
 
+// A correction told without a cue word beside "now" ("my salary is now
+// $165k"), by a rename, or by starting a job answers before what it
+// corrects, in the default kind; so does one holding the state asked of
+// in other words ("my editor is now Zed" for "What editor do I use
+// now?").
+func TestACorrectionInPlainWords(t *testing.T) {
+	for _, c := range []struct {
+		notes     []string
+		questions []string
+		want      string
+	}{
+		{[]string{"My favorite restaurant is Nopa.", "Actually, my favorite restaurant is now Zuni Cafe."},
+			[]string{"What's my favorite restaurant now?", "What is my favorite restaurant?"}, "Zuni"},
+		{[]string{"My salary is $150k.", "I got a raise; my salary is now $165k.", "My wife earns $120k."},
+			[]string{"What's my current salary?", "What is my salary?"}, "$165k"},
+		{[]string{"Our puppy is called Max.", "We renamed the puppy to Bear.", "My sister's puppy is called Luna."},
+			[]string{"What is the puppy called now?"}, "Bear"},
+		{[]string{"I use Neovim as my editor.", "Actually, my editor is now Zed."},
+			[]string{"What editor do I use now?"}, "Zed"},
+		{[]string{"I work at Google as a software engineer.", "My wife works at Microsoft as a designer.", "I just started a new job at Stripe as a staff engineer."},
+			[]string{"Where do I work?", "Where do I work now?"}, "Stripe"},
+	} {
+		svc := learned(t, c.notes...)
+		want := map[string]string{}
+		for _, q := range c.questions {
+			want[q] = c.want
+		}
+		recallAnswers(t, svc, false, want)
+	}
+}
+
 // A move to a street tells my address as well as where I live.
 func TestAMoveToAStreetIsMyAddress(t *testing.T) {
 	svc := learned(t, "My email address is ana@example.com.", "My home address is 12 Oak Road, Leeds.", "We moved to 44 Elm Street.")

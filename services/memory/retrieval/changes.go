@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,7 +17,7 @@ import (
 var changeCues = map[string]bool{"moved": true, "switched": true, "changed": true, "replaced": true,
 	"anymore": true, "longer": true, "instead": true, "quit": true, "stopped": true, "now": true,
 	"migrated": true, "relocated": true, "upgraded": true, "downgraded": true, "rescheduled": true,
-	"postponed": true, "renamed": true}
+	"postponed": true, "renamed": true, "cancelled": true, "canceled": true, "sold": true}
 
 func tellsOfChange(text string) bool {
 	for _, w := range lexicon.Words(text) {
@@ -30,9 +31,10 @@ func tellsOfChange(text string) bool {
 // A loose note is read closer than a turn, since nothing around it says
 // it answers a change: it corrects when it tells of a change of home,
 // tools or work (framesOf), or says so in words that only a change takes:
-// a cue word but "now" and "longer" (or "correction"), "no longer", or
+// a cue word but "now" and "longer" (or "correction"), "no longer",
 // "now" closing a clause ("Raj is my manager now."; "my manager is now on
-// vacation" is none). Left out: ", not" ("allergic to cats, not dogs"),
+// vacation" is none) or between "is" and what the thing now is ("my
+// salary is now $165k"; isNow). Left out: ", not" ("allergic to cats, not dogs"),
 // "actually" opening a clause ("Actually, the blue folder also holds the
 // insurance papers" then answered where my passport is) and "my new"
 // alone ("My new year's resolution"), which as often tell of no change
@@ -62,11 +64,24 @@ func noteTellsOfChange(text string) bool {
 		case looseCues[t.w],
 			t.w == "longer" && i > 0 && toks[i-1].w == "no",
 			t.w == "now" && (t.end || i+1 == len(toks)),
+			t.w == "now" && isNow(toks, i),
 			t.w == "new" && newIs(toks, i):
 			return true
 		}
 	}
 	return len(framesIn(toks)) > 0
+}
+
+// isNow reports whether toks[i], "now", follows "is" or "are" and comes
+// before what the thing now is ("my salary is now $165k", "my editor is
+// now Zed"), not before where or how it is for a while ("my manager is
+// now on vacation").
+func isNow(toks []token, i int) bool {
+	if i == 0 || toks[i-1].end || toks[i-1].w != "is" && toks[i-1].w != "are" || i+1 == len(toks) {
+		return false
+	}
+	return !slices.Contains([]string{"on", "in", "at", "off", "out", "away", "with", "without", "back", "by",
+		"for", "from", "to", "under", "over", "busy", "here", "there"}, toks[i+1].w)
 }
 
 // newIs reports whether toks[i], "new", opens "my new X is" or "our new

@@ -41,6 +41,9 @@ func TestFramesOf(t *testing.T) {
 		"I moved into 12b Oak Rd, Leeds last week.":                {"live", "home", "based", "address"},
 		"I moved to 3 monitors at work.":                           nil,
 		"We moved the party to 44 Elm Street.":                     nil,
+		"I just started a new job at Stripe.":                      {"work", "job"},
+		"We renamed the puppy to Bear.":                            {"called", "named", "name"},
+		"I started the dishwasher.":                                nil,
 		"We moved to the Netherlands in 2024.":                     {"live", "home", "based"},
 		"I moved to San Francisco for the job.":                    {"live", "home", "based"},
 		"I moved to New York.":                                     {"live", "home", "based"},
@@ -67,6 +70,11 @@ func TestFramesOf(t *testing.T) {
 func TestNoteTellsOfChange(t *testing.T) {
 	for text, want := range map[string]bool{
 		"Ana left the company; Raj is my manager now.":               true,
+		"Actually, my favorite restaurant is now Zuni Cafe.":         true,
+		"I got a raise; my salary is now $165k.":                     true,
+		"The office is now at 5 Main Street.":                        false,
+		"I cancelled my gym membership in January.":                  true,
+		"I sold the Civic and bought a Tesla.":                       true,
 		"I no longer drink coffee.":                                  true,
 		"We use Postgres instead.":                                   true,
 		"Correction: deploys go out after lunch.":                    true,

@@ -33,7 +33,8 @@ var changeFrames = []changeFrame{
 	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home", "based"}, plain: true},
 	{verbs: []string{"moved", "relocated", "moving", "move"}, after: toAStreet, words: []string{"address"}, plain: true},
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
-	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining"}, after: aJob, words: []string{"work", "job"}, plain: true},
+	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining", "started", "starting", "began"}, after: aJob, words: []string{"work", "job"}, plain: true},
+	{verbs: []string{"renamed", "renaming"}, after: toOrFrom, words: []string{"called", "named", "name"}, plain: true},
 }
 
 // writerIsSubject says the clause before a verb (toks, up to it) has the
@@ -291,6 +292,20 @@ func withFrames(terms []keywordindex.Term) {
 			terms[i].Alts = append(terms[i].Alts, keywordindex.Alt{Key: framePrefix + t.Key, Weight: 1})
 		}
 	}
+}
+
+// stateTerms are the bits of the terms (of the first 64) that name a
+// state a change may be told of: "use", "live".
+func stateTerms(kwTerms []keywordindex.Term) uint64 {
+	var bits uint64
+	for i, t := range kwTerms[:min(64, len(kwTerms))] {
+		for _, a := range t.Alts {
+			if strings.HasPrefix(a.Key, framePrefix) {
+				bits |= 1 << i
+			}
+		}
+	}
+	return bits
 }
 
 // framed returns the candidates of top that hold a plain frame's key among

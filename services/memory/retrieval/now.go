@@ -89,6 +89,12 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 			// where my brother lives.
 			return false
 		}
+		if held&^stateBits != 0 {
+			// The state asked of ("use" in "What editor do I use
+			// now?") is what a change tells in other words ("my
+			// editor is now Zed"): the rest is what it must share.
+			held &^= stateBits
+		}
 		return weigh(held&heldBy[c.Seq]) >= weigh(held)/2
 	}
 	for j := 0; j < len(top); j++ {

@@ -130,7 +130,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	byScore(top)
 	switch {
 	case current:
-		e.supersede(top, heldBy, weights, names, 0, nil)
+		e.supersede(top, heldBy, weights, names, stateTerms(kwTerms), nil)
 	case present:
 		states, only := framed(idx, top, kwTerms)
 		e.supersede(top, heldBy, weights, names, states, only)
