@@ -47,3 +47,29 @@ func TestWhoAmI(t *testing.T) {
 		recallAnswers(t, svc, false, map[string]string{"Who am I?": "Dana"})
 	}
 }
+
+// A note telling another attribute of the same kind does not answer: my
+// shoe size is no waist size, my favourite season no favourite book, my
+// email address no home address; one that tells the attribute asked for
+// in other words does ("landline number" for "telephone number").
+func TestAnotherAttributeIsNoAnswer(t *testing.T) {
+	svc := learned(t,
+		"My favorite color is green.",
+		"My favorite season is autumn.",
+		"My shoe size is 10.5.",
+		"My GitHub username is arivera-dev.",
+		"My email address is ana@example.com.",
+		"Grandma's landline number is 040 5550178.",
+	)
+	recallAnswers(t, svc, false, map[string]string{
+		"What is my favorite food?":           "",
+		"What's my favorite book?":            "",
+		"What is my favorite colour?":         "green",
+		"What's my waist size?":               "",
+		"What is my shoe size?":               "10.5",
+		"What's my GitLab username?":          "",
+		"What's my home address?":             "",
+		"What's my email address?":            "ana@example.com",
+		"What is grandma's telephone number?": "040",
+	})
+}

@@ -127,6 +127,14 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 		f.Coverage >= recallMinTurn && f.InContext >= recallMinWithTurns
 }
 
+// fits reports whether a note told at a time is about what a question
+// asks: the names it asks about (LacksNameAt), the person (LacksPerson)
+// and the attribute (OtherAttribute: a shoe size is no waist size).
+func fits(question, text string, at time.Time) bool {
+	return !answer.LacksNameAt(question, text, at) && !answer.LacksPerson(question, text) &&
+		!answer.OtherAttribute(question, text, retrieval.Akin)
+}
+
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
 // question asks for (services/memory/answer) over one that does not, in the
 // rerank's score units (set on the design half of testdata/eval).
@@ -199,7 +207,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && !answer.LacksNameAt(p.Question, text, it.ObservedAt) && !answer.LacksPerson(p.Question, text)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(p.Question, text, it.ObservedAt)
 		}
 	}
 	var cands []candidate
@@ -211,7 +219,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || answer.LacksNameAt(p.Question, text, it.ObservedAt) || answer.LacksPerson(p.Question, text)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(p.Question, text, it.ObservedAt)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))

@@ -1,0 +1,103 @@
+package answer
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+)
+
+// attributeHeads end the names of attributes that come in kinds, the kind
+// said before them: a shoe size and a waist size, a phone number and a
+// passport number, a home address and an email address.
+var attributeHeads = map[string]bool{"size": true, "username": true, "password": true, "number": true,
+	"address": true, "id": true, "account": true, "pin": true, "code": true, "plate": true, "model": true,
+	"type": true, "email": true, "handle": true, "login": true}
+
+// favourites name an attribute by what comes after them: a favorite book.
+var favourites = map[string]bool{"favorite": true, "favourite": true, "fav": true}
+
+// generic are words too wide to tell one attribute from another: "my
+// favorite thing to do" may be any hobby.
+var generic = map[string]bool{"thing": true, "things": true, "one": true, "kind": true, "sort": true, "type": true,
+	"part": true, "way": true, "stuff": true}
+
+// OtherAttribute reports whether text tells another attribute of the same
+// kind than the question asks for, and not that one: "My shoe size is
+// 10.5" is no waist size, "My favorite season is autumn" no favorite
+// book, "My email address is …" no home address. A note that names the
+// attribute without its kind ("My size is M") may still answer.
+// akin, when not nil, tells two kinds' words that mean the same
+// ("telephone", "landline").
+func OtherAttribute(question, text string, akin func(a, b string) bool) bool {
+	asked := attributes(lexicon.Words(question))
+	if len(asked) == 0 {
+		return false
+	}
+	told := attributes(lexicon.Words(text))
+	for head, kinds := range asked {
+		said, ok := told[head]
+		if !ok {
+			continue
+		}
+		if !slices.ContainsFunc(kinds, func(k string) bool {
+			return slices.ContainsFunc(said, func(s string) bool { return sameKind(k, s) || akin != nil && akin(k, s) })
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// attributes are the attributes words name, by head ("size", or
+// "favorite"), each with the words that may say its kind: the word
+// before the head, and the two before it joined ("wi fi" is "wifi"), or
+// for a favourite the word after it.
+func attributes(words []string) map[string][]string {
+	out := map[string][]string{}
+	for i, w := range words {
+		switch {
+		case favourites[w] && i+1 < len(words):
+			if k := words[i+1]; !lexicon.Stopword(k) && !generic[k] {
+				out["favorite"] = append(out["favorite"], k)
+			}
+		case attributeHeads[w] && i > 0:
+			k := words[i-1]
+			if lexicon.Stopword(k) || k == "s" || lexicon.IsSymbol(k) || k[0] >= '0' && k[0] <= '9' {
+				continue
+			}
+			if determined(words, i-1) {
+				out[w] = append(out[w], k)
+			}
+			if i > 1 && !lexicon.Stopword(words[i-2]) && determined(words, i-2) {
+				out[w] = append(out[w], words[i-2]+k)
+			}
+		}
+	}
+	return out
+}
+
+// determined reports whether words[i] opens a noun phrase, after "my",
+// "the", "Grandma's" or at the start: a kind said before a head ("my
+// shoe size"), not a verb before it ("My son wears size 4 shoes").
+func determined(words []string, i int) bool {
+	return i == 0 || determiners[words[i-1]]
+}
+
+var determiners = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
+	"its": true, "the": true, "a": true, "an": true, "s": true, "this": true, "that": true, "new": true, "old": true}
+
+// sameKind reports whether two words say the same kind of an attribute:
+// the same word up to its ending or a typo, one ending in the other
+// ("telephone", "phone"), or one a kind of the other ("job" and "work").
+func sameKind(a, b string) bool {
+	sa, sb := lexicon.Stem(a), lexicon.Stem(b)
+	switch {
+	case sa == sb || lexicon.Near(sa, sb):
+		return true
+	case len(a) >= 4 && len(b) >= 4 && (strings.HasSuffix(a, b) || strings.HasSuffix(b, a)):
+		return true
+	}
+	return slices.Contains(lexicon.Kinds(a), b) || slices.Contains(lexicon.Kinds(b), a)
+}
+

@@ -1,0 +1,41 @@
+package answer
+
+import "testing"
+
+func TestOtherAttribute(t *testing.T) {
+	akin := func(a, b string) bool { return a == "telephone" && b == "landline" }
+	for _, c := range []struct {
+		question, text string
+		other          bool
+	}{
+		{"What's my waist size?", "My shoe size is 10.5.", true},
+		{"What is my shoe size?", "My shoe size is 10.5.", false},
+		{"What size shoes do I wear?", "My shoe size is 10.5.", false},
+		{"What's my favorite book?", "My favorite season is autumn.", true},
+		{"What is my favourite season?", "My favorite season is autumn.", false},
+		{"What's my favorite thing to do?", "My favorite hobby is climbing.", false},
+		{"What's my home address?", "My email address is ana@example.com.", true},
+		{"What is my address?", "My email address is ana@example.com.", false},
+		{"What's my e-mail address?", "My email address is ana@example.com.", false},
+		{"What's the Wi-Fi password?", "The wifi password is on the router.", false},
+		{"What's my GitLab username?", "My GitHub username is arivera-dev.", true},
+		{"What is my phone number?", "My telephone number is 555 0100.", false},
+		{"What is my telephone number?", "My landline number is 555 0100.", false},
+		{"What is my phone number?", "My passport number is X1234567.", true},
+		{"What's my size?", "My shoe size is 10.5.", false},
+		{"What is my passport number?", "I keep my passport in the blue folder.", false},
+	} {
+		if got := OtherAttribute(c.question, c.text, akin); got != c.other {
+			t.Errorf("%q of %q: OtherAttribute %v, want %v", c.question, c.text, got, c.other)
+		}
+	}
+}
+
+func TestOtherAttributeReadsOnlyAKindSaidBeforeTheHead(t *testing.T) {
+	if OtherAttribute("What shoe size does my son wear?", "My son wears size 4 shoes.", nil) {
+		t.Error(`"wears" before "size" is no kind of size`)
+	}
+	if !OtherAttribute("What is grandma's shoe size?", "Grandma's glove size is 7.", nil) {
+		t.Error(`"Grandma's glove size" is a glove size`)
+	}
+}
