@@ -100,4 +100,3 @@ func sameKind(a, b string) bool {
 	}
 	return slices.Contains(lexicon.Kinds(a), b) || slices.Contains(lexicon.Kinds(b), a)
 }
-
