@@ -44,3 +44,15 @@ func TestAKindIsNotItsNamesake(t *testing.T) {
 		"What music do I like?": "",
 	})
 }
+
+// A measure asked by its adjective or verb ("How tall am I?") is answered
+// by a note telling it by its noun, and the other way round.
+func TestAMeasureByItsAdjectiveOrNoun(t *testing.T) {
+	svc := learned(t, "My height is 182 cm.", "I weigh 80 kg.", "My shoe size is 10.5.")
+	recallAnswers(t, svc, true, map[string]string{
+		"How tall am I?":       "182",
+		"What is my height?":   "182",
+		"What is my weight?":   "80 kg",
+		"How much do I weigh?": "80 kg",
+	})
+}

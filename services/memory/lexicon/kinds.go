@@ -35,6 +35,12 @@ var kinds = map[string][]string{
 	"pets":       {"dog", "cat", "dogs", "cats"},
 	"parents":    {"mom", "dad", "mother", "father"},
 	"music":      {"band", "song", "songs"},
+	// A measure asked by its adjective or verb is told by its noun: "How
+	// tall am I?" of "My height is 182 cm", "How much do I weigh?".
+	"tall":   {"height"},
+	"height": {"tall"},
+	"weigh":  {"weight"},
+	"weight": {"weigh", "weighs"},
 }
 
 // Kinds returns the words notes use for the members or the role of the
