@@ -54,6 +54,9 @@ func QuestionType(q string) Type {
 			case "time", "day", "date", "weekday":
 				return Time
 			}
+			if placeKinds[next] {
+				return Place
+			}
 		}
 		if i >= 2 {
 			break // the wh-word leads the question
@@ -80,6 +83,11 @@ var (
 		"fourteen": true, "fifteen": true, "sixteen": true, "seventeen": true, "eighteen": true, "nineteen": true,
 		"twenty": true, "twice": true, "once": true, "half": true, "dozen": true}
 )
+
+// placeKinds are the words after "what" or "which" that ask for a
+// place: "What city am I based in?".
+var placeKinds = map[string]bool{"city": true, "town": true, "country": true, "state": true, "village": true,
+	"place": true, "neighborhood": true, "neighbourhood": true}
 
 // TimeWord reports whether w (lowercased) names a time: a day, a month,
 // a part of the day, a period.

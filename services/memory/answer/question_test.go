@@ -15,6 +15,8 @@ func TestQuestionType(t *testing.T) {
 		"how long are logs kept":                Number,
 		"where are ADRs kept":                   Place,
 		"which fonts does the brand use":        Any,
+		"what city am I based in":               Place,
+		"which country did Caroline visit":      Place,
 		"how do I submit expenses":              Any,
 	} {
 		if got := QuestionType(q); got != want {
