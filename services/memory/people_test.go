@@ -73,3 +73,23 @@ func TestAnotherAttributeIsNoAnswer(t *testing.T) {
 		"What is grandma's telephone number?": "040",
 	})
 }
+
+// A relative memory has named is held by notes naming them: "My manager
+// is Priya Shah" makes "Priya's birthday is October 3" my manager's.
+func TestARelativeByTheirName(t *testing.T) {
+	svc := learned(t,
+		"My manager is Priya Shah.",
+		"Priya's birthday is October 3.",
+		"My son Leo is 5.",
+		"Leo's best friend is Noah.",
+		"Correction: my manager is now Lisa, Priya left the company.",
+		"My new phone number is 555-0199.",
+	)
+	recallAnswers(t, svc, false, map[string]string{
+		"When is my manager's birthday?":    "October 3",
+		"Who is my son's best friend?":      "Noah",
+		"Who is my daughter's best friend?": "",
+		"Who is my current manager?":        "Lisa",
+		"What's my current number?":         "555-0199",
+	})
+}

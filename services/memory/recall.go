@@ -130,9 +130,25 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 // fits reports whether a note told at a time is about what a question
 // asks: the names it asks about (LacksNameAt), the person (LacksPerson)
 // and the attribute (OtherAttribute: a shoe size is no waist size).
-func fits(question, text string, at time.Time) bool {
-	return !answer.LacksNameAt(question, text, at) && !answer.LacksPerson(question, text) &&
+func fits(question, text string, at time.Time, named map[string][]string) bool {
+	return !answer.LacksNameAt(question, text, at) && !answer.LacksPerson(question, text, named) &&
 		!answer.OtherAttribute(question, text, retrieval.Akin)
+}
+
+// relativeNames are the names the items give the user's relatives ("My
+// manager is Priya Shah"), so that a note naming one of them is about
+// the relative.
+func relativeNames(items map[int64]Item) map[string][]string {
+	var out map[string][]string
+	for _, it := range items {
+		for rel, names := range answer.RelativeNames(it.Text) {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[rel] = append(out[rel], names...)
+		}
+	}
+	return out
 }
 
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
@@ -204,10 +220,11 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	// A correction put above a note it corrects answers whatever that note
 	// answers, holding the question's words or not.
 	rel := make(map[int64]bool, len(ranked))
+	named := relativeNames(items)
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(p.Question, text, it.ObservedAt)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(p.Question, text, it.ObservedAt, named)
 		}
 	}
 	var cands []candidate
@@ -219,7 +236,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(p.Question, text, it.ObservedAt)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(p.Question, text, it.ObservedAt, named)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))

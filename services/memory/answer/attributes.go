@@ -66,6 +66,9 @@ func attributes(words []string) map[string][]string {
 			if lexicon.Stopword(k) || k == "s" || lexicon.IsSymbol(k) || k[0] >= '0' && k[0] <= '9' {
 				continue
 			}
+			if when[k] {
+				continue // "my current number" asks for a phone number
+			}
 			if determined(words, i-1) {
 				out[w] = append(out[w], k)
 			}
@@ -76,6 +79,10 @@ func attributes(words []string) map[string][]string {
 	}
 	return out
 }
+
+// when are words before a head that tell when it held, not its kind.
+var when = map[string]bool{"current": true, "new": true, "old": true, "latest": true, "previous": true,
+	"former": true, "present": true, "usual": true, "own": true, "actual": true}
 
 // determined reports whether words[i] opens a noun phrase, after "my",
 // "the", "Grandma's" or at the start: a kind said before a head ("my

@@ -23,6 +23,7 @@ func TestOtherAttribute(t *testing.T) {
 		{"What is my telephone number?", "My landline number is 555 0100.", false},
 		{"What is my phone number?", "My passport number is X1234567.", true},
 		{"What's my size?", "My shoe size is 10.5.", false},
+		{"What's my current number?", "My new phone number is 555-0199.", false},
 		{"What is my passport number?", "I keep my passport in the blue folder.", false},
 	} {
 		if got := OtherAttribute(c.question, c.text, akin); got != c.other {

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,7 +17,12 @@ import (
 // ("My wife is allergic to cats", "Priya's birthday is October 3", "The
 // kids' dentist is Dr. Wong"). A note about no one ("The wifi is on the
 // router") may answer either.
-func LacksPerson(question, text string) bool {
+//
+// named are the names memory gives relatives (RelativeNames: "My manager
+// is Priya Shah"), by relation word: a note holding one of them holds
+// the relative ("Priya's birthday is October 3" for "When is my
+// manager's birthday?").
+func LacksPerson(question, text string, named map[string][]string) bool {
 	qw := lexicon.Words(question)
 	asked := relativesAsked(question, qw)
 	tw := lexicon.Words(text)
@@ -25,6 +31,11 @@ func LacksPerson(question, text string) bool {
 			for _, a := range asked {
 				if lexicon.SameRelative(a, w) {
 					return false
+				}
+				for rel, names := range named {
+					if lexicon.SameRelative(a, rel) && slices.Contains(names, w) {
+						return false
+					}
 				}
 			}
 		}
@@ -41,11 +52,12 @@ func LacksPerson(question, text string) bool {
 }
 
 // relativesAsked are the relation words a question asks about: said
-// after "my" or "our" ("my mother's birthday"), or as a name ("Mom").
+// after "my" or "our", up to two words between ("my mother's birthday",
+// "my current manager"), or as a name ("Mom").
 func relativesAsked(question string, qw []string) []string {
 	var out []string
 	for i, w := range qw {
-		if lexicon.Relative(w) && (i > 0 && (qw[i-1] == "my" || qw[i-1] == "our")) {
+		if lexicon.Relative(w) && slices.ContainsFunc(qw[max(0, i-3):i], func(p string) bool { return p == "my" || p == "our" }) {
 			out = append(out, w)
 		}
 	}
@@ -98,4 +110,61 @@ func possessiveName(text string) bool {
 		}
 	}
 	return false
+}
+
+// RelativeNames are the names a text gives relatives, lowercased, by
+// relation word: "My manager is Priya Shah", "My son Leo is 5", "My wife,
+// Anna, teaches", "Tom is my brother".
+func RelativeNames(text string) map[string][]string {
+	var out map[string][]string
+	fields := strings.Fields(text)
+	word := func(i int) string { return strings.ToLower(trimWord(fields[i])) }
+	capital := func(i int) bool {
+		r, _ := utf8.DecodeRuneInString(trimWord(fields[i]))
+		return unicode.IsUpper(r)
+	}
+	// namesFrom are the capitalised words from i on, up to a clause's end.
+	namesFrom := func(i int) []string {
+		var ns []string
+		for ; i < len(fields) && len(ns) < 3 && capital(i) && !lexicon.Relative(word(i)); i++ {
+			if w := word(i); strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+				return nil // "my sister is Priya's best friend"
+			}
+			ns = append(ns, word(i))
+			if strings.ContainsAny(fields[i][len(fields[i])-1:], ".,;:!?") {
+				break
+			}
+		}
+		return ns
+	}
+	add := func(rel string, ns []string) {
+		if len(ns) == 0 {
+			return
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[rel] = append(out[rel], ns...)
+	}
+	for i := 0; i+2 < len(fields); i++ {
+		if w := word(i); w == "my" || w == "our" {
+			rel := word(i + 1)
+			if !lexicon.Relative(rel) || strings.HasSuffix(fields[i+1], "'s") || strings.HasSuffix(fields[i+1], "’s") {
+				continue
+			}
+			if word(i+2) == "is" && i+3 < len(fields) {
+				add(rel, namesFrom(i+3))
+			} else {
+				add(rel, namesFrom(i+2))
+			}
+		}
+		if i+3 < len(fields) && capital(i) && word(i+1) == "is" && (word(i+2) == "my" || word(i+2) == "our") && lexicon.Relative(word(i+3)) {
+			j := i
+			for j > 0 && capital(j-1) && !strings.ContainsAny(fields[j-1][len(fields[j-1])-1:], ".,;:!?") {
+				j--
+			}
+			add(word(i+3), namesFrom(j))
+		}
+	}
+	return out
 }

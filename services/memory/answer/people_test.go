@@ -1,6 +1,9 @@
 package answer
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestLacksPerson(t *testing.T) {
 	for _, c := range []struct {
@@ -36,7 +39,53 @@ func TestLacksPerson(t *testing.T) {
 		// A question about no one asks nothing of whose a note is.
 		{"When is the launch?", "My wife's launch party is on Friday.", false},
 	} {
-		if got := LacksPerson(c.question, c.text); got != c.lacks {
+		if got := LacksPerson(c.question, c.text, nil); got != c.lacks {
+			t.Errorf("%q of %q: LacksPerson %v, want %v", c.question, c.text, got, c.lacks)
+		}
+	}
+}
+
+func TestRelativeNames(t *testing.T) {
+	for text, want := range map[string]map[string][]string{
+		"My manager is Priya Shah.":                  {"manager": {"priya", "shah"}},
+		"My son Leo is 5 and loves trains.":          {"son": {"leo"}},
+		"My wife, Anna, teaches music.":              {"wife": {"anna"}},
+		"Tom Baker is my brother.":                   {"brother": {"tom", "baker"}},
+		"My mom is a nurse.":                         nil,
+		"My wife and I live in Denver.":              nil,
+		"My manager's name is Raj.":                  nil,
+		"Ana said my sister is Priya's best friend.": nil,
+	} {
+		got := RelativeNames(text)
+		if len(got) != len(want) {
+			t.Errorf("%q: RelativeNames = %v, want %v", text, got, want)
+			continue
+		}
+		for rel, names := range want {
+			if !slices.Equal(got[rel], names) {
+				t.Errorf("%q: RelativeNames = %v, want %v", text, got, want)
+			}
+		}
+	}
+}
+
+// A relative is held by a note naming the name memory gives them, and
+// asked of with words between "my" and the relation ("my current
+// manager").
+func TestLacksPersonByName(t *testing.T) {
+	named := map[string][]string{"manager": {"priya", "shah"}, "son": {"leo"}}
+	for _, c := range []struct {
+		question, text string
+		lacks          bool
+	}{
+		{"When is my manager's birthday?", "Priya's birthday is October 3.", false},
+		{"When is my boss's birthday?", "Priya's birthday is October 3.", false},
+		{"Who is my son's best friend?", "Leo's best friend is Noah.", false},
+		{"Who is my daughter's best friend?", "Leo's best friend is Noah.", true},
+		{"Who is my current manager?", "Correction: my manager is now Lisa.", false},
+		{"Who is my current manager?", "Lisa runs the design team.", true},
+	} {
+		if got := LacksPerson(c.question, c.text, named); got != c.lacks {
 			t.Errorf("%q of %q: LacksPerson %v, want %v", c.question, c.text, got, c.lacks)
 		}
 	}
