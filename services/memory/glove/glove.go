@@ -122,3 +122,21 @@ func AddTo(dst []float32, rank int, weight float32) {
 // component of frequency-weighted word vectors, unit length); removing it
 // leaves what sets a sentence apart. The caller must not modify it.
 func Common() []float32 { return get().common }
+
+// Cosine is the cosine of the vectors of the words of ranks a and b. Each
+// word's scale cancels, so it reads the stored bytes and allocates nothing.
+func Cosine(a, b int) float64 {
+	t := get()
+	va, vb := t.vecs[a*t.dim:(a+1)*t.dim], t.vecs[b*t.dim:(b+1)*t.dim]
+	var ab, aa, bb int64
+	for i := range va {
+		x, y := int64(int8(va[i])), int64(int8(vb[i]))
+		ab += x * y
+		aa += x * x
+		bb += y * y
+	}
+	if aa == 0 || bb == 0 {
+		return 0
+	}
+	return float64(ab) / math.Sqrt(float64(aa)*float64(bb))
+}

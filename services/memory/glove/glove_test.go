@@ -66,3 +66,16 @@ func TestNeighbours(t *testing.T) {
 		t.Fatal("frequency must fall with rank")
 	}
 }
+
+// Cosine reads the stored bytes and must agree with the vectors AddTo
+// scales out of them.
+func TestCosine(t *testing.T) {
+	for _, p := range [][2]string{{"doctor", "physician"}, {"salary", "salad"}, {"car", "car"}, {"the", "zebra"}} {
+		ra, _ := glove.Rank(p[0])
+		rb, _ := glove.Rank(p[1])
+		want := cosine(vec(t, p[0]), vec(t, p[1]))
+		if got := glove.Cosine(ra, rb); math.Abs(got-want) > 1e-5 {
+			t.Errorf("%s, %s: Cosine %.6f, the scaled vectors' %.6f", p[0], p[1], got, want)
+		}
+	}
+}

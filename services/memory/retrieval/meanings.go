@@ -70,10 +70,7 @@ func Akin(a, b string) bool {
 	if !ok || !ok2 {
 		return false
 	}
-	va, vb := make([]float32, glove.Dim()), make([]float32, glove.Dim())
-	glove.AddTo(va, ra, 1)
-	glove.AddTo(vb, rb, 1)
-	return dot(vectorindex.Normalize(va), vectorindex.Normalize(vb)) >= akinCosine
+	return glove.Cosine(ra, rb) >= akinCosine
 }
 
 // namesNoPlace reports whether the words of a name (lowercase) read, in
