@@ -130,9 +130,8 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 // fits reports whether a note told at a time is about what a question
 // asks: the names it asks about (LacksNameAt), the person (LacksPerson)
 // and the attribute (OtherAttribute: a shoe size is no waist size).
-func fits(question, text string, at time.Time, named map[string][]string) bool {
-	return !answer.LacksNameAt(question, text, at) && !answer.LacksPerson(question, text, named) &&
-		!answer.OtherAttribute(question, text, retrieval.Akin)
+func fits(q answer.Asked, text string, at time.Time, named map[string][]string) bool {
+	return !q.LacksNameAt(text, at) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin)
 }
 
 // relativeNames are the names the items give the user's relatives ("My
@@ -220,11 +219,11 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	// A correction put above a note it corrects answers whatever that note
 	// answers, holding the question's words or not.
 	rel := make(map[int64]bool, len(ranked))
-	named := relativeNames(items)
+	asked, named := answer.Ask(p.Question), relativeNames(items)
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(p.Question, text, it.ObservedAt, named)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(asked, text, it.ObservedAt, named)
 		}
 	}
 	var cands []candidate
@@ -236,7 +235,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(p.Question, text, it.ObservedAt, named)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(asked, text, it.ObservedAt, named)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))

@@ -29,8 +29,8 @@ var generic = map[string]bool{"thing": true, "things": true, "one": true, "kind"
 // attribute without its kind ("My size is M") may still answer.
 // akin, when not nil, tells two kinds' words that mean the same
 // ("telephone", "landline").
-func OtherAttribute(question, text string, akin func(a, b string) bool) bool {
-	asked := attributes(lexicon.Words(question))
+func (a Asked) OtherAttribute(text string, akin func(a, b string) bool) bool {
+	asked := a.attrs
 	if len(asked) == 0 {
 		return false
 	}

@@ -26,17 +26,17 @@ func TestOtherAttribute(t *testing.T) {
 		{"What's my current number?", "My new phone number is 555-0199.", false},
 		{"What is my passport number?", "I keep my passport in the blue folder.", false},
 	} {
-		if got := OtherAttribute(c.question, c.text, akin); got != c.other {
+		if got := Ask(c.question).OtherAttribute(c.text, akin); got != c.other {
 			t.Errorf("%q of %q: OtherAttribute %v, want %v", c.question, c.text, got, c.other)
 		}
 	}
 }
 
 func TestOtherAttributeReadsOnlyAKindSaidBeforeTheHead(t *testing.T) {
-	if OtherAttribute("What shoe size does my son wear?", "My son wears size 4 shoes.", nil) {
+	if Ask("What shoe size does my son wear?").OtherAttribute("My son wears size 4 shoes.", nil) {
 		t.Error(`"wears" before "size" is no kind of size`)
 	}
-	if !OtherAttribute("What is grandma's shoe size?", "Grandma's glove size is 7.", nil) {
+	if !Ask("What is grandma's shoe size?").OtherAttribute("Grandma's glove size is 7.", nil) {
 		t.Error(`"Grandma's glove size" is a glove size`)
 	}
 }

@@ -22,18 +22,16 @@ import (
 // is Priya Shah"), by relation word: a note holding one of them holds
 // the relative ("Priya's birthday is October 3" for "When is my
 // manager's birthday?").
-func LacksPerson(question, text string, named map[string][]string) bool {
-	qw := lexicon.Words(question)
-	asked := relativesAsked(question, qw)
+func (a Asked) LacksPerson(text string, named map[string][]string) bool {
 	tw := lexicon.Words(text)
-	if len(asked) > 0 {
+	if len(a.relatives) > 0 {
 		for _, w := range tw {
-			for _, a := range asked {
-				if lexicon.SameRelative(a, w) {
+			for _, r := range a.relatives {
+				if lexicon.SameRelative(r, w) {
 					return false
 				}
 				for rel, names := range named {
-					if lexicon.SameRelative(a, rel) && slices.Contains(names, w) {
+					if lexicon.SameRelative(r, rel) && slices.Contains(names, w) {
 						return false
 					}
 				}
@@ -41,27 +39,23 @@ func LacksPerson(question, text string, named map[string][]string) bool {
 		}
 		return true
 	}
-	self := false
-	for _, w := range qw {
-		self = self || lexicon.FirstPersonWord(w)
-	}
-	if !self {
+	if !a.self {
 		return false
 	}
-	return aboutAnother(text, tw, len(personalNames(question)) > 0)
+	return aboutAnother(text, tw, len(a.names) > 0)
 }
 
 // relativesAsked are the relation words a question asks about: said
 // after "my" or "our", up to two words between ("my mother's birthday",
 // "my current manager"), or as a name ("Mom").
-func relativesAsked(question string, qw []string) []string {
+func relativesAsked(qw []string, names []name) []string {
 	var out []string
 	for i, w := range qw {
 		if lexicon.Relative(w) && slices.ContainsFunc(qw[max(0, i-3):i], func(p string) bool { return p == "my" || p == "our" }) {
 			out = append(out, w)
 		}
 	}
-	for _, n := range namesAt(question) {
+	for _, n := range names {
 		if lexicon.Relative(n.name) {
 			out = append(out, n.name)
 		}
@@ -100,11 +94,7 @@ var ownWords = map[string]bool{"we": true, "us": true, "our": true, "ours": true
 // possession ("Priya's birthday"), the name not a relation word.
 func possessiveName(text string) bool {
 	for _, f := range strings.Fields(text) {
-		w := strings.TrimLeft(f, "\"“(")
-		base, ok := strings.CutSuffix(strings.TrimRight(w, ".,;:!?)\"”"), "'s")
-		if !ok {
-			base, ok = strings.CutSuffix(strings.TrimRight(w, ".,;:!?)\"”"), "’s")
-		}
+		base, ok := possessor(f)
 		if r, _ := utf8.DecodeRuneInString(base); ok && unicode.IsUpper(r) && !lexicon.Relative(strings.ToLower(base)) {
 			return true
 		}
@@ -127,7 +117,7 @@ func RelativeNames(text string) map[string][]string {
 	namesFrom := func(i int) []string {
 		var ns []string
 		for ; i < len(fields) && len(ns) < 3 && capital(i) && !lexicon.Relative(word(i)); i++ {
-			if w := word(i); strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+			if _, ok := possessor(fields[i]); ok {
 				return nil // "my sister is Priya's best friend"
 			}
 			ns = append(ns, word(i))
@@ -149,7 +139,7 @@ func RelativeNames(text string) map[string][]string {
 	for i := 0; i+2 < len(fields); i++ {
 		if w := word(i); w == "my" || w == "our" {
 			rel := word(i + 1)
-			if !lexicon.Relative(rel) || strings.HasSuffix(fields[i+1], "'s") || strings.HasSuffix(fields[i+1], "’s") {
+			if _, ok := possessor(fields[i+1]); ok || !lexicon.Relative(rel) {
 				continue
 			}
 			if word(i+2) == "is" && i+3 < len(fields) {

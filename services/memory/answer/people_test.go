@@ -39,7 +39,7 @@ func TestLacksPerson(t *testing.T) {
 		// A question about no one asks nothing of whose a note is.
 		{"When is the launch?", "My wife's launch party is on Friday.", false},
 	} {
-		if got := LacksPerson(c.question, c.text, nil); got != c.lacks {
+		if got := Ask(c.question).LacksPerson(c.text, nil); got != c.lacks {
 			t.Errorf("%q of %q: LacksPerson %v, want %v", c.question, c.text, got, c.lacks)
 		}
 	}
@@ -85,7 +85,7 @@ func TestLacksPersonByName(t *testing.T) {
 		{"Who is my current manager?", "Correction: my manager is now Lisa.", false},
 		{"Who is my current manager?", "Lisa runs the design team.", true},
 	} {
-		if got := LacksPerson(c.question, c.text, named); got != c.lacks {
+		if got := Ask(c.question).LacksPerson(c.text, named); got != c.lacks {
 			t.Errorf("%q of %q: LacksPerson %v, want %v", c.question, c.text, got, c.lacks)
 		}
 	}

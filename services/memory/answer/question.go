@@ -6,9 +6,7 @@ package answer
 
 import (
 	"regexp"
-	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -164,7 +162,7 @@ func namesAt(text string) []name {
 	start := true
 	fields := strings.Fields(text)
 	for i, f := range fields {
-		w := strings.TrimSuffix(strings.TrimSuffix(trimWord(f), "'s"), "’s")
+		w, _ := possessor(f)
 		if w != "" && !start {
 			r, n := utf8.DecodeRuneInString(w)
 			if unicode.IsUpper(r) && n < len(w) && strings.ToLower(w[n:]) == w[n:] && utf8.RuneCountInString(w) > 1 {
@@ -194,6 +192,16 @@ func trimWord(f string) string {
 	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
+// possessor returns a field's word without its punctuation and without a
+// possessive "'s" ("Priya's," is Priya), and whether it had one.
+func possessor(f string) (string, bool) {
+	w := trimWord(f)
+	if base, ok := strings.CutSuffix(w, "'s"); ok {
+		return base, true
+	}
+	return strings.CutSuffix(w, "’s")
+}
+
 // acronyms returns the words of text written in capitals only, of two
 // letters or more ("GDPR", "ÖL"), as lowercase runes.
 func acronyms(text string) [][]rune {
@@ -208,34 +216,6 @@ func acronyms(text string) [][]rune {
 		}
 	}
 	return out
-}
-
-// LacksName reports whether text misses a name the question asks about,
-// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not.
-// Names the note holds only as their initials ("General Data Protection
-// Regulation" in a note saying "GDPR": an acronym of the question's
-// consecutive names, every missing one among them) are not missing.
-func LacksName(question, text string) bool {
-	return lacksName(personalNames(question), text)
-}
-
-// personalNames are the names of a question but those that are relation
-// words ("Mom"), which LacksPerson reads as such.
-func personalNames(question string) []name {
-	return slices.DeleteFunc(namesAt(question), func(n name) bool { return lexicon.Relative(n.name) })
-}
-
-// LacksNameAt is LacksName for a text told at a time: the month it was
-// told in is a name it holds. A conversation's turn keeps its date apart
-// from its words, and "When did Caroline go to a pride parade in
-// August?" asks of a turn told in August.
-func LacksNameAt(question, text string, at time.Time) bool {
-	qn := personalNames(question)
-	if !at.IsZero() {
-		month := strings.ToLower(at.Month().String())
-		qn = slices.DeleteFunc(qn, func(n name) bool { return n.name == month || n.name == month[:3] })
-	}
-	return lacksName(qn, text)
 }
 
 func lacksName(qn []name, text string) bool {
@@ -324,7 +304,8 @@ func addressedOnly(qn []name, text string) bool {
 	spokenOf := false
 	for _, n := range qn {
 		for i, f := range fields {
-			w := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(trimWord(f), "'s"), "’s"))
+			w, _ := possessor(f)
+			w = strings.ToLower(w)
 			if w == "" || !lexicon.Near(lexicon.Stem(n.name), lexicon.Stem(w)) {
 				continue
 			}

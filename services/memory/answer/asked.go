@@ -1,0 +1,56 @@
+package answer
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
+)
+
+// Asked is what a question asks about, read once for the many notes recall
+// weighs against it: the names it asks about, the relatives, whether it
+// asks of the one who wrote it, the attributes.
+type Asked struct {
+	names     []name              // capitalised words past a sentence's first, not relation words
+	relatives []string            // relation words asked about (relativesAsked)
+	self      bool                // a word of the first person singular
+	attrs     map[string][]string // attributes by head (attributes)
+}
+
+// Ask reads a question.
+func Ask(question string) Asked {
+	qw := lexicon.Words(question)
+	all := namesAt(question)
+	a := Asked{
+		names:     slices.DeleteFunc(slices.Clone(all), func(n name) bool { return lexicon.Relative(n.name) }),
+		relatives: relativesAsked(qw, all),
+		self:      slices.ContainsFunc(qw, lexicon.FirstPersonWord),
+		attrs:     attributes(qw),
+	}
+	return a
+}
+
+// LacksName reports whether text misses a name the question asks about,
+// allowing a typo in a capitalised word: "Jhon" is John, "joined" is not.
+// Names the note holds only as their initials ("General Data Protection
+// Regulation" in a note saying "GDPR": an acronym of the question's
+// consecutive names, every missing one among them) are not missing.
+// Relation words said as names ("Mom") are LacksPerson's.
+func (a Asked) LacksName(text string) bool { return lacksName(a.names, text) }
+
+// LacksNameAt is LacksName for a text told at a time: the month it was
+// told in is a name it holds. A conversation's turn keeps its date apart
+// from its words, and "When did Caroline go to a pride parade in
+// August?" asks of a turn told in August.
+func (a Asked) LacksNameAt(text string, at time.Time) bool {
+	qn := a.names
+	if !at.IsZero() {
+		month := strings.ToLower(at.Month().String())
+		isMonth := func(n name) bool { return n.name == month || n.name == month[:3] }
+		if slices.ContainsFunc(qn, isMonth) {
+			qn = slices.DeleteFunc(slices.Clone(qn), isMonth)
+		}
+	}
+	return lacksName(qn, text)
+}
