@@ -5,7 +5,8 @@ import "slices"
 // kinds maps a word a question uses for a kind of thing in a person's life
 // to the words notes use for its members or for the same role: asked
 // "What is my job?", memory holds "I work as a nurse"; asked "Who is my
-// manager?", "My boss is Karen". WordNet does not bridge these: "nurse"
+// manager?", "My boss is Karen" (those of people come from relations).
+// WordNet does not bridge these: "nurse"
 // is no hyponym of "job", "dog" none of "pet", and its hyponyms in full
 // were noise on both evaluations (a "pet" has hundreds). The list stays
 // short and about a person's own life, which is what memory is asked.
@@ -20,20 +21,8 @@ var kinds = map[string][]string{
 	"profession": {"work", "works", "job"},
 	"occupation": {"work", "works", "job"},
 	"employer":   {"work", "works", "job"},
-	"boss":       {"manager", "supervisor"},
-	"manager":    {"boss", "supervisor"},
-	"supervisor": {"boss", "manager"},
-	"spouse":     {"wife", "husband", "partner"},
-	"partner":    {"wife", "husband", "girlfriend", "boyfriend"},
-	"wife":       {"spouse"},
-	"husband":    {"spouse"},
-	"kid":        {"son", "daughter", "child"},
-	"kids":       {"son", "daughter", "children", "sons", "daughters"},
-	"child":      {"son", "daughter", "kid"},
-	"children":   {"son", "daughter", "kids", "sons", "daughters"},
 	"pet":        {"dog", "cat", "puppy", "kitten"},
 	"pets":       {"dog", "cat", "dogs", "cats"},
-	"parents":    {"mom", "dad", "mother", "father"},
 	"music":      {"band", "song", "songs"},
 	// A measure asked by its adjective or verb is told by its noun: "How
 	// tall am I?" of "My height is 182 cm", "How much do I weigh?".
@@ -44,9 +33,14 @@ var kinds = map[string][]string{
 }
 
 // Kinds returns the words notes use for the members or the role of the
-// kind w names (see kinds), nil for any other word. The slice is shared:
-// callers must not change it.
-func Kinds(w string) []string { return kinds[w] }
+// kind w names (see kinds; for the people of one's life, relatedPeople),
+// nil for any other word. The slice is shared: callers must not change it.
+func Kinds(w string) []string {
+	if k, ok := kinds[w]; ok {
+		return k
+	}
+	return relatedPeople[w]
+}
 
 // idioms are runs of words that mean another word: "What do I do for a
 // living?" asks about work, and "living" would find "I live in Portland".

@@ -78,6 +78,24 @@ func TestKinds(t *testing.T) {
 	if Kinds("dog") != nil || Kinds("career") != nil {
 		t.Errorf("Kinds(dog) = %q, Kinds(career) = %q, want none", Kinds("dog"), Kinds("career"))
 	}
+	// People's kinds come from the relations: members, the same
+	// relation, a member's group; never a sibling relation.
+	for w, want := range map[string][]string{"kids": {"son", "daughter", "children"}, "wife": {"spouse", "partner"},
+		"parents": {"mom", "father"}, "boss": {"manager", "supervisor"}} {
+		for _, k := range want {
+			if !slices.Contains(Kinds(w), k) {
+				t.Errorf("Kinds(%s) = %q, want %s among them", w, Kinds(w), k)
+			}
+		}
+	}
+	if slices.Contains(Kinds("mom"), "dad") || slices.Contains(Kinds("wife"), "husband") || slices.Contains(Kinds("son"), "daughter") {
+		t.Errorf("Kinds(mom) = %q, Kinds(wife) = %q, Kinds(son) = %q: another person", Kinds("mom"), Kinds("wife"), Kinds("son"))
+	}
+	for w := range kinds {
+		if Relative(w) {
+			t.Errorf("%s is in kinds and in relations: its kinds are the relations'", w)
+		}
+	}
 }
 
 func TestSameRelative(t *testing.T) {

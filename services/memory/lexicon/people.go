@@ -1,5 +1,7 @@
 package lexicon
 
+import "slices"
+
 // relations are the words for the people of a person's life that notes
 // and questions say with "my": each word's relation, and the wider one it
 // belongs to ("mom" is a mother, and one of the parents). "Who is my
@@ -46,3 +48,20 @@ func SameRelative(a, b string) bool {
 	}
 	return ra[0] == rb[0] || ra[0] == rb[1] || ra[1] == rb[0]
 }
+
+// relatedPeople are, by relation word, the words notes use for the same
+// person (relations): the same relation ("boss", "manager"), its members
+// ("kids": "son", "daughter"), and a member's group ("wife": "partner",
+// "spouse"). "Who is my manager?" is told by "My boss is Karen".
+var relatedPeople = func() map[string][]string {
+	out := map[string][]string{}
+	for w, rw := range relations {
+		for v, rv := range relations {
+			if v != w && (rv[0] == rw[0] || rv[1] == rw[0] || rw[1] != "" && rv[0] == rw[1]) {
+				out[w] = append(out[w], v)
+			}
+		}
+		slices.Sort(out[w])
+	}
+	return out
+}()
