@@ -74,6 +74,20 @@ func TestAnotherAttributeIsNoAnswer(t *testing.T) {
 	})
 }
 
+// A name is someone's: my cat's name is neither my dog's nor mine, and a
+// pet's name may be the cat's.
+func TestWhoseNameItIs(t *testing.T) {
+	svc := learned(t, "My cat's name is Miso.", "I live in Lisbon.", "My sister Ana is a dentist.")
+	recallAnswers(t, svc, false, map[string]string{
+		"What is my dog's name?":    "",
+		"What is my name?":          "",
+		"What is my last name?":     "",
+		"What is my cat's name?":    "Miso",
+		"What is my pet's name?":    "Miso",
+		"What is my sister's name?": "Ana",
+	})
+}
+
 // A relative memory has named is held by notes naming them: "My manager
 // is Priya Shah" makes "Priya's birthday is October 3" my manager's.
 func TestARelativeByTheirName(t *testing.T) {

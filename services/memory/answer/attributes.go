@@ -25,7 +25,8 @@ var generic = map[string]bool{"thing": true, "things": true, "one": true, "kind"
 // OtherAttribute reports whether text tells another attribute of the same
 // kind than the question asks for, and not that one: "My shoe size is
 // 10.5" is no waist size, "My favorite season is autumn" no favorite
-// book, "My email address is …" no home address. A note that names the
+// book, "My email address is …" no home address, "My cat's name is Miso"
+// no dog's name, nor mine. A note that names the
 // attribute without its kind ("My size is M") may still answer.
 // akin, when not nil, tells two kinds' words that mean the same
 // ("telephone", "landline").
@@ -40,8 +41,12 @@ func (a Asked) OtherAttribute(text string, akin func(a, b string) bool) bool {
 		if !ok {
 			continue
 		}
+		// Whose name is no meaning's likeness: a dog is akin to a cat.
+		like := func(k, s string) bool {
+			return sameKind(k, s) || head == "name" && lexicon.SameRelative(k, s) || head != "name" && akin != nil && akin(k, s)
+		}
 		if !slices.ContainsFunc(kinds, func(k string) bool {
-			return slices.ContainsFunc(said, func(s string) bool { return sameKind(k, s) || akin != nil && akin(k, s) })
+			return slices.ContainsFunc(said, func(s string) bool { return like(k, s) })
 		}) {
 			return true
 		}
@@ -61,6 +66,10 @@ func attributes(words []string) map[string][]string {
 			if k := words[i+1]; !lexicon.Stopword(k) && !generic[k] {
 				out["favorite"] = append(out["favorite"], k)
 			}
+		case w == "name":
+			if o := owner(words, i); o != "" {
+				out["name"] = append(out["name"], o)
+			}
 		case attributeHeads[w] && i > 0:
 			k := words[i-1]
 			if lexicon.Stopword(k) || k == "s" || lexicon.IsSymbol(k) || k[0] >= '0' && k[0] <= '9' {
@@ -79,6 +88,35 @@ func attributes(words []string) map[string][]string {
 	}
 	return out
 }
+
+// owner is whose name words[i] is: "my" for "my name" or "my last
+// name", "dog" for "my dog's name" or "the name of my dog"; "" when it
+// says no one's ("a name").
+func owner(words []string, at int) string {
+	i := at
+	for i > 0 && nameParts[words[i-1]] {
+		i--
+	}
+	switch {
+	case i >= 2 && words[i-1] == "s":
+		return words[i-2]
+	case i >= 1 && (words[i-1] == "my" || words[i-1] == "our"):
+		return "my"
+	case at+2 < len(words) && words[at+1] == "of":
+		j := at + 2
+		for j+1 < len(words) && (determiners[words[j]] || words[j+1] == "s") {
+			j++
+		}
+		if !lexicon.Stopword(words[j]) {
+			return words[j]
+		}
+	}
+	return ""
+}
+
+// nameParts are the parts of a name said before it: "my last name".
+var nameParts = map[string]bool{"first": true, "last": true, "middle": true, "full": true, "maiden": true,
+	"given": true, "family": true, "nick": true, "real": true}
 
 // when are words before a head that tell when it held, not its kind.
 var when = map[string]bool{"current": true, "new": true, "old": true, "latest": true, "previous": true,

@@ -25,6 +25,16 @@ func TestOtherAttribute(t *testing.T) {
 		{"What's my size?", "My shoe size is 10.5.", false},
 		{"What's my current number?", "My new phone number is 555-0199.", false},
 		{"What is my passport number?", "I keep my passport in the blue folder.", false},
+		{"What is my dog's name?", "My cat's name is Miso.", true},
+		{"What is my name?", "My cat's name is Miso.", true},
+		{"What is my name?", "My name is Ana Lima.", false},
+		{"What is my pet's name?", "My cat's name is Miso.", false},
+		{"What's the name of my dog?", "My dog's name is Rex.", false},
+		{"What's the name of my dog?", "My cat's name is Miso.", true},
+		{"What is my mom's name?", "My mother's name is Rosa.", false},
+		{"What is my sister's name?", "My sister is a dentist.", false},
+		{"What is my last name?", "My cat's name is Miso.", true},
+		{"What is my last name?", "My full name is Ana Lima.", false},
 	} {
 		if got := Ask(c.question).OtherAttribute(c.text, akin); got != c.other {
 			t.Errorf("%q of %q: OtherAttribute %v, want %v", c.question, c.text, got, c.other)
