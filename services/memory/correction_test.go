@@ -193,6 +193,24 @@ func TestAMoveToAStreetIsMyAddress(t *testing.T) {
 	})
 }
 
+// A new address told without a move ("Our new address is 12 Rua
+// Augusta") is where I live, before where I lived; an email address or a
+// work address is not where I live, nor a home's address an email.
+func TestANewAddressIsWhereILive(t *testing.T) {
+	svc := learned(t, "I live in Paris.", "My email address is ana@example.com.", "Our new address is 12 Rua Augusta, Lisbon.")
+	recallAnswers(t, svc, false, map[string]string{
+		"Where do I live?":          "Rua Augusta",
+		"Where do I live now?":      "Rua Augusta",
+		"What is my home address?":  "Rua Augusta",
+		"What is my email address?": "ana@example.com",
+	})
+	recallAnswers(t, svc, true, map[string]string{"What is my email address?": "ana@example.com"})
+	other := learned(t, "My email address is ana@example.com.", "My work address is 1 Infinite Loop.", "I like hiking.")
+	recallAnswers(t, other, false, map[string]string{"Where do I live?": ""})
+	mom := learned(t, "My mom's address is 5 Oak Street, Dayton.", "I live in Austin.")
+	recallAnswers(t, mom, true, map[string]string{"Where does my mom live?": "Oak Street", "Where do I live?": "Austin"})
+}
+
 // A change of job told by the companies' names alone ("I left Acme and
 // joined Lumen") answers where I work before the job it ended.
 func TestLeavingForAnotherCompanyIsAChangeOfJob(t *testing.T) {

@@ -28,6 +28,10 @@ func Ask(question string) Asked {
 		self:      slices.ContainsFunc(qw, lexicon.FirstPersonWord),
 		attrs:     attributes(qw),
 	}
+	if slices.Contains(qw, "where") && (slices.Contains(qw, "live") || slices.Contains(qw, "lives")) {
+		// Where one lives is a home address, not an email one.
+		a.attrs["address"] = append(a.attrs["address"], "home")
+	}
 	return a
 }
 

@@ -86,6 +86,13 @@ func attributes(words []string) map[string][]string {
 			}
 		}
 	}
+	for i, w := range words[:max(0, len(words)-2)] {
+		if w == "address" && out[w] == nil && words[i+1] == "is" && words[i+2][0] >= '0' && words[i+2][0] <= '9' {
+			// An address of no kind said that starts with a number is a
+			// home's: "Our new address is 12 Rua Augusta" is no email.
+			out[w] = []string{"home"}
+		}
+	}
 	return out
 }
 

@@ -24,6 +24,11 @@ var kinds = map[string][]string{
 	"pet":        {"dog", "cat", "puppy", "kitten"},
 	"pets":       {"dog", "cat", "dogs", "cats"},
 	"music":      {"band", "song", "songs"},
+	// Where one lives is told by an address: "Our new address is 12 Rua
+	// Augusta" for "Where do I live?" (answer.Ask takes it for a home
+	// address, which an email address is not).
+	"live":  {"address"},
+	"lives": {"address"},
 	// A measure asked by its adjective or verb is told by its noun: "How
 	// tall am I?" of "My height is 182 cm", "How much do I weigh?".
 	"tall":   {"height"},

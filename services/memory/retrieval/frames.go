@@ -27,6 +27,9 @@ type changeFrame struct {
 	after func(rest []token) bool
 	words []string
 	plain bool
+	// subject, when not nil, reads the words before the verb instead of
+	// writerIsSubject: "our new address is" has no verb of the writer's.
+	subject func(before []token) bool
 }
 
 var changeFrames = []changeFrame{
@@ -35,6 +38,20 @@ var changeFrames = []changeFrame{
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
 	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining", "started", "starting", "began"}, after: aJob, words: []string{"work", "job"}, plain: true},
 	{verbs: []string{"renamed", "renaming"}, after: toOrFrom, words: []string{"called", "named", "name"}, plain: true},
+	{verbs: []string{"address"}, subject: myNew, after: isAHouseNumber, words: []string{"live", "home", "based"}, plain: true},
+}
+
+// myNew: "my new" or "our new" just before, as in "Our new address is".
+func myNew(before []token) bool {
+	n := len(before)
+	return n >= 2 && before[n-1].w == "new" && !before[n-2].end && (before[n-2].w == "my" || before[n-2].w == "our")
+}
+
+// isAHouseNumber: "is 12 Rua Augusta", "is 44b Elm Street": the address
+// of a home, not of an email or a website.
+func isAHouseNumber(rest []token) bool {
+	return len(rest) >= 3 && (rest[0].w == "is" || rest[0].w == "will") && !rest[0].end &&
+		rest[1].w[0] >= '0' && rest[1].w[0] <= '9' && !rest[1].end && rest[2].cap
 }
 
 // writerIsSubject says the clause before a verb (toks, up to it) has the
@@ -236,7 +253,11 @@ func framesIn(toks []token) []*changeFrame {
 	for fi := range changeFrames {
 		f := &changeFrames[fi]
 		for i, t := range toks {
-			if slices.Contains(f.verbs, t.w) && !t.end && writerIsSubject(toks[:i]) && !would(toks[:i], t.w) && f.after(toks[i+1:]) {
+			subject := writerIsSubject
+			if f.subject != nil {
+				subject = f.subject
+			}
+			if slices.Contains(f.verbs, t.w) && !t.end && subject(toks[:i]) && !would(toks[:i], t.w) && f.after(toks[i+1:]) {
 				out = append(out, f)
 				break
 			}
