@@ -1,6 +1,12 @@
 package memory_test
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/openhuman-go/openhuman-go/services/memory"
+)
 
 // A question about me is not answered by a note about someone else in
 // my life, nor a question about them by a note about me: "My wife is
@@ -86,6 +92,42 @@ func TestWhoseNameItIs(t *testing.T) {
 		"What is my pet's name?":    "Miso",
 		"What is my sister's name?": "Ana",
 	})
+}
+
+// A pet is asked of as a relative is: my cat's age is not my dog's, my
+// dog's name is no parrot's, and a pet memory has named ("Our dog is a
+// golden retriever named Biscuit") is held by notes naming it. My wife's
+// boss is not mine; an email tells no home address.
+func TestWhosePetItIs(t *testing.T) {
+	svc := learned(t,
+		"Our dog is a golden retriever named Biscuit.",
+		"My cat Miso is 12 years old and has kidney disease.",
+		"Biscuit eats grain-free kibble twice a day.",
+		"My new boss is Tom Alvarez.",
+		"I changed my personal email to alex.rivera.home@fastmail.example.",
+	)
+	recallAnswers(t, svc, false, map[string]string{
+		"How old is my cat?":       "12 years",
+		"What's my parrot's name?": "",
+		"What is my pet's name?":   "Biscuit",
+		"Who is my wife's boss?":   "",
+		"Who is my boss?":          "Tom Alvarez",
+		"What's my home address?":  "",
+		"What's my email?":         "alex.rivera",
+	})
+	quotes := func(q string) string {
+		res, err := svc.Recall(context.Background(), memory.RecallParams{Question: q}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Answer
+	}
+	if a := quotes("How old is my dog?"); strings.Contains(a, "12 years") {
+		t.Errorf("How old is my dog? answered %q: the cat's age", a)
+	}
+	if a := quotes("What does my dog eat?"); !strings.Contains(a, "kibble") {
+		t.Errorf("What does my dog eat? answered %q, want the kibble Biscuit eats", a)
+	}
 }
 
 // A relative memory has named is held by notes naming them: "My manager

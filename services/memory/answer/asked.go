@@ -13,7 +13,7 @@ import (
 // asks of the one who wrote it, the attributes.
 type Asked struct {
 	names     []name              // capitalised words past a sentence's first, not relation words
-	relatives []string            // relation words asked about (relativesAsked)
+	relatives [][]string          // relatives and pets asked about (relativesAsked)
 	self      bool                // a word of the first person singular
 	attrs     map[string][]string // attributes by head (attributes)
 }

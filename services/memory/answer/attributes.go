@@ -61,6 +61,11 @@ func (a Asked) OtherAttribute(text string, akin func(a, b string) bool) bool {
 func attributes(words []string) map[string][]string {
 	out := map[string][]string{}
 	for i, w := range words {
+		if w == "email" && (i+1 == len(words) || words[i+1] != "address") {
+			// An email is an email address: "I changed my personal email
+			// to alex.home@…" tells no home address.
+			out["address"] = append(out["address"], "email")
+		}
 		switch {
 		case favourites[w] && i+1 < len(words):
 			if k := words[i+1]; !lexicon.Stopword(k) && !generic[k] {

@@ -25,51 +25,71 @@ import (
 func (a Asked) LacksPerson(text string, named map[string][]string) bool {
 	tw := lexicon.Words(text)
 	if len(a.relatives) > 0 {
-		for _, w := range tw {
-			for _, r := range a.relatives {
-				if lexicon.SameRelative(r, w) {
-					return false
-				}
-				for rel, names := range named {
-					if lexicon.SameRelative(r, rel) && slices.Contains(names, w) {
-						return false
-					}
+		holds := func(r string) bool {
+			for _, w := range tw {
+				if lexicon.SameOne(r, w) {
+					return true
 				}
 			}
+			for rel, names := range named {
+				if lexicon.SameOne(r, rel) && slices.ContainsFunc(names, func(n string) bool { return slices.Contains(tw, n) }) {
+					return true
+				}
+			}
+			return false
 		}
-		return true
+		for _, either := range a.relatives {
+			if !slices.ContainsFunc(either, holds) {
+				return true
+			}
+		}
+		return false
 	}
 	if !a.self {
 		return false
 	}
-	return aboutAnother(text, tw, len(a.names) > 0)
+	return aboutAnother(text, tw, len(a.names) > 0, named)
 }
 
-// relativesAsked are the relation words a question asks about: said
-// after "my" or "our", up to two words between ("my mother's birthday",
-// "my current manager"), or as a name ("Mom").
-func relativesAsked(qw []string, names []name) []string {
-	var out []string
+// relativesAsked are the relatives and pets a question asks about, each
+// as the words any of which names them: a word said after "my" or "our",
+// up to two words between ("my mother's birthday", "my current manager",
+// "my dog's name"), or a relation said as a name ("Mom"). Each must be
+// held by a note that answers: "my wife's boss" is not my boss. Two said
+// with "and" or "or" ("my mom and dad") are one: either may be held.
+func relativesAsked(qw []string, names []name) [][]string {
+	var out [][]string
+	last := -1
 	for i, w := range qw {
-		if lexicon.Relative(w) && slices.ContainsFunc(qw[max(0, i-3):i], func(p string) bool { return p == "my" || p == "our" }) {
-			out = append(out, w)
+		if !lexicon.Someone(w) || !slices.ContainsFunc(qw[max(0, i-3):i], func(p string) bool { return p == "my" || p == "our" }) {
+			continue
 		}
+		joined := last >= 0 && (i == last+2 && (qw[i-1] == "and" || qw[i-1] == "or") ||
+			i == last+3 && (qw[i-2] == "and" || qw[i-2] == "or") && (qw[i-1] == "my" || qw[i-1] == "our"))
+		if joined {
+			out[len(out)-1] = append(out[len(out)-1], w)
+		} else {
+			out = append(out, []string{w})
+		}
+		last = i
 	}
 	for _, n := range names {
 		if lexicon.Relative(n.name) {
-			out = append(out, n.name)
+			out = append(out, []string{n.name})
 		}
 	}
 	return out
 }
 
 // aboutAnother reports whether a note speaks only of someone else: it
-// names a relative or a person's possession ("Priya's") and holds no word
-// of its writer's own ("I", "me", "we", "our", "user") but "my" or "our"
-// before a relative ("My wife is allergic to cats"). A possession is not
-// counted when the question names people (named), whose notes LacksName
-// reads: "What did Ana tell me?" of "Ana's plan is delayed".
-func aboutAnother(text string, tw []string, named bool) bool {
+// names a relative, one by the name memory gives them (named: "Elena
+// uses a Galaxy Tab" where my wife is Elena), or a person's possession
+// ("Priya's") and holds no word of its writer's own ("I", "me", "we",
+// "our", "user") but "my" or "our" before a relative ("My wife is
+// allergic to cats"). A possession is not counted when the question names
+// people (namesAsked), whose notes LacksName reads: "What did Ana tell me?"
+// of "Ana's plan is delayed".
+func aboutAnother(text string, tw []string, namesAsked bool, named map[string][]string) bool {
 	other := false
 	for i, w := range tw {
 		switch {
@@ -79,11 +99,22 @@ func aboutAnother(text string, tw []string, named bool) bool {
 			other = true
 		case lexicon.FirstPersonWord(w) || ownWords[w]:
 			return false
-		case lexicon.Relative(w):
+		case lexicon.Relative(w) || !namesAsked && relativeNamed(named, w):
 			other = true
 		}
 	}
-	return other || !named && possessiveName(text)
+	return other || !namesAsked && possessiveName(text)
+}
+
+// relativeNamed reports whether w is a name memory gives a relative (not
+// a pet's: a note about my dog is of my life).
+func relativeNamed(named map[string][]string, w string) bool {
+	for rel, names := range named {
+		if lexicon.Relative(rel) && slices.Contains(names, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownWords say a note is its writer's beside the first person singular:
@@ -102,9 +133,11 @@ func possessiveName(text string) bool {
 	return false
 }
 
-// RelativeNames are the names a text gives relatives, lowercased, by
-// relation word: "My manager is Priya Shah", "My son Leo is 5", "My wife,
-// Anna, teaches", "Tom is my brother".
+// RelativeNames are the names a text gives relatives and pets,
+// lowercased, by relation word: "My manager is Priya Shah", "My son Leo
+// is 5", "My wife, Anna, teaches", "Tom is my brother", "My wife's name
+// is Elena", "Our dog is a golden retriever named Biscuit", "We have a
+// cat named Mochi".
 func RelativeNames(text string) map[string][]string {
 	var out map[string][]string
 	fields := strings.Fields(text)
@@ -136,17 +169,44 @@ func RelativeNames(text string) map[string][]string {
 		}
 		out[rel] = append(out[rel], ns...)
 	}
+	// calledFrom are the names after "named" or "called" in the clause
+	// from i on: "our dog is a golden retriever named Biscuit".
+	calledFrom := func(i int) []string {
+		for j := i; j < min(len(fields), i+8); j++ {
+			if w := word(j); (w == "named" || w == "called") && j+1 < len(fields) {
+				return namesFrom(j + 1)
+			}
+			if strings.ContainsAny(fields[j][len(fields[j])-1:], ".;:!?") {
+				break
+			}
+		}
+		return nil
+	}
 	for i := 0; i+2 < len(fields); i++ {
-		if w := word(i); w == "my" || w == "our" {
-			rel := word(i + 1)
-			if _, ok := possessor(fields[i+1]); ok || !lexicon.Relative(rel) {
+		w := word(i)
+		if w == "my" || w == "our" {
+			if base, ok := possessor(fields[i+1]); ok {
+				// "My wife's name is Elena."
+				if rel := strings.ToLower(base); lexicon.Someone(rel) && i+4 < len(fields) && word(i+2) == "name" && word(i+3) == "is" {
+					add(rel, namesFrom(i+4))
+				}
 				continue
 			}
-			if word(i+2) == "is" && i+3 < len(fields) {
+			rel := word(i + 1)
+			if !lexicon.Someone(rel) {
+				continue
+			}
+			if ns := calledFrom(i + 2); ns != nil {
+				add(rel, ns)
+			} else if word(i+2) == "is" && i+3 < len(fields) {
 				add(rel, namesFrom(i+3))
 			} else {
 				add(rel, namesFrom(i+2))
 			}
+		}
+		if (w == "a" || w == "an") && lexicon.Someone(word(i+1)) && !lexicon.Relative(word(i+1)) {
+			// "We have a cat named Mochi."
+			add(word(i+1), calledFrom(i+2))
 		}
 		if i+3 < len(fields) && capital(i) && word(i+1) == "is" && (word(i+2) == "my" || word(i+2) == "our") && lexicon.Relative(word(i+3)) {
 			j := i

@@ -18,6 +18,16 @@ func TestLacksPerson(t *testing.T) {
 		{"Where does my dad live?", "My mom lives in Tucson.", true},
 		{"Does my dad smoke?", "I quit smoking in 2019.", true},
 		{"What does my partner do?", "My wife Anna is a teacher.", false},
+		{"Where do my mom and dad live?", "My dad lives in Tucson.", false},
+		// Whose relative: my wife's boss is not my boss.
+		{"Who is my wife's boss?", "My new boss is Tom Alvarez.", true},
+		{"Who is my wife's boss?", "My wife's boss is Tom Alvarez.", false},
+		// A pet too: my cat is not my dog; my pet may be either.
+		{"How old is my dog?", "My cat Miso is 12 years old.", true},
+		{"What's my parrot's name?", "Our dog is a golden retriever named Biscuit.", true},
+		{"What is my pet's name?", "Our dog is a golden retriever named Biscuit.", false},
+		{"What does my puppy eat?", "Our dog eats kibble.", false},
+		{"How often do I feed the dog?", "Biscuit eats kibble twice a day.", false},
 		// Asked about me: a note only about another does not answer.
 		{"Am I allergic to cats?", "My wife is allergic to cats.", true},
 		{"What size shoes do I wear?", "My son wears size 4 shoes.", true},
@@ -47,14 +57,19 @@ func TestLacksPerson(t *testing.T) {
 
 func TestRelativeNames(t *testing.T) {
 	for text, want := range map[string]map[string][]string{
-		"My manager is Priya Shah.":                  {"manager": {"priya", "shah"}},
-		"My son Leo is 5 and loves trains.":          {"son": {"leo"}},
-		"My wife, Anna, teaches music.":              {"wife": {"anna"}},
-		"Tom Baker is my brother.":                   {"brother": {"tom", "baker"}},
-		"My mom is a nurse.":                         nil,
-		"My wife and I live in Denver.":              nil,
-		"My manager's name is Raj.":                  nil,
-		"Ana said my sister is Priya's best friend.": nil,
+		"My manager is Priya Shah.":                    {"manager": {"priya", "shah"}},
+		"My son Leo is 5 and loves trains.":            {"son": {"leo"}},
+		"My wife, Anna, teaches music.":                {"wife": {"anna"}},
+		"Tom Baker is my brother.":                     {"brother": {"tom", "baker"}},
+		"My mom is a nurse.":                           nil,
+		"My wife and I live in Denver.":                nil,
+		"My manager's name is Raj.":                    {"manager": {"raj"}},
+		"My manager's office is in Leeds.":             nil,
+		"Our dog is a golden retriever named Biscuit.": {"dog": {"biscuit"}},
+		"We have a cat named Mochi.":                   {"cat": {"mochi"}},
+		"My cat Miso is 12 years old.":                 {"cat": {"miso"}},
+		"My sister called me yesterday.":               nil,
+		"Ana said my sister is Priya's best friend.":   nil,
 	} {
 		got := RelativeNames(text)
 		if len(got) != len(want) {
@@ -73,7 +88,7 @@ func TestRelativeNames(t *testing.T) {
 // asked of with words between "my" and the relation ("my current
 // manager").
 func TestLacksPersonByName(t *testing.T) {
-	named := map[string][]string{"manager": {"priya", "shah"}, "son": {"leo"}}
+	named := map[string][]string{"manager": {"priya", "shah"}, "son": {"leo"}, "dog": {"biscuit"}}
 	for _, c := range []struct {
 		question, text string
 		lacks          bool
@@ -84,6 +99,11 @@ func TestLacksPersonByName(t *testing.T) {
 		{"Who is my daughter's best friend?", "Leo's best friend is Noah.", true},
 		{"Who is my current manager?", "Correction: my manager is now Lisa.", false},
 		{"Who is my current manager?", "Lisa runs the design team.", true},
+		{"What tablet do I use?", "Priya uses a Galaxy Tab.", true},
+		{"What do I feed the dog?", "Biscuit eats kibble twice a day.", false},
+		{"What did Priya tell me?", "Priya uses a Galaxy Tab.", false},
+		{"What does my dog eat?", "Biscuit eats kibble twice a day.", false},
+		{"What does my cat eat?", "Biscuit eats kibble twice a day.", true},
 	} {
 		if got := Ask(c.question).LacksPerson(c.text, named); got != c.lacks {
 			t.Errorf("%q of %q: LacksPerson %v, want %v", c.question, c.text, got, c.lacks)

@@ -88,3 +88,31 @@ var relatedPeople = func() map[string][]string {
 
 // loose are relation words that as often name someone else.
 var loose = map[string]bool{"partner": true}
+
+// pets are the animals people keep, by kind; "pet" is any of them. "What
+// is my dog's name?" is not answered by a note about my cat.
+var pets = map[string]string{"dog": "dog", "dogs": "dog", "puppy": "dog", "pup": "dog", "cat": "cat", "cats": "cat",
+	"kitten": "cat", "kitty": "cat", "parrot": "bird", "bird": "bird", "budgie": "bird", "hamster": "hamster",
+	"rabbit": "rabbit", "bunny": "rabbit", "horse": "horse", "pony": "horse", "fish": "fish", "goldfish": "fish",
+	"turtle": "turtle", "tortoise": "turtle", "snake": "snake", "lizard": "lizard", "ferret": "ferret",
+	"pet": "", "pets": ""}
+
+// Someone reports whether w (lowercased) names someone of the writer's
+// life by what they are to the writer: a relative ("mom", "boss") or a
+// pet ("dog").
+func Someone(w string) bool {
+	_, pet := pets[w]
+	return pet || Relative(w)
+}
+
+// SameOne reports whether two such words can name the same one: the same
+// relative (SameRelative), or pets of one kind ("dog", "puppy"), or a pet
+// and "pet"; not "dog" and "cat".
+func SameOne(a, b string) bool {
+	pa, ok := pets[a]
+	pb, ok2 := pets[b]
+	if ok && ok2 {
+		return pa == pb || pa == "" || pb == ""
+	}
+	return SameRelative(a, b)
+}
