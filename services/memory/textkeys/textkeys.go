@@ -4,7 +4,8 @@
 // remove_diacritics 2" tokenizer made them when the index lived in FTS5: a
 // token is a run of letters and digits, lowercased, with accents folded on
 // Latin letters (café → cafe), and stemmed by Porter's algorithm when it is
-// plain ASCII. A symbol such as an emoji is a token of its own.
+// plain ASCII; a British spelling takes its American form's key (colour,
+// color; spelling.go). A symbol such as an emoji is a token of its own.
 package textkeys
 
 import (
@@ -45,6 +46,9 @@ func (t *Tokenizer) Each(text string, fn func(key []byte)) {
 		key := t.buf
 		if ascii && len(key) <= maxStemmed && lettersOnly(key) {
 			key = porterStem(key)
+			if us, ok := spellings[string(key)]; ok {
+				key = append(key[:0], us...)
+			}
 		}
 		fn(key)
 		t.buf, ascii = t.buf[:0], true

@@ -44,3 +44,39 @@ func TestTokenizer(t *testing.T) {
 		t.Errorf("Keys = %v", keys)
 	}
 }
+
+// A British spelling and its American form are one key, in every
+// inflection the stemmer folds together; a word that only looks like one
+// is left alone.
+func TestSpellings(t *testing.T) {
+	for _, p := range [][2]string{
+		{"favourite colour", "favorite color"}, {"organised", "organized"}, {"organising", "organizing"},
+		{"the theatre's centre", "the theater's center"}, {"analysed", "analyzed"}, {"neighbours", "neighbors"},
+		{"grey", "gray"}, {"licence", "license"}, {"Colours", "colors"},
+	} {
+		if b, a := Keys([]string{p[0]}), Keys([]string{p[1]}); fmt.Sprint(b) != fmt.Sprint(a) {
+			t.Errorf("%q: keys %v, %q: %v", p[0], b, p[1], a)
+		}
+	}
+	for _, p := range [][2]string{{"hour", "hor"}, {"four", "for"}, {"tour", "tor"}, {"your", "yor"}} {
+		if b, a := Keys([]string{p[0]}), Keys([]string{p[1]}); fmt.Sprint(b) == fmt.Sprint(a) {
+			t.Errorf("%q and %q are one key %v", p[0], p[1], b)
+		}
+	}
+	if len(spellings) != len(british) {
+		t.Errorf("%d of %d pairs differ in their keys: the stemmer makes the rest one already, or another pair is of the same key", len(spellings), len(british))
+	}
+}
+
+// A turn of a conversation as the index reads it, every word a key.
+func BenchmarkTokenizer(b *testing.B) {
+	const text = `Hey Caroline! I went to the support group yesterday and it was so powerful, I'm organising another one next month at the community centre.`
+	var tok Tokenizer
+	n := 0
+	for b.Loop() {
+		tok.Each(text, func(k []byte) { n += len(k) })
+	}
+	if n == 0 {
+		b.Fatal("no keys")
+	}
+}
