@@ -36,7 +36,8 @@ var changeFrames = []changeFrame{
 	{verbs: []string{"moved", "relocated", "moving", "move"}, after: movedHome, words: []string{"live", "home", "based"}, plain: true},
 	{verbs: []string{"moved", "relocated", "moving", "move"}, after: toAStreet, words: []string{"address"}, plain: true},
 	{verbs: []string{"switched", "migrated", "switching", "migrating"}, after: toOrFrom, words: []string{"use"}},
-	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining", "started", "starting", "began"}, after: aJob, words: []string{"work", "job"}, plain: true},
+	{verbs: []string{"left", "quit", "joined", "leaving", "quitting", "joining", "started", "starting", "began", "switched",
+		"changed", "switching", "changing", "got", "landed", "took", "accepted"}, after: aJob, words: []string{"work", "job"}, plain: true},
 	{verbs: []string{"renamed", "renaming"}, after: toOrFrom, words: []string{"called", "named", "name"}, plain: true},
 	{verbs: []string{"address"}, subject: myNew, after: isAHouseNumber, words: []string{"live", "home", "based"}, plain: true},
 }
@@ -211,11 +212,12 @@ func toOrFrom(rest []token) bool {
 	return false
 }
 
-var jobs = []string{"job", "company", "firm", "employer", "startup", "agency"}
+var jobs = []string{"job", "jobs", "company", "firm", "employer", "startup", "agency", "careers"}
 
 // aJob: "quit my job", "left the company", "joined a startup called
-// Lumen", "left Acme and joined Lumen", "joined Lumen as a designer"; not
-// "left the company car", "left Berlin", "joined Strava".
+// Lumen", "left Acme and joined Lumen", "joined Lumen as a designer",
+// "switched jobs in January", "got a new job at Stripe"; not "left the
+// company car", "left Berlin", "joined Strava", "got a job offer".
 func aJob(rest []token) bool {
 	if name := capsAt(rest); name > 0 && name < len(rest) {
 		after := rest[name:]
@@ -229,7 +231,7 @@ func aJob(rest []token) bool {
 	}
 	for i, t := range rest[:min(4, len(rest))] {
 		if slices.Contains(jobs, t.w) {
-			return t.end || i+1 == len(rest) || slices.Contains([]string{"at", "to", "for", "and", "in", "as", "after",
+			return t.end || i+1 == len(rest) || slices.Contains([]string{"at", "to", "for", "with", "and", "in", "as", "after",
 				"because", "called", "named", "last", "this", "yesterday", "today", "so", "but"}, rest[i+1].w)
 		}
 		if t.end {
