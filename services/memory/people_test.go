@@ -57,7 +57,9 @@ func TestWhoAmI(t *testing.T) {
 // A note telling another attribute of the same kind does not answer: my
 // shoe size is no waist size, my favourite season no favourite book, my
 // email address no home address; one that tells the attribute asked for
-// in other words does ("landline number" for "telephone number").
+// in other words does ("landline number" for "telephone number"). Nor
+// does one telling only another family of attribute: a network's name is
+// no password, an account no password.
 func TestAnotherAttributeIsNoAnswer(t *testing.T) {
 	svc := learned(t,
 		"My favorite color is green.",
@@ -66,8 +68,12 @@ func TestAnotherAttributeIsNoAnswer(t *testing.T) {
 		"My GitHub username is arivera-dev.",
 		"My email address is ana@example.com.",
 		"Grandma's landline number is 040 5550178.",
+		"The home Wi-Fi network is called Sunflower5G.",
+		"My Netflix account is shared with my sister Carla.",
 	)
 	recallAnswers(t, svc, false, map[string]string{
+		"What is the Wi-Fi password?":         "",
+		"What's my Netflix password?":         "",
 		"What is my favorite food?":           "",
 		"What's my favorite book?":            "",
 		"What is my favorite colour?":         "green",

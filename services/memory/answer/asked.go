@@ -16,6 +16,7 @@ type Asked struct {
 	relatives [][]string          // relatives and pets asked about (relativesAsked)
 	self      bool                // a word of the first person singular
 	attrs     map[string][]string // attributes by head (attributes)
+	families  family              // of the attributes asked (families)
 }
 
 // Ask reads a question.
@@ -27,6 +28,7 @@ func Ask(question string) Asked {
 		relatives: relativesAsked(qw, all),
 		self:      slices.ContainsFunc(qw, lexicon.FirstPersonWord),
 		attrs:     attributes(qw),
+		families:  families(qw),
 	}
 	if slices.Contains(qw, "where") && (slices.Contains(qw, "live") || slices.Contains(qw, "lives")) {
 		// Where one lives is a home address, not an email one.

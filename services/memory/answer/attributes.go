@@ -32,10 +32,16 @@ var generic = map[string]bool{"thing": true, "things": true, "one": true, "kind"
 // ("telephone", "landline").
 func (a Asked) OtherAttribute(text string, akin func(a, b string) bool) bool {
 	asked := a.attrs
-	if len(asked) == 0 {
+	if len(asked) == 0 && a.families == 0 {
 		return false
 	}
-	told := attributes(lexicon.Words(text))
+	tw := lexicon.Words(text)
+	if told := families(tw); a.families != 0 && told != 0 && a.families&told == 0 {
+		// It tells only attributes of other families: a network's name
+		// is no password, a username no PIN.
+		return true
+	}
+	told := attributes(tw)
 	for head, kinds := range asked {
 		said, ok := told[head]
 		if !ok {
@@ -43,7 +49,7 @@ func (a Asked) OtherAttribute(text string, akin func(a, b string) bool) bool {
 		}
 		// Whose name is no meaning's likeness: a dog is akin to a cat.
 		like := func(k, s string) bool {
-			return sameKind(k, s) || head == "name" && lexicon.SameRelative(k, s) || head != "name" && akin != nil && akin(k, s)
+			return sameKind(k, s) || head == "name" && lexicon.SameOne(k, s) || head != "name" && akin != nil && akin(k, s)
 		}
 		if !slices.ContainsFunc(kinds, func(k string) bool {
 			return slices.ContainsFunc(said, func(s string) bool { return like(k, s) })
@@ -52,6 +58,43 @@ func (a Asked) OtherAttribute(text string, akin func(a, b string) bool) bool {
 		}
 	}
 	return false
+}
+
+// family is a bit per family of attributes: what a head is asked or told
+// of. A head may be of two ("email": an address, and a login).
+type family uint8
+
+const (
+	secretFamily family = 1 << iota
+	loginFamily
+	numberFamily
+	addressFamily
+	nameFamily
+	sizeFamily
+	modelFamily
+)
+
+// headFamilies are the heads of the families. Heads too wide to tell one
+// family from another ("type", "code": a zip code is part of an address)
+// are none.
+var headFamilies = map[string]family{"password": secretFamily, "passwords": secretFamily, "pin": secretFamily,
+	"passcode": secretFamily, "passphrase": secretFamily, "username": loginFamily, "login": loginFamily,
+	"handle": loginFamily, "account": loginFamily | numberFamily, "email": addressFamily | loginFamily,
+	"address": addressFamily, "id": numberFamily | loginFamily, "number": numberFamily, "plate": numberFamily,
+	"name": nameFamily, "size": sizeFamily, "model": modelFamily}
+
+// families are the families of the attributes words name, "called" or
+// "named" before a word that may be a name among them ("The home Wi-Fi
+// network is called Sunflower5G"; not "I called the dentist").
+func families(words []string) family {
+	var f family
+	for i, w := range words {
+		f |= headFamilies[w]
+		if (w == "called" || w == "named") && i+1 < len(words) && !lexicon.Stopword(words[i+1]) {
+			f |= nameFamily
+		}
+	}
+	return f
 }
 
 // attributes are the attributes words name, by head ("size", or
