@@ -211,6 +211,17 @@ func TestANewAddressIsWhereILive(t *testing.T) {
 	recallAnswers(t, mom, true, map[string]string{"Where does my mom live?": "Oak Street", "Where do I live?": "Austin"})
 }
 
+// Another word for a relation is the word: "My new boss is Tom" is news
+// of "My manager is Priya".
+func TestANewBossIsMyManager(t *testing.T) {
+	svc := learned(t, "My manager at Acme is Priya Shah.", "My new boss is Tom Alvarez.", "I work from home on Fridays.")
+	recallAnswers(t, svc, false, map[string]string{
+		"Who is my manager?":     "Tom Alvarez",
+		"Who is my manager now?": "Tom Alvarez",
+		"Who is my boss?":        "Tom Alvarez",
+	})
+}
+
 // A change of job told by the companies' names alone ("I left Acme and
 // joined Lumen") answers where I work before the job it ended.
 func TestLeavingForAnotherCompanyIsAChangeOfJob(t *testing.T) {

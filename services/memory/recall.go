@@ -128,10 +128,12 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 }
 
 // fits reports whether a note told at a time is about what a question
-// asks: the names it asks about (LacksNameAt), the person (LacksPerson)
-// and the attribute (OtherAttribute: a shoe size is no waist size).
+// asks: the names it asks about (LacksNameAt), the person (LacksPerson),
+// the attribute (OtherAttribute: a shoe size is no waist size), and more
+// than whom (OnlyWhom).
 func fits(q answer.Asked, text string, at time.Time, named map[string][]string) bool {
-	return !q.LacksNameAt(text, at) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin)
+	return !q.LacksNameAt(text, at) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
+		!q.OnlyWhom(text)
 }
 
 // relativeNames are the names the items give the user's relatives ("My

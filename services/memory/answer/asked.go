@@ -17,6 +17,8 @@ type Asked struct {
 	self      bool                // a word of the first person singular
 	attrs     map[string][]string // attributes by head (attributes)
 	families  family              // of the attributes asked (families)
+	t         Type                // the kind of answer asked for
+	rest      []string            // stems of the terms that name no one asked of
 }
 
 // Ask reads a question.
@@ -29,6 +31,12 @@ func Ask(question string) Asked {
 		self:      slices.ContainsFunc(qw, lexicon.FirstPersonWord),
 		attrs:     attributes(qw),
 		families:  families(qw),
+	}
+	a.t = QuestionType(question)
+	for _, w := range lexicon.Terms(question) {
+		if !lexicon.Someone(w) && !slices.ContainsFunc(all, func(n name) bool { return n.name == w }) {
+			a.rest = append(a.rest, lexicon.Stem(w))
+		}
 	}
 	if slices.Contains(qw, "where") && (slices.Contains(qw, "live") || slices.Contains(qw, "lives")) {
 		// Where one lives is a home address, not an email one.
@@ -59,4 +67,23 @@ func (a Asked) LacksNameAt(text string, at time.Time) bool {
 		}
 	}
 	return lacksName(qn, text)
+}
+
+// OnlyWhom reports whether text holds of the question only the relatives
+// or pets it asks of and not the kind of answer asked for: "My father
+// still smokes" for "When is my dad's birthday?". A note holding them
+// alone may still answer with the kind of answer ("Dad was born on 5
+// May"), or when the question asks for no kind. Names are not read so:
+// on LoCoMo's design half as a conversation it cost two first citations
+// of 308, turns that answer by the turn before them.
+func (a Asked) OnlyWhom(text string) bool {
+	if a.t == Any || len(a.rest) == 0 || len(a.relatives) == 0 {
+		return false
+	}
+	for _, w := range lexicon.Words(text) {
+		if slices.Contains(a.rest, lexicon.Stem(w)) {
+			return false
+		}
+	}
+	return !Holds(a.t, text)
 }

@@ -110,3 +110,22 @@ func TestLacksPersonByName(t *testing.T) {
 		}
 	}
 }
+
+// A note holding only the relative asked of answers only with the kind
+// of answer asked for.
+func TestOnlyWhom(t *testing.T) {
+	for _, c := range []struct {
+		question, text string
+		only           bool
+	}{
+		{"When is my dad's birthday?", "My father still smokes.", true},
+		{"When is my dad's birthday?", "Dad was born on 5 May.", false},
+		{"When is my dad's birthday?", "My dad's birthday party is at the lake.", false},
+		{"Does my dad smoke?", "My father quit.", false},
+		{"Where does Tom work?", "Tom is a nurse.", false},
+	} {
+		if got := Ask(c.question).OnlyWhom(c.text); got != c.only {
+			t.Errorf("%q of %q: OnlyWhom %v, want %v", c.question, c.text, got, c.only)
+		}
+	}
+}

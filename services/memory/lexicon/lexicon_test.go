@@ -89,6 +89,9 @@ func TestKinds(t *testing.T) {
 			}
 		}
 	}
+	if !SameRelation("boss", "manager") || !SameRelation("mom", "mother") || SameRelation("dad", "parents") || SameRelation("boss", "dog") {
+		t.Error("SameRelation: boss is manager, mom mother; dad is one of the parents, not their relation")
+	}
 	if slices.Contains(Kinds("mom"), "dad") || slices.Contains(Kinds("wife"), "husband") || slices.Contains(Kinds("wife"), "partner") || slices.Contains(Kinds("son"), "daughter") {
 		t.Errorf("Kinds(mom) = %q, Kinds(wife) = %q, Kinds(son) = %q: another person", Kinds("mom"), Kinds("wife"), Kinds("son"))
 	}

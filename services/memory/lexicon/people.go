@@ -89,6 +89,15 @@ var relatedPeople = func() map[string][]string {
 // loose are relation words that as often name someone else.
 var loose = map[string]bool{"partner": true}
 
+// SameRelation reports whether two relation words name one relation,
+// not only one person: "boss" and "manager", "mom" and "mother"; not
+// "dad" and "parents".
+func SameRelation(a, b string) bool {
+	ra, ok := relations[a]
+	rb, ok2 := relations[b]
+	return ok && ok2 && ra[0] == rb[0]
+}
+
 // pets are the animals people keep, by kind; "pet" is any of them. "What
 // is my dog's name?" is not answered by a note about my cat.
 var pets = map[string]string{"dog": "dog", "dogs": "dog", "puppy": "dog", "pup": "dog", "cat": "cat", "cats": "cat",

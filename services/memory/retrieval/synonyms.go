@@ -114,7 +114,14 @@ func relativesOf(word string) []keywordindex.Alt {
 		add(f, expansion.form)
 	}
 	for _, k := range lexicon.Kinds(word) {
-		add(k, expansion.synonym)
+		if lexicon.SameRelation(word, k) {
+			// Another word for one relation is the word: "My new boss
+			// is Tom" holds "manager" as "My manager is Priya" does,
+			// and corrects it.
+			add(k, 1)
+		} else {
+			add(k, expansion.synonym)
+		}
 	}
 	for _, r := range wordnet.RelatedTo(word, expansion.minWeight) {
 		switch r.Relation {
