@@ -5,7 +5,8 @@ import "slices"
 // kinds maps a word a question uses for a kind of thing in a person's life
 // to the words notes use for its members or for the same role: asked
 // "What is my job?", memory holds "I work as a nurse"; asked "Who is my
-// manager?", "My boss is Karen" (those of people come from relations).
+// manager?", "My boss is Karen" (those of people and pets come from
+// relationWords and petWords).
 // WordNet does not bridge these: "nurse"
 // is no hyponym of "job", "dog" none of "pet", and its hyponyms in full
 // were noise on both evaluations (a "pet" has hundreds). The list stays
@@ -21,8 +22,6 @@ var kinds = map[string][]string{
 	"profession": {"work", "works", "job"},
 	"occupation": {"work", "works", "job"},
 	"employer":   {"work", "works", "job"},
-	"pet":        {"dog", "cat", "puppy", "kitten"},
-	"pets":       {"dog", "cat", "dogs", "cats"},
 	"music":      {"band", "song", "songs"},
 	// Where one lives is told by an address: "Our new address is 12 Rua
 	// Augusta" for "Where do I live?" (answer.Ask takes it for a home
@@ -38,11 +37,15 @@ var kinds = map[string][]string{
 }
 
 // Kinds returns the words notes use for the members or the role of the
-// kind w names (see kinds; for the people of one's life, relatedPeople),
+// kind w names (see kinds; for the people of one's life, relatedPeople;
+// for a pet, petKinds),
 // nil for any other word. The slice is shared: callers must not change it.
 func Kinds(w string) []string {
 	if k, ok := kinds[w]; ok {
 		return k
+	}
+	if w == "pet" || w == "pets" {
+		return petKinds
 	}
 	return relatedPeople[w]
 }

@@ -95,8 +95,11 @@ func TestKinds(t *testing.T) {
 	if slices.Contains(Kinds("mom"), "dad") || slices.Contains(Kinds("wife"), "husband") || slices.Contains(Kinds("wife"), "partner") || slices.Contains(Kinds("son"), "daughter") {
 		t.Errorf("Kinds(mom) = %q, Kinds(wife) = %q, Kinds(son) = %q: another person", Kinds("mom"), Kinds("wife"), Kinds("son"))
 	}
+	if k := Kinds("pet"); len(k) < 4 || k[0] != "dog" || k[1] != "cat" || slices.Contains(k, "fish") {
+		t.Errorf("Kinds(pet) = %q, want the pets, the commonest first, no fish", k)
+	}
 	for w := range kinds {
-		if Relative(w) {
+		if Someone(w) {
 			t.Errorf("%s is in kinds and in relations: its kinds are the relations'", w)
 		}
 	}

@@ -86,8 +86,9 @@ var relatedPeople = func() map[string][]string {
 	return out
 }()
 
-// loose are relation words that as often name someone else.
-var loose = map[string]bool{"partner": true}
+// loose are relation and pet words that as often name someone or
+// something else.
+var loose = map[string]bool{"partner": true, "fish": true, "bird": true, "horse": true}
 
 // SameRelation reports whether two relation words name one relation,
 // not only one person: "boss" and "manager", "mom" and "mother"; not
@@ -98,13 +99,36 @@ func SameRelation(a, b string) bool {
 	return ok && ok2 && ra[0] == rb[0]
 }
 
-// pets are the animals people keep, by kind; "pet" is any of them. "What
-// is my dog's name?" is not answered by a note about my cat.
-var pets = map[string]string{"dog": "dog", "dogs": "dog", "puppy": "dog", "pup": "dog", "cat": "cat", "cats": "cat",
-	"kitten": "cat", "kitty": "cat", "parrot": "bird", "bird": "bird", "budgie": "bird", "hamster": "hamster",
-	"rabbit": "rabbit", "bunny": "rabbit", "horse": "horse", "pony": "horse", "fish": "fish", "goldfish": "fish",
-	"turtle": "turtle", "tortoise": "turtle", "snake": "snake", "lizard": "lizard", "ferret": "ferret",
-	"pet": "", "pets": ""}
+// petWords are the animals people keep, each with its kind, the
+// commoner first; "pet" is any of them. "What is my dog's name?" is not
+// answered by a note about my cat.
+var petWords = [][2]string{{"dog", "dog"}, {"cat", "cat"}, {"puppy", "dog"}, {"kitten", "cat"}, {"dogs", "dog"},
+	{"cats", "cat"}, {"pup", "dog"}, {"kitty", "cat"}, {"parrot", "bird"}, {"bird", "bird"}, {"budgie", "bird"},
+	{"hamster", "hamster"}, {"rabbit", "rabbit"}, {"bunny", "rabbit"}, {"horse", "horse"}, {"pony", "horse"},
+	{"fish", "fish"}, {"goldfish", "fish"}, {"turtle", "turtle"}, {"tortoise", "turtle"}, {"snake", "snake"},
+	{"lizard", "lizard"}, {"ferret", "ferret"}, {"pet", ""}, {"pets", ""}}
+
+// pets are petWords by word.
+var pets = func() map[string]string {
+	out := make(map[string]string, len(petWords))
+	for _, p := range petWords {
+		out[p[0]] = p[1]
+	}
+	return out
+}()
+
+// petKinds are the words notes use for a pet (Kinds of "pet" and "pets"):
+// the animals, but those that as often name something else (loose: "I
+// had fish for dinner").
+var petKinds = func() []string {
+	var out []string
+	for _, p := range petWords {
+		if p[1] != "" && !loose[p[0]] {
+			out = append(out, p[0])
+		}
+	}
+	return out
+}()
 
 // Someone reports whether w (lowercased) names someone of the writer's
 // life by what they are to the writer: a relative ("mom", "boss") or a
