@@ -78,4 +78,9 @@ func TestCosine(t *testing.T) {
 			t.Errorf("%s, %s: Cosine %.6f, the scaled vectors' %.6f", p[0], p[1], got, want)
 		}
 	}
+	ra, _ := glove.Rank("doctor")
+	rb, _ := glove.Rank("physician")
+	if n := testing.AllocsPerRun(100, func() { glove.Cosine(ra, rb) }); n != 0 {
+		t.Errorf("Cosine allocates %v times a call", n)
+	}
 }
