@@ -335,3 +335,18 @@ func TestAChangeAboveWhatItChangesAnswersForIt(t *testing.T) {
 	svc := learned(t, "My brother lives in Chicago.", "I moved to Austin last year.")
 	recallAnswers(t, svc, false, map[string]string{"Where do I live?": "Austin"})
 }
+
+// Asked whether a state of the user still holds, by the value it held
+// ("Do I still live in Berlin?"), recall quotes the user's change of that
+// state first, though it names another value; a change of another state,
+// or of someone else's, is no news of it.
+func TestStillAskedByTheOldValue(t *testing.T) {
+	svc := learned(t, "I live in Berlin.", "I moved to Paris last month.", "I work at Acme as an engineer.",
+		"Tom lives in Rome.", "I like dark roast coffee.")
+	recallAnswers(t, svc, false, map[string]string{
+		"Do I still live in Berlin?":   "Paris",
+		"Do I live in Berlin?":         "Paris",
+		"Does Tom still live in Rome?": "Rome",
+		"Do I still work at Acme?":     "Acme",
+	})
+}

@@ -128,12 +128,20 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 }
 
 // fits reports whether a note told at a time is about what a question
-// asks: the names it asks about (LacksNameAt), the person (LacksPerson),
-// the attribute (OtherAttribute: a shoe size is no waist size), and more
-// than whom (OnlyWhom).
-func fits(q answer.Asked, text string, at time.Time, named map[string][]string) bool {
-	return !q.LacksNameAt(text, at) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
+// asks: the names it asks about (LacksNameAt, in names: the note's text,
+// or with a correction the note it corrects too), the person
+// (LacksPerson), the attribute (OtherAttribute: a shoe size is no waist
+// size), and more than whom (OnlyWhom).
+func fits(q answer.Asked, text, names string, at time.Time, named map[string][]string) bool {
+	return !q.LacksNameAt(names, at) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
 		!q.OnlyWhom(text)
+}
+
+// withCorrected is a correction's text read with the note it corrects,
+// whose names it answers for: "I moved to Paris" answers "Do I still
+// live in Berlin?" as news of "I live in Berlin".
+func withCorrected(text string, old Item) string {
+	return text + "\n" + quotable(old)
 }
 
 // relativeNames are the names the items give the user's relatives ("My
@@ -225,7 +233,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(asked, text, it.ObservedAt, named)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(asked, text, text, it.ObservedAt, named)
 		}
 	}
 	var cands []candidate
@@ -237,7 +245,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(asked, text, it.ObservedAt, named)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(asked, text, withCorrected(text, items[f.Supersedes]), it.ObservedAt, named)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))

@@ -385,8 +385,9 @@ func TestACurrentWordAsksWhenNotWhat(t *testing.T) {
 	// keeps its weight, and "today" is what is asked.
 	svc = learned(t, "My blood type is O negative.", "Meeting with Sarah today at 2pm about the budget.", "I live in Leeds.")
 	recallAnswers(t, svc, false, map[string]string{
-		"What is my current blood pressure?": "",
-		"What's on my calendar today?":       "Sarah",
+		"What is my current blood pressure?":   "",
+		"What is my blood pressure currently?": "",
+		"What's on my calendar today?":         "Sarah",
 	})
 }
 

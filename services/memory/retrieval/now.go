@@ -68,7 +68,13 @@ func asksNow(words []string) (now, present bool) {
 // the corrections it holds may supersede, and only a note with which they
 // share a question word beside those naming a state a change is told of
 // (stateBits: "live", "work").
-func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, stateBits uint64, only map[int64]bool) {
+//
+// Asked of the user (self: their own notes), the user's own change of a
+// state their older note holds is news of it whatever else that note
+// holds: "I moved to Paris" corrects "I live in Berlin" for "Do I still
+// live in Berlin?", where the city asked about is the one the change
+// replaced.
+func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, stateBits uint64, only, self map[int64]bool) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -80,6 +86,10 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 		held := heldBy[f.Seq]
 		switch {
 		case f.Seq >= c.Seq || held == 0:
+			return false
+		case self[c.Seq] && self[f.Seq] && held&stateBits&heldBy[c.Seq] != 0:
+			return true
+		case heldBy[c.Seq]&names != names:
 			return false
 		case only != nil && held&^stateBits != 0 && held&^stateBits&heldBy[c.Seq] == 0:
 			// Asked without a cue, the change shares a word with the
@@ -99,7 +109,7 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 	}
 	for j := 0; j < len(top); j++ {
 		c := top[j]
-		if !e.isCorrection(c.Seq) || heldBy[c.Seq]&names != names || only != nil && !only[c.Seq] {
+		if !e.isCorrection(c.Seq) || only != nil && !only[c.Seq] {
 			continue
 		}
 		moved := false

@@ -101,6 +101,15 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		// user.
 		mine = idx.Held(seqs, []string{"i", "user"}, 0, nil, nil)
 	}
+	var self map[int64]bool // the user's own notes, where asked of the user
+	for i, m := range mine {
+		if m != 0 {
+			if self == nil {
+				self = map[int64]bool{}
+			}
+			self[seqs[i]] = true
+		}
+	}
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
@@ -130,10 +139,10 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	byScore(top)
 	switch {
 	case current:
-		e.supersede(top, heldBy, weights, names, stateTerms(kwTerms), nil)
+		e.supersede(top, heldBy, weights, names, stateTerms(kwTerms), nil, self)
 	case present:
 		states, only := framed(idx, top, kwTerms)
-		e.supersede(top, heldBy, weights, names, states, only)
+		e.supersede(top, heldBy, weights, names, states, only, self)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
