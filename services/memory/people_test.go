@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
@@ -154,4 +155,61 @@ func TestARelativeByTheirName(t *testing.T) {
 		"Who is my current manager?":        "Lisa",
 		"What's my current number?":         "555-0199",
 	})
+}
+
+// A relative named in one note is that relative in every other, wherever
+// the naming note ranks: "Elena uses a Galaxy Tab" is my sister's tablet,
+// not mine; only a note the caller may see names anyone for them.
+func TestARelativeNamedElsewhereIsThatRelative(t *testing.T) {
+	notes := []string{"My sister is Elena.", "Elena uses a Galaxy Tab.", "I like dark roast coffee.",
+		"My manager is Priya Shah.", "Priya drives a Tesla.", "I drive a Honda Civic."}
+	svc := learned(t, notes...)
+	recallAnswers(t, svc, true, map[string]string{
+		"What tablet does my sister use?": "Galaxy Tab",
+		"What car does my manager drive?": "Tesla",
+		"What car do I drive?":            "Civic",
+	})
+	recallAnswers(t, svc, false, map[string]string{"What tablet do I use?": ""})
+	res, err := svc.Fetch(context.Background(), memory.FetchParams{Query: "What tablet does my sister use?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text, "Galaxy Tab") {
+		t.Errorf("fetch: got %+v, want Elena's tablet first", res.Hits)
+	}
+
+	// Forgotten, the note naming her names no one.
+	ctx := context.Background()
+	list, err := svc.Fetch(ctx, memory.FetchParams{Query: "Who is my sister?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range list.Hits {
+		if h.Text == "My sister is Elena." {
+			if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{h.ID}}, anyone); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	recallAnswers(t, svc, false, map[string]string{"What tablet does my sister use?": ""})
+
+	// Named in a workspace the caller cannot see, Elena is no one's sister.
+	scoped := mustOpenService(t)
+	for ws, text := range map[string]string{"family": "My sister is Elena.", "work": "Elena uses a Galaxy Tab."} {
+		if _, err := scoped.Learn(ctx, memory.LearnParams{Text: text, Workspace: ws}, limitedTo(ws)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		cc   contract.CallContext
+		want bool
+	}{{limitedTo("work"), false}, {contract.CallContext{Source: "cli", Workspaces: []string{"family", "work"}}, true}} {
+		res, err := scoped.Recall(ctx, memory.RecallParams{Question: "What tablet does my sister use?"}, c.cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(res.Citations) > 0; got != c.want {
+			t.Errorf("caller of %v: answered %q, want an answer: %v", c.cc.Workspaces, res.Answer, c.want)
+		}
+	}
 }

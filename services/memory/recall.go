@@ -144,22 +144,6 @@ func withCorrected(text string, old Item) string {
 	return text + "\n" + quotable(old)
 }
 
-// relativeNames are the names the items give the user's relatives ("My
-// manager is Priya Shah"), so that a note naming one of them is about
-// the relative.
-func relativeNames(items map[int64]Item) map[string][]string {
-	var out map[string][]string
-	for _, it := range items {
-		for rel, names := range answer.RelativeNames(it.Text) {
-			if out == nil {
-				out = map[string][]string{}
-			}
-			out[rel] = append(out[rel], names...)
-		}
-	}
-	return out
-}
-
 // recallAnswerBonus lifts a relevant hit that holds the kind of answer the
 // question asks for (services/memory/answer) over one that does not, in the
 // rerank's score units (set on the design half of testdata/eval).
@@ -229,7 +213,13 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	// A correction put above a note it corrects answers whatever that note
 	// answers, holding the question's words or not.
 	rel := make(map[int64]bool, len(ranked))
-	asked, named := answer.Ask(p.Question), relativeNames(items)
+	asked := answer.Ask(p.Question)
+	var named map[string][]string // the names memory gives the user's people
+	if asked.OfPeople() {
+		if named, err = s.search.PeopleNames(ctx, m, v.universe); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)

@@ -45,6 +45,17 @@ func Ask(question string) Asked {
 	return a
 }
 
+// OfPeople reports whether the question asks of the user or of their
+// relatives or pets: whether the names memory gives them (RelativeNames)
+// tell LacksPerson anything.
+func (a Asked) OfPeople() bool { return a.self || len(a.relatives) > 0 }
+
+// AsksOf reports whether w is a relative or pet the question asks of
+// ("sister" in "What tablet does my sister use?").
+func (a Asked) AsksOf(w string) bool {
+	return slices.ContainsFunc(a.relatives, func(either []string) bool { return slices.Contains(either, w) })
+}
+
 // LacksName reports whether text misses a name the question asks about,
 // allowing a typo in a capitalised word: "Jhon" is John, "joined" is not.
 // Names the note holds only as their initials ("General Data Protection

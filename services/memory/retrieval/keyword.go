@@ -21,6 +21,7 @@ type keywordState struct {
 	index            *keywordindex.Index
 	corrections      map[int64]bool
 	turns            turnState
+	people           peopleNames
 	addMark, delMark int64
 }
 
@@ -48,11 +49,13 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 			st.corrections[c.Seq] = true
 		}
 		st.turns.add(c)
+		st.people.add(c.Seq, c.Text)
 	}
 	remove := func(seq int64) {
 		st.index.Remove(seq)
 		delete(st.corrections, seq)
 		st.turns.remove(seq)
+		st.people.remove(seq)
 		e.removed(seq)
 	}
 	a, d, err := e.src.ItemChanges(ctx, st.addMark, st.delMark, add, remove)
@@ -80,9 +83,13 @@ func (e *Engine) isCorrection(seq int64) bool {
 // and their WordNet relatives, keyword mode for its words only. terms
 // are what it looked for.
 func (e *Engine) keywordLeg(idx *keywordindex.Index, q Query) (hits []Ranked, terms []keywordindex.Term) {
-	terms = keywordTerms(q.Text, q.Mode == ModeHybrid && !e.opts.ExactKeywords)
+	expand := q.Mode == ModeHybrid && !e.opts.ExactKeywords
+	terms = keywordTerms(q.Text, expand)
 	if len(terms) == 0 {
 		return nil, nil
+	}
+	if expand {
+		terms = e.withPeopleNames(terms, q.Text, q)
 	}
 	return idx.SearchTerms(withSpoken(terms), q.Depth, q.AsOf, q.Allowed, q.Universe), terms
 }
