@@ -213,3 +213,22 @@ func TestARelativeNamedElsewhereIsThatRelative(t *testing.T) {
 		}
 	}
 }
+
+// Asked whether I have a relative, a note about my relative is mine to
+// answer with; asked about me alone, it is still someone else's.
+func TestHavingARelativeIsMine(t *testing.T) {
+	svc := learned(t, "My father is Bill.", "My sister has a dog named Rex.", "My wife is allergic to cats.",
+		"My kids are Leo and Max.", "I work at Acme.")
+	recallAnswers(t, svc, true, map[string]string{
+		"Do I have kids?":          "Leo and Max",
+		"How many kids do I have?": "Leo and Max",
+		"Do I have a sister?":      "My sister",
+		"Do I have any siblings?":  "My sister",
+	})
+	recallAnswers(t, svc, false, map[string]string{
+		"Do I have a brother?":   "",
+		"Do I have a dog?":       "",
+		"Am I allergic to cats?": "",
+		"Am I a father?":         "",
+	})
+}

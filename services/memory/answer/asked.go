@@ -14,6 +14,7 @@ import (
 type Asked struct {
 	names     []name              // capitalised words past a sentence's first, not relation words
 	relatives [][]string          // relatives and pets asked about (relativesAsked)
+	said      []string            // relation words a question of having says ("Do I have a sister?")
 	self      bool                // a word of the first person singular
 	attrs     map[string][]string // attributes by head (attributes)
 	families  family              // of the attributes asked (families)
@@ -31,6 +32,15 @@ func Ask(question string) Asked {
 		self:      slices.ContainsFunc(qw, lexicon.FirstPersonWord),
 		attrs:     attributes(qw),
 		families:  families(qw),
+	}
+	if slices.ContainsFunc(qw, func(w string) bool { return w == "have" || w == "has" || w == "had" }) {
+		// "Do I have a sister?", "How many kids do I have?": whether I
+		// have one is asked, not "Am I a father?".
+		for _, w := range qw {
+			if lexicon.Relative(w) {
+				a.said = append(a.said, w)
+			}
+		}
 	}
 	a.t = QuestionType(question)
 	for _, w := range lexicon.Terms(question) {

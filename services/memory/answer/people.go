@@ -48,7 +48,7 @@ func (a Asked) LacksPerson(text string, named map[string][]string) bool {
 	if !a.self {
 		return false
 	}
-	return aboutAnother(text, tw, len(a.names) > 0, named)
+	return aboutAnother(text, tw, len(a.names) > 0, named, a.said)
 }
 
 // relativesAsked are the relatives and pets a question asks about, each
@@ -88,18 +88,22 @@ func relativesAsked(qw []string, names []name) [][]string {
 // "our", "user") but "my" or "our" before a relative ("My wife is
 // allergic to cats"). A possession is not counted when the question names
 // people (namesAsked), whose notes LacksName reads: "What did Ana tell me?"
-// of "Ana's plan is delayed".
-func aboutAnother(text string, tw []string, namesAsked bool, named map[string][]string) bool {
+// of "Ana's plan is delayed". A relative the question says (said: "Do
+// I have a sister?") is the user's own matter, not another's.
+func aboutAnother(text string, tw []string, namesAsked bool, named map[string][]string, said []string) bool {
 	other := false
+	saidOf := func(w string) bool {
+		return slices.ContainsFunc(said, func(r string) bool { return lexicon.SameOne(r, w) })
+	}
 	for i, w := range tw {
 		switch {
 		case (w == "my" || w == "our") && i+1 < len(tw) && lexicon.Relative(tw[i+1]):
-			other = true
+			other = other || !saidOf(tw[i+1])
 		case w == "user" && i+2 < len(tw) && tw[i+1] == "s" && lexicon.Relative(tw[i+2]):
-			other = true
+			other = other || !saidOf(tw[i+2])
 		case lexicon.FirstPersonWord(w) || ownWords[w]:
 			return false
-		case lexicon.Relative(w) || !namesAsked && relativeNamed(named, w):
+		case lexicon.Relative(w) && !saidOf(w) || !namesAsked && relativeNamed(named, w, saidOf):
 			other = true
 		}
 	}
@@ -107,10 +111,11 @@ func aboutAnother(text string, tw []string, namesAsked bool, named map[string][]
 }
 
 // relativeNamed reports whether w is a name memory gives a relative (not
-// a pet's: a note about my dog is of my life).
-func relativeNamed(named map[string][]string, w string) bool {
+// a pet's: a note about my dog is of my life), but for one the question
+// says (said).
+func relativeNamed(named map[string][]string, w string, said func(string) bool) bool {
 	for rel, names := range named {
-		if lexicon.Relative(rel) && slices.Contains(names, w) {
+		if lexicon.Relative(rel) && !said(rel) && slices.Contains(names, w) {
 			return true
 		}
 	}
