@@ -337,9 +337,10 @@ func TestAChangeAboveWhatItChangesAnswersForIt(t *testing.T) {
 }
 
 // Asked whether a state of the user still holds, by the value it held
-// ("Do I still live in Berlin?"), recall quotes the user's change of that
-// state first, though it names another value; a change of another state,
-// or of someone else's, is no news of it.
+// ("Do I still live in Berlin?", "Do I still drive the Civic?"), recall
+// quotes the user's change of that state or thing first, though it names
+// another value; a change of another state, or of someone else's, is no
+// news of it.
 func TestStillAskedByTheOldValue(t *testing.T) {
 	svc := learned(t, "I live in Berlin.", "I moved to Paris last month.", "I work at Acme as an engineer.",
 		"Tom lives in Rome.", "I like dark roast coffee.")
@@ -349,4 +350,6 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 		"Does Tom still live in Rome?": "Rome",
 		"Do I still work at Acme?":     "Acme",
 	})
+	car := learned(t, "I drive a Honda Civic.", "I sold my Civic and bought a Tesla Model 3.", "My cat is called Mochi.")
+	recallAnswers(t, car, false, map[string]string{"Do I still drive the Civic?": "Tesla"})
 }

@@ -70,10 +70,11 @@ func asksNow(words []string) (now, present bool) {
 // (stateBits: "live", "work").
 //
 // Asked of the user (self: their own notes), the user's own change of a
-// state their older note holds is news of it whatever else that note
-// holds: "I moved to Paris" corrects "I live in Berlin" for "Do I still
-// live in Berlin?", where the city asked about is the one the change
-// replaced.
+// state their older note holds, or of a thing the question names that it
+// holds, is news of it whatever else that note holds: "I moved to Paris"
+// corrects "I live in Berlin" for "Do I still live in Berlin?", where the
+// city asked about is the one the change replaced, and "I sold my Civic"
+// corrects "I drive a Honda Civic" for "Do I still drive the Civic?".
 func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, stateBits uint64, only, self map[int64]bool) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
@@ -87,7 +88,7 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 		switch {
 		case f.Seq >= c.Seq || held == 0:
 			return false
-		case self[c.Seq] && self[f.Seq] && held&stateBits&heldBy[c.Seq] != 0:
+		case self[c.Seq] && self[f.Seq] && held&(stateBits|names)&heldBy[c.Seq] != 0:
 			return true
 		case heldBy[c.Seq]&names != names:
 			return false
