@@ -15,6 +15,7 @@ type Asked struct {
 	names     []name              // capitalised words past a sentence's first, not relation words
 	relatives [][]string          // relatives and pets asked about (relativesAsked)
 	said      []string            // relation words a question of having says ("Do I have a sister?")
+	inLaw     bool                // whether it asks of an in-law ("my mother-in-law")
 	self      bool                // a word of the first person singular
 	attrs     map[string][]string // attributes by head (attributes)
 	families  family              // of the attributes asked (families)
@@ -41,6 +42,9 @@ func Ask(question string) Asked {
 				a.said = append(a.said, w)
 			}
 		}
+	}
+	for i, w := range qw {
+		a.inLaw = a.inLaw || lexicon.Relative(w) && inLaw(qw, i)
 	}
 	a.t = QuestionType(question)
 	for _, w := range lexicon.Terms(question) {

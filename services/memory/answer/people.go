@@ -26,13 +26,15 @@ func (a Asked) LacksPerson(text string, named map[string][]string) bool {
 	tw := lexicon.Words(text)
 	if len(a.relatives) > 0 {
 		holds := func(r string) bool {
-			for _, w := range tw {
-				if lexicon.SameOne(r, w) {
+			for i, w := range tw {
+				if lexicon.SameOne(r, w) && inLaw(tw, i) == a.inLaw && !a.othersAt(tw, i) {
 					return true
 				}
 			}
 			for rel, names := range named {
-				if lexicon.SameOne(r, rel) && slices.ContainsFunc(names, func(n string) bool { return slices.Contains(tw, n) }) {
+				// The names are those of the relation alone ("My mom's
+				// name is Linda"), no in-law's.
+				if !a.inLaw && lexicon.SameOne(r, rel) && slices.ContainsFunc(names, func(n string) bool { return slices.Contains(tw, n) }) {
 					return true
 				}
 			}
@@ -49,6 +51,23 @@ func (a Asked) LacksPerson(text string, named map[string][]string) bool {
 		return false
 	}
 	return aboutAnother(text, tw, len(a.names) > 0, named, a.said)
+}
+
+// inLaw reports whether the relation word at i is said with "-in-law"
+// ("mother-in-law"): another relative than the word alone.
+func inLaw(words []string, i int) bool {
+	return i+2 < len(words) && words[i+1] == "in" && words[i+2] == "law"
+}
+
+// othersAt reports whether the relative or pet at i is said as someone
+// else's ("my neighbor's cat", "Jenna's dog") whom the question does not
+// ask of: no answer to "What's my cat's name?".
+func (a Asked) othersAt(words []string, i int) bool {
+	if i < 2 || words[i-1] != "s" {
+		return false
+	}
+	owner := words[i-2]
+	return owner != "user" && !lexicon.Stopword(owner) && !a.AsksOf(owner)
 }
 
 // relativesAsked are the relatives and pets a question asks about, each
@@ -99,6 +118,9 @@ func aboutAnother(text string, tw []string, namesAsked bool, named map[string][]
 		switch {
 		case (w == "my" || w == "our") && i+1 < len(tw) && lexicon.Relative(tw[i+1]):
 			other = other || !saidOf(tw[i+1])
+		case (w == "my" || w == "our") && i+2 < len(tw) && lexicon.Relative(tw[i+2]):
+			// A word between: "my best friend", "my older sister".
+			other = other || !saidOf(tw[i+2])
 		case w == "user" && i+2 < len(tw) && tw[i+1] == "s" && lexicon.Relative(tw[i+2]):
 			other = other || !saidOf(tw[i+2])
 		case lexicon.FirstPersonWord(w) || ownWords[w]:
