@@ -223,14 +223,16 @@ func TestANewBossIsMyManager(t *testing.T) {
 }
 
 // A change of job told by the companies' names alone ("I left Acme and
-// joined Lumen") answers where I work before the job it ended.
+// joined Lumen") answers where I work before the job it ended, asked in
+// the word of its kind too ("employer").
 func TestLeavingForAnotherCompanyIsAChangeOfJob(t *testing.T) {
 	for _, change := range []string{"I left Acme and joined Lumen.", "I joined Lumen as a product designer.",
 		"I switched jobs in January: I'm now a product manager at Lumen.", "I got a new job at Lumen."} {
 		svc := learned(t, "I work at Acme.", "Acme has an office in Leeds.", change)
 		recallAnswers(t, svc, false, map[string]string{
-			"Where do I work now?": "Lumen",
-			"Where do I work?":     "Lumen",
+			"Where do I work now?":    "Lumen",
+			"Where do I work?":        "Lumen",
+			"Who is my employer now?": "Lumen",
 		})
 	}
 }

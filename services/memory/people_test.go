@@ -236,11 +236,12 @@ func TestHavingARelativeIsMine(t *testing.T) {
 // Another's pet or relative is not mine, nor is an in-law the relation
 // alone: "My neighbor's cat is called Mochi" does not name my cat, "My
 // best friend Jenna just got engaged" does not say I am, "My
-// mother-in-law Carol" is not my mom.
+// mother-in-law Carol" is not my mom, my wife's job as a nurse manager
+// is no manager of mine.
 func TestAnotherOnesIsNotMine(t *testing.T) {
 	svc := learned(t, "My neighbor's cat is called Mochi.", "My best friend Jenna just got engaged.",
 		"My mother-in-law Carol lives in Florida.", "My mom's name is Linda.", "Linda lives in Ohio and loves gardening.",
-		"I like tea.", "We have a dog named Rex.")
+		"I like tea.", "We have a dog named Rex.", "My manager is Priya.", "My wife Sofia works at Globex as a nurse manager.")
 	recallAnswers(t, svc, false, map[string]string{
 		"What's my cat's name?": "",
 		"Am I engaged?":         "",
@@ -250,5 +251,6 @@ func TestAnotherOnesIsNotMine(t *testing.T) {
 		"Where does my mother-in-law live?": "Florida",
 		"What is my neighbor's cat called?": "Mochi",
 		"What is my dog's name?":            "Rex",
+		"Who is my manager?":                "Priya",
 	})
 }

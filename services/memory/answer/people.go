@@ -61,13 +61,34 @@ func inLaw(words []string, i int) bool {
 
 // othersAt reports whether the relative or pet at i is said as someone
 // else's ("my neighbor's cat", "Jenna's dog") whom the question does not
-// ask of: no answer to "What's my cat's name?".
+// ask of: no answer to "What's my cat's name?"; or said without "my" in a
+// note about another relative of mine ("My wife Sofia works as a nurse
+// manager" is no answer to "Who is my manager?").
 func (a Asked) othersAt(words []string, i int) bool {
-	if i < 2 || words[i-1] != "s" {
+	if i >= 2 && words[i-1] == "s" {
+		owner := words[i-2]
+		return owner != "user" && !lexicon.Stopword(owner) && !a.AsksOf(owner)
+	}
+	if mine(words, i) {
 		return false
 	}
-	owner := words[i-2]
-	return owner != "user" && !lexicon.Stopword(owner) && !a.AsksOf(owner)
+	for j := range words {
+		if lexicon.Relative(words[j]) && j != i && mine(words, j) && !a.AsksOf(words[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// mine reports whether the word at i is said after "my" or "our", a word
+// between at most ("my manager", "my best friend").
+func mine(words []string, i int) bool {
+	for _, p := range words[max(0, i-2):i] {
+		if p == "my" || p == "our" {
+			return true
+		}
+	}
+	return false
 }
 
 // relativesAsked are the relatives and pets a question asks about, each

@@ -308,11 +308,19 @@ func frameKeys(text string) []string {
 }
 
 // withFrames gives each term naming a state a change may be told of its
-// frame key as an alternative, worth the word itself.
+// frame key as an alternative, worth the word itself; and a term one of
+// whose alternatives names one ("employer", whose kind is "work") that
+// state's key, worth the alternative.
 func withFrames(terms []keywordindex.Term) {
 	for i, t := range terms {
 		if _, ok := frameWords[t.Key]; ok {
 			terms[i].Alts = append(terms[i].Alts, keywordindex.Alt{Key: framePrefix + t.Key, Weight: 1})
+		}
+		for _, a := range t.Alts {
+			key := framePrefix + a.Key
+			if _, ok := frameWords[a.Key]; ok && !slices.ContainsFunc(terms[i].Alts, func(b keywordindex.Alt) bool { return b.Key == key }) {
+				terms[i].Alts = append(terms[i].Alts, keywordindex.Alt{Key: key, Weight: a.Weight})
+			}
 		}
 	}
 }
