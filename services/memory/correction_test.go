@@ -354,4 +354,9 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 	})
 	car := learned(t, "I drive a Honda Civic.", "I sold my Civic and bought a Tesla Model 3.", "My cat is called Mochi.")
 	recallAnswers(t, car, false, map[string]string{"Do I still drive the Civic?": "Tesla"})
+	// A day is a value a change replaces too.
+	yoga := learned(t, "I go to yoga every Tuesday at 7pm.", "Yoga moved to Wednesdays starting next month.",
+		"The team standup is on Monday at 10.")
+	recallAnswers(t, yoga, false, map[string]string{"Do I still do yoga on Tuesday?": "Wednesdays"})
+	recallAnswers(t, yoga, true, map[string]string{"Is the standup still on Monday?": "standup"})
 }

@@ -75,7 +75,7 @@ func asksNow(words []string) (now, present bool) {
 // corrects "I live in Berlin" for "Do I still live in Berlin?", where the
 // city asked about is the one the change replaced, and "I sold my Civic"
 // corrects "I drive a Honda Civic" for "Do I still drive the Civic?".
-func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, stateBits uint64, only, self map[int64]bool) {
+func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, times, stateBits uint64, only, self map[int64]bool) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
@@ -105,6 +105,11 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 			// now?") is what a change tells in other words ("my
 			// editor is now Zed"): the rest is what it must share.
 			held &^= stateBits
+		}
+		if held&^times != 0 {
+			// So is a day or month asked of (times): "Yoga moved to
+			// Wednesdays" is news of "I go to yoga every Tuesday".
+			held &^= times
 		}
 		return weigh(held&heldBy[c.Seq]) >= weigh(held)/2
 	}

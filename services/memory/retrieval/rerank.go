@@ -124,7 +124,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	current, present := asksNow(words)
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
-	names := nameTerms(q.Text, terms)
+	names, times := nameTerms(q.Text, terms)
 	for i := range top {
 		if e.isCorrection(top[i].Seq) && heldBy[top[i].Seq]&names == names {
 			// The score is mostly coverage: a correction about something
@@ -139,10 +139,10 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	byScore(top)
 	switch {
 	case current:
-		e.supersede(top, heldBy, weights, names, stateTerms(kwTerms), nil, self)
+		e.supersede(top, heldBy, weights, names, times, stateTerms(kwTerms), nil, self)
 	case present:
 		states, only := framed(idx, top, kwTerms)
-		e.supersede(top, heldBy, weights, names, states, only, self)
+		e.supersede(top, heldBy, weights, names, times, states, only, self)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
@@ -157,15 +157,21 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 }
 
 // nameTerms are the bits of the terms (the question's, lexicon.Terms)
-// that name someone or something the question asks about (answer.Names).
-func nameTerms(question string, terms []string) uint64 {
-	var m uint64
+// that name someone or something the question asks about (answer.Names),
+// and apart those naming a day or a month (times): a time is what a
+// change may replace ("Yoga moved to Wednesdays" for "Do I still do yoga
+// on Tuesday?").
+func nameTerms(question string, terms []string) (names, times uint64) {
 	for _, n := range answer.Names(question) {
 		if k := slices.Index(terms, n); k >= 0 && k < 64 {
-			m |= 1 << k
+			if answer.TimeWord(n) {
+				times |= 1 << k
+			} else {
+				names |= 1 << k
+			}
 		}
 	}
-	return m
+	return names, times
 }
 
 // byScore sorts candidates best first, ties to the newest.
