@@ -16,6 +16,7 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"My favourite band is Radiohead.",
 		"My daughter goes to Lincoln Elementary.",
 		"I drive a blue Honda Civic.",
+		"My GP is Dr. Okafor.",
 	)
 	recallAnswers(t, svc, true, map[string]string{
 		"What do I do for a living?":     "nurse",
@@ -28,6 +29,8 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"What school does my kid go to?": "Lincoln",
 		"Who is my husband?":             "",
 		"What are my parents' names?":    "",
+		"Who is my doctor?":              "Okafor",
+		"Who is my dentist?":             "",
 	})
 }
 

@@ -23,6 +23,9 @@ var kinds = map[string][]string{
 	"occupation": {"work", "works", "job"},
 	"employer":   {"work", "works", "job"},
 	"music":      {"band", "song", "songs"},
+	// "My GP is Dr. Okafor" for "Who is my doctor?": WordNet's doctor
+	// has no GP among its hyponyms.
+	"doctor": {"gp", "physician"},
 	// Where one lives is told by an address: "Our new address is 12 Rua
 	// Augusta" for "Where do I live?" (answer.Ask takes it for a home
 	// address, which an email address is not).
