@@ -360,3 +360,16 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 	recallAnswers(t, yoga, false, map[string]string{"Do I still do yoga on Tuesday?": "Wednesdays"})
 	recallAnswers(t, yoga, true, map[string]string{"Is the standup still on Monday?": "standup"})
 }
+
+// A correction holds the words asking what holds now ("current",
+// "currently"): it tells just that. A note that is no correction does not:
+// my blood type says nothing of my current blood pressure.
+func TestACorrectionHoldsWhatIsCurrent(t *testing.T) {
+	svc := learned(t, "My dentist is Dr. Weber.", "Correction: my dentist is now Dr. Lee.", "I like tea.",
+		"I live in Berlin.", "I moved to Paris last month.", "My blood type is O negative.")
+	recallAnswers(t, svc, false, map[string]string{
+		"What's the name of my current dentist?": "Dr. Lee",
+		"Which city am I currently based in?":    "Paris",
+		"What is my blood pressure currently?":   "",
+	})
+}

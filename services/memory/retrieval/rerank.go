@@ -90,7 +90,13 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		best = max(best, c.Score)
 		seqs[i] = c.Seq
 	}
-	cover, inContext, holds := e.coverages(idx, seqs, own, keys, weights)
+	var cues uint64 // the terms asking what holds now, which a correction holds
+	for i, t := range terms[:min(64, len(terms))] {
+		if currentCues[t] && t != "today" {
+			cues |= 1 << i
+		}
+	}
+	cover, inContext, holds := e.coverages(idx, seqs, own, keys, weights, cues)
 	heldBy := make(map[int64]uint64, len(seqs))
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
@@ -231,7 +237,11 @@ func heldKeys(own [][]string, kwTerms []keywordindex.Term, words []string) []ter
 // inContext is the same with what a turn's turn before holds counted for
 // contextWeight: it ranks; the item's own share is what an answer may
 // quote it for.
-func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64) (cover, inContext []float64, holds []uint64) {
+//
+// A correction holds the terms asking what holds now (cues: "current",
+// "still"), which is what it tells: "Correction: my dentist is now Dr.
+// Lee" answers "What's the name of my current dentist?".
+func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string, keys []termKey, weights []float64, cues uint64) (cover, inContext []float64, holds []uint64) {
 	nt := len(weights)
 	// The turns before the turns among seqs are weighed too, after them.
 	prev := e.before(seqs, contextTurns)
@@ -273,6 +283,15 @@ func (e *Engine) coverages(idx *keywordindex.Index, seqs []int64, own [][]string
 			for ; m != 0; m &= m - 1 {
 				k := chunk[bits.TrailingZeros64(m)]
 				held[i*nt+k.term] = max(held[i*nt+k.term], k.weight)
+			}
+		}
+	}
+	if cues != 0 {
+		for i, seq := range seqs {
+			if e.isCorrection(seq) {
+				for m := cues; m != 0; m &= m - 1 {
+					held[i*nt+bits.TrailingZeros64(m)] = 1
+				}
 			}
 		}
 	}
