@@ -17,6 +17,7 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"My daughter goes to Lincoln Elementary.",
 		"I drive a blue Honda Civic.",
 		"My GP is Dr. Okafor.",
+		"My son Leo has piano lessons on Thursdays at 4.",
 	)
 	recallAnswers(t, svc, true, map[string]string{
 		"What do I do for a living?":     "nurse",
@@ -30,6 +31,7 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"Who is my husband?":             "",
 		"What are my parents' names?":    "",
 		"Who is my doctor?":              "Okafor",
+		"What instrument does Leo play?": "piano",
 		"Who is my dentist?":             "",
 	})
 }

@@ -23,6 +23,10 @@ var kinds = map[string][]string{
 	"occupation": {"work", "works", "job"},
 	"employer":   {"work", "works", "job"},
 	"music":      {"band", "song", "songs"},
+	// "My son Leo has piano lessons" for "What instrument does Leo
+	// play?": WordNet puts a piano three levels under instrument.
+	"instrument":  instruments,
+	"instruments": instruments,
 	// "My GP is Dr. Okafor" for "Who is my doctor?": WordNet's doctor
 	// has no GP among its hyponyms.
 	"doctor": {"gp", "physician"},
@@ -38,6 +42,9 @@ var kinds = map[string][]string{
 	"weigh":  {"weight"},
 	"weight": {"weigh", "weighs"},
 }
+
+var instruments = []string{"piano", "guitar", "violin", "cello", "drums", "flute", "ukulele", "saxophone",
+	"trumpet", "clarinet", "harp", "keyboard", "bass"}
 
 // Kinds returns the words notes use for the members or the role of the
 // kind w names (see kinds; for the people of one's life, relatedPeople;
