@@ -86,8 +86,9 @@ func (e *Engine) withPeopleNames(terms []keywordindex.Term, query string, q Quer
 		return terms
 	}
 	words := lexicon.Terms(query)
-	if len(words) != len(terms) {
-		return terms // a word of several keys: terms do not line up
+	if len(words) != len(terms) || !slices.ContainsFunc(words, lexicon.Someone) {
+		// A word of several keys (terms do not line up), or no one asked of.
+		return terms
 	}
 	asked := answer.Ask(query)
 	var named map[string][]string
