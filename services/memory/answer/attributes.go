@@ -155,7 +155,7 @@ func owner(words []string, at int) string {
 	switch {
 	case i >= 2 && words[i-1] == "s":
 		return words[i-2]
-	case i >= 1 && (words[i-1] == "my" || words[i-1] == "our"):
+	case i >= 1 && lexicon.Ours(words[i-1]):
 		return "my"
 	case at+2 < len(words) && words[at+1] == "of":
 		j := at + 2

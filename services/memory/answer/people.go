@@ -69,26 +69,27 @@ func (a Asked) othersAt(words []string, i int) bool {
 		owner := words[i-2]
 		return owner != "user" && !lexicon.Stopword(owner) && !a.AsksOf(owner)
 	}
-	if mine(words, i) {
+	if mine(words, i, 2) {
 		return false
 	}
 	for j := range words {
-		if lexicon.Relative(words[j]) && j != i && mine(words, j) && !a.AsksOf(words[j]) {
+		if lexicon.Relative(words[j]) && j != i && mine(words, j, 2) && !a.AsksOf(words[j]) {
 			return true
 		}
 	}
 	return false
 }
 
-// mine reports whether the word at i is said after "my" or "our", a word
-// between at most ("my manager", "my best friend").
-func mine(words []string, i int) bool {
-	for _, p := range words[max(0, i-2):i] {
-		if p == "my" || p == "our" {
-			return true
-		}
-	}
-	return false
+// mine reports whether the word at i is said after "my" or "our", at
+// most within words before it ("my manager", "my best friend": 2).
+func mine(words []string, i, within int) bool {
+	return slices.ContainsFunc(words[max(0, i-within):i], lexicon.Ours)
+}
+
+// relativeNext reports whether a relative follows the word at i, a word
+// between at most ("my wife", "my best friend").
+func relativeNext(words []string, i int) bool {
+	return i+1 < len(words) && lexicon.Relative(words[i+1]) || i+2 < len(words) && lexicon.Relative(words[i+2])
 }
 
 // relativesAsked are the relatives and pets a question asks about, each
@@ -101,11 +102,11 @@ func relativesAsked(qw []string, names []name) [][]string {
 	var out [][]string
 	last := -1
 	for i, w := range qw {
-		if !lexicon.Someone(w) || !slices.ContainsFunc(qw[max(0, i-3):i], func(p string) bool { return p == "my" || p == "our" }) {
+		if !lexicon.Someone(w) || !mine(qw, i, 3) {
 			continue
 		}
 		joined := last >= 0 && (i == last+2 && (qw[i-1] == "and" || qw[i-1] == "or") ||
-			i == last+3 && (qw[i-2] == "and" || qw[i-2] == "or") && (qw[i-1] == "my" || qw[i-1] == "our"))
+			i == last+3 && (qw[i-2] == "and" || qw[i-2] == "or") && lexicon.Ours(qw[i-1]))
 		if joined {
 			out[len(out)-1] = append(out[len(out)-1], w)
 		} else {
@@ -137,13 +138,10 @@ func aboutAnother(text string, tw []string, namesAsked bool, named map[string][]
 	}
 	for i, w := range tw {
 		switch {
-		case (w == "my" || w == "our") && i+1 < len(tw) && lexicon.Relative(tw[i+1]):
-			other = other || !saidOf(tw[i+1])
-		case (w == "my" || w == "our") && i+2 < len(tw) && lexicon.Relative(tw[i+2]):
-			// A word between: "my best friend", "my older sister".
-			other = other || !saidOf(tw[i+2])
-		case w == "user" && i+2 < len(tw) && tw[i+1] == "s" && lexicon.Relative(tw[i+2]):
-			other = other || !saidOf(tw[i+2])
+		case lexicon.Ours(w) && relativeNext(tw, i), w == "user" && i+2 < len(tw) && tw[i+1] == "s" && lexicon.Relative(tw[i+2]):
+			// Said of the relative after it ("my wife", "my best
+			// friend", "the user's wife"), not as the writer: the
+			// relative counts when the loop reaches it.
 		case lexicon.FirstPersonWord(w) || ownWords[w]:
 			return false
 		case lexicon.Relative(w) && !saidOf(w) || !namesAsked && relativeNamed(named, w, saidOf):
@@ -232,7 +230,7 @@ func RelativeNames(text string) map[string][]string {
 	}
 	for i := 0; i+2 < len(fields); i++ {
 		w := word(i)
-		if w == "my" || w == "our" {
+		if lexicon.Ours(w) {
 			if base, ok := possessor(fields[i+1]); ok {
 				// "My wife's name is Elena."
 				if rel := strings.ToLower(base); lexicon.Someone(rel) && i+4 < len(fields) && word(i+2) == "name" && word(i+3) == "is" {
@@ -256,7 +254,7 @@ func RelativeNames(text string) map[string][]string {
 			// "We have a cat named Mochi."
 			add(word(i+1), calledFrom(i+2))
 		}
-		if i+3 < len(fields) && capital(i) && word(i+1) == "is" && (word(i+2) == "my" || word(i+2) == "our") && lexicon.Relative(word(i+3)) {
+		if i+3 < len(fields) && capital(i) && word(i+1) == "is" && lexicon.Ours(word(i+2)) && lexicon.Relative(word(i+3)) {
 			j := i
 			for j > 0 && capital(j-1) && !strings.ContainsAny(fields[j-1][len(fields[j-1])-1:], ".,;:!?") {
 				j--

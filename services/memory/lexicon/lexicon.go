@@ -98,6 +98,10 @@ func asksMemoryOfUser(words []string) bool {
 // question speaks of the user: "I", "me", "my", "mine", "myself".
 func FirstPersonWord(w string) bool { return firstPerson[w] }
 
+// Ours reports whether w (lowercased) is "my" or "our": what follows is
+// the user's own ("my wife", "our dog").
+func Ours(w string) bool { return w == "my" || w == "our" }
+
 // FirstPerson reports whether text speaks as the user: it holds "I", "me"
 // or "my".
 func FirstPerson(text string) bool {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -45,7 +46,7 @@ var changeFrames = []changeFrame{
 // myNew: "my new" or "our new" just before, as in "Our new address is".
 func myNew(before []token) bool {
 	n := len(before)
-	return n >= 2 && before[n-1].w == "new" && !before[n-2].end && (before[n-2].w == "my" || before[n-2].w == "our")
+	return n >= 2 && before[n-1].w == "new" && !before[n-2].end && lexicon.Ours(before[n-2].w)
 }
 
 // isAHouseNumber: "is 12 Rua Augusta", "is 44b Elm Street": the address

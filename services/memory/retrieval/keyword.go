@@ -89,7 +89,7 @@ func (e *Engine) keywordLeg(idx *keywordindex.Index, q Query) (hits []Ranked, te
 		return nil, nil
 	}
 	if expand {
-		terms = e.withPeopleNames(terms, q.Text, q)
+		e.addPeopleNames(terms, q)
 	}
 	return idx.SearchTerms(withSpoken(terms), q.Depth, q.AsOf, q.Allowed, q.Universe), terms
 }

@@ -74,50 +74,37 @@ func (e *Engine) PeopleNames(ctx context.Context, m Marks, universe []int64) (ma
 	return st.people.of(universe), nil
 }
 
-// withPeopleNames adds to each term that asks of the user's relative or
-// pet ("sister" in "my sister": answer.Asked.AsksOf) the names memory gives them, each
-// counting as the word: terms are keywordTerms' for query, not changed.
-func (e *Engine) withPeopleNames(terms []keywordindex.Term, query string, q Query) []keywordindex.Term {
+// addPeopleNames gives each of the terms (keywordTerms' for q) that asks
+// of the user's relative or pet ("sister" in "my sister":
+// answer.Asked.AsksOf) the names memory gives them as alternatives, each
+// worth the word, as withFrames does the states.
+func (e *Engine) addPeopleNames(terms []keywordindex.Term, q Query) {
+	words := lexicon.Terms(q.Text)
+	if len(words) != len(terms) || !slices.ContainsFunc(words, lexicon.Someone) {
+		return // a word of several keys (terms do not line up), or no one asked of
+	}
 	st := &e.keywords
 	st.mu.Lock()
-	empty := len(st.people) == 0
+	named := st.people.of(q.Universe)
 	st.mu.Unlock()
-	if empty {
-		return terms
+	if len(named) == 0 {
+		return
 	}
-	words := lexicon.Terms(query)
-	if len(words) != len(terms) || !slices.ContainsFunc(words, lexicon.Someone) {
-		// A word of several keys (terms do not line up), or no one asked of.
-		return terms
-	}
-	asked := answer.Ask(query)
-	var named map[string][]string
+	asked := answer.Ask(q.Text)
 	var tok textkeys.Tokenizer
-	out := terms
 	for i, w := range words {
 		if !asked.AsksOf(w) {
 			continue
-		}
-		if named == nil {
-			st.mu.Lock()
-			named = st.people.of(q.Universe)
-			st.mu.Unlock()
 		}
 		for rel, names := range named {
 			if !lexicon.SameOne(w, rel) {
 				continue
 			}
 			for _, n := range names {
-				key := keyOf(&tok, n)
-				if key == "" || slices.ContainsFunc(out[i].Alts, func(a keywordindex.Alt) bool { return a.Key == key }) {
-					continue
+				if key := keyOf(&tok, n); key != "" && !slices.ContainsFunc(terms[i].Alts, func(a keywordindex.Alt) bool { return a.Key == key }) {
+					terms[i].Alts = append(terms[i].Alts, keywordindex.Alt{Key: key, Weight: 1})
 				}
-				if &out[0] == &terms[0] {
-					out = slices.Clone(terms)
-				}
-				out[i].Alts = append(slices.Clip(out[i].Alts), keywordindex.Alt{Key: key, Weight: 1})
 			}
 		}
 	}
-	return out
 }
