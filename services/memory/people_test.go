@@ -184,12 +184,14 @@ func TestARelativeNamedElsewhereIsThatRelative(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var naming []string
 	for _, h := range list.Hits {
 		if h.Text == "My sister is Elena." {
-			if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{h.ID}}, anyone); err != nil {
-				t.Fatal(err)
-			}
+			naming = append(naming, h.ID)
 		}
+	}
+	if gone, err := svc.Forget(ctx, memory.ForgetParams{IDs: naming}, anyone); err != nil || gone.Forgotten != 1 {
+		t.Fatalf("forgetting the naming note %v: %+v, %v", naming, gone, err)
 	}
 	recallAnswers(t, svc, false, map[string]string{"What tablet does my sister use?": ""})
 
