@@ -49,12 +49,20 @@ func asksNow(words []string) (now, present bool) {
 	return false, false
 }
 
+// weighed is what the rerank read of a question and its best candidates,
+// by which supersede tells what corrects what.
+type weighed struct {
+	heldBy  map[int64]uint64 // by seq, the question words each holds by its own key
+	weights []float64        // each question word's
+	names   uint64           // the words naming someone or something asked about (nameTerms)
+	times   uint64           // the words naming a day or a month asked about
+	self    map[int64]bool   // the user's own notes, where asked of the user
+}
+
 // supersede puts a correction among the best candidates right above the
 // best-ranked older note it corrects, for a question asking what holds
-// now: the correction holds every name the question asks about (names:
-// the terms' bits) and at least half the question's word weight the older
-// note holds (heldBy: by seq, the question words each holds by its own
-// key; weights, each word's), so that "I moved to Berlin" corrects "I live
+// now: the correction holds every name the question asks about and at
+// least half the question's word weight the older note holds (q), so that "I moved to Berlin" corrects "I live
 // in Paris" for "Where do I live now?", and the newer of two corrections
 // comes first. The correction takes the older note's score, whatever it
 // holds beside: "Which database does billing use now?" reads "We migrated
@@ -67,32 +75,33 @@ func asksNow(words []string) (now, present bool) {
 // When only is not nil (a question in the present without a cue), only
 // the corrections it holds may supersede, and only a note with which they
 // share a question word beside those naming a state a change is told of
-// (stateBits: "live", "work").
+// (stateBits: "live", "work"). Neither a state nor a day or month asked
+// about (q.times) need be held by the correction: it tells them anew.
 //
-// Asked of the user (self: their own notes), the user's own change of a
+// Asked of the user (q.self: their own notes), the user's own change of a
 // state their older note holds, or of a thing the question names that it
 // holds, is news of it whatever else that note holds: "I moved to Paris"
 // corrects "I live in Berlin" for "Do I still live in Berlin?", where the
 // city asked about is the one the change replaced, and "I sold my Civic"
 // corrects "I drive a Honda Civic" for "Do I still drive the Civic?".
-func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []float64, names, times, stateBits uint64, only, self map[int64]bool) {
+func (e *Engine) supersede(top []Candidate, q weighed, stateBits uint64, only map[int64]bool) {
 	weigh := func(m uint64) float64 {
 		w := 0.0
 		for ; m != 0; m &= m - 1 {
-			w += weights[bits.TrailingZeros64(m)]
+			w += q.weights[bits.TrailingZeros64(m)]
 		}
 		return w
 	}
 	corrects := func(c, f Candidate) bool {
-		held := heldBy[f.Seq]
+		held, hers := q.heldBy[f.Seq], q.heldBy[c.Seq]
 		switch {
 		case f.Seq >= c.Seq || held == 0:
 			return false
-		case self[c.Seq] && self[f.Seq] && held&(stateBits|names)&heldBy[c.Seq] != 0:
+		case q.self[c.Seq] && q.self[f.Seq] && held&(stateBits|q.names)&hers != 0:
 			return true
-		case heldBy[c.Seq]&names != names:
+		case hers&q.names != q.names:
 			return false
-		case only != nil && held&^stateBits != 0 && held&^stateBits&heldBy[c.Seq] == 0:
+		case only != nil && held&^stateBits != 0 && held&^stateBits&hers == 0:
 			// Asked without a cue, the change shares a word with the
 			// older note beside the state it tells of, where that note
 			// holds one: "We switched to GitHub Actions for CI" is no
@@ -106,12 +115,12 @@ func (e *Engine) supersede(top []Candidate, heldBy map[int64]uint64, weights []f
 			// editor is now Zed"): the rest is what it must share.
 			held &^= stateBits
 		}
-		if held&^times != 0 {
-			// So is a day or month asked of (times): "Yoga moved to
+		if held&^q.times != 0 {
+			// So is a day or month asked of: "Yoga moved to
 			// Wednesdays" is news of "I go to yoga every Tuesday".
-			held &^= times
+			held &^= q.times
 		}
-		return weigh(held&heldBy[c.Seq]) >= weigh(held)/2
+		return weigh(held&hers) >= weigh(held)/2
 	}
 	for j := 0; j < len(top); j++ {
 		c := top[j]

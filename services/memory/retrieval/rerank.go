@@ -131,6 +131,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
 	names, times := nameTerms(q.Text, terms)
+	read := weighed{heldBy: heldBy, weights: weights, names: names, times: times, self: self}
 	for i := range top {
 		if e.isCorrection(top[i].Seq) && heldBy[top[i].Seq]&names == names {
 			// The score is mostly coverage: a correction about something
@@ -145,10 +146,10 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	byScore(top)
 	switch {
 	case current:
-		e.supersede(top, heldBy, weights, names, times, stateTerms(kwTerms), nil, self)
+		e.supersede(top, read, stateTerms(kwTerms), nil)
 	case present:
 		states, only := framed(idx, top, kwTerms)
-		e.supersede(top, heldBy, weights, names, times, states, only, self)
+		e.supersede(top, read, states, only)
 	}
 	// The rest keep their fused order, scored below the last candidate.
 	floor := cands[len(cands)-1].Score
