@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
@@ -372,4 +373,50 @@ func TestACorrectionHoldsWhatIsCurrent(t *testing.T) {
 		"Which city am I currently based in?":    "Paris",
 		"What is my blood pressure currently?":   "",
 	})
+}
+
+// A later note of the user's parting with a thing by its name is news of
+// their older notes holding that name, asked what holds now in words
+// neither shares: the sold car is not the car I drive, the manager at the
+// company I left is not my manager first. Asked of the past, or of the
+// name itself, the older note answers as before; another's sale is not
+// mine.
+func TestPartingWithANameIsNewsOfIt(t *testing.T) {
+	car := learned(t, "I drive a 2012 Honda Civic.", "I sold my Civic and bought a Tesla Model 3.", "My cat is called Mochi.",
+		"My brother drives a Subaru.")
+	recallAnswers(t, car, false, map[string]string{
+		"What car do I drive?":            "Tesla",
+		"What car did I drive?":           "Civic",
+		"What car does my brother drive?": "Subaru",
+	})
+	work := learned(t, "My manager at Acme is Priya Shah.", "I work at Acme as a product designer.",
+		"I left Acme and joined Lumen in March.", "My manager at Lumen is Tomas Berg.", "I like oat milk in my coffee.")
+	recallAnswers(t, work, false, map[string]string{
+		"Who is my manager?":         "Tomas",
+		"Who is my manager at Acme?": "Priya",
+		"Where do I work?":           "Lumen",
+	})
+	other := learned(t, "I drive a Honda Civic.", "My sister sold her Civic last year.", "I like tea.")
+	recallAnswers(t, other, false, map[string]string{"What car do I drive?": "I drive a Honda Civic"})
+
+	// Told in a workspace the caller cannot see, the sale is no news to them.
+	ctx := context.Background()
+	scoped := mustOpenService(t)
+	for _, n := range []struct{ ws, text string }{{"home", "I drive a Honda Civic."}, {"private", "I sold my Civic and bought a Tesla."}} {
+		if _, err := scoped.Learn(ctx, memory.LearnParams{Text: n.text, Workspace: n.ws}, limitedTo(n.ws)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		cc   contract.CallContext
+		want string
+	}{{limitedTo("home"), "Civic"}, {contract.CallContext{Source: "cli", Workspaces: []string{"home", "private"}}, "Tesla"}} {
+		res, err := scoped.Recall(ctx, memory.RecallParams{Question: "What car do I drive?"}, c.cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Citations) == 0 || !strings.Contains(res.Citations[0].Snippet, c.want) || c.want == "Civic" && len(res.Citations) != 1 {
+			t.Errorf("caller of %v: answered %q, want %q first", c.cc.Workspaces, res.Answer, c.want)
+		}
+	}
 }

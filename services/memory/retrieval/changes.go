@@ -126,10 +126,13 @@ var triggers = func() map[string]bool {
 	return m
 }()
 
-// mayTellOfChange says text holds a trigger word, read in one pass over
-// its bytes without allocating: most notes hold none, and every note is
-// read so when the index is built.
-func mayTellOfChange(text string) bool {
+// mayTellOfChange says text holds a trigger word.
+func mayTellOfChange(text string) bool { return holdsWordOf(text, triggers) }
+
+// holdsWordOf says text holds one of words (lowercase, of at most 16
+// letters), read in one pass over its bytes without allocating: most
+// notes hold none, and every note is read so when the index is built.
+func holdsWordOf(text string, words map[string]bool) bool {
 	var buf [16]byte
 	n, long := 0, false
 	for i := 0; i <= len(text); i++ {
@@ -142,7 +145,7 @@ func mayTellOfChange(text string) bool {
 		case 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
 		default:
-			if n > 0 && !long && triggers[string(buf[:n])] {
+			if n > 0 && !long && words[string(buf[:n])] {
 				return true
 			}
 			n, long = 0, false

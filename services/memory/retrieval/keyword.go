@@ -22,6 +22,7 @@ type keywordState struct {
 	corrections      map[int64]bool
 	turns            turnState
 	people           peopleNames
+	parted           parted
 	addMark, delMark int64
 }
 
@@ -50,12 +51,16 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 		}
 		st.turns.add(c)
 		st.people.add(c.Seq, c.Text)
+		if c.ThreadID == "" {
+			st.parted.add(c.Seq, c.Text)
+		}
 	}
 	remove := func(seq int64) {
 		st.index.Remove(seq)
 		delete(st.corrections, seq)
 		st.turns.remove(seq)
 		st.people.remove(seq)
+		st.parted.remove(seq)
 		e.removed(seq)
 	}
 	a, d, err := e.src.ItemChanges(ctx, st.addMark, st.delMark, add, remove)

@@ -59,6 +59,15 @@ type weighed struct {
 	self    map[int64]bool   // the user's own notes, where asked of the user
 }
 
+// weigh is the weight of the question words of the bits m.
+func (q weighed) weigh(m uint64) float64 {
+	w := 0.0
+	for ; m != 0; m &= m - 1 {
+		w += q.weights[bits.TrailingZeros64(m)]
+	}
+	return w
+}
+
 // supersede puts a correction among the best candidates right above the
 // best-ranked older note it corrects, for a question asking what holds
 // now: the correction holds every name the question asks about and at
@@ -85,13 +94,7 @@ type weighed struct {
 // city asked about is the one the change replaced, and "I sold my Civic"
 // corrects "I drive a Honda Civic" for "Do I still drive the Civic?".
 func (e *Engine) supersede(top []Candidate, q weighed, stateBits uint64, only map[int64]bool) {
-	weigh := func(m uint64) float64 {
-		w := 0.0
-		for ; m != 0; m &= m - 1 {
-			w += q.weights[bits.TrailingZeros64(m)]
-		}
-		return w
-	}
+	weigh := q.weigh
 	corrects := func(c, f Candidate) bool {
 		held, hers := q.heldBy[f.Seq], q.heldBy[c.Seq]
 		switch {

@@ -160,6 +160,9 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 			rest[i].Score = floor * 0.99 * rest[i].Score / first
 		}
 	}
+	if (current || present) && asksOfUser(words) {
+		order = e.partedFrom(idx, q, terms, order, len(top), read)
+	}
 	return order
 }
 
