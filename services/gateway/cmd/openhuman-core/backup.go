@@ -35,7 +35,7 @@ func (m *Main) runBackup(ctx context.Context, g globalFlags, args []string) int 
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseAnywhere(fs, args); err != nil {
 		return m.usageError(err)
 	}
 	if fs.NArg() != 1 {
@@ -61,7 +61,7 @@ func (m *Main) runRestore(ctx context.Context, g globalFlags, args []string) int
 	fs.SetOutput(io.Discard)
 	g.register(fs)
 	force := fs.Bool("force", false, "replace the memory and audit the home holds")
-	if err := fs.Parse(args); err != nil {
+	if err := parseAnywhere(fs, args); err != nil {
 		return m.usageError(err)
 	}
 	if fs.NArg() != 1 {

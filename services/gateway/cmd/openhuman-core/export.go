@@ -22,7 +22,7 @@ func (m *Main) runExport(ctx context.Context, g globalFlags, args []string) int 
 	g.register(fs)
 	workspace := fs.String("workspace", "", "only the items of this workspace")
 	since := fs.String("since", "", "only the items observed at or after this RFC 3339 time (or a date, 2026-01-31)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseAnywhere(fs, args); err != nil {
 		return m.usageError(err)
 	}
 	if fs.NArg() > 1 {

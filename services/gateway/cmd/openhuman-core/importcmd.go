@@ -23,7 +23,7 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 	g.register(fs)
 	from := fs.String("from", "", "format of FILE: "+strings.Join(importers.Formats, ", ")+" (default: detected)")
 	workspace := fs.String("workspace", "", "with --from: the workspace everything imported goes to")
-	if err := fs.Parse(args); err != nil {
+	if err := parseAnywhere(fs, args); err != nil {
 		return m.usageError(err)
 	}
 	if fs.NArg() != 1 {

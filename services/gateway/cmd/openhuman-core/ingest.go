@@ -22,7 +22,7 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 	workspace := fs.String("workspace", "", "workspace of every file (default: the folder's name), and of every turn that names none")
 	maxSize := fs.Int64("max-file-size", 512<<10, "skip files larger than this many bytes")
 	conversation := fs.Bool("conversation", false, "the paths are JSON files of conversation turns [{thread_id, speaker, text, timestamp}]")
-	if err := fs.Parse(args); err != nil {
+	if err := parseAnywhere(fs, args); err != nil {
 		return m.usageError(err)
 	}
 	if fs.NArg() == 0 {

@@ -65,7 +65,7 @@ Usage:
                                               exit 0 when serve's /readyz there answers 200, else 1 with the reason
   openhuman-core version                      print the version (or --version)
 
-Flags (before or after the command):
+Flags (anywhere after openhuman-core, before or after the command and its words):
   --home DIR    data and config directory (default $OPENHUMAN_HOME or ~/.openhuman)
   --verbose     debug logs on stderr
 
@@ -164,7 +164,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
 	g.register(sub)
-	if err := sub.Parse(rest); err != nil {
+	if err := parseAnywhere(sub, rest); err != nil {
 		return m.usageError(err)
 	}
 	if g.version {
@@ -204,6 +204,26 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return exitOK
 	}
 	return m.usageError(fmt.Errorf("unknown command %q", cmd))
+}
+
+// parseAnywhere parses fs's flags wherever they stand among args, before,
+// between or after its words ("ingest notes --home /x" stores into /x, not
+// into the default home with "--home" taken for a path), and leaves the
+// words as fs.Args(); after "--" every argument is a word.
+func parseAnywhere(fs *flag.FlagSet, args []string) error {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); len(rest) == 0 || n > 0 && args[n-1] == "--" {
+			words = append(words, rest...)
+			break
+		}
+		words, args = append(words, rest[0]), rest[1:]
+	}
+	return fs.Parse(append([]string{"--"}, words...))
 }
 
 func (m *Main) printVersion() int {

@@ -80,3 +80,29 @@ func TestCallCommand(t *testing.T) {
 		}
 	}
 }
+
+// Flags after a command's words are flags, not words: "ingest notes
+// --home H" stores into H (before, "--home" was read as a path and the
+// files went into the default home), the workspace named after the path
+// is the workspace, and after "--" a word that looks like a flag is a path.
+func TestFlagsAfterTheWords(t *testing.T) {
+	src, home, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFiles(t, src, map[string]string{"notes.md": "# Notes\n\nThe boiler is serviced in October.\n"})
+	env := map[string]string{"OPENHUMAN_HOME": elsewhere}
+	if code, out, stderr := runMain(t, env, "", "ingest", src, "--home", home, "--workspace", "house"); code != 0 || !strings.Contains(out, "1 stored") {
+		t.Fatalf("ingest: exit %d, out %q, err %q", code, out, stderr)
+	}
+	code, out, stderr := runMain(t, env, "", "call", "memory.list", `{"filter":{"workspace":"house"}}`, "--home", home)
+	if code != 0 || !strings.Contains(out, "boiler") {
+		t.Errorf("list in --home: exit %d, out %q, err %q", code, out, stderr)
+	}
+	if _, out, _ = runMain(t, env, "", "call", "memory.list"); strings.Contains(out, "boiler") {
+		t.Errorf("the default home holds what was ingested with --home: %s", out)
+	}
+	if code, _, stderr = runMain(t, env, "", "ingest", "--home", home, "--", "--workspace"); code == 0 || !strings.Contains(stderr, "--workspace") {
+		t.Errorf("after --, a flag-like word is a path: exit %d, err %q", code, stderr)
+	}
+	if code, out, _ = runMain(t, env, "", "token", "new", "laptop", "--scopes", "read,act"); code != 0 || !strings.Contains(out, `scopes = ["read","act"]`) {
+		t.Errorf("token new with flags after its words: exit %d, out %q", code, out)
+	}
+}

@@ -27,17 +27,10 @@ func (m *Main) runToken(g globalFlags, args []string) int {
 	fs.SetOutput(io.Discard)
 	scopes := fs.String("scopes", contract.ScopeRead, "comma-separated: read, act")
 	workspaces := fs.String("workspaces", "", "comma-separated workspaces the token is limited to (default: all)")
-	// Flags may come before, between or after the words.
-	var words []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return m.usageError(fmt.Errorf("token: %w", err))
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		words, args = append(words, fs.Arg(0)), fs.Args()[1:]
+	if err := parseAnywhere(fs, args); err != nil {
+		return m.usageError(fmt.Errorf("token: %w", err))
 	}
+	words := fs.Args()
 	if len(words) != 2 || words[0] != "new" {
 		return m.usageError(errors.New("token takes: new NAME [--scopes read,act] [--workspaces a,b]"))
 	}
