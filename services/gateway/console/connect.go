@@ -62,7 +62,10 @@ func (c *Console) connect(w http.ResponseWriter, r *http.Request) {
 	codexHTTP := "[mcp_servers.openhuman]\nurl = " + strconv.Quote(url)
 	if len(headers) > 0 {
 		claudeHTTP += " --header \"Authorization: Bearer " + tokenPlaceholder + "\""
-		codexHTTP += "\nbearer_token_env_var = \"OPENHUMAN_API_TOKEN\"   # export OPENHUMAN_API_TOKEN=<your token> before starting Codex"
+		// Not OPENHUMAN_API_TOKEN: that is the variable serve reads as a
+		// token of every scope, and a shell that exports it for Codex may
+		// start serve too.
+		codexHTTP += "\nbearer_token_env_var = \"OPENHUMAN_TOKEN\"   # export OPENHUMAN_TOKEN=<your token> before starting Codex"
 	}
 	quoted := make([]string, len(args))
 	for i, a := range args {

@@ -79,6 +79,9 @@ func TestEveryPage(t *testing.T) {
 	visit("tools", "/console/tools", "Tools, over the last hour")
 	visit("audit", "/console/audit", "memory.learn")
 	visit("connect", "/console/connect", "Claude Desktop")
+	// Codex reads the token from a variable of its own: serve reads
+	// OPENHUMAN_API_TOKEN as a token of every scope.
+	p.sees(`bearer_token_env_var = "OPENHUMAN_TOKEN"`)
 	visit("not-found", "/console/no-such-page", "There is no such page in the console.")
 	p.open("/console/memory/forget?id=" + coffee)
 	p.do("forgetting", chromedp.Click(`form[action="/console/memory/forget"] button`))

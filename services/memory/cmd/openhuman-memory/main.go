@@ -20,7 +20,9 @@ const env = `  OPENHUMAN_MEMORY_ENABLED
   OPENHUMAN_MEMORY_STREAM_REPLICAS
                           copies of that stream and its snapshots (default 3; 1 for one server)
   OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY
-                          the embedder: hash (default, offline), openai or ollama
+                          the embedder: hash-glove (default, offline: spelling and GloVe word
+                          meanings), hash (offline, spelling only), hash-wordnet (offline, adds
+                          WordNet senses), openai or ollama
   OPENHUMAN_LLM_BASE_URL, _MODEL, _API_KEY, _TIMEOUT_SECONDS
                           the model memory.recall answers with (default none: extractive)`
 
