@@ -110,6 +110,9 @@ func (c *Config) readFile(path string) error {
 		keys := make([]string, len(undecoded))
 		for i, k := range undecoded {
 			keys[i] = k.String()
+			if near := nearestKey(keys[i]); near != "" {
+				keys[i] += " (did you mean " + near + "?)"
+			}
 		}
 		return fmt.Errorf("%s: unknown key %s: check the spelling against the README's configuration section", path, strings.Join(keys, ", "))
 	}

@@ -46,3 +46,31 @@ func UnknownEnv(environ []string) []Warning {
 	slices.SortFunc(out, func(a, b Warning) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// nearestKey is the configuration key an unknown dotted key is most
+// likely a misspelling of (http.adress: http.addr), "" when none is
+// near: the key's last part within half its length in edits, plus one. An entry of a map of tables is matched by its place
+// (search.providers.brave.api_ky: search.providers.brave.api_key).
+func nearestKey(unknown string) string {
+	parts := strings.Split(unknown, ".")
+	var c Config
+	last := parts[len(parts)-1]
+	best, bestD := "", len(last)/2+2
+	_ = eachField(&c, keyScope, func(f field) error {
+		known := strings.Split(f.key, ".")
+		if len(known) != len(parts) {
+			return nil
+		}
+		for i, k := range known {
+			if k == "*" {
+				known[i] = parts[i]
+			}
+		}
+		k := strings.Join(known, ".")
+		if d := editdistance.OSA(unknown, k); d < bestD {
+			best, bestD = k, d
+		}
+		return nil
+	})
+	return best
+}

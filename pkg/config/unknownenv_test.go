@@ -37,3 +37,16 @@ func TestUnknownEnv(t *testing.T) {
 		t.Errorf("known variables were reported: %+v", w)
 	}
 }
+
+func TestNearestKey(t *testing.T) {
+	for unknown, want := range map[string]string{
+		"http.adress":                   "http.addr",
+		"searxng.enable":                "searxng.enabled",
+		"search.providers.brave.api_ky": "search.providers.brave.api_key",
+		"http.something_else_entirely":  "",
+	} {
+		if got := nearestKey(unknown); got != want {
+			t.Errorf("nearestKey(%q) = %q, want %q", unknown, got, want)
+		}
+	}
+}

@@ -133,7 +133,9 @@ type importer struct {
 func (im *importer) add(ctx context.Context, rec record) error {
 	im.t.read++
 	if rec.err != nil {
-		im.refuse(rec.where, rec.err.Error())
+		// Named with the batch it stands in, so that refusals come in the
+		// file's order, whoever refused them.
+		im.batch = append(im.batch, rec)
 		return nil
 	}
 	if len(im.batch) > 0 && (len(im.batch) == contract.MaxImportItems || im.size+len(rec.raw)+1 > im.maxBytes) {
@@ -152,23 +154,34 @@ func (im *importer) flush(ctx context.Context) error {
 	if len(im.batch) == 0 {
 		return nil
 	}
-	raws := make([]json.RawMessage, len(im.batch))
-	for i, r := range im.batch {
-		raws[i] = r.raw
+	var raws []json.RawMessage
+	for _, r := range im.batch {
+		if r.err == nil {
+			raws = append(raws, r.raw)
+		}
 	}
-	res, err := im.gw.Import(ctx, raws, im.cc)
-	if err != nil {
-		return err
+	res := &contract.ImportResult{}
+	if len(raws) > 0 {
+		var err error
+		if res, err = im.gw.Import(ctx, raws, im.cc); err != nil {
+			return err
+		}
 	}
-	for i, o := range res.Results {
-		switch o.Status {
+	sent := 0
+	for _, r := range im.batch {
+		if r.err != nil {
+			im.refuse(r.where, r.err.Error())
+			continue
+		}
+		switch o := res.Results[sent]; o.Status {
 		case contract.ImportStored:
 			im.t.stored++
 		case contract.ImportPresent:
 			im.t.present++
 		default:
-			im.refuse(im.batch[i].where, o.Error)
+			im.refuse(r.where, o.Error)
 		}
+		sent++
 	}
 	im.batch, im.size = im.batch[:0], 0
 	if im.progress {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -35,7 +36,7 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 		if path == "-" {
 			format = importers.FormatOpenHuman
 		} else if f, err := importers.Detect(path); err != nil {
-			fmt.Fprintln(m.Stderr, "openhuman-core: import:", err)
+			fmt.Fprintln(m.Stderr, "openhuman-core: import:", noFile(path, err))
 			return exitUsage
 		} else {
 			format = f
@@ -55,7 +56,7 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 	if format == importers.FormatOpenHuman && path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			fmt.Fprintln(m.Stderr, "openhuman-core: import:", err)
+			fmt.Fprintln(m.Stderr, "openhuman-core: import:", noFile(path, err))
 			return exitFailure
 		}
 		defer f.Close()
@@ -131,4 +132,13 @@ func (m *Main) importSink(ctx context.Context, im *importer) importers.Sink {
 			return nil
 		},
 	}
+}
+
+// noFile says a missing FILE the way a person names it, and what import
+// takes instead; any other error as it is.
+func noFile(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file or folder: name a file written by openhuman-core export, - for stdin, or with --from another tool's file or folder", path)
+	}
+	return err
 }

@@ -237,6 +237,10 @@ func TestImportReportsBadLines(t *testing.T) {
 	mustContain(t, errs, "import: line 4: refused: format version 2 is newer than this openhuman-core reads (1)")
 	mustContain(t, errs, "import: line 6: refused: id "+edited.ID+" does not match the item's content")
 	mustContain(t, errs, "import: line 7: refused: not JSON")
+	// In the file's order, whether this command or memory refused them.
+	if i6, i7 := strings.Index(errs, "line 6:"), strings.Index(errs, "line 7:"); i6 > i7 {
+		t.Errorf("line 7's refusal came before line 6's:\n%s", errs)
+	}
 	listed := mustCore(t, home, "call", "memory.list", `{"limit":10}`)
 	for _, want := range []string{"The first line is fine.", "So is the third.", "No id: one is computed."} {
 		mustContain(t, listed, want)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
@@ -236,7 +237,9 @@ func (m *Main) usageError(err error) int {
 		fmt.Fprint(m.Stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(m.Stderr, "openhuman-core: %v\n\n%s", err, usage)
+	// The error alone, with where the usage is: sixty lines of it after
+	// every slip would bury the one line that says what was wrong.
+	fmt.Fprintf(m.Stderr, "openhuman-core: %v\n(openhuman-core --help lists the commands and flags)\n", err)
 	return exitUsage
 }
 
@@ -302,7 +305,11 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (pass --addr or set OPENHUMAN_HTTP_ADDR)\n", addr, err)
+		hint := "another address: --addr HOST:PORT or OPENHUMAN_HTTP_ADDR"
+		if errors.Is(err, syscall.EADDRINUSE) {
+			hint = "something already listens there: stop it, or choose " + hint
+		}
+		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (%s)\n", addr, err, hint)
 		return exitFailure
 	}
 	mcp := newMCPServer(gw, log)
