@@ -256,3 +256,20 @@ func TestAnotherOnesIsNotMine(t *testing.T) {
 		"Who is my manager?":                "Priya",
 	})
 }
+
+// A note holding only the name a question asks about, and not the kind
+// of answer it asks for, answers nothing of it: Maria's diet is not where
+// she works. A date is no place ("on 14 March"), so my sister's birthday
+// is not where she lives either.
+func TestANameAloneAnswersNothingOfIt(t *testing.T) {
+	svc := learned(t, "My wife Maria is vegetarian.", "My sister Ana has a birthday on 14 March.", "I like tea.",
+		"Tomas is vegetarian.", "My brother lives in Ohio.")
+	recallAnswers(t, svc, false, map[string]string{
+		"Where does Maria work?":      "",
+		"Where does my sister live?":  "",
+		"When is Tomas's birthday?":   "",
+		"Is Maria vegetarian?":        "vegetarian",
+		"When is Ana's birthday?":     "14 March",
+		"Where does my brother live?": "Ohio",
+	})
+}

@@ -127,14 +127,14 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 		f.Coverage >= recallMinTurn && f.InContext >= recallMinWithTurns
 }
 
-// fits reports whether a note told at a time is about what a question
+// fits reports whether a note (text, of it) is about what a question
 // asks: the names it asks about (LacksNameAt, in names: the note's text,
 // or with a correction the note it corrects too), the person
 // (LacksPerson), the attribute (OtherAttribute: a shoe size is no waist
 // size), and more than whom (OnlyWhom).
-func fits(q answer.Asked, text, names string, at time.Time, named map[string][]string) bool {
-	return !q.LacksNameAt(names, at) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
-		!q.OnlyWhom(text)
+func fits(q answer.Asked, it Item, text, names string, named map[string][]string) bool {
+	return !q.LacksNameAt(names, it.ObservedAt) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
+		!q.OnlyWhom(text, it.Meta.ThreadID == "")
 }
 
 // withCorrected is a correction's text read with the note it corrects,
@@ -223,7 +223,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, f := range ranked {
 		if it, ok := items[f.Seq]; ok {
 			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(asked, text, text, it.ObservedAt, named)
+			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(asked, it, text, text, named)
 		}
 	}
 	var cands []candidate
@@ -235,7 +235,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 			continue
 		}
 		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(asked, text, withCorrected(text, items[f.Supersedes]), it.ObservedAt, named)) {
+		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(asked, it, text, withCorrected(text, items[f.Supersedes]), named)) {
 			continue
 		}
 		same := sameNote(answer.ResolveDates(text, it.ObservedAt))

@@ -98,11 +98,13 @@ func (a Asked) LacksNameAt(text string, at time.Time) bool {
 // or pets it asks of and not the kind of answer asked for: "My father
 // still smokes" for "When is my dad's birthday?". A note holding them
 // alone may still answer with the kind of answer ("Dad was born on 5
-// May"), or when the question asks for no kind. Names are not read so:
-// on LoCoMo's design half as a conversation it cost two first citations
-// of 308, turns that answer by the turn before them.
-func (a Asked) OnlyWhom(text string) bool {
-	if a.t == Any || len(a.rest) == 0 || len(a.relatives) == 0 {
+// May"), or when the question asks for no kind. The names asked about
+// are read so in a loose note (loose), not in a conversation's turn: "My
+// wife Maria is vegetarian" does not answer "Where does Maria work?", but
+// on LoCoMo's design half as a conversation reading turns so cost two
+// first citations of 308, turns that answer by the turn before them.
+func (a Asked) OnlyWhom(text string, loose bool) bool {
+	if a.t == Any || len(a.rest) == 0 || len(a.relatives) == 0 && (!loose || len(a.names) == 0) {
 		return false
 	}
 	for _, w := range lexicon.Words(text) {

@@ -124,7 +124,7 @@ func TestOnlyWhom(t *testing.T) {
 		{"Does my dad smoke?", "My father quit.", false},
 		{"Where does Tom work?", "Tom is a nurse.", false},
 	} {
-		if got := Ask(c.question).OnlyWhom(c.text); got != c.only {
+		if got := Ask(c.question).OnlyWhom(c.text, false); got != c.only {
 			t.Errorf("%q of %q: OnlyWhom %v, want %v", c.question, c.text, got, c.only)
 		}
 	}

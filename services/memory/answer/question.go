@@ -76,6 +76,11 @@ var (
 	placeWord = map[string]bool{"in": true, "at": true, "on": true, "under": true, "behind": true, "from": true,
 		"folder": true, "repository": true, "repo": true, "channel": true, "drive": true, "room": true, "floor": true,
 		"street": true, "bucket": true, "path": true, "cluster": true, "namespace": true, "region": true}
+	// timeBefore are the place words that as often come before a time
+	// ("on 14 March", "at 7:30"), which is no place. Not "in": "I moved to
+	// Madrid in 2025" holds no other word of a place, and a correction
+	// answers for a place by it.
+	timeBefore  = map[string]bool{"at": true, "on": true}
 	numberWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
 		"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "thirteen": true,
 		"fourteen": true, "fifteen": true, "sixteen": true, "seventeen": true, "eighteen": true, "nineteen": true,
@@ -115,8 +120,9 @@ func Holds(t Type, text string) bool {
 	case Person:
 		return len(names(text)) > 0
 	case Place:
-		for _, w := range lexicon.Words(text) {
-			if placeWord[w] {
+		words := lexicon.Words(text)
+		for i, w := range words {
+			if placeWord[w] && !(timeBefore[w] && i+1 < len(words) && (timeWords[words[i+1]] || number.MatchString(words[i+1]))) {
 				return true
 			}
 		}

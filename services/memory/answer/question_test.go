@@ -137,3 +137,17 @@ func TestLacksNameOfEitherOfTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestAPlaceIsNoDate(t *testing.T) {
+	for text, want := range map[string]bool{
+		"My sister Ana has a birthday on 14 March.": false,
+		"The standup is at 9:30.":                   false,
+		"My brother lives in Ohio.":                 true,
+		"The keys are on the shelf.":                true,
+		"It is in room 4.":                          true,
+	} {
+		if got := Holds(Place, text); got != want {
+			t.Errorf("Holds(Place, %q) = %v, want %v", text, got, want)
+		}
+	}
+}
