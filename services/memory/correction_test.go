@@ -353,6 +353,9 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 		"Does Tom still live in Rome?": "Rome",
 		"Do I still work at Acme?":     "Acme",
 	})
+	// What "we" did is the user's own change too.
+	household := learned(t, "I live in Porto.", "We relocated to Lisbon last month.", "I like tea.")
+	recallAnswers(t, household, false, map[string]string{"Do I still live in Porto?": "Lisbon", "Do I live in Porto?": "Lisbon"})
 	car := learned(t, "I drive a Honda Civic.", "I sold my Civic and bought a Tesla Model 3.", "My cat is called Mochi.")
 	recallAnswers(t, car, false, map[string]string{"Do I still drive the Civic?": "Tesla"})
 	// A day is a value a change replaces too.

@@ -101,15 +101,17 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
 	}
-	var mine []uint64
+	var mine, ours []uint64
 	if speaker == "" && slices.Contains(words, "i") {
 		// "User prefers TypeScript" is how an assistant writes of the
-		// user.
+		// user; "We relocated to Lisbon" tells of the user's household,
+		// theirs too, though it gains nothing over "I" (rerankFirstPerson).
 		mine = idx.Held(seqs, []string{"i", "user"}, 0, nil, nil)
+		ours = idx.Held(seqs, []string{"we"}, 0, nil, nil)
 	}
 	var self map[int64]bool // the user's own notes, where asked of the user
 	for i, m := range mine {
-		if m != 0 {
+		if m|ours[i] != 0 {
 			if self == nil {
 				self = map[int64]bool{}
 			}
