@@ -353,6 +353,11 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 		"Does Tom still live in Rome?": "Rome",
 		"Do I still work at Acme?":     "Acme",
 	})
+	// Quoted after the move, the older note says it was changed.
+	if res, err := svc.Recall(context.Background(), memory.RecallParams{Question: "Do I still live in Berlin?"}, anyone); err != nil ||
+		!strings.Contains(res.Answer, "I live in Berlin. [2] (older: [1] changed it)") {
+		t.Errorf("the older note is quoted without saying it was changed: %+v, %v", res, err)
+	}
 	// What "we" did is the user's own change too.
 	household := learned(t, "I live in Porto.", "We relocated to Lisbon last month.", "I like tea.")
 	recallAnswers(t, household, false, map[string]string{"Do I still live in Porto?": "Lisbon", "Do I live in Porto?": "Lisbon"})

@@ -261,10 +261,23 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
 	var quoted []string
+	newer := map[int64]int{} // an older note → the citation of the note quoted above it as changing it
 	for _, c := range cands[:min(want, len(cands))] {
 		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
+		n := len(out.Citations)
+		if c.f.Supersedes != 0 {
+			if _, ok := newer[c.f.Supersedes]; !ok {
+				newer[c.f.Supersedes] = n
+			}
+		}
 		if len(quoted) < answerSentences {
-			quoted = append(quoted, fmt.Sprintf("%s [%d]", strings.TrimRight(answer.ResolveDates(c.snippet, c.it.ObservedAt), " "), len(out.Citations)))
+			q := fmt.Sprintf("%s [%d]", strings.TrimRight(answer.ResolveDates(c.snippet, c.it.ObservedAt), " "), n)
+			if k, ok := newer[c.f.Seq]; ok {
+				// Quoted after the note that changed it, it says so: a
+				// reader should not take both for what holds now.
+				q += fmt.Sprintf(" (older: [%d] changed it)", k)
+			}
+			quoted = append(quoted, q)
 		}
 	}
 	switch len(quoted) {
