@@ -38,12 +38,25 @@ func ResolveDates(s string, at time.Time) string {
 	if at.IsZero() || year.MatchString(s) {
 		return s
 	}
-	return relative.ReplaceAllStringFunc(s, func(expr string) string {
-		if d := dateOf(strings.ToLower(expr), at); d != "" {
-			return expr + " (" + d + ")"
+	var b strings.Builder
+	last := 0
+	for _, m := range relative.FindAllStringIndex(s, -1) {
+		expr := s[m[0]:m[1]]
+		if strings.HasPrefix(strings.ToLower(s[m[1]:]), " of ") {
+			// "the last week of every month", "the last Friday of the
+			// month": a place in every period, not a date.
+			continue
 		}
-		return expr
-	})
+		if d := dateOf(strings.ToLower(expr), at); d != "" {
+			b.WriteString(s[last:m[1]])
+			b.WriteString(" (" + d + ")")
+			last = m[1]
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	return b.String() + s[last:]
 }
 
 func dateOf(expr string, at time.Time) string {
