@@ -358,6 +358,11 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 		!strings.Contains(res.Answer, "I live in Berlin. [2] (older: [1] changed it)") {
 		t.Errorf("the older note is quoted without saying it was changed: %+v, %v", res, err)
 	}
+	// A correction holds "still" as every correction does: that is no
+	// word it shares with another correction, which it then corrects.
+	meds := learned(t, "I take metformin 500mg twice a day.", "Dr. Alvarez took me off metformin, I'm on Jardiance now.",
+		"I stopped the PT, knee is fine now.")
+	recallAnswers(t, meds, false, map[string]string{"Do I still take metformin?": "Jardiance"})
 	// What "we" did is the user's own change too.
 	household := learned(t, "I live in Porto.", "We relocated to Lisbon last month.", "I like tea.")
 	recallAnswers(t, household, false, map[string]string{"Do I still live in Porto?": "Lisbon", "Do I live in Porto?": "Lisbon"})

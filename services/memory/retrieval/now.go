@@ -56,6 +56,7 @@ type weighed struct {
 	weights []float64        // each question word's
 	names   uint64           // the words naming someone or something asked about (nameTerms)
 	times   uint64           // the words naming a day or a month asked about
+	cues    uint64           // the words asking what holds now ("still"), which every correction holds
 	self    map[int64]bool   // the user's own notes, where asked of the user
 }
 
@@ -97,6 +98,11 @@ func (e *Engine) supersede(top []Candidate, q weighed, stateBits uint64, only ma
 	weigh := q.weigh
 	corrects := func(c, f Candidate) bool {
 		held, hers := q.heldBy[f.Seq], q.heldBy[c.Seq]
+		// Every correction holds the words asking what holds now
+		// ("still"): shared, they tell nothing of what it corrects. "I
+		// stopped the PT" is no news of "Dr. Alvarez took me off
+		// metformin" for "Do I still take metformin?".
+		held, hers = held&^q.cues, hers&^q.cues
 		switch {
 		case f.Seq >= c.Seq || held == 0:
 			return false

@@ -133,7 +133,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	// A correction gains only where it holds every name the question asks
 	// about: Ana's move is no news of where Sam lives.
 	names, times := nameTerms(q.Text, terms)
-	read := weighed{heldBy: heldBy, weights: weights, names: names, times: times, self: self}
+	read := weighed{heldBy: heldBy, weights: weights, names: names, times: times, cues: cues, self: self}
 	for i := range top {
 		if e.isCorrection(top[i].Seq) && heldBy[top[i].Seq]&names == names {
 			// The score is mostly coverage: a correction about something
