@@ -273,3 +273,14 @@ func TestANameAloneAnswersNothingOfIt(t *testing.T) {
 		"Where does my brother live?": "Ohio",
 	})
 }
+
+// Children named in a list ("Our kids are Ella (8) and Noah (5)") are the
+// user's kids: Noah's allergy is not the user's, and is their son's.
+func TestNamedInAListAreThoseRelatives(t *testing.T) {
+	svc := learned(t, "Our kids are Ella (8) and Noah (5).", "Noah is allergic to tree nuts.", "I'm a pharmacist at CVS.")
+	recallAnswers(t, svc, false, map[string]string{
+		"Am I allergic to nuts?":        "",
+		"Is my son allergic to nuts?":   "Noah",
+		"Is Noah allergic to anything?": "Noah",
+	})
+}

@@ -206,6 +206,30 @@ func RelativeNames(text string) map[string][]string {
 		}
 		return ns
 	}
+	// namesListFrom are the names listed from i on: "Ella and Noah",
+	// "Ella (8), Noah (5) and Max", ages between them left out.
+	namesListFrom := func(i int) []string {
+		var ns []string
+		for i < len(fields) {
+			if w := word(i); w == "and" || w == "" || strings.Trim(fields[i], "(),0123456789") == "" {
+				i++ // "and", or an age "(8)" or "(5)."
+				if strings.ContainsAny(fields[i-1][len(fields[i-1])-1:], ".;:!?") {
+					break
+				}
+				continue
+			}
+			n := namesFrom(i)
+			if len(n) == 0 {
+				break
+			}
+			ns = append(ns, n...)
+			i += len(n)
+			if strings.ContainsAny(fields[i-1][len(fields[i-1])-1:], ".;:!?") {
+				break
+			}
+		}
+		return ns
+	}
 	add := func(rel string, ns []string) {
 		if len(ns) == 0 {
 			return
@@ -244,8 +268,8 @@ func RelativeNames(text string) map[string][]string {
 			}
 			if ns := calledFrom(i + 2); ns != nil {
 				add(rel, ns)
-			} else if word(i+2) == "is" && i+3 < len(fields) {
-				add(rel, namesFrom(i+3))
+			} else if (word(i+2) == "is" || word(i+2) == "are") && i+3 < len(fields) {
+				add(rel, namesListFrom(i+3))
 			} else {
 				add(rel, namesFrom(i+2))
 			}

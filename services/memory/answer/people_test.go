@@ -70,6 +70,9 @@ func TestRelativeNames(t *testing.T) {
 		"My cat Miso is 12 years old.":                 {"cat": {"miso"}},
 		"My sister called me yesterday.":               nil,
 		"Ana said my sister is Priya's best friend.":   nil,
+		"My kids are Ella and Noah.":                   {"kids": {"ella", "noah"}},
+		"Our kids are Ella (8) and Noah (5).":          {"kids": {"ella", "noah"}},
+		"My parents are retired.":                      nil,
 	} {
 		got := RelativeNames(text)
 		if len(got) != len(want) {
