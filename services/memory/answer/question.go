@@ -6,6 +6,7 @@ package answer
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -54,6 +55,11 @@ func QuestionType(q string) Type {
 			}
 			if placeKinds[next] {
 				return Place
+			}
+			if slices.Contains(ws[i+1:], "name") || slices.Contains(ws[i+1:], "names") {
+				// "What's my dentist's name?", "What is my dog's name?":
+				// a name is asked for.
+				return Person
 			}
 		}
 		if i >= 2 {
@@ -118,7 +124,9 @@ func Holds(t Type, text string) bool {
 			}
 		}
 	case Person:
-		return len(names(text)) > 0
+		// A month or a day is no one: "my appointment got pushed to
+		// March 21" names no dentist.
+		return slices.ContainsFunc(names(text), func(n string) bool { return !timeWords[n] })
 	case Place:
 		words := lexicon.Words(text)
 		for i, w := range words {

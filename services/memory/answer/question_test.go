@@ -151,3 +151,15 @@ func TestAPlaceIsNoDate(t *testing.T) {
 		}
 	}
 }
+
+func TestANameIsAskedOf(t *testing.T) {
+	for q, want := range map[string]Type{"What's my dentist's name?": Person, "What is the name of my dog?": Person,
+		"What are my kids' names?": Person, "What is my favourite band?": Any} {
+		if got := QuestionType(q); got != want {
+			t.Errorf("QuestionType(%q) = %v, want %v", q, got, want)
+		}
+	}
+	if Holds(Person, "My appointment got pushed to March 21.") {
+		t.Error("March is taken for a person")
+	}
+}
