@@ -95,7 +95,6 @@ func (q weighed) weigh(m uint64) float64 {
 // city asked about is the one the change replaced, and "I sold my Civic"
 // corrects "I drive a Honda Civic" for "Do I still drive the Civic?".
 func (e *Engine) supersede(top []Candidate, q weighed, stateBits uint64, only map[int64]bool) {
-	weigh := q.weigh
 	corrects := func(c, f Candidate) bool {
 		held, hers := q.heldBy[f.Seq], q.heldBy[c.Seq]
 		// Every correction holds the words asking what holds now
@@ -129,7 +128,7 @@ func (e *Engine) supersede(top []Candidate, q weighed, stateBits uint64, only ma
 			// Wednesdays" is news of "I go to yoga every Tuesday".
 			held &^= q.times
 		}
-		return weigh(held&hers) >= weigh(held)/2
+		return q.weigh(held&hers) >= q.weigh(held)/2
 	}
 	for j := 0; j < len(top); j++ {
 		c := top[j]

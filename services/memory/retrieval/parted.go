@@ -235,8 +235,8 @@ func asksOfUser(words []string) bool {
 // user's parts with a name an older note of theirs among them holds, the
 // question not naming it: the older note goes below the first later
 // candidate not so stale that holds as much of the question ("My manager
-// at Lumen is Tomas" before "My manager at Acme is Priya"); with none, the
-// parting note goes right above it with its score, as correcting it
+// at Lumen is Tomas" before "My manager at Acme is Priya"), and the
+// parting note right above it with its score, as correcting it
 // (Candidate.Supersedes), brought in from further down or from outside
 // the candidates when it is not among them, where the caller may read it
 // (mayRank). It returns order, longer by one for each note brought in.

@@ -101,17 +101,16 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for i, seq := range seqs {
 		heldBy[seq] = holds[i]
 	}
-	var mine, ours []uint64
+	var mine []uint64 // by candidate, which of "i", "user" (bits 0, 1) and "we" it holds
 	if speaker == "" && slices.Contains(words, "i") {
 		// "User prefers TypeScript" is how an assistant writes of the
 		// user; "We relocated to Lisbon" tells of the user's household,
 		// theirs too, though it gains nothing over "I" (rerankFirstPerson).
-		mine = idx.Held(seqs, []string{"i", "user"}, 0, nil, nil)
-		ours = idx.Held(seqs, []string{"we"}, 0, nil, nil)
+		mine = idx.Held(seqs, []string{"i", "user", "we"}, 0, nil, nil)
 	}
 	var self map[int64]bool // the user's own notes, where asked of the user
 	for i, m := range mine {
-		if m|ours[i] != 0 {
+		if m != 0 {
 			if self == nil {
 				self = map[int64]bool{}
 			}
@@ -122,7 +121,7 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
 		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
-		if mine != nil && mine[i] != 0 {
+		if mine != nil && mine[i]&0b11 != 0 {
 			c.Score += rerankFirstPerson
 		}
 	}
