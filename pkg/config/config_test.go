@@ -54,7 +54,7 @@ func TestLoad(t *testing.T) {
 		name, file, want string
 		env              map[string]string
 	}{
-		{name: "unknown key", file: "[nats]\nurll = \"x\"\n", want: "unknown key nats.urll"},
+		{name: "unknown key", file: "[nats]\nurll = \"x\"\n", want: "unknown key nats.urll (did you mean nats.url?)"},
 		{name: "bad toml", file: "[nats\n", want: "config.toml"},
 		{name: "bad level", file: "[log]\nlevel = \"loud\"\n", want: "log.level"},
 		{name: "bad url", env: map[string]string{"OPENHUMAN_NATS_URL": "localhost"}, want: "nats.url"},
