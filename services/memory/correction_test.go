@@ -409,6 +409,9 @@ func TestPartingWithANameIsNewsOfIt(t *testing.T) {
 		"Who is my manager at Acme?": "Priya",
 		"Where do I work?":           "Lumen",
 	})
+	love := learned(t, "My girlfriend is Sophie, she's a graphic designer.", "My best friend Marco just got engaged to Lena.",
+		"Sophie and I broke up.")
+	recallAnswers(t, love, false, map[string]string{"Who is my girlfriend?": "broke up"})
 	other := learned(t, "I drive a Honda Civic.", "My sister sold her Civic last year.", "I like tea.")
 	recallAnswers(t, other, false, map[string]string{"What car do I drive?": "I drive a Honda Civic"})
 

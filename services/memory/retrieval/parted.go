@@ -43,7 +43,11 @@ func (p parted) remove(seq int64) { delete(p, seq) }
 // Berlin", "switched to Linear from Jira").
 var (
 	partingVerbs = map[string]bool{"sold": true, "traded": true, "replaced": true, "ditched": true, "scrapped": true,
-		"quit": true, "left": true, "cancelled": true, "canceled": true, "gave": true, "got": true, "stopped": true}
+		"quit": true, "left": true, "cancelled": true, "canceled": true, "gave": true, "got": true, "stopped": true,
+		"broke": true, "split": true, "divorced": true, "separated": true}
+	// withVerbs part with someone: "broke up with Sophie", "Sophie and I
+	// broke up", "divorced Tom".
+	withVerbs = map[string]bool{"broke": true, "split": true, "divorced": true, "separated": true}
 	fromVerbs = map[string]bool{"moved": true, "switched": true, "migrated": true, "relocated": true}
 	// partingTriggers are the words without which a text parts with
 	// nothing, for the pass over its bytes that most notes end at.
@@ -76,7 +80,14 @@ func partedWith(text string) []string {
 	}
 	var names []string
 	for i, t := range toks {
-		if t.end || !partingVerbs[t.w] && !fromVerbs[t.w] || !writerIsSubject(toks[:i]) || would(toks[:i], t.w) {
+		if !partingVerbs[t.w] && !fromVerbs[t.w] || !writerIsSubject(toks[:i]) || would(toks[:i], t.w) {
+			continue
+		}
+		if withVerbs[t.w] {
+			names = append(names, partedWithSomeone(toks[:i], t, toks[i+1:])...)
+			continue
+		}
+		if t.end {
 			continue
 		}
 		rest := toks[i+1:]
@@ -91,6 +102,42 @@ func partedWith(text string) []string {
 		return nil
 	}
 	return textkeys.Keys(names)
+}
+
+// partedWithSomeone is the name of whom the writer broke up, split up,
+// separated or divorced: after "with" ("broke up with Sophie"), right
+// after "divorced", or before "and I" ("Sophie and I broke up"); nil
+// for none ("the band broke up", "I split the bill").
+func partedWithSomeone(before []token, verb token, rest []token) []string {
+	if verb.w == "broke" || verb.w == "split" {
+		if len(rest) == 0 || rest[0].w != "up" {
+			return nil
+		}
+		verb, rest = rest[0], rest[1:]
+	}
+	if !verb.end && len(rest) > 1 && rest[0].w == "with" {
+		return nameAt("", rest[1:])
+	}
+	if !verb.end && verb.w == "divorced" {
+		return nameAt("", rest)
+	}
+	// "Sophie and I": the name opens the clause.
+	n := len(before)
+	if n >= 3 && before[n-1].w == "i" && before[n-2].w == "and" && !before[n-3].end {
+		j := n - 3
+		for j > 0 && before[j-1].cap && !before[j-1].end {
+			j--
+		}
+		var out []string
+		for _, t := range before[j : n-2] {
+			if !t.cap || answer.TimeWord(t.w) {
+				return nil
+			}
+			out = append(out, t.w)
+		}
+		return out
+	}
+	return nil
 }
 
 // partedObject is rest from the thing a parting verb gives up: past the
