@@ -207,26 +207,6 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	return m.usageError(fmt.Errorf("unknown command %q", cmd))
 }
 
-// parseAnywhere parses fs's flags wherever they stand among args, before,
-// between or after its words ("ingest notes --home /x" stores into /x, not
-// into the default home with "--home" taken for a path), and leaves the
-// words as fs.Args(); after "--" every argument is a word.
-func parseAnywhere(fs *flag.FlagSet, args []string) error {
-	var words []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return err
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); len(rest) == 0 || n > 0 && args[n-1] == "--" {
-			words = append(words, rest...)
-			break
-		}
-		words, args = append(words, rest[0]), rest[1:]
-	}
-	return fs.Parse(append([]string{"--"}, words...))
-}
-
 func (m *Main) printVersion() int {
 	fmt.Fprintln(m.Stdout, "openhuman-core", telemetry.Version)
 	return exitOK
