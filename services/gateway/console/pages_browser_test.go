@@ -1,6 +1,8 @@
 package console_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,6 +42,13 @@ func TestEveryPage(t *testing.T) {
 			coffee = id
 		}
 	}
+	// A file ingested beside serve (several processes share a home) is
+	// listed with its path.
+	docs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(docs, "boiler.md"), []byte("# Boiler\n\nThe boiler is serviced every October by Heatwise.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Core(t, "--home", home, "ingest", "--workspace", "home", docs)
 	cursor := mcpSession(t, srv.URL, ownerToken, "Cursor")
 	if _, failed, err := cursor.tool("memory.learn", map[string]any{"text": "Prefer short commit messages that say why.", "kind": "preference", "workspace": "work"}); err != nil || failed != "" {
 		t.Fatalf("learn over MCP: %v %s", err, failed)
@@ -68,6 +77,7 @@ func TestEveryPage(t *testing.T) {
 	visit("signin", "/console/signin", "Bearer token")
 	p.signIn(ownerToken)
 	visit("memory", "/console/memory", "Newest first")
+	p.sees("file boiler.md")
 	visit("memory-search", "/console/memory?q=coffee&mode=hybrid", `Best matches for “coffee”`)
 	visit("item", "/console/memory/item?id="+coffee, "About this item")
 	visit("forget-confirm", "/console/memory/forget?id="+coffee, "Forget this item?")

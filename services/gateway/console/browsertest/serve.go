@@ -75,6 +75,21 @@ func Serve(tb testing.TB, env ...string) *Server {
 
 var servingLine = regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+)`)
 
+// Core runs `openhuman-core ARGS` (the binary serve runs) and returns its
+// output; it fails the test when the command fails.
+func Core(tb testing.TB, args ...string) string {
+	tb.Helper()
+	bin, err := binary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := exec.Command(bin, args...).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("openhuman-core %q: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
 // ServeIn is Serve in the home given.
 func ServeIn(tb testing.TB, home string, env ...string) *Server {
 	tb.Helper()
