@@ -408,3 +408,29 @@ func TestATurnHoldsTheMonthItWasToldIn(t *testing.T) {
 		"When did Caroline go to a pride parade in March?":  "",
 	})
 }
+
+// A query no note holds a word of lists no unrelated note by default, only
+// a note near it in meaning ("espresso", a note on coffee); min_score 0
+// still lists the nearest.
+func TestAQueryNothingHoldsFindsWhatItMeans(t *testing.T) {
+	svc := learned(t, "I drive a blue Honda Civic.", "My dog is called Rex.", "I am vegetarian too.", "We use Postgres for billing.",
+		"I like oat milk in my coffee.")
+	ctx := context.Background()
+	fetch := func(q string, min *float64) []memory.Hit {
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: q, MinScore: min}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Hits
+	}
+	if hits := fetch("xyzzy plugh", nil); len(hits) != 0 {
+		t.Errorf("xyzzy plugh: %d hits, first %q, want none", len(hits), hits[0].Text)
+	}
+	zero := 0.0
+	if hits := fetch("xyzzy plugh", &zero); len(hits) == 0 {
+		t.Error("xyzzy plugh with min_score 0: no hits, want the nearest notes")
+	}
+	if hits := fetch("espresso", nil); len(hits) == 0 || hits[0].Text != "I like oat milk in my coffee." {
+		t.Errorf("espresso: %+v, want the note on coffee first", hits)
+	}
+}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -93,7 +94,7 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	if warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
-	ranked = aboveFloor(ranked, mode, p.MinScore)
+	ranked = aboveFloor(ranked, mode, p.MinScore, s.recallMinCosine()*vecFloorShare)
 	if c.Offset >= len(ranked) {
 		return out, nil
 	}
@@ -124,16 +125,29 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	return out, nil
 }
 
+// vecFloorShare is the share of recall's cosine a hit must reach when
+// no hit holds a word of the query: as high as the check on WordNet's
+// definitions (TestEvalGlosses, which names each definition by a word it
+// does not hold) allows without a loss; a third lost it 0.150 to 0.143.
+const vecFloorShare = 0.25
+
 // aboveFloor cuts ranked, best first with falling scores, at the first
 // hit below the floor: min when given, else contract.DefaultMinScore in
-// hybrid mode, whose score is relevance; none in the others.
-func aboveFloor(ranked []retrieval.Candidate, mode string, min *float64) []retrieval.Candidate {
+// hybrid mode, whose score is relevance; none in the others. Under that
+// default, a query no hit holds a word of, typos forgiven ("xyzzy
+// plugh"), keeps only the hits its meaning is near (minCosine): the
+// rerank gives its best candidate the fused score's share whatever it
+// holds, which would list the nearest of unrelated notes as matches.
+func aboveFloor(ranked []retrieval.Candidate, mode string, min *float64, minCosine float64) []retrieval.Candidate {
 	floor := 0.0
 	switch {
 	case min != nil:
 		floor = *min
 	case mode == ModeHybrid:
 		floor = contract.DefaultMinScore
+		if !slices.ContainsFunc(ranked, func(f retrieval.Candidate) bool { return f.Keyword > 0 || f.Coverage > 0 }) {
+			ranked = slices.DeleteFunc(ranked, func(f retrieval.Candidate) bool { return !f.InVector || f.Vector < minCosine })
+		}
 	}
 	for i, f := range ranked {
 		if f.Score < floor {
