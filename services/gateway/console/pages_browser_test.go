@@ -85,6 +85,7 @@ func TestEveryPage(t *testing.T) {
 	visit("sources", "/console/sources", "Where memory's items came from")
 	visit("source-items", "/console/sources/items?source=http:owner", "newest first")
 	visit("source-forget-confirm", "/console/sources/forget?source=mcp:cursor", "Forget the source mcp:cursor?")
+	p.sees("Forget its one item")
 	visit("approvals", "/console/approvals", "lunch with the design team")
 	visit("tools", "/console/tools", "Tools, over the last hour")
 	visit("audit", "/console/audit", "memory.learn")

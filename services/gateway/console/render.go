@@ -54,15 +54,6 @@ var funcs = template.FuncMap{
 	"chart":   chart,
 	"param":   withParam,
 	"deref":   func(f *float64) float64 { return *f },
-	"count":   count,
-}
-
-// count is n of a noun, plural unless one: "1 item", "3 items".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // view is what every page template gets.
