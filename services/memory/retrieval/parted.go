@@ -43,8 +43,7 @@ func (p parted) remove(seq int64) { delete(p, seq) }
 // Berlin", "switched to Linear from Jira").
 var (
 	partingVerbs = map[string]bool{"sold": true, "traded": true, "replaced": true, "ditched": true, "scrapped": true,
-		"quit": true, "left": true, "cancelled": true, "canceled": true, "gave": true, "got": true, "stopped": true,
-		"broke": true, "split": true, "divorced": true, "separated": true}
+		"quit": true, "left": true, "cancelled": true, "canceled": true, "gave": true, "got": true, "stopped": true}
 	// withVerbs part with someone: "broke up with Sophie", "Sophie and I
 	// broke up", "divorced Tom".
 	withVerbs = map[string]bool{"broke": true, "split": true, "divorced": true, "separated": true}
@@ -53,11 +52,10 @@ var (
 	// nothing, for the pass over its bytes that most notes end at.
 	partingTriggers = func() map[string]bool {
 		m := map[string]bool{}
-		for w := range partingVerbs {
-			m[w] = true
-		}
-		for w := range fromVerbs {
-			m[w] = true
+		for _, verbs := range []map[string]bool{partingVerbs, withVerbs, fromVerbs} {
+			for w := range verbs {
+				m[w] = true
+			}
 		}
 		return m
 	}()
@@ -80,7 +78,7 @@ func partedWith(text string) []string {
 	}
 	var names []string
 	for i, t := range toks {
-		if !partingVerbs[t.w] && !fromVerbs[t.w] || !writerIsSubject(toks[:i]) || would(toks[:i], t.w) {
+		if !partingTriggers[t.w] || !writerIsSubject(toks[:i]) || would(toks[:i], t.w) {
 			continue
 		}
 		if withVerbs[t.w] {
@@ -121,21 +119,12 @@ func partedWithSomeone(before []token, verb token, rest []token) []string {
 	if !verb.end && verb.w == "divorced" {
 		return nameAt("", rest)
 	}
-	// "Sophie and I": the name opens the clause.
+	// "Sophie and I": the one word before, a name. Not the words before
+	// it, which may only open the sentence ("Yesterday Sophie and I").
 	n := len(before)
-	if n >= 3 && before[n-1].w == "i" && before[n-2].w == "and" && !before[n-3].end {
-		j := n - 3
-		for j > 0 && before[j-1].cap && !before[j-1].end {
-			j--
-		}
-		var out []string
-		for _, t := range before[j : n-2] {
-			if !t.cap || answer.TimeWord(t.w) {
-				return nil
-			}
-			out = append(out, t.w)
-		}
-		return out
+	if n >= 3 && before[n-1].w == "i" && before[n-2].w == "and" && !before[n-3].end &&
+		before[n-3].cap && !answer.TimeWord(before[n-3].w) {
+		return []string{before[n-3].w}
 	}
 	return nil
 }
@@ -318,10 +307,12 @@ func (e *Engine) partedFrom(idx *keywordindex.Index, q Query, terms []string, or
 	slices.SortFunc(all, func(a, b parting) int { return cmp.Compare(b.seq, a.seq) })
 	var parts []parting
 	var keys []string
+	var masks []uint64 // by part, the bits of its keys among keys
 	for _, p := range all {
 		if len(keys)+len(p.keys) > 64 {
 			break
 		}
+		masks = append(masks, (1<<len(p.keys)-1)<<len(keys))
 		parts = append(parts, p)
 		keys = append(keys, p.keys...)
 	}
@@ -336,14 +327,8 @@ func (e *Engine) partedFrom(idx *keywordindex.Index, q Query, terms []string, or
 		if mine[i] == 0 || held[i] == 0 || slices.ContainsFunc(order[:m], func(o Candidate) bool { return o.Supersedes == c.Seq }) {
 			continue
 		}
-		bit := 0
-		for _, p := range parts {
-			var mask uint64
-			for range p.keys {
-				mask |= 1 << bit
-				bit++
-			}
-			if p.seq > c.Seq && held[i]&mask != 0 && p.seq > stale[c.Seq] {
+		for j, p := range parts {
+			if p.seq > c.Seq && held[i]&masks[j] != 0 && p.seq > stale[c.Seq] {
 				stale[c.Seq] = p.seq
 			}
 		}

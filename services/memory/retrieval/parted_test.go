@@ -31,6 +31,7 @@ func TestPartedWith(t *testing.T) {
 		"I gave Maria a call.":                            nil,
 		"I drive a Honda Civic.":                          nil,
 		"Sophie and I broke up.":                          {"sophie"},
+		"Yesterday Sophie and I broke up.":                {"sophie"},
 		"I broke up with Sophie last week.":               {"sophie"},
 		"I divorced Tom in 2019.":                         {"tom"},
 		"The band broke up in 2012.":                      nil,
