@@ -49,7 +49,8 @@ func UnknownEnv(environ []string) []Warning {
 
 // nearestKey is the configuration key an unknown dotted key is most
 // likely a misspelling of (http.adress: http.addr), "" when none is
-// near: the key's last part within half its length in edits, plus one. An entry of a map of tables is matched by its place
+// near: fewer edits away than half the length of the key's last part,
+// plus two. An entry of a map of tables is matched by its place
 // (search.providers.brave.api_ky: search.providers.brave.api_key).
 func nearestKey(unknown string) string {
 	parts := strings.Split(unknown, ".")

@@ -10,10 +10,7 @@ import (
 // docker-compose.yml reads: the gateway's and the agents service's
 // seeds, each for that binary alone, and the public keys every binary
 // trusts.
-func (m *Main) runBusKeys(args []string) int {
-	if len(args) > 0 {
-		return m.usageError(fmt.Errorf("buskeys takes no arguments, got %q", args))
-	}
+func (m *Main) runBusKeys() int {
 	k, err := bus.NewKeys()
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "openhuman-core: making keys:", err)

@@ -159,9 +159,6 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if cmd == "token" {
 		return m.runToken(g, rest)
 	}
-	if cmd == "buskeys" {
-		return m.runBusKeys(rest)
-	}
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(io.Discard)
 	g.register(sub)
@@ -195,6 +192,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return m.usageError(fmt.Errorf("call takes a tool name and at most one JSON object of arguments, got %d words: quote the arguments as one ('{\"limit\": 5}')", sub.NArg()))
 		}
 		return m.runCall(ctx, g, sub.Arg(0), sub.Arg(1))
+	case "buskeys":
+		if sub.NArg() > 0 {
+			return m.usageError(fmt.Errorf("buskeys takes no arguments, got %q", sub.Args()))
+		}
+		return m.runBusKeys()
 	case "healthcheck":
 		if sub.NArg() > 0 {
 			return m.usageError(fmt.Errorf("healthcheck takes no arguments, got %q", sub.Args()))

@@ -102,7 +102,13 @@ func TestFlagsAfterTheWords(t *testing.T) {
 	if code, _, stderr = runMain(t, env, "", "ingest", "--home", home, "--", "--workspace"); code == 0 || !strings.Contains(stderr, "--workspace") {
 		t.Errorf("after --, a flag-like word is a path: exit %d, err %q", code, stderr)
 	}
-	if code, out, _ = runMain(t, env, "", "token", "new", "laptop", "--scopes", "read,act"); code != 0 || !strings.Contains(out, `scopes = ["read","act"]`) {
+	if code, out, _ = runMain(t, env, "", "token", "new", "laptop", "--scopes", "read,act", "--verbose"); code != 0 || !strings.Contains(out, `scopes = ["read","act"]`) {
 		t.Errorf("token new with flags after its words: exit %d, out %q", code, out)
+	}
+	if code, out, stderr = runMain(t, env, "", "buskeys", "--verbose"); code != 0 || !strings.Contains(out, "BUS_GATEWAY_SEED=") {
+		t.Errorf("buskeys with a flag after it: exit %d, out %q, err %q", code, out, stderr)
+	}
+	if code, _, stderr = runMain(t, env, "", "buskeys", "now"); code != exitUsage || !strings.Contains(stderr, "buskeys takes no arguments") {
+		t.Errorf("buskeys with a word: exit %d, err %q", code, stderr)
 	}
 }

@@ -25,6 +25,7 @@ const tokenPrefix = "oh_"
 func (m *Main) runToken(g globalFlags, args []string) int {
 	fs := flag.NewFlagSet("token", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	g.register(fs) // accepted anywhere, as by every command; a token needs no home
 	scopes := fs.String("scopes", contract.ScopeRead, "comma-separated: read, act")
 	workspaces := fs.String("workspaces", "", "comma-separated workspaces the token is limited to (default: all)")
 	if err := parseAnywhere(fs, args); err != nil {
