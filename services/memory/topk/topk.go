@@ -5,6 +5,7 @@ package topk
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -39,9 +40,9 @@ func Select(hits []Ranked, k int) []Ranked {
 	}
 	kp := keysPool.Get().(*[]uint64)
 	defer keysPool.Put(kp)
-	keys := (*kp)[:0]
+	keys := grow(*kp, len(hits))
 	for i, h := range hits {
-		keys = append(keys, uint64(orderedBits(float32(h.Score)))<<32|uint64(i))
+		keys[i] = uint64(orderedBits(float32(h.Score)))<<32 | uint64(i)
 	}
 	*kp = keys
 	if len(keys) > k {
@@ -65,22 +66,36 @@ func Select(hits []Ranked, k int) []Ranked {
 		}
 		keys = keys[:m]
 	}
+	return appendOrdered(make([]Ranked, 0, len(keys)), hits, keys)[:min(k, len(keys))]
+}
+
+// appendOrdered appends the hits keys name to out, best first, and
+// returns it; keys are put in ascending order.
+func appendOrdered(out, hits []Ranked, keys []uint64) []Ranked {
 	slices.Sort(keys)
-	out := make([]Ranked, len(keys))
-	for i := range out {
-		out[i] = hits[uint32(keys[len(keys)-1-i])]
+	from := len(out)
+	for i := len(keys) - 1; i >= 0; i-- {
+		out = append(out, hits[uint32(keys[i])])
 	}
-	for i := 0; i < len(out); {
+	for i := 0; i < len(keys); {
 		j := i + 1
-		for j < len(out) && keys[len(keys)-1-j]>>32 == keys[len(keys)-1-i]>>32 {
+		for j < len(keys) && keys[len(keys)-1-j]>>32 == keys[len(keys)-1-i]>>32 {
 			j++
 		}
 		if j-i > 1 {
-			orderRun(out[i:j])
+			orderRun(out[from+i : from+j])
 		}
 		i = j
 	}
-	return out[:min(k, len(out))]
+	return out
+}
+
+// grow returns b resized to n, reallocated only when too small.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
 }
 
 // selectTied returns the k best of cands (keys of hits), best first, when
@@ -89,33 +104,40 @@ func Select(hits []Ranked, k int) []Ranked {
 // kept; the tied fill the rest, chosen through a heap of the places left
 // whose root is the worst kept.
 func selectTied(hits []Ranked, cands []uint64, kth uint64, k int) []Ranked {
-	out := make([]Ranked, 0, k)
 	tp := keysPool.Get().(*[]uint64)
 	defer keysPool.Put(tp)
 	tied := (*tp)[:0]
+	// cands is read ahead of where the better ones are written back.
+	above := cands[:0]
 	for _, key := range cands {
 		if key>>32 == kth {
 			tied = append(tied, key)
 		} else {
-			out = append(out, hits[uint32(key)])
+			above = append(above, key)
 		}
 	}
 	*tp = tied
-	need := k - len(out)
+	need := k - len(above)
 	if same, ok := sameScore(hits, tied); ok {
 		// True ties, the usual case, go to the newest: the largest seqs,
 		// picked as integers, in the place of the keys they are read
-		// from.
+		// from, and put after every better hit in order.
 		seqs := tied
 		for i, key := range tied {
 			seqs[i] = uint64(hits[uint32(key)].Seq)
 		}
 		largestFirst(seqs, need)
-		for _, seq := range seqs[:need] {
-			out = append(out, Ranked{Seq: int64(seq), Score: same})
+		seqs = seqs[:need]
+		slices.Sort(seqs)
+		out := appendOrdered(make([]Ranked, 0, k), hits, above)
+		for i := len(seqs) - 1; i >= 0; i-- {
+			out = append(out, Ranked{Seq: int64(seqs[i]), Score: same})
 		}
-		slices.SortFunc(out, compareRanked)
 		return out
+	}
+	out := make([]Ranked, 0, k)
+	for _, key := range above {
+		out = append(out, hits[uint32(key)])
 	}
 	heap := make([]Ranked, 0, need)
 	for _, key := range tied {
@@ -207,8 +229,52 @@ func orderedBits(f float32) uint32 {
 }
 
 // largestFirst partitions keys so that the k largest come first, in any
-// order: quickselect, linear on average.
+// order. Quickselect's comparisons go either way at random, and their
+// mispredicted branches were most of its time at 3,000 keys; so when k
+// is a small part of many keys, a sample of them sets a threshold that
+// somewhat more than k keys pass, those are moved to the front without
+// a branch, and only they are quickselected. A threshold that too few
+// pass (a rare sample) leaves the whole to quickselect.
 func largestFirst(keys []uint64, k int) {
+	if len(keys) >= sampleOver && k <= len(keys)/4 {
+		var sample [sampleSize]uint64
+		for i := range sample {
+			sample[i] = keys[i*len(keys)/sampleSize]
+		}
+		// The sample's j+1 largest have about (j+1)·n/s keys at or
+		// above the smallest of them; the margin is three standard
+		// deviations of that count.
+		exp := k * sampleSize / len(keys)
+		j := min(exp+3*isqrt(exp)+2, sampleSize-1)
+		quickLargest(sample[:], j+1)
+		t := slices.Min(sample[:j+1])
+		w := 0
+		for i, key := range keys {
+			keys[w], keys[i] = key, keys[w]
+			_, below := bits.Sub64(key, t, 0)
+			w += int(below ^ 1)
+		}
+		if w >= k {
+			quickLargest(keys[:w], k)
+			return
+		}
+	}
+	quickLargest(keys, k)
+}
+
+// Sampling pays from sampleOver keys; sampleSize keys are sampled.
+const sampleOver, sampleSize = 1024, 256
+
+func isqrt(n int) int {
+	r := 0
+	for (r+1)*(r+1) <= n {
+		r++
+	}
+	return r
+}
+
+// quickLargest is largestFirst by quickselect, linear on average.
+func quickLargest(keys []uint64, k int) {
 	lo, hi := 0, len(keys)-1
 	for lo < hi {
 		// Median of three as the pivot keeps sorted input linear too.

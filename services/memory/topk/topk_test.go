@@ -66,6 +66,37 @@ func TestLargestFirst(t *testing.T) {
 	}
 }
 
+// largestFirst's sampled threshold, on keys enough to sample: one that
+// about twice k keys pass, and one that too few pass because the sampled
+// places hold the largest keys, where the whole is quickselected instead.
+func TestLargestFirstSampled(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for _, n := range []int{sampleOver, 2048, 3000, 10_000} {
+		for _, k := range []int{1, 16, 216, n / 4} {
+			for _, placed := range []bool{false, true} {
+				keys := make([]uint64, n)
+				for i := range keys {
+					keys[i] = uint64(r.Intn(1 << 20))
+					if placed && i%(n/sampleSize) == 0 {
+						keys[i] += 1 << 40
+					}
+				}
+				want := slices.Clone(keys)
+				slices.Sort(want)
+				slices.Reverse(want)
+				want = want[:k]
+				largestFirst(keys, k)
+				got := slices.Clone(keys[:k])
+				slices.Sort(got)
+				slices.Reverse(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d k=%d placed=%v: the k largest differ", n, k, placed)
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkSelect is the vector leg's ranking at 10k items: the best 216
 // (memory.fetch's depth of 200, and 16 more) of the 1,024 candidates its
 // pre-pass keeps, by Select and by sorting them all; and at 3,000 items

@@ -26,6 +26,10 @@ type Index struct {
 	scale []float32 // per vector: float ≈ int8 × scale
 	slot  map[int64]int
 	free  []int
+	// every is the slots in order, 0 to len(seqs)-1: a search over the
+	// whole index reads them when none is free, instead of listing the
+	// live ones each time.
+	every []int32
 }
 
 // exactBelow is the number of candidates up to which search is exact.
@@ -56,6 +60,7 @@ func (x *Index) Put(seq int64, v []float32) {
 			s, x.free = x.free[n-1], x.free[:n-1]
 		} else {
 			s = len(x.seqs)
+			x.every = append(x.every, int32(s))
 			x.seqs = append(x.seqs, 0)
 			x.code = append(x.code, make([]uint64, x.words)...)
 			x.q8 = append(x.q8, make([]int8, x.dim)...)
@@ -102,6 +107,8 @@ func (x *Index) Search(q []float32, k int, allowed []int64) []topk.Ranked {
 		if len(slots) > exactBelow {
 			slots = x.prepass(q, slots, prepassKeep(k), sc)
 		}
+	case len(x.slot) <= exactBelow && len(x.free) == 0:
+		slots = x.every // read only: sc.slots is left as it was
 	case len(x.slot) <= exactBelow:
 		for s, seq := range x.seqs {
 			if seq != 0 {
