@@ -245,7 +245,7 @@ func largestFirst(keys []uint64, k int) {
 		// above the smallest of them; the margin is three standard
 		// deviations of that count.
 		exp := k * sampleSize / len(keys)
-		j := min(exp+3*isqrt(exp)+2, sampleSize-1)
+		j := min(exp+3*int(math.Sqrt(float64(exp)))+2, sampleSize-1)
 		quickLargest(sample[:], j+1)
 		t := slices.Min(sample[:j+1])
 		w := 0
@@ -264,14 +264,6 @@ func largestFirst(keys []uint64, k int) {
 
 // Sampling pays from sampleOver keys; sampleSize keys are sampled.
 const sampleOver, sampleSize = 1024, 256
-
-func isqrt(n int) int {
-	r := 0
-	for (r+1)*(r+1) <= n {
-		r++
-	}
-	return r
-}
 
 // quickLargest is largestFirst by quickselect, linear on average.
 func quickLargest(keys []uint64, k int) {
