@@ -412,6 +412,14 @@ func TestPartingWithANameIsNewsOfIt(t *testing.T) {
 	love := learned(t, "My girlfriend is Sophie, she's a graphic designer.", "My best friend Marco just got engaged to Lena.",
 		"Sophie and I broke up.")
 	recallAnswers(t, love, false, map[string]string{"Who is my girlfriend?": "broke up"})
+	// Ending a membership or a subscription parts with what it was of.
+	gym := learned(t, "My gym membership at Crunch costs $29 a month.", "I like hiking on weekends.",
+		"I canceled the Crunch membership and now just run outside.")
+	recallAnswers(t, gym, false, map[string]string{
+		"Do I have a gym membership?":          "canceled",
+		"How much is my gym membership?":       "canceled",
+		"How much did my gym membership cost?": "$29",
+	})
 	other := learned(t, "I drive a Honda Civic.", "My sister sold her Civic last year.", "I like tea.")
 	recallAnswers(t, other, false, map[string]string{"What car do I drive?": "I drive a Honda Civic"})
 

@@ -214,6 +214,9 @@ func nameAt(verb string, toks []token) []string {
 			if !leftForGood(toks[n:]) {
 				return nil
 			}
+		case endsTies[verb] && ties[next] && (toks[n].end || n+1 < len(toks) && nameEnds[toks[n+1].w]):
+			// "cancelled my Netflix subscription", "canceled the
+			// Crunch membership": the tie to the name is what ends.
 		case !nameEnds[next]:
 			return nil
 		}
@@ -224,6 +227,15 @@ func nameAt(verb string, toks []token) []string {
 	}
 	return out
 }
+
+// ties are what binds a user to a named thing, and endsTies the verbs by
+// which ending one parts with the name: a membership, a subscription or
+// an account cancelled is the gym, the paper or the service given up. Not
+// for a sale ("sold my Apple shares" gives up no Apple).
+var (
+	ties     = map[string]bool{"membership": true, "subscription": true, "account": true, "plan": true, "contract": true, "lease": true}
+	endsTies = map[string]bool{"cancelled": true, "canceled": true, "quit": true, "ditched": true}
+)
 
 // leftForGood reports whether what follows the name after "left" tells
 // a parting, not a trip ("left Lisbon on Tuesday", "left Berlin for a
