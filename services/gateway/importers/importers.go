@@ -113,18 +113,20 @@ func Detect(path string) (string, error) {
 		return "", fmt.Errorf("%s is empty", path)
 	}
 	if head[0] == '{' {
-		// A JSON Lines file's first line, or one object.
-		line, _, _ := bytes.Cut(head, []byte("\n"))
-		var first map[string]json.RawMessage
-		if json.Unmarshal(line, &first) == nil {
-			switch {
-			case first["v"] != nil && first["kind"] != nil:
-				return FormatOpenHuman, nil
-			case first["type"] != nil && (first["entityType"] != nil || first["relationType"] != nil):
-				return FormatServerMemory, nil
-			case first["results"] != nil || first["memories"] != nil:
-				return FormatMem0, nil
-			}
+		// A JSON Lines file's first line, or one object, read whole
+		// whatever its length: an export's first item may hold a long
+		// text.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return "", err
+		}
+		first := firstKeys(f)
+		switch {
+		case first["v"] && first["kind"]:
+			return FormatOpenHuman, nil
+		case first["type"] && (first["entityType"] || first["relationType"]):
+			return FormatServerMemory, nil
+		case first["results"] || first["memories"]:
+			return FormatMem0, nil
 		}
 		if bytes.Contains(head, []byte(`"memories"`)) || bytes.Contains(head, []byte(`"results"`)) {
 			return FormatMem0, nil
@@ -141,6 +143,29 @@ func Detect(path string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("cannot tell what %s holds: name its format with --from (%s)", path, strings.Join(Formats, ", "))
+}
+
+// firstKeys are the names of the members of the JSON object r starts
+// with, nil when it starts with none; their values are read past, not
+// kept.
+func firstKeys(r io.Reader) map[string]bool {
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	keys := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+		keys[t.(string)] = true
+	}
+	return keys
 }
 
 // timeLayout writes a record's times.

@@ -1,6 +1,8 @@
 package importers
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,6 +64,16 @@ func TestDetect(t *testing.T) {
 		if f, err := Detect(path); err != nil || f != want {
 			t.Errorf("Detect(%s) = %q, %v; want %q", path, f, err, want)
 		}
+	}
+	// An export whose first item's text is longer than any buffer read
+	// ahead is still told by that item.
+	long := filepath.Join(t.TempDir(), "memory.jsonl")
+	first := `{"v":1,"kind":"learning","text":"` + strings.Repeat("word ", 40_000) + `"}` + "\n" + `{"v":1,"kind":"learning","text":"a"}` + "\n"
+	if err := os.WriteFile(long, []byte(first), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Detect(long); err != nil || f != FormatOpenHuman {
+		t.Errorf("Detect of an export with a 200 KB first line = %q, %v; want %q", f, err, FormatOpenHuman)
 	}
 }
 
