@@ -71,6 +71,8 @@ func Write(ctx context.Context, dest string, files []File) (*Manifest, error) {
 	for _, f := range files {
 		if _, err := os.Stat(f.Path); errors.Is(err, os.ErrNotExist) && f.Optional {
 			continue
+		} else if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s holds no %s yet: nothing to back up", filepath.Dir(f.Path), f.Name)
 		} else if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
@@ -92,11 +94,15 @@ func Write(ctx context.Context, dest string, files []File) (*Manifest, error) {
 		copies = append(copies, f.Name)
 	}
 	part := dest + ".partial"
-	if err := writeTar(part, tmp, man, copies); err != nil {
+	err = writeTar(part, tmp, man, copies)
+	if err == nil {
+		err = os.Rename(part, dest)
+	}
+	if err != nil {
 		os.Remove(part)
 		return nil, err
 	}
-	return man, os.Rename(part, dest)
+	return man, nil
 }
 
 func writeTar(path, dir string, man *Manifest, names []string) error {
@@ -163,6 +169,15 @@ func Restore(ctx context.Context, src string, files []File, replace bool) (*Mani
 	}
 	if len(files) == 0 {
 		return nil, errors.New("nothing to restore")
+	}
+	if _, err := os.Stat(src); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s does not exist: name a file that openhuman-core backup wrote", src)
+	} else if err != nil {
+		return nil, err
+	}
+	// A new home is made as the server makes one, for its owner only.
+	if _, err := sqlitefile.PrivateDir(filepath.Dir(files[0].Path)); err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(files[0].Path), ".openhuman-restore-*")
 	if err != nil {

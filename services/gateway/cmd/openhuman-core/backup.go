@@ -46,6 +46,10 @@ func (m *Main) runBackup(ctx context.Context, g globalFlags, args []string) int 
 		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
 		return exitFailure
 	}
+	if err := notADirectory(fs.Arg(0), "openhuman.backup"); err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: backup:", err)
+		return exitFailure
+	}
 	man, err := backup.Write(ctx, fs.Arg(0), homeFiles(cfg))
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "openhuman-core: backup:", err)

@@ -183,6 +183,38 @@ func TestRestoreRefuses(t *testing.T) {
 	}
 }
 
+// A backup goes into a home not made yet, as the README shows; a FILE
+// that is a folder, an empty home or a missing backup is refused by name,
+// and nothing is left beside the file.
+func TestBackupAndRestoreByName(t *testing.T) {
+	src := t.TempDir()
+	mustCore(t, src, "call", "memory.learn", `{"text":"A new home is made for a restore."}`)
+	dir := t.TempDir()
+	for _, cmd := range []string{"backup", "export"} {
+		_, errs, code := core(t, src, cmd, dir)
+		if code != 1 {
+			t.Errorf("%s to a directory: exit %d, want 1", cmd, code)
+		}
+		mustContain(t, errs, dir+" is a directory: name a file in it to write")
+	}
+	if leftover, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "*.partial")); len(leftover) > 0 {
+		t.Errorf("left beside the directory: %v", leftover)
+	}
+	_, errs, _ := core(t, t.TempDir(), "backup", filepath.Join(dir, "empty.backup"))
+	mustContain(t, errs, "holds no memory.db yet: nothing to back up")
+
+	file := filepath.Join(dir, "b.backup")
+	mustCore(t, src, "backup", file)
+	home := filepath.Join(t.TempDir(), "new", "home")
+	mustContain(t, mustCore(t, home, "restore", file), "restored ")
+	if st, err := os.Stat(home); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("the home restore made: %v, %v; want a 0700 directory", st, err)
+	}
+	mustContain(t, mustCore(t, home, "call", "memory.list", `{}`), "A new home is made for a restore.")
+	_, errs, _ = core(t, filepath.Join(t.TempDir(), "other"), "restore", filepath.Join(dir, "missing.backup"))
+	mustContain(t, errs, "missing.backup does not exist: name a file that openhuman-core backup wrote")
+}
+
 // rewriteBackup copies a backup with each file passed through edit, the
 // manifest's sizes kept true.
 func rewriteBackup(t *testing.T, path string, edit func(name string, data []byte) []byte) string {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -109,6 +110,9 @@ func (m *Main) openOutput(name string) (io.Writer, func(ok bool) error, error) {
 	if name == "" || name == "-" {
 		return m.Stdout, func(bool) error { return nil }, nil
 	}
+	if err := notADirectory(name, "memory.jsonl"); err != nil {
+		return nil, nil, err
+	}
 	tmp := name + ".partial"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -119,12 +123,23 @@ func (m *Main) openOutput(name string) (io.Writer, func(ok bool) error, error) {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
+		if ok && err == nil {
+			err = os.Rename(tmp, name)
+		}
 		if !ok || err != nil {
 			os.Remove(tmp)
-			return err
 		}
-		return os.Rename(tmp, name)
+		return err
 	}, nil
+}
+
+// notADirectory refuses a FILE to write that names a folder, before
+// anything is written beside it; example is a file name to suggest.
+func notADirectory(name, example string) error {
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory: name a file in it to write, such as %s", name, filepath.Join(name, example))
+	}
+	return nil
 }
 
 // parseSince reads --since: an RFC 3339 time or a date (midnight UTC).
