@@ -8,11 +8,20 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 )
 
-// testEnvPrefixes name OPENHUMAN_* variables read by tests and benchmarks,
-// not by a binary: OPENHUMAN_TEST_REDIS_URL (pkg/redisconn/redistest),
-// OPENHUMAN_TEST_PROMETHEUS, OPENHUMAN_BENCH_1M (services/memory). A
+// testEnvPrefixes name OPENHUMAN_* variables read by tests, benchmarks
+// and evaluations, not by a binary: OPENHUMAN_TEST_REDIS_URL
+// (pkg/redisconn/redistest), OPENHUMAN_TEST_PROMETHEUS,
+// OPENHUMAN_BENCH_1M (services/memory), OPENHUMAN_EVAL_LOCOMO_HALF. A
 // process started by a test may inherit them, so they are not typos.
-var testEnvPrefixes = []string{"OPENHUMAN_TEST_", "OPENHUMAN_BENCH_"}
+var testEnvPrefixes = []string{"OPENHUMAN_TEST_", "OPENHUMAN_BENCH_", "OPENHUMAN_EVAL_"}
+
+// readElsewhere are OPENHUMAN_* variables of what runs beside the
+// binaries: the token an MCP client sends (OPENHUMAN_TOKEN, the README's
+// bearer_token_env_var for Codex), and the compose stack's published
+// port, image version and start-up wait and the gateway its tests call
+// (docker-compose.yml, scripts/compose-local.sh). A shell that exports
+// them runs openhuman-core too; they are no misspellings.
+var readElsewhere = []string{"OPENHUMAN_TOKEN", "OPENHUMAN_PORT", "OPENHUMAN_VERSION", "OPENHUMAN_UP_TIMEOUT", "OPENHUMAN_GATEWAY_URL"}
 
 // A Warning is an OPENHUMAN_* variable no binary reads, with the known one
 // closest to it, which it is most likely a misspelling of.
@@ -34,7 +43,7 @@ func UnknownEnv(environ []string) []Warning {
 	var out []Warning
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "OPENHUMAN_") || slices.Contains(known, name) ||
+		if !strings.HasPrefix(name, "OPENHUMAN_") || slices.Contains(known, name) || slices.Contains(readElsewhere, name) ||
 			slices.ContainsFunc(testEnvPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
 			continue
 		}

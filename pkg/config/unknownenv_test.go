@@ -15,6 +15,9 @@ func TestUnknownEnv(t *testing.T) {
 		"OPENHUMAN_BRAVE_API_KEY=k",
 		"OPENHUMAN_TEST_REDIS_URL=redis://127.0.0.1:6391/0",
 		"OPENHUMAN_BENCH_1M=1",
+		"OPENHUMAN_EVAL_LOCOMO_HALF=design",
+		"OPENHUMAN_TOKEN=oh_for_codex",
+		"OPENHUMAN_PORT=9301",
 		"OPENHUMAN_SEARXNG_ENABLE=again",
 		"openhuman_home=/lower/case/is/another/variable",
 	}
