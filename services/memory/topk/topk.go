@@ -40,7 +40,7 @@ func Select(hits []Ranked, k int) []Ranked {
 	}
 	kp := keysPool.Get().(*[]uint64)
 	defer keysPool.Put(kp)
-	keys := grow(*kp, len(hits))
+	keys := slices.Grow((*kp)[:0], len(hits))[:len(hits)]
 	for i, h := range hits {
 		keys[i] = uint64(orderedBits(float32(h.Score)))<<32 | uint64(i)
 	}
@@ -88,14 +88,6 @@ func appendOrdered(out, hits []Ranked, keys []uint64) []Ranked {
 		i = j
 	}
 	return out
-}
-
-// grow returns b resized to n, reallocated only when too small.
-func grow[T any](b []T, n int) []T {
-	if cap(b) < n {
-		return make([]T, n)
-	}
-	return b[:n]
 }
 
 // selectTied returns the k best of cands (keys of hits), best first, when
