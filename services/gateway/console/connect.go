@@ -78,7 +78,7 @@ func (c *Console) connect(w http.ResponseWriter, r *http.Request) {
 		{Client: "Cursor", Where: "~/.cursor/mcp.json, or .cursor/mcp.json in a project", Text: indent(map[string]any{"mcpServers": map[string]any{"openhuman": remote}})},
 		{Client: "VS Code", Where: ".vscode/mcp.json in a workspace (or MCP: Open User Configuration)", Text: indent(map[string]any{"servers": map[string]any{"openhuman": vscode}}),
 			Note: "VS Code asks in the chat before a sub-agent's write, when one waits for approval."},
-		{Client: "Codex", Where: "~/.codex/config.toml", Text: codexHTTP + "\n\n# or, started by Codex itself on this machine:\n[mcp_servers.openhuman]\ncommand = " + strconv.Quote(exe) + "\nargs = [" + strings.Join(quoted, ", ") + "]"},
+		{Client: "Codex", Where: "~/.codex/config.toml", Text: codexHTTP + "\n\n# or, started by Codex itself on this machine, in place of the table above:\n# [mcp_servers.openhuman]\n# command = " + strconv.Quote(exe) + "\n# args = [" + strings.Join(quoted, ", ") + "]"},
 		{Client: "Zed", Where: "settings.json", Text: indent(map[string]any{"context_servers": map[string]any{"openhuman": zed}}),
 			Note: "Zed starts the server itself, on this machine's memory."},
 	}

@@ -1,11 +1,13 @@
 package console_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	"github.com/chromedp/chromedp"
 
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/browsertest"
@@ -93,6 +95,7 @@ func TestEveryPage(t *testing.T) {
 	// Codex reads the token from a variable of its own: serve reads
 	// OPENHUMAN_API_TOKEN as a token of every scope.
 	p.sees(`bearer_token_env_var = "OPENHUMAN_TOKEN"`)
+	configsParse(t, p)
 	visit("not-found", "/console/no-such-page", "There is no such page in the console.")
 	p.open("/console/memory/forget?id=" + coffee)
 	p.do("forgetting", chromedp.Click(`form[action="/console/memory/forget"] button`))
@@ -102,5 +105,36 @@ func TestEveryPage(t *testing.T) {
 	visit("signed-out", "", "Your session has ended")
 	if strings.Contains(p.html(), ownerToken) {
 		t.Error("a page shows the token")
+	}
+}
+
+// configsParse checks that each configuration the connect page shows, read
+// as its Copy button copies it, is what its client's file takes: a person
+// pastes the whole block.
+func configsParse(t *testing.T, p *person) {
+	t.Helper()
+	blocks, err := chromedp.Run(p.ctx, chromedp.Evaluate[[][]string](
+		`[...document.querySelectorAll("main section")].map(s => [s.querySelector("h2").textContent, s.querySelector("pre").textContent])`))
+	if err != nil || len(blocks) < 6 {
+		t.Fatalf("the connect page's configurations: %v (%q)", err, blocks)
+	}
+	for _, b := range blocks {
+		client, text := b[0], b[1]
+		switch client {
+		case "Claude Code": // shell lines
+		case "Codex":
+			var cfg struct {
+				MCPServers map[string]map[string]any `toml:"mcp_servers"`
+			}
+			if _, err := toml.Decode(text, &cfg); err != nil {
+				t.Errorf("Codex's block is not TOML Codex can read: %v\n%s", err, text)
+			} else if cfg.MCPServers["openhuman"]["url"] == nil {
+				t.Errorf("Codex's block names no url for openhuman:\n%s", text)
+			}
+		default:
+			if !json.Valid([]byte(text)) {
+				t.Errorf("%s's block is not JSON:\n%s", client, text)
+			}
+		}
 	}
 }
