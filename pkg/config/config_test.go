@@ -57,10 +57,11 @@ func TestLoad(t *testing.T) {
 		{name: "unknown key", file: "[nats]\nurll = \"x\"\n", want: "unknown key nats.urll (did you mean nats.url?)"},
 		{name: "bad toml", file: "[nats\n", want: "config.toml"},
 		{name: "bad level", file: "[log]\nlevel = \"loud\"\n", want: "log.level"},
-		{name: "bad url", env: map[string]string{"OPENHUMAN_NATS_URL": "localhost"}, want: "nats.url"},
+		{name: "bad level set by its variable", env: map[string]string{"OPENHUMAN_LOG_LEVEL": "shouty"}, want: `OPENHUMAN_LOG_LEVEL: log.level "shouty": use debug`},
+		{name: "bad url", env: map[string]string{"OPENHUMAN_NATS_URL": "localhost"}, want: "OPENHUMAN_NATS_URL: nats.url"},
 		{name: "bad bool", env: map[string]string{"OPENHUMAN_MEMORY_ENABLED": "perhaps"}, want: "OPENHUMAN_MEMORY_ENABLED"},
-		{name: "bad timeout", env: map[string]string{"OPENHUMAN_TOOL_TIMEOUT_SECONDS": "-3"}, want: "tools.timeout_seconds"},
-		{name: "a run of over an hour", env: map[string]string{"OPENHUMAN_AGENT_TIMEOUT_SECONDS": "7200"}, want: "agents.timeout_seconds 2h0m0s: use at most 3600 seconds (1h)"},
+		{name: "bad timeout", env: map[string]string{"OPENHUMAN_TOOL_TIMEOUT_SECONDS": "-3"}, want: "OPENHUMAN_TOOL_TIMEOUT_SECONDS: tools.timeout_seconds"},
+		{name: "a run of over an hour", env: map[string]string{"OPENHUMAN_AGENT_TIMEOUT_SECONDS": "7200"}, want: "OPENHUMAN_AGENT_TIMEOUT_SECONDS: agents.timeout_seconds 2h0m0s: use at most 3600 seconds (1h)"},
 		{name: "a public key to sign with", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "UAXXGQ3AUJ7FIMD7XKNOBEDVVGLH5PIS3RR4YKJDWHFSTH5NO2PPUEZ4"}, want: "holds a public key"},
 		{name: "a malformed key", env: map[string]string{"OPENHUMAN_BUS_GATEWAY_KEY": "UABC"}, want: "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY): not an nkey public key"},
 		{name: "a malformed seed", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "SUABC"}, want: "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED): not an nkey seed"},
@@ -74,6 +75,9 @@ func TestLoad(t *testing.T) {
 			_, err := Load(home, env(tc.env))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an error naming %q", err, tc.want)
+			}
+			if len(tc.env) == 0 && strings.Contains(err.Error(), "OPENHUMAN_") {
+				t.Errorf("a value of the file is blamed on a variable: %v", err)
 			}
 		})
 	}

@@ -43,7 +43,30 @@ func Load(home string, getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.applyDefaults()
-	return c, c.validate()
+	return c, c.setBy(c.validate(), getenv)
+}
+
+// setBy names the variable that set the value err is about, when one did:
+// a refusal reads in the file's keys ("log.level ..."), and a person who
+// set OPENHUMAN_LOG_LEVEL would look for it in a config.toml that does not
+// hold it.
+func (c *Config) setBy(err error, getenv func(string) string) error {
+	if err == nil {
+		return nil
+	}
+	key, _, _ := strings.Cut(err.Error(), " ")
+	key = strings.TrimSuffix(key, ":")
+	env := ""
+	_ = eachField(c, envScope, func(f field) error {
+		if f.key == key && f.env != "" && getenv(f.env) != "" {
+			env = f.env
+		}
+		return nil
+	})
+	if env == "" || strings.Contains(err.Error(), env) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", env, err) // the value is not repeated: it may be a secret
 }
 
 // tokenLine is the number of the first line of the file at path that is

@@ -14,19 +14,27 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
 )
 
+// defaultMaxFileSize is the largest file ingest reads unless told otherwise.
+const defaultMaxFileSize = 512 << 10
+
 // runIngest stores files and folders (or a conversation) in memory.
 func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
 	workspace := fs.String("workspace", "", "workspace of every file (default: the folder's name), and of every turn that names none")
-	maxSize := fs.Int64("max-file-size", 512<<10, "skip files larger than this many bytes")
+	maxSize := fs.Int64("max-file-size", defaultMaxFileSize, "skip files larger than this many bytes")
 	conversation := fs.Bool("conversation", false, "the paths are JSON files of conversation turns [{thread_id, speaker, text, timestamp}]")
 	if err := parseAnywhere(fs, args); err != nil {
 		return m.usageError(err)
 	}
 	if fs.NArg() == 0 {
 		return m.usageError(errors.New("ingest needs at least one file or folder"))
+	}
+	if *maxSize < 1 {
+		// Below one byte every file is "too large", or, as the ingest
+		// reads it, none is: neither is what was meant.
+		return m.usageError(fmt.Errorf("--max-file-size %d: give a number of bytes, 1 or more (default %d)", *maxSize, defaultMaxFileSize))
 	}
 	gw, sys, _, err := m.start(g, true)
 	if err != nil {
