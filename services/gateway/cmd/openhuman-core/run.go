@@ -242,8 +242,10 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	}
 	m.cfg = cfg
 	level := cfg.Log.Level
-	if quiet && (level == "debug" || level == "info") {
-		level = "warn" // a command's stderr is for its own errors
+	if quiet && level == "info" {
+		// A command's stderr is for its own errors; debug, asked for by
+		// name, is given as asked.
+		level = "warn"
 	}
 	log := telemetry.NewLogger(m.Stderr, level, g.verbose)
 	run.WarnConfig(log, cfg, m.Environ)

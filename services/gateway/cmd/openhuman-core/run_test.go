@@ -62,6 +62,7 @@ func TestCallCommand(t *testing.T) {
 		{"a seed for a public key", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_BUS_GATEWAY_KEY": bustest.Keys().GatewaySeed}, []string{"call", "memory.list"}, exitFailure, "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY) holds a seed"},
 		{"bad config", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_LOG_LEVEL": "shouty"}, []string{"mcp"}, exitFailure, "log.level"},
 		{"mcp with arguments", env, []string{"mcp", "extra"}, exitUsage, "mcp takes no arguments"},
+		{"debug logs asked for in the configuration", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_LOG_LEVEL": "debug"}, []string{"call", "memory.list"}, exitOK, "system up"},
 		{"an empty home", env, []string{"--home", "", "call", "memory.list"}, exitUsage, `invalid value "" for flag -home: names no directory`},
 		{"a file size below one byte", env, []string{"ingest", "--max-file-size", "-5", home}, exitUsage, "--max-file-size -5: give a number of bytes, 1 or more"},
 		{"misspelt variable", map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_SEARXNG_ENABLE": "true"}, []string{"call", "memory.list"}, exitOK, "did you mean OPENHUMAN_SEARXNG_ENABLED?"},
