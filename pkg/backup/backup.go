@@ -151,7 +151,7 @@ var ErrNotEmpty = errors.New("the home already holds memory")
 // databases open, when the home holds one already (unless replace), and
 // when the backup is of a newer format or schema, damaged, or lacks a
 // file that is not optional.
-func Restore(ctx context.Context, src string, files []File, replace bool) (*Manifest, error) {
+func Restore(ctx context.Context, src string, files []File, replace bool) (_ *Manifest, rerr error) {
 	for _, f := range files {
 		if f.Schema == 0 {
 			continue
@@ -175,9 +175,20 @@ func Restore(ctx context.Context, src string, files []File, replace bool) (*Mani
 	} else if err != nil {
 		return nil, err
 	}
-	// A new home is made as the server makes one, for its owner only.
-	if _, err := sqlitefile.PrivateDir(filepath.Dir(files[0].Path)); err != nil {
+	// A new home is made as the server makes one, for its owner only;
+	// made for a restore that is then refused, it is taken away again,
+	// so that nothing shows a home where none was.
+	home := filepath.Dir(files[0].Path)
+	_, statErr := os.Stat(home)
+	if _, err := sqlitefile.PrivateDir(home); err != nil {
 		return nil, err
+	}
+	if errors.Is(statErr, os.ErrNotExist) {
+		defer func() {
+			if rerr != nil {
+				os.Remove(home)
+			}
+		}()
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(files[0].Path), ".openhuman-restore-*")
 	if err != nil {

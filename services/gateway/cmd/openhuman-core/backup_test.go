@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -213,6 +214,17 @@ func TestBackupAndRestoreByName(t *testing.T) {
 	mustContain(t, mustCore(t, home, "call", "memory.list", `{}`), "A new home is made for a restore.")
 	_, errs, _ = core(t, filepath.Join(t.TempDir(), "other"), "restore", filepath.Join(dir, "missing.backup"))
 	mustContain(t, errs, "missing.backup does not exist: name a file that openhuman-core backup wrote")
+	// A home made for a restore that is then refused is not left behind.
+	notBackup := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notBackup, []byte("not a backup\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refused := filepath.Join(t.TempDir(), "refused")
+	_, errs, _ = core(t, refused, "restore", notBackup)
+	mustContain(t, errs, "is not an openhuman-core backup")
+	if _, err := os.Stat(refused); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused restore left the home it made: %v", err)
+	}
 }
 
 // rewriteBackup copies a backup with each file passed through edit, the
