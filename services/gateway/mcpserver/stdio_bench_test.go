@@ -47,12 +47,12 @@ func startStdioBench(b *testing.B) *stdioClient {
 	gw := gatewaytest.Start(b, nil, gateway.Options{Timeout: 10 * time.Second})
 	cc := contract.CallContext{Source: "bench"}
 	for i := range *benchNotes {
-		args, _ := json.Marshal(map[string]string{"text": fmt.Sprintf("Note %d: the deploy decision for team %d was recorded after the billing review.", i, i%37)})
+		args, _ := json.Marshal(map[string]string{"text": benchNote(i, *benchNotes), "kind": "fact"})
 		if _, err := gw.CallTool(context.Background(), "memory.learn", args, cc); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reply, err := gw.CallTool(context.Background(), "memory.fetch", json.RawMessage(`{"query":"deploy decision for team 7","limit":20}`), cc)
+	reply, err := gw.CallTool(context.Background(), "memory.fetch", json.RawMessage(benchFetchArgs(*benchNotes)), cc)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,6 +69,25 @@ func startStdioBench(b *testing.B) *stdioClient {
 	return c
 }
 
+// benchNote is the i-th of n notes scripts/stdio-bench/bench.mjs learns,
+// so that a profile here is of the fetch that script times.
+func benchNote(i, n int) string {
+	teams := max(1, n/10)
+	return fmt.Sprintf("Note %d: the %s decision for team %d was recorded after the %s review with %s on day %d.",
+		i, benchTopics[i%len(benchTopics)], i%teams, benchTopics[i/10%len(benchTopics)], benchPeople[i%len(benchPeople)], i%28+1)
+}
+
+var (
+	benchTopics = []string{"deploy", "billing", "postgres", "editor", "release", "standup", "kubernetes", "invoice", "holiday", "design"}
+	benchPeople = []string{"Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana", "Ivo", "Jun", "Kemal", "Lea"}
+)
+
+// benchFetchArgs are bench.mjs's fetch arguments for n notes.
+func benchFetchArgs(n int) string {
+	team := max(1, n/10) / 2
+	return fmt.Sprintf(`{"query":"%s decision for team %d","limit":10}`, benchTopics[team%len(benchTopics)], team)
+}
+
 func (c *stdioClient) roundTrip(b *testing.B, line string) []byte {
 	if _, err := c.in.Write([]byte(line + "\n")); err != nil {
 		b.Fatal(err)
@@ -82,14 +101,14 @@ func (c *stdioClient) roundTrip(b *testing.B, line string) []byte {
 
 // BenchmarkStdio is one request line in and its answer out, over a real
 // stdio session: ping (the protocol alone), a tools/call answered with a
-// recorded 20-hit fetch reply (the session's own work on a large reply),
+// recorded fetch reply (the session's own work on a large reply),
 // and the real memory.fetch behind it (bus and memory service included).
 func BenchmarkStdio(b *testing.B) {
 	c := startStdioBench(b)
 	for _, bc := range []struct{ name, line string }{
 		{"ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
-		{"canned-fetch-reply", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test.canned","arguments":{"query":"deploy decision for team 7","limit":20}}}`},
-		{"memory.fetch", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.fetch","arguments":{"query":"deploy decision for team 7","limit":20}}}`},
+		{"canned-fetch-reply", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test.canned","arguments":` + benchFetchArgs(*benchNotes) + `}}`},
+		{"memory.fetch", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.fetch","arguments":` + benchFetchArgs(*benchNotes) + `}}`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
