@@ -1,6 +1,10 @@
 package main
 
-import "flag"
+import (
+	"errors"
+	"flag"
+	"strings"
+)
 
 // parseAnywhere parses fs's flags wherever they stand among args, before,
 // between or after its words ("ingest notes --home /x" stores into /x, not
@@ -20,4 +24,15 @@ func parseAnywhere(fs *flag.FlagSet, args []string) error {
 		words, args = append(words, rest[0]), rest[1:]
 	}
 	return fs.Parse(append([]string{"--"}, words...))
+}
+
+// setHome is --home. An empty one is an unset shell variable ("--home
+// $DIR"), not a wish for the default home: memory would go elsewhere than
+// meant without a word.
+func (g *globalFlags) setHome(dir string) error {
+	if strings.TrimSpace(dir) == "" {
+		return errors.New("names no directory: give a path, or leave --home out for $OPENHUMAN_HOME or ~/.openhuman")
+	}
+	g.home = dir
+	return nil
 }

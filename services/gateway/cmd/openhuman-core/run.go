@@ -120,16 +120,7 @@ type globalFlags struct {
 }
 
 func (g *globalFlags) register(fs *flag.FlagSet) {
-	fs.Func("home", "data and config directory", func(dir string) error {
-		// An empty --home is an unset shell variable ("--home $DIR"),
-		// not a wish for the default home: memory would go elsewhere
-		// than meant without a word.
-		if strings.TrimSpace(dir) == "" {
-			return errors.New("names no directory: give a path, or leave --home out for $OPENHUMAN_HOME or ~/.openhuman")
-		}
-		g.home = dir
-		return nil
-	})
+	fs.Func("home", "data and config directory", g.setHome)
 	fs.BoolVar(&g.verbose, "verbose", g.verbose, "debug logs on stderr")
 	fs.StringVar(&g.addr, "addr", g.addr, "serve: HOST:PORT to listen on")
 	fs.StringVar(&g.profile, "profile", g.profile, "mcp: tool surface, v2 (default) or v1 (read-only memory tree)")
