@@ -190,7 +190,7 @@ func Restore(ctx context.Context, src string, files []File, replace bool) (_ *Ma
 			}
 		}()
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(files[0].Path), ".openhuman-restore-*")
+	tmp, err := os.MkdirTemp(home, ".openhuman-restore-*")
 	if err != nil {
 		return nil, err
 	}
