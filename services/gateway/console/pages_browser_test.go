@@ -121,7 +121,12 @@ func configsParse(t *testing.T, p *person) {
 	for _, b := range blocks {
 		client, text := b[0], b[1]
 		switch client {
-		case "Claude Code": // shell lines
+		case "Claude Code": // shell lines: each a command or a comment
+			for _, line := range strings.Split(text, "\n") {
+				if line != "" && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "claude mcp add ") {
+					t.Errorf("Claude Code's block holds a line a shell would not take as meant: %q", line)
+				}
+			}
 		case "Codex":
 			var cfg struct {
 				MCPServers map[string]map[string]any `toml:"mcp_servers"`
