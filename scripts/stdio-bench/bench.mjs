@@ -29,6 +29,7 @@ if (opt.core.length === 0) throw new Error("--core NAME=PATH is needed at least 
 const topics = ["deploy", "billing", "postgres", "editor", "release", "standup", "kubernetes", "invoice", "holiday", "design"];
 const people = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana", "Ivo", "Jun", "Kemal", "Lea"];
 // teams is chosen so that a query naming one team matches notes/teams of them.
+// BenchmarkStdio (services/gateway/mcpserver) learns and fetches the same: change both together.
 const teams = Math.max(1, Math.floor(notes / 10));
 const note = (i) =>
   `Note ${i}: the ${topics[i % topics.length]} decision for team ${i % teams} was recorded after the ` +

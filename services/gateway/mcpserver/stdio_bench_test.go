@@ -69,7 +69,7 @@ func startStdioBench(b *testing.B) *stdioClient {
 	return c
 }
 
-// benchNote is the i-th of n notes scripts/stdio-bench/bench.mjs learns,
+// benchNote is the i-th of n notes scripts/stdio-bench/bench.mjs learns (change both together),
 // so that a profile here is of the fetch that script times.
 func benchNote(i, n int) string {
 	teams := max(1, n/10)
