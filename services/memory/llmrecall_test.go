@@ -105,4 +105,16 @@ func TestRecallWithLanguageModel(t *testing.T) {
 			t.Fatalf("%+v", res)
 		}
 	})
+	t.Run("the model is shown the day a line was said", func(t *testing.T) {
+		if _, err := svc.Learn(ctx, memory.LearnParams{Text: "[2025-03-04 09:12] Ana: the billing migration finished yesterday."}, cursor); err != nil {
+			t.Fatal(err)
+		}
+		fake.reply.Store("On 3 March 2025 [1].")
+		if _, err := svc.Recall(ctx, memory.RecallParams{Question: "When did the billing migration finish?"}, anyone); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := fake.lastUser.Load().(string); !strings.Contains(got, "yesterday (3 March 2025)") {
+			t.Errorf("prompt: %q", got)
+		}
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -202,6 +201,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		it      Item
 		f       retrieval.Candidate
 		snippet string
+		dated   string // snippet with its relative dates resolved (answer.Dated)
 		score   float64
 	}
 	qt := answer.QuestionType(p.Question)
@@ -249,7 +249,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		if asks {
 			continue // a note asking the question back does not answer it
 		}
-		c := candidate{it: it, f: f, snippet: snippet, score: f.Score}
+		c := candidate{it: it, f: f, snippet: snippet, dated: answer.Dated(snippet, text, it.ObservedAt), score: f.Score}
 		if qt != answer.Any && (answer.Holds(qt, snippet) || f.Supersedes != 0 && answers(qt, items, f.Supersedes)) {
 			// A correction answers what the note it corrects answers:
 			// "I moved to Seattle" where "I live in Portland" for "Where
@@ -260,18 +260,19 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		said[same] = true
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
-	var quoted []string
+	var quoted, sources []string
 	newer := map[int64]int{} // an older note → the citation of the note quoted above it as changing it
 	for _, c := range cands[:min(want, len(cands))] {
 		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
 		n := len(out.Citations)
+		sources = append(sources, c.dated)
 		if c.f.Supersedes != 0 {
 			if _, ok := newer[c.f.Supersedes]; !ok {
 				newer[c.f.Supersedes] = n
 			}
 		}
 		if len(quoted) < answerSentences {
-			q := fmt.Sprintf("%s [%d]", strings.TrimRight(answer.ResolveDates(c.snippet, c.it.ObservedAt), " "), n)
+			q := fmt.Sprintf("%s [%d]", strings.TrimRight(c.dated, " "), n)
 			if k, ok := newer[c.f.Seq]; ok {
 				// Quoted after the note that changed it, it says so: a
 				// reader should not take both for what holds now.
@@ -290,7 +291,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		out.Answer = "From memory:\n- " + strings.Join(quoted, "\n- ")
 	}
 	if s.writer != nil {
-		s.writeAnswer(ctx, p.Question, out)
+		s.writeAnswer(ctx, p.Question, sources, out)
 	}
 	return out, nil
 }
@@ -332,17 +333,10 @@ func (s *Service) aboutUser(ctx context.Context, m Marks, self []string, v view,
 }
 
 // writeAnswer lets the language model write the answer from the cited
-// sources, then checks it: markers that point at no source are removed, an
+// sources (each citation's snippet, its dates resolved), then checks it: markers that point at no source are removed, an
 // answer left citing nothing is not trusted. Whenever the model cannot be
 // used, the extractive answer stands and a warning says why.
-func (s *Service) writeAnswer(ctx context.Context, question string, out *RecallResult) {
-	sources := make([]string, len(out.Citations))
-	for i, c := range out.Citations {
-		sources[i] = c.Snippet
-		if at, err := time.Parse(time.RFC3339Nano, c.Meta.ObservedAt); err == nil {
-			sources[i] = answer.ResolveDates(c.Snippet, at)
-		}
-	}
+func (s *Service) writeAnswer(ctx context.Context, question string, sources []string, out *RecallResult) {
 	written, err := s.writer.Write(ctx, question, sources)
 	if err != nil {
 		out.Warnings = append(out.Warnings, "the language model could not be used, so the answer quotes memory: "+contract.ErrorMessage(err))

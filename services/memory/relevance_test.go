@@ -113,6 +113,23 @@ func TestRecallDatesFromTheNote(t *testing.T) {
 	}
 }
 
+// A transcript's line says when it was said in its stamp; the sentence
+// quoted from it counts its "yesterday" from that day, not from the day
+// the line was stored.
+func TestRecallDatesFromTheStamp(t *testing.T) {
+	svc := mustOpenService(t) // its clock reads 1 May 2026
+	learn(t, svc, `(2:01 pm on 23 January, 2022) Joanna said, "It has been a long week with the screenplay, the rewrites `+
+		`and the notes from the producers, and I barely slept. Anyway, I took my turtles to the beach in Tampa yesterday! `+
+		`They loved the sand and the waves, and I finally had time to think about the ending of the second act."`)
+	res, err := svc.Recall(context.Background(), memory.RecallParams{Question: "When did Joanna take her turtles to the beach in Tampa?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Answer, "yesterday (22 January 2022)") {
+		t.Errorf("answer %q", res.Answer)
+	}
+}
+
 // A configured recall cosine replaces the embedder's: set low, a note only
 // somewhat near the question in vector space is quoted (what a model whose
 // unrelated sentences score high does to recall with the default of 0.5);

@@ -35,7 +35,16 @@ var counts = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "fo
 // on 8 May, 2023) Caroline said") is left as it is: at may be when it was
 // stored, not said.
 func ResolveDates(s string, at time.Time) string {
-	if at.IsZero() || year.MatchString(s) {
+	if year.MatchString(s) {
+		return s
+	}
+	return resolve(s, at)
+}
+
+// resolve is ResolveDates for a text whose day at is known to be when it
+// was said.
+func resolve(s string, at time.Time) string {
+	if at.IsZero() {
 		return s
 	}
 	var b strings.Builder

@@ -34,3 +34,26 @@ func TestResolveDates(t *testing.T) {
 		t.Errorf("no time known: %q", got)
 	}
 }
+
+// A transcript's stamp says when its line was said; its "yesterday" counts
+// from that, not from when the note was stored.
+func TestDatedByStamp(t *testing.T) {
+	stored := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ snippet, text, want string }{
+		{"I took my turtles to the beach yesterday!", `(2:01 pm on 23 January, 2022) Joanna said, "Long day. I took my turtles to the beach yesterday!"`,
+			"I took my turtles to the beach yesterday (22 January 2022)!"},
+		{`(1:56 pm on 8 May, 2023) Caroline said, "I went to a support group yesterday."`, `(1:56 pm on 8 May, 2023) Caroline said, "I went to a support group yesterday."`,
+			`(1:56 pm on 8 May, 2023) Caroline said, "I went to a support group yesterday (7 May 2023)."`},
+		{"Bo: the deploy went out last Friday", "[2023-05-08 13:56] Bo: the deploy went out last Friday", "Bo: the deploy went out last Friday (5 May 2023)"},
+		{"deploy went out yesterday", "2023-05-08 Bo: deploy went out yesterday", "deploy went out yesterday (7 May 2023)"},
+		{"we met yesterday", "[May 8th, 2023] we met yesterday", "we met yesterday (7 May 2023)"},
+		{"we met yesterday", "(spring 2023) we met yesterday", "we met yesterday"},
+		{"we met yesterday", "(31 April, 2023) we met yesterday", "we met yesterday"},
+		{"we met yesterday", "(see below) we met yesterday", "we met yesterday (4 December 2026)"},
+		{"Yesterday I got my permit.", "I moved to Berlin in 2019. Yesterday I got my permit.", "Yesterday (4 December 2026) I got my permit."},
+	} {
+		if got := Dated(c.snippet, c.text, stored); got != c.want {
+			t.Errorf("Dated(%q, %q) = %q, want %q", c.snippet, c.text, got, c.want)
+		}
+	}
+}
