@@ -45,6 +45,12 @@ var (
 
 var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
 
+// label is what a transcript's line starts with before what was said: a
+// stamp, then a speaker's name and a colon or "said,": "(1:56 pm on 8 May,
+// 2023) Caroline said, \"", "[09:12] Ana: ". A question's words it holds
+// (the speaker's name) tell who spoke, not what the sentence says.
+var label = regexp.MustCompile(`^(?:[(\[][^()\[\]\n]{1,60}[)\]]\s*)?\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*)?(?::| said,)\s*["“]?`)
+
 // MaxSnippet bounds a quoted sentence, in characters.
 const MaxSnippet = 300
 
@@ -84,6 +90,7 @@ func short(text string) bool {
 func bestSentence(terms []string, t Type, text string) (best string, question bool) {
 	bestN := -1
 	start := 0
+	first := true
 	for _, loc := range append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
 		sentence := strings.TrimSpace(text[start:loc[0]])
 		if loc[0] < len(text) {
@@ -93,7 +100,11 @@ func bestSentence(terms []string, t Type, text string) (best string, question bo
 		if sentence == "" || underline.MatchString(sentence) {
 			continue
 		}
-		n := 8 * lexicon.Coverage(terms, sentence)
+		said := sentence
+		if first {
+			said, first = label.ReplaceAllString(sentence, ""), false
+		}
+		n := 8 * lexicon.Coverage(terms, said)
 		if t != Any && Holds(t, sentence) {
 			n += 4
 		}

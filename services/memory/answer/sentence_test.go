@@ -66,6 +66,11 @@ func TestQuoteAsks(t *testing.T) {
 		{"camping", `We went camping. How was camping for you?`, false},
 		{"camping", `How was camping? We loved camping by the lake.`, false},
 		{"deploy", `The deploy is done.`, false},
+		// The speaker's name before a line says who asked, not what.
+		{"caroline running", `Caroline: Wow! What got you into running?`, true},
+		{"caroline running", `(4:33 pm on 12 July, 2023) Caroline said, "Wow! What got you into running?"`, true},
+		{"caroline running", `[09:12] Caroline: Wow! What got you into running?`, true},
+		{"caroline running", `Caroline: Wow! I got into running last year.`, false},
 	} {
 		if _, got := Quote(strings.Fields(c.terms), Any, c.text); got != c.want {
 			t.Errorf("Quote(%q, %q) asks %v, want %v", c.terms, c.text, got, c.want)
