@@ -130,10 +130,11 @@ func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, shar
 // asks: the names it asks about (LacksNameAt, in names: the note's text,
 // or with a correction the note it corrects too), the person
 // (LacksPerson), the attribute (OtherAttribute: a shoe size is no waist
-// size), and more than whom (OnlyWhom).
+// size), more than whom (OnlyWhom), and not only what the one asked about
+// said of another (ToAnother).
 func fits(q answer.Asked, it Item, text, names string, named map[string][]string) bool {
 	return !q.LacksNameAt(names, it.ObservedAt) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
-		!q.OnlyWhom(text, it.Meta.ThreadID == "")
+		!q.OnlyWhom(text, it.Meta.ThreadID == "") && !q.ToAnother(text)
 }
 
 // withCorrected is a correction's text read with the note it corrects,

@@ -130,6 +130,20 @@ func TestRecallDatesFromTheStamp(t *testing.T) {
 	}
 }
 
+// A line Caroline said to another, of the other's race, does not tell what
+// Caroline did after hers.
+func TestRecallLineToAnother(t *testing.T) {
+	svc := mustOpenService(t)
+	learn(t, svc, "Caroline: Congrats on your charity race, Mel! So proud of you.")
+	res, err := svc.Recall(context.Background(), memory.RecallParams{Question: "What did Caroline realize after her charity race?"}, anyone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Answer, memory.IDontKnow) {
+		t.Errorf("answer %q", res.Answer)
+	}
+}
+
 // A configured recall cosine replaces the embedder's: set low, a note only
 // somewhat near the question in vector space is quoted (what a model whose
 // unrelated sentences score high does to recall with the default of 0.5);

@@ -49,7 +49,8 @@ var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
 // stamp, then a speaker's name and a colon or "said,": "(1:56 pm on 8 May,
 // 2023) Caroline said, \"", "[09:12] Ana: ". A question's words it holds
 // (the speaker's name) tell who spoke, not what the sentence says.
-var label = regexp.MustCompile(`^(?:[(\[][^()\[\]\n]{1,60}[)\]]\s*)?\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*)?(?::| said,)\s*["“]?`)
+// Its last group is the speaker's first name.
+var label = regexp.MustCompile(`^(?:` + stamp + `\s*)?(\p{Lu}[\p{L}.'-]*)(?: \p{Lu}[\p{L}.'-]*)?(?::| said,)\s*["“]?`)
 
 // MaxSnippet bounds a quoted sentence, in characters.
 const MaxSnippet = 300

@@ -12,8 +12,11 @@ import (
 // 13:56] Bo:". That, not when the note was stored, is the day its
 // "yesterday" counts from.
 
-// stampAt matches a stamp at the start of a text: its bracketed part.
-var stampAt = regexp.MustCompile(`^\s*[(\[]([^()\[\]\n]{1,60})[)\]]`)
+// stamp is a stamp's bracketed part, in brackets or parentheses.
+const stamp = `[(\[]([^()\[\]\n]{1,60})[)\]]`
+
+// stampAt matches a stamp at the start of a text.
+var stampAt = regexp.MustCompile(`^\s*` + stamp)
 
 // isoAt matches a text that starts with an ISO date: "2023-05-08 Bo: …".
 var isoAt = regexp.MustCompile(`^\s*(\d{4})-(\d{2})-(\d{2})\b`)
