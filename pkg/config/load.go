@@ -126,6 +126,9 @@ func (c *Config) readFile(path string) error {
 			// the file must not keep it, and the parse error does not say.
 			return fmt.Errorf("%s: line %d holds a bearer token itself (oh_…): delete that line; config.toml keeps only the token's sha256, and the token goes to the client", path, line)
 		}
+		if msg, ok := typeError(err); ok {
+			return fmt.Errorf("%s: %s", path, msg)
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	c.File = path
