@@ -14,6 +14,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
+	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
 // Bearer-token authentication. With tokens configured every request needs
@@ -136,6 +137,10 @@ func requireToken(tokens []config.Token, auth *OAuth, advice string, log *slog.L
 					auth.refuse(w, r, log, refused)
 					return
 				}
+			}
+			if who == nil && auth != nil && strings.HasPrefix(presented, oauth.AccessPrefix) {
+				refuse(w, r, log, advice, false, "an OAuth access token (ohat_…) is taken at /mcp only")
+				return
 			}
 			if who == nil {
 				refuse(w, r, log, advice, presented != "", problem)

@@ -151,9 +151,9 @@ func TestOAuthAtTheEdge(t *testing.T) {
 			t.Errorf("another grant's token used the session: %d", resp.StatusCode)
 		}
 		// The token is for /mcp: /rpc takes configured tokens only.
-		resp, _ = post(t, e.ts.URL+"/rpc", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":{}}`, bearer(access)...)
-		if resp.StatusCode != http.StatusUnauthorized {
-			t.Errorf("/rpc with an access token for /mcp: %d", resp.StatusCode)
+		resp, body = post(t, e.ts.URL+"/rpc", `{"jsonrpc":"2.0","id":1,"method":"openhuman.memory_items_list","params":{}}`, bearer(access)...)
+		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "an OAuth access token (ohat_…) is taken at /mcp only") {
+			t.Errorf("/rpc with an access token for /mcp: %d %s", resp.StatusCode, body)
 		}
 	})
 	t.Run("configured tokens keep working at /mcp and /rpc", func(t *testing.T) {

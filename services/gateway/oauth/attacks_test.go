@@ -111,20 +111,25 @@ func TestCodeAttacks(t *testing.T) {
 		theirs.client = other
 		status, out := e.exchange(&theirs, code)
 		wantError(t, status, out, http.StatusBadRequest, "invalid_grant")
+		stillGood(t, e, a, code)
 	})
 	t.Run("PKCE verifier wrong", func(t *testing.T) {
 		a := e.newAuthorization(client, cb)
 		code := e.code(a, owner, both())
-		a.verifier = oauth2.GenerateVerifier()
-		status, out := e.exchange(a, code)
+		wrong := *a
+		wrong.verifier = oauth2.GenerateVerifier()
+		status, out := e.exchange(&wrong, code)
 		wantError(t, status, out, http.StatusBadRequest, "invalid_grant")
+		stillGood(t, e, a, code)
 	})
 	t.Run("PKCE verifier missing", func(t *testing.T) {
 		a := e.newAuthorization(client, cb)
 		code := e.code(a, owner, both())
-		a.verifier = ""
-		status, out := e.exchange(a, code)
+		none := *a
+		none.verifier = ""
+		status, out := e.exchange(&none, code)
 		wantError(t, status, out, http.StatusBadRequest, "invalid_grant")
+		stillGood(t, e, a, code)
 	})
 	for name, change := range map[string]func(url.Values){
 		"PKCE plain": func(q url.Values) {
@@ -153,10 +158,21 @@ func TestCodeAttacks(t *testing.T) {
 		loop := e.register("CLI", "http://127.0.0.1:3000/cb")
 		a := e.newAuthorization(loop, "http://127.0.0.1:3000/cb")
 		code := e.code(a, owner, both())
-		a.redirect = "http://127.0.0.1:3001/cb"
-		status, out := e.exchange(a, code)
+		moved := *a
+		moved.redirect = "http://127.0.0.1:3001/cb"
+		status, out := e.exchange(&moved, code)
 		wantError(t, status, out, http.StatusBadRequest, "invalid_grant")
+		stillGood(t, e, a, code)
 	})
+}
+
+// stillGood checks that a code refused for another's request is still
+// the right client's: a refused exchange does not use it up.
+func stillGood(t *testing.T, e *env, a *authorization, code string) {
+	t.Helper()
+	if status, out := e.exchange(a, code); status != http.StatusOK {
+		t.Errorf("the right exchange after a refused one: %d %v", status, out)
+	}
 }
 
 // TestOtherResource: a token is only for this server's /mcp.
@@ -179,6 +195,7 @@ func TestOtherResource(t *testing.T) {
 		status, out := e.postForm(oauth.PathToken, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {client},
 			"redirect_uri": {cb}, "code_verifier": {a.verifier}, "resource": {"https://other.example/mcp"}})
 		wantError(t, status, out, http.StatusBadRequest, "invalid_target")
+		stillGood(t, e, a, code)
 	})
 	t.Run("presented to another server of the same store", func(t *testing.T) {
 		tok := e.tokens(e.newAuthorization(client, cb), both())
@@ -214,12 +231,21 @@ func TestRefreshTokenReused(t *testing.T) {
 		other := e.register("Other", cb)
 		status, out := e.refresh(other, tok["refresh_token"].(string))
 		wantError(t, status, out, http.StatusBadRequest, "invalid_grant")
+		if status, out := e.refresh(client, tok["refresh_token"].(string)); status != http.StatusOK {
+			t.Errorf("its own client's refresh after a refused one: %d %v", status, out)
+		}
 	})
 	t.Run("asking for more than granted", func(t *testing.T) {
 		tok := e.tokens(e.newAuthorization(client, cb), oauth.Decision{Approve: true, Scopes: []string{"read"}})
 		status, out := e.postForm(oauth.PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)},
 			"client_id": {client}, "scope": {"read act"}})
 		wantError(t, status, out, http.StatusBadRequest, "invalid_scope")
+		// A client asking for its first scopes after a narrower grant
+		// then asks for none: the token still works.
+		status, out = e.refresh(client, tok["refresh_token"].(string))
+		if status != http.StatusOK || out["scope"] != "read" {
+			t.Errorf("refresh after a refused one: %d %v", status, out)
+		}
 	})
 }
 

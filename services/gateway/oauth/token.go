@@ -16,8 +16,14 @@ import (
 // token works once: the one it is exchanged for replaces it, and a used
 // one presented again means it was copied, so the grant is revoked, and
 // every token of it with it (OAuth 2.1 section 4.3.1). A code presented
-// twice revokes its grant the same way (section 4.1.3).
+// twice revokes its grant the same way (section 4.1.3). A code or refresh
+// token counts as used only by an exchange that is granted: one refused
+// for its verifier, client, scope or resource leaves it as it was.
 const maxFormBytes = 64 << 10
+
+// AccessPrefix starts every access token this server issues: an edge that
+// takes them at /mcp alone can tell one sent elsewhere.
+const AccessPrefix = "ohat_"
 
 // verifierForm is RFC 7636's code_verifier: 43 to 128 unreserved characters.
 var verifierForm = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
@@ -74,15 +80,12 @@ func (s *Server) exchangeCode(r *http.Request, c Client) (map[string]any, error)
 		return nil, invalidRequest("code is missing")
 	}
 	var cr code
-	found, first, err := s.use(ctx, kindCode, digest(value), &cr)
+	found, err := s.get(ctx, kindCode, digest(value), &cr)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
 		return nil, invalidGrant("the code is unknown or expired (a code lasts two minutes); authorize again")
-	case !first:
-		s.revokeGrant(ctx, cr.GrantID, "its code was presented twice")
-		return nil, invalidGrant("the code was already used: the tokens issued for it are revoked; authorize again")
 	case cr.ClientID != c.ID:
 		return nil, invalidGrant("the code was issued to another client")
 	case r.PostFormValue("redirect_uri") != cr.RedirectURI:
@@ -99,6 +102,17 @@ func (s *Server) exchangeCode(r *http.Request, c Client) (map[string]any, error)
 		return nil, perr
 	} else if res != cr.Resource {
 		return nil, invalidTarget("resource differs from the one authorized")
+	}
+	// Used only now: a refused exchange leaves the code to the right one.
+	found, first, err := s.use(ctx, kindCode, digest(value), &cr)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, invalidGrant("the code is unknown or expired (a code lasts two minutes); authorize again")
+	case !first:
+		s.revokeGrant(ctx, cr.GrantID, "its code was presented twice")
+		return nil, invalidGrant("the code was already used: the tokens issued for it are revoked; authorize again")
 	}
 	var g Grant
 	found, err = s.get(ctx, kindGrant, cr.GrantID, &g)
@@ -125,7 +139,7 @@ func (s *Server) refresh(r *http.Request, c Client) (map[string]any, error) {
 		return nil, invalidRequest("refresh_token is missing")
 	}
 	var t token
-	found, first, err := s.use(ctx, kindRefresh, digest(value), &t)
+	found, err := s.get(ctx, kindRefresh, digest(value), &t)
 	if err != nil {
 		return nil, err
 	}
@@ -141,9 +155,6 @@ func (s *Server) refresh(r *http.Request, c Client) (map[string]any, error) {
 		return nil, invalidGrant("the grant was revoked; authorize again")
 	case g.ClientID != c.ID:
 		return nil, invalidGrant("the refresh token was issued to another client")
-	case !first:
-		s.revokeGrant(ctx, g.ID, "a used refresh token was presented again")
-		return nil, invalidGrant("the refresh token was already used, so it was copied: the grant and its tokens are revoked; authorize again")
 	}
 	if res, perr := s.checkResource(r.PostForm["resource"]); perr != nil {
 		return nil, perr
@@ -158,6 +169,17 @@ func (s *Server) refresh(r *http.Request, c Client) (map[string]any, error) {
 			}
 		}
 		scopes = asked
+	}
+	// Used only now: a refused refresh leaves the token to try again.
+	found, first, err := s.use(ctx, kindRefresh, digest(value), &t)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, invalidGrant("the refresh token is unknown or expired; authorize again")
+	case !first:
+		s.revokeGrant(ctx, g.ID, "a used refresh token was presented again")
+		return nil, invalidGrant("the refresh token was already used, so it was copied: the grant and its tokens are revoked; authorize again")
 	}
 	return s.issue(ctx, g, scopes)
 }
@@ -179,7 +201,7 @@ func (s *Server) issue(ctx context.Context, g Grant, scopes []string) (map[strin
 	if scopes == nil {
 		scopes = g.Scopes
 	}
-	access, refresh := newSecret("ohat_"), newSecret("ohrt_")
+	access, refresh := newSecret(AccessPrefix), newSecret("ohrt_")
 	if err := s.put(ctx, kindAccess, digest(access), token{GrantID: g.ID, Expires: now.Add(s.opts.AccessTTL), Scopes: scopes}, now.Add(s.opts.AccessTTL)); err != nil {
 		return nil, err
 	}

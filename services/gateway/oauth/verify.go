@@ -27,7 +27,7 @@ func (s *Server) Verify(ctx context.Context, value string) (Identity, error) {
 	}
 	now := s.opts.Now()
 	if !found {
-		return Identity{}, refused("the token is not one of this server's, or it expired or was revoked")
+		return Identity{}, refused("the token is not one this server knows: it expired (refresh it), was revoked, or is another server's")
 	}
 	if !now.Before(t.Expires) {
 		return Identity{}, refused("the access token expired; refresh it")
