@@ -46,6 +46,12 @@ func (m *Main) runBackup(ctx context.Context, g globalFlags, args []string) int 
 		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
 		return exitFailure
 	}
+	if fs.Arg(0) == "-" {
+		// Unlike export's records, a backup is written whole and checked
+		// before it gets its name: it cannot stream.
+		fmt.Fprintln(m.Stderr, "openhuman-core: backup: - (standard output) is not a file: name one to write, such as openhuman.backup")
+		return exitFailure
+	}
 	if err := notADirectory(fs.Arg(0), "openhuman.backup"); err != nil {
 		fmt.Fprintln(m.Stderr, "openhuman-core: backup:", err)
 		return exitFailure
@@ -74,6 +80,10 @@ func (m *Main) runRestore(ctx context.Context, g globalFlags, args []string) int
 	cfg, err := config.Load(g.home, m.Getenv)
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	if fs.Arg(0) == "-" {
+		fmt.Fprintln(m.Stderr, "openhuman-core: restore: - (standard input) is not a file: name the backup file to restore")
 		return exitFailure
 	}
 	man, err := backup.Restore(ctx, fs.Arg(0), homeFiles(cfg), *force)

@@ -198,6 +198,17 @@ func TestBackupAndRestoreByName(t *testing.T) {
 		}
 		mustContain(t, errs, dir+" is a directory: name a file in it to write")
 	}
+	for cmd, want := range map[string]string{"backup": "- (standard output) is not a file", "restore": "- (standard input) is not a file"} {
+		_, errs, code := core(t, src, cmd, "-")
+		if code != 1 {
+			t.Errorf("%s -: exit %d, want 1", cmd, code)
+		}
+		mustContain(t, errs, want)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		os.Remove("-")
+		t.Error(`backup - wrote a file named "-"`)
+	}
 	if leftover, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "*.partial")); len(leftover) > 0 {
 		t.Errorf("left beside the directory: %v", leftover)
 	}
