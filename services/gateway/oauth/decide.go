@@ -48,6 +48,11 @@ func (s *Server) Decide(ctx context.Context, id string, who Identity, d Decision
 	case !first:
 		return "", contract.Errorf(contract.CodeInvalidRequest, "this authorization request was already answered; start again from the application")
 	}
+	// Answered, it is no longer pending: the consent page reloaded (or
+	// reached by Back) says so instead of asking again.
+	if err := s.store.Delete(ctx, kindRequest, digest(id)); err != nil {
+		s.opts.Logger.Warn("oauth: removing an answered request failed", "err", err)
+	}
 	if !d.Approve {
 		s.opts.Logger.Info("oauth: access denied by the person", "client", req.ClientID, "token", who.Name)
 		return s.redirectURL(req.RedirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the person signed in declined"}}, req.State), nil

@@ -111,13 +111,21 @@ func TestDeny(t *testing.T) {
 	e := serve(t, mustOpenStore(t), nil)
 	client := e.register("ChatGPT", "https://chatgpt.com/connector_platform_oauth_redirect")
 	a := e.newAuthorization(client, "https://chatgpt.com/connector_platform_oauth_redirect")
-	back, err := e.srv.Decide(context.Background(), e.consent(a), owner, oauth.Decision{Approve: false})
+	id := e.consent(a)
+	back, err := e.srv.Decide(context.Background(), id, owner, oauth.Decision{Approve: false})
 	if err != nil {
 		t.Fatal(err)
 	}
 	u, _ := url.Parse(back)
 	if u.Host != "chatgpt.com" || u.Query().Get("error") != "access_denied" || u.Query().Get("state") != a.state || u.Query().Get("code") != "" {
 		t.Fatalf("sent back to %s", back)
+	}
+	// The consent page, reloaded or reached by Back, asks no more.
+	if _, err := e.srv.Request(context.Background(), id); contract.ErrorCode(err) != contract.CodeNotFound {
+		t.Errorf("an answered request is still pending: %v", err)
+	}
+	if _, err := e.srv.Decide(context.Background(), id, owner, oauth.Decision{Approve: true, Scopes: []string{"read"}}); err == nil {
+		t.Error("an answered request was answered again")
 	}
 }
 
