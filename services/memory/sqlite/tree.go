@@ -67,7 +67,7 @@ func (s *Store) Item(ctx context.Context, id string, workspaces []string) (memor
 		return memory.Item{}, s.storeErr("reading an item", err)
 	}
 	if len(items) == 0 {
-		return memory.Item{}, contract.Errorf(contract.CodeNotFound, "no chunk %q in memory: ids come from memory.search, memory.recall or tree.browse", id).With("chunk_id", id)
+		return memory.Item{}, contract.Errorf(contract.CodeNotFound, "no chunk %q in memory: ids come from memory.fetch (memory.search in v1), memory.recall or tree.browse", id).With("chunk_id", id)
 	}
 	return items[0], nil
 }
