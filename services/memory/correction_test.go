@@ -373,6 +373,9 @@ func TestStillAskedByTheOldValue(t *testing.T) {
 		"The team standup is on Monday at 10.")
 	recallAnswers(t, yoga, false, map[string]string{"Do I still do yoga on Tuesday?": "Wednesdays"})
 	recallAnswers(t, yoga, true, map[string]string{"Is the standup still on Monday?": "standup"})
+	// So is the day of a month, said with it.
+	haircut := learned(t, "My haircut is on June 5.", "My haircut moved to June 9.", "The team standup is on Monday at 10.")
+	recallAnswers(t, haircut, false, map[string]string{"Is my haircut on June 5?": "June 9", "Is my haircut on 5 June?": "June 9"})
 }
 
 // A correction holds the words asking what holds now ("current",

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
@@ -169,9 +171,10 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 
 // nameTerms are the bits of the terms (the question's, lexicon.Terms)
 // that name someone or something the question asks about (answer.Names),
-// and apart those naming a day or a month (times): a time is what a
-// change may replace ("Yoga moved to Wednesdays" for "Do I still do yoga
-// on Tuesday?").
+// and apart those naming a day or a month (times), a month's day number
+// with it ("June 5", "5 June"): a time is what a change may replace
+// ("Yoga moved to Wednesdays" for "Do I still do yoga on Tuesday?", "My
+// haircut moved to June 9" for "Is my haircut on June 5?").
 func nameTerms(question string, terms []string) (names, times uint64) {
 	for _, n := range answer.Names(question) {
 		if k := slices.Index(terms, n); k >= 0 && k < 64 {
@@ -182,7 +185,23 @@ func nameTerms(question string, terms []string) (names, times uint64) {
 			}
 		}
 	}
+	words := lexicon.Words(question)
+	for i, w := range words {
+		if !monthDay(w) || !(i > 0 && answer.TimeWord(words[i-1]) || i+1 < len(words) && answer.TimeWord(words[i+1])) {
+			continue
+		}
+		if k := slices.Index(terms, w); k >= 0 && k < 64 {
+			times |= 1 << k
+		}
+	}
 	return names, times
+}
+
+// monthDay reports whether w is a day of a month: 1 to 31, or "5th".
+func monthDay(w string) bool {
+	w = strings.TrimRight(w, "stndrh")
+	n, err := strconv.Atoi(w)
+	return err == nil && n >= 1 && n <= 31
 }
 
 // byScore sorts candidates best first, ties to the newest.
