@@ -235,6 +235,15 @@ func TestRefreshTokenReused(t *testing.T) {
 			t.Errorf("its own client's refresh after a refused one: %d %v", status, out)
 		}
 	})
+	t.Run("for another resource", func(t *testing.T) {
+		tok := e.tokens(e.newAuthorization(client, cb), both())
+		status, out := e.postForm(oauth.PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)},
+			"client_id": {client}, "resource": {"https://other.example/mcp"}})
+		wantError(t, status, out, http.StatusBadRequest, "invalid_target")
+		if status, out := e.refresh(client, tok["refresh_token"].(string)); status != http.StatusOK {
+			t.Errorf("refresh after a refused one: %d %v", status, out)
+		}
+	})
 	t.Run("asking for more than granted", func(t *testing.T) {
 		tok := e.tokens(e.newAuthorization(client, cb), oauth.Decision{Approve: true, Scopes: []string{"read"}})
 		status, out := e.postForm(oauth.PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)},
