@@ -139,8 +139,17 @@ func consentAs(t *testing.T, p *person, authorize, tok string, grantAct bool) {
 	if !grantAct {
 		p.do("unticking act", chromedp.Click("#scope-act"))
 	}
+	consent := p.location()
 	p.do("allowing", chromedp.Click(`button[value="approve"]`))
 	p.sees("Signed in: you can close this tab.")
+	// Back on the page (a reload, the Back button), the answered request
+	// asks no more.
+	p.do("opening the answered request again", chromedp.Navigate(consent))
+	p.sees("was already answered")
+	browsertest.Shot(t, p.ctx, "oauth-consent-answered")
+	if strings.Contains(p.html(), `value="approve"`) {
+		t.Error("the answered request's page still offers Allow")
+	}
 }
 
 // TestOAuthSignIn: the official TypeScript SDK's client, told nothing but
