@@ -41,7 +41,7 @@ func (s *Server) Decide(ctx context.Context, id string, who Identity, d Decision
 			return "", err
 		}
 	}
-	_, first, err := s.use(ctx, kindRequest, digest(id), &req)
+	_, first, err := s.spend(ctx, kindRequest, digest(id))
 	switch {
 	case err != nil:
 		return "", contract.Errorf(contract.CodeUnavailable, "the authorization server's store failed: %v", err)

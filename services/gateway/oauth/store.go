@@ -180,11 +180,10 @@ func (s *Server) update(ctx context.Context, kind, key string, v any, expires ti
 	return s.store.Update(ctx, kind, key, b, expires)
 }
 
-// use is Store.Use decoding the record into v.
-func (s *Server) use(ctx context.Context, kind, key string, v any) (found, first bool, err error) {
-	b, found, first, err := s.store.Use(ctx, kind, key)
-	if err != nil || !found {
-		return false, false, err
-	}
-	return true, first, json.Unmarshal(b, v)
+// spend marks used a record already read with get, once what came with it
+// has been checked: found is false when it expired meanwhile, first only
+// for its first use.
+func (s *Server) spend(ctx context.Context, kind, key string) (found, first bool, err error) {
+	_, found, first, err = s.store.Use(ctx, kind, key)
+	return found, first, err
 }

@@ -104,7 +104,7 @@ func (s *Server) exchangeCode(r *http.Request, c Client) (map[string]any, error)
 		return nil, invalidTarget("resource differs from the one authorized")
 	}
 	// Used only now: a refused exchange leaves the code to the right one.
-	found, first, err := s.use(ctx, kindCode, digest(value), &cr)
+	found, first, err := s.spend(ctx, kindCode, digest(value))
 	switch {
 	case err != nil:
 		return nil, err
@@ -171,7 +171,7 @@ func (s *Server) refresh(r *http.Request, c Client) (map[string]any, error) {
 		scopes = asked
 	}
 	// Used only now: a refused refresh leaves the token to try again.
-	found, first, err := s.use(ctx, kindRefresh, digest(value), &t)
+	found, first, err := s.spend(ctx, kindRefresh, digest(value))
 	switch {
 	case err != nil:
 		return nil, err
