@@ -185,6 +185,9 @@ func nameTerms(question string, terms []string) (names, times uint64) {
 			}
 		}
 	}
+	if !slices.ContainsFunc(terms, monthDay) {
+		return names, times // the question's words are read again only for a day
+	}
 	words := lexicon.Words(question)
 	for i, w := range words {
 		if !monthDay(w) || !(i > 0 && answer.TimeWord(words[i-1]) || i+1 < len(words) && answer.TimeWord(words[i+1])) {
