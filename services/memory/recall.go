@@ -201,8 +201,8 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	type candidate struct {
 		it      Item
 		f       retrieval.Candidate
+		text    string // quotable(it)
 		snippet string
-		dated   string // snippet with its relative dates resolved (answer.Dated)
 		score   float64
 	}
 	qt := answer.QuestionType(p.Question)
@@ -250,7 +250,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		if asks {
 			continue // a note asking the question back does not answer it
 		}
-		c := candidate{it: it, f: f, snippet: snippet, dated: answer.Dated(snippet, text, it.ObservedAt), score: f.Score}
+		c := candidate{it: it, f: f, text: text, snippet: snippet, score: f.Score}
 		if qt != answer.Any && (answer.Holds(qt, snippet) || f.Supersedes != 0 && answers(qt, items, f.Supersedes)) {
 			// A correction answers what the note it corrects answers:
 			// "I moved to Seattle" where "I live in Portland" for "Where
@@ -266,14 +266,15 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	for _, c := range cands[:min(want, len(cands))] {
 		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
 		n := len(out.Citations)
-		sources = append(sources, c.dated)
+		dated := answer.Dated(c.snippet, c.text, c.it.ObservedAt)
+		sources = append(sources, dated)
 		if c.f.Supersedes != 0 {
 			if _, ok := newer[c.f.Supersedes]; !ok {
 				newer[c.f.Supersedes] = n
 			}
 		}
 		if len(quoted) < answerSentences {
-			q := fmt.Sprintf("%s [%d]", strings.TrimRight(c.dated, " "), n)
+			q := fmt.Sprintf("%s [%d]", strings.TrimRight(dated, " "), n)
 			if k, ok := newer[c.f.Seq]; ok {
 				// Quoted after the note that changed it, it says so: a
 				// reader should not take both for what holds now.
