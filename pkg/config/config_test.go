@@ -50,6 +50,14 @@ func TestLoad(t *testing.T) {
 			t.Errorf("got %+v", c)
 		}
 	})
+	t.Run("0 counts as not set", func(t *testing.T) {
+		home := t.TempDir()
+		write(t, home, "[http]\nconsole_session_hours = 0\n")
+		c, err := Load(home, env(map[string]string{"OPENHUMAN_HTTP_MAX_SESSIONS_PER_ADDRESS": "0"}))
+		if err != nil || c.HTTP.ConsoleSessionHours != 12 || c.HTTP.MaxSessionsPerAddress != 64 {
+			t.Fatalf("hours %d, sessions %d, %v", c.HTTP.ConsoleSessionHours, c.HTTP.MaxSessionsPerAddress, err)
+		}
+	})
 	for _, tc := range []struct {
 		name, file, want string
 		env              map[string]string
