@@ -109,12 +109,7 @@ const maxCachedScopes = 64
 // of m. The slice is shared: callers must not modify it.
 func (c *scopeCache) seqs(ctx context.Context, store Store, workspaces []string, m Marks, asOf int64) ([]int64, error) {
 	key := strings.Join(workspaces, "\x00")
-	c.mu.Lock()
-	if c.items != m.Items || c.dels != m.Deletions || len(c.byKey) >= maxCachedScopes {
-		c.items, c.dels, c.byKey = m.Items, m.Deletions, map[string][]int64{}
-	}
-	seqs, ok := c.byKey[key]
-	c.mu.Unlock()
+	seqs, ok := c.get(key, m)
 	if !ok {
 		var err error
 		if seqs, err = store.Matching(ctx, &Filter{Workspaces: workspaces}, m.Items); err != nil {
@@ -123,14 +118,33 @@ func (c *scopeCache) seqs(ctx context.Context, store Store, workspaces []string,
 		if seqs == nil {
 			seqs = []int64{}
 		}
-		c.mu.Lock()
-		if c.items == m.Items && c.dels == m.Deletions {
-			c.byKey[key] = seqs
-		}
-		c.mu.Unlock()
+		c.put(key, m, seqs)
 	}
 	n, _ := slices.BinarySearch(seqs, asOf+1)
 	return seqs[:n:n], nil
+}
+
+// get returns the cached seqs of key as of m, first dropping what was
+// cached for other marks (or a full cache). The map is made here whenever it
+// is missing, so the zero cache, whose marks equal an empty memory's, works.
+func (c *scopeCache) get(key string, m Marks) ([]int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil || c.items != m.Items || c.dels != m.Deletions || len(c.byKey) >= maxCachedScopes {
+		c.items, c.dels, c.byKey = m.Items, m.Deletions, make(map[string][]int64)
+	}
+	seqs, ok := c.byKey[key]
+	return seqs, ok
+}
+
+// put keeps seqs for key when the marks they were read for are still the
+// cache's: a read that raced a write must not fill the cache with its past.
+func (c *scopeCache) put(key string, m Marks, seqs []int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey != nil && c.items == m.Items && c.dels == m.Deletions {
+		c.byKey[key] = seqs
+	}
 }
 
 // writeWorkspace decides the workspace of an item cc writes, given the one
