@@ -66,6 +66,9 @@ type ServiceConfig struct {
 	MaxConcurrent int
 	// MaxTimeout caps the deadline a request may ask for (default 10 minutes).
 	MaxTimeout time.Duration
+	// StuckAfter is how long past its deadline a handler may run before
+	// Failing reports the service stuck (default 10 seconds).
+	StuckAfter time.Duration
 	// Checks are how the service checks each request's signed call
 	// context (pkg/callauth); Serve refuses to start without the
 	// gateway's key.
@@ -95,6 +98,7 @@ type Service struct {
 	stop     context.CancelFunc
 	stats    map[string]*endpointStats // by method; only read once micro runs
 	warned   sync.Map                  // kinds of reply subject refused and logged
+	handling handling                  // calls being handled, for Failing
 }
 
 // Serve registers cfg's endpoints on nc with nats.go micro, under
@@ -105,6 +109,9 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 	}
 	if cfg.MaxTimeout <= 0 {
 		cfg.MaxTimeout = 10 * time.Minute
+	}
+	if cfg.StuckAfter <= 0 {
+		cfg.StuckAfter = defaultStuckAfter
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -327,6 +334,8 @@ func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply, body *[
 	}
 	ctx, cancel := context.WithTimeout(callauth.NewContext(s.ctx, grant), timeout)
 	defer cancel()
+	call := s.handling.begin(method, time.Now().Add(timeout))
+	defer s.handling.end(call)
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Logger.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
