@@ -50,6 +50,10 @@ type Options struct {
 	Policy *Policy
 	// Audit records every call of a tool that writes (nil: none).
 	Audit *audit.Recorder
+	// Local are the readiness checks of the services running in this
+	// process (the embedded default), by service name. A service whose
+	// handlers are stuck still answers pings, so its own word counts.
+	Local map[string]func() error
 }
 
 // Gateway validates and dispatches tool calls.

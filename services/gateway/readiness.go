@@ -3,6 +3,8 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +62,7 @@ func (g *Gateway) Readiness(ctx context.Context) Readiness {
 		}
 		r.Services[svc] = "ok"
 	}
+	g.localReadiness(&r)
 	if r.Services[contract.ServiceMemory] == "ok" {
 		g.memoryReadiness(ctx, &r)
 	}
@@ -96,6 +99,17 @@ func (g *Gateway) Readiness(ctx context.Context) Readiness {
 		r.Status = ReadyDegraded
 	}
 	return r
+}
+
+// localReadiness folds in what the services running in this process say
+// of themselves: one whose handlers are stuck makes the gateway not ready.
+func (g *Gateway) localReadiness(r *Readiness) {
+	for _, name := range slices.Sorted(maps.Keys(g.opts.Local)) {
+		if err := g.opts.Local[name](); err != nil {
+			r.Ready, r.Status = false, ReadyNot
+			r.Services[name] = "failing: " + err.Error()
+		}
+	}
 }
 
 // memoryReadiness folds the memory store's health into r: a memory

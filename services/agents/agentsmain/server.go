@@ -93,6 +93,10 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	return s, nil
 }
 
+// Ready is nil unless a handler of the service is stuck past its
+// deadline: its readiness then fails, so that it is restarted.
+func (s *server) Ready() error { return s.svc.Failing() }
+
 // Close stops taking requests, waits for those in flight, then closes the
 // audit log and Redis.
 func (s *server) Close() error {

@@ -46,5 +46,8 @@ func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Opt
 	if opts.ToolTimeouts == nil {
 		opts.ToolTimeouts = def.ToolTimeouts
 	}
+	if opts.Local == nil {
+		opts.Local = def.Local
+	}
 	return gateway.New(bus.NewClient(sys.NC, sys.Signer), opts)
 }

@@ -6,10 +6,12 @@
 package system
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -67,6 +69,9 @@ type System struct {
 	server   *embedded.Server
 	conns    []*nats.Conn
 	services []io.Closer
+	local    map[string]func() error // the in-process services' readiness
+	grace    time.Duration           // how long Close waits for calls in flight
+	once     sync.Once
 }
 
 // InboxPrefix begins the subjects the gateway's replies come to; NATS
@@ -101,7 +106,7 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 			closeAudit(rec)
 			return nil, fmt.Errorf("%w (unset OPENHUMAN_NATS_URL to run everything in this process)", err)
 		}
-		return &System{NC: nc, Signer: signer, Audit: rec}, nil
+		return &System{NC: nc, Signer: signer, Audit: rec, grace: cfg.Shutdown.Grace()}, nil
 	}
 	// One process: its own HMAC keys, which nothing outside it sees.
 	keys := bus.NewEmbeddedKeys()
@@ -110,7 +115,7 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 		closeAudit(rec)
 		return nil, err
 	}
-	s := &System{Embedded: true, Signer: keys.GatewaySigner(), server: srv, Audit: rec}
+	s := &System{Embedded: true, Signer: keys.GatewaySigner(), server: srv, Audit: rec, grace: cfg.Shutdown.Grace()}
 	for _, svc := range embeddedServices {
 		// Each service gets its own connection, exactly as if it ran in its
 		// own process.
@@ -128,6 +133,12 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 			return nil, fmt.Errorf("starting the %s service: %w", svc.name, err)
 		}
 		s.services = append(s.services, closer)
+		if r, ok := closer.(interface{ Ready() error }); ok {
+			if s.local == nil {
+				s.local = map[string]func() error{}
+			}
+			s.local[svc.name] = r.Ready
+		}
 	}
 	if s.NC, err = srv.Connect("openhuman-core", log); err != nil {
 		s.Close()
@@ -136,24 +147,57 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 	return s, nil
 }
 
-// Close stops the services (each finishing its requests in flight), then the
-// connections and the embedded server.
+// Close is Shutdown within the configured shutdown grace period.
 func (s *System) Close() error {
+	grace := s.grace
+	if grace <= 0 {
+		grace = 20 * time.Second // shutdown.grace_seconds' default
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	return s.Shutdown(ctx)
+}
+
+// Shutdown stops the services (each finishing its requests in flight until
+// ctx ends), then the connections and the embedded server. A handler stuck
+// for good must not keep the process from exiting: past ctx its service is
+// left behind, and what it was doing is lost as it would be to a kill.
+// Only the first call does anything.
+func (s *System) Shutdown(ctx context.Context) error {
 	var errs []error
-	for i := len(s.services) - 1; i >= 0; i-- {
-		errs = append(errs, s.services[i].Close())
-	}
-	if s.NC != nil {
-		s.NC.Close()
-	}
-	for _, nc := range s.conns {
-		nc.Close()
-	}
-	if s.server != nil {
-		s.server.Shutdown()
-	}
-	errs = append(errs, closeAudit(s.Audit))
+	s.once.Do(func() {
+		errs = append(errs, s.stopServices(ctx))
+		if s.NC != nil {
+			s.NC.Close()
+		}
+		for _, nc := range s.conns {
+			nc.Close()
+		}
+		if s.server != nil {
+			s.server.Shutdown()
+		}
+		errs = append(errs, closeAudit(s.Audit))
+	})
 	return errors.Join(errs...)
+}
+
+// stopServices closes the services, last started first, until ctx ends.
+func (s *System) stopServices(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() {
+		var errs []error
+		for i := len(s.services) - 1; i >= 0; i-- {
+			errs = append(errs, s.services[i].Close())
+		}
+		done <- errors.Join(errs...)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return errors.New("services still handling calls at the end of the shutdown grace period were cut off: " +
+			"raise OPENHUMAN_SHUTDOWN_GRACE_SECONDS if they must finish")
+	}
 }
 
 func closeAudit(rec *audit.Recorder) error {
@@ -178,6 +222,7 @@ func (s *System) GatewayOptions(cfg config.Config) gateway.Options {
 		ToolTimeouts: map[string]time.Duration{"agent.run_subagent": cfg.Agents.Timeout() + 5*time.Second},
 		Policy:       policy,
 		Audit:        s.Audit,
+		Local:        s.local,
 		Providers:    cfg.CapabilityProviders,
 		Expect:       Expect(cfg),
 	}

@@ -126,8 +126,12 @@ func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.
 
 // Ready is nil while memory's store can be trusted, the same store health
 // the gateway's /readyz asks for over the bus: a replica whose database is
-// damaged, failing or cannot be opened should not be sent calls.
+// damaged, failing or cannot be opened, or one whose handlers are stuck,
+// should not be sent calls.
 func (s *server) Ready() error {
+	if err := s.svc.Failing(); err != nil {
+		return err
+	}
 	if s.repl != nil && s.repl.follower != nil && !s.repl.caughtUp() {
 		return errors.New("memory replica catching up with the write stream")
 	}

@@ -95,6 +95,10 @@ func startupAttrs(svc *search.Service) []any {
 	return attrs
 }
 
+// Ready is nil unless a handler of the service is stuck past its
+// deadline: its readiness then fails, so that it is restarted.
+func (s *server) Ready() error { return s.svc.Failing() }
+
 // Close stops taking requests and waits for those in flight.
 func (s *server) Close() error {
 	err := s.svc.Stop()

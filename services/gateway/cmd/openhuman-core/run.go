@@ -354,6 +354,10 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		log.Warn("requests still running after the shutdown grace period were cut off: raise OPENHUMAN_SHUTDOWN_GRACE_SECONDS, "+
 			"and the orchestrator's stop timeout with it, if they must finish", "grace", grace, "err", err)
 	}
+	// The services get what is left of the same grace period.
+	if err := sys.Shutdown(shutdownCtx); err != nil {
+		log.Warn("stopping the services", "err", err)
+	}
 	return exitOK
 }
 
