@@ -60,8 +60,9 @@ func (s *Service) EmbeddingProgress(ctx context.Context) *contract.EmbeddingProg
 		return nil
 	}
 	p := &s.embed.progress
+	out := contract.EmbeddingProgress{Model: s.embedder.Model()}
 	p.mu.Lock()
-	out := contract.EmbeddingProgress{Model: s.embedder.Model(), Failures: p.failures, LastError: p.lastErr}
+	out.Failures, out.LastError = p.failures, p.lastErr
 	through := p.through
 	if !p.lastErrAt.IsZero() {
 		out.LastErrorAt = p.lastErrAt.UTC().Format(time.RFC3339)

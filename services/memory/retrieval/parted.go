@@ -294,24 +294,26 @@ func (e *Engine) partedFrom(idx *keywordindex.Index, q Query, terms []string, or
 		keys []string
 	}
 	asked := textkeys.Keys(terms)
-	var all []parting
-	st := &e.keywords
-	st.mu.Lock()
-	for seq, ks := range st.parted {
-		if seq > q.AsOf || !mayRank(q, seq) {
-			continue
-		}
-		var own []string
-		for _, k := range ks {
-			if !slices.Contains(asked, k) {
-				own = append(own, k)
+	all := func() (all []parting) {
+		st := &e.keywords
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		for seq, ks := range st.parted {
+			if seq > q.AsOf || !mayRank(q, seq) {
+				continue
+			}
+			var own []string
+			for _, k := range ks {
+				if !slices.Contains(asked, k) {
+					own = append(own, k)
+				}
+			}
+			if len(own) > 0 {
+				all = append(all, parting{seq, own})
 			}
 		}
-		if len(own) > 0 {
-			all = append(all, parting{seq, own})
-		}
-	}
-	st.mu.Unlock()
+		return all
+	}()
 	if len(all) == 0 {
 		return order
 	}

@@ -190,24 +190,7 @@ const (
 // them (the turn after each), when they are no candidate yet and q may
 // rank them; n grows by as many.
 func (e *Engine) withAnswers(q Query, order []Candidate, n int) ([]Candidate, int) {
-	st := &e.keywords
-	st.mu.Lock()
-	ts := &st.turns
-	if len(ts.bySeq) == 0 {
-		st.mu.Unlock()
-		return order, n
-	}
-	var add []int64
-	for _, c := range order[:n] {
-		t := ts.bySeq[c.Seq]
-		if t == nil || t.next == 0 || t.next > q.AsOf || !mayRank(q, t.next) {
-			continue
-		}
-		if !slices.ContainsFunc(order[:n], func(o Candidate) bool { return o.Seq == t.next }) && !slices.Contains(add, t.next) {
-			add = append(add, t.next)
-		}
-	}
-	st.mu.Unlock()
+	add := e.answersOf(q, order[:n])
 	for _, seq := range add {
 		x := Candidate{Seq: seq}
 		if i := slices.IndexFunc(order[n:], func(o Candidate) bool { return o.Seq == seq }); i >= 0 {
@@ -218,6 +201,25 @@ func (e *Engine) withAnswers(q Query, order []Candidate, n int) ([]Candidate, in
 		n++
 	}
 	return order, n
+}
+
+// answersOf are the turns answering those of top that q may rank and
+// that are not among top.
+func (e *Engine) answersOf(q Query, top []Candidate) []int64 {
+	st := &e.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var add []int64
+	for _, c := range top {
+		t := st.turns.bySeq[c.Seq]
+		if t == nil || t.next == 0 || t.next > q.AsOf || !mayRank(q, t.next) {
+			continue
+		}
+		if !slices.ContainsFunc(top, func(o Candidate) bool { return o.Seq == t.next }) && !slices.Contains(add, t.next) {
+			add = append(add, t.next)
+		}
+	}
+	return add
 }
 
 // mayRank reports whether q may rank the item seq: it passes the read's
