@@ -75,9 +75,10 @@ const probeTimeout = 3 * time.Second
 // Healthcheck asks the /readyz of the server listening on addr (as
 // configured: 0.0.0.0 and [::] are reached on loopback) whether it is
 // ready. It returns the exit status of a `healthcheck` subcommand, 0 when
-// it answered 200 and 1 otherwise, and says why not on one line of
-// stderr: a container image built FROM scratch has no curl to do this.
-func Healthcheck(addr string, stderr io.Writer) int {
+// it answered 200 and 1 otherwise, and says so on one line: of stdout when
+// healthy, of stderr with why when not. A container image built FROM
+// scratch has no curl to do this.
+func Healthcheck(addr string, stdout, stderr io.Writer) int {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "unhealthy: address %q is not HOST:PORT\n", addr)
@@ -109,5 +110,6 @@ func Healthcheck(addr string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "unhealthy: %s answered %s: %s\n", url, resp.Status, line)
 		return 1
 	}
+	fmt.Fprintf(stdout, "healthy: %s answered %s\n", url, resp.Status)
 	return 0
 }

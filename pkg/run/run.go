@@ -146,7 +146,7 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		if metricsAddr == "off" {
 			return errors.New("healthcheck asks /readyz on the metrics address, which is off: set OPENHUMAN_METRICS_ADDR to HOST:PORT")
 		}
-		if Healthcheck(metricsAddr, stderr) != 0 {
+		if Healthcheck(metricsAddr, stdout, stderr) != 0 {
 			return errUnhealthy
 		}
 		return nil

@@ -77,7 +77,7 @@ func startSlow(t *testing.T, grace string, entered chan struct{}, release chan s
 		"OPENHUMAN_METRICS_ADDR=" + metrics, "OPENHUMAN_SHUTDOWN_GRACE_SECONDS=" + grace}
 	go func() { code <- slowService(entered, release).Main(nil, io.Discard, stderr, environ) }()
 	deadline := time.Now().Add(10 * time.Second)
-	for Healthcheck(metrics, io.Discard) != 0 {
+	for Healthcheck(metrics, io.Discard, io.Discard) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("not ready after 10s; stderr:\n%s", stderr)
 		}
@@ -113,7 +113,7 @@ func TestSIGTERMLetsCallsInFlightFinish(t *testing.T) {
 	var why bytes.Buffer
 	for {
 		why.Reset()
-		if Healthcheck(metrics, &why) == 1 && strings.Contains(why.String(), "shutting down") {
+		if Healthcheck(metrics, io.Discard, &why) == 1 && strings.Contains(why.String(), "shutting down") {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -13,17 +13,20 @@ import (
 )
 
 // healthcheck runs `bin healthcheck args...` as a container runtime does and
-// returns its exit status and stderr.
+// returns its exit status and stderr; a healthy one must say so on stdout.
 func healthcheck(t *testing.T, home, bin string, args []string, env ...string) (int, string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, bin), append([]string{"healthcheck"}, args...)...)
 	cmd.Env = testEnv(home, env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
+		if !strings.HasPrefix(stdout.String(), "healthy: http://") || !strings.Contains(stdout.String(), "/readyz answered 200") {
+			t.Errorf("%s healthcheck passed saying %q on stdout", bin, stdout.String())
+		}
 		return 0, stderr.String()
 	case errors.As(err, &exit):
 		return exit.ExitCode(), stderr.String()

@@ -108,7 +108,8 @@ type Main struct {
 	// OPENHUMAN_* variables nothing reads; nil is none.
 	Environ []string
 
-	cfg config.Config // as loaded by start
+	cfg     config.Config // as loaded by start
+	command string        // the command being run, for its help
 }
 
 type globalFlags struct {
@@ -144,6 +145,7 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
+	m.command = cmd
 	switch cmd { // commands with flags of their own
 	case "ingest":
 		return m.runIngest(ctx, g, rest)
@@ -183,6 +185,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		if sub.NArg() > 0 {
 			return m.usageError(fmt.Errorf("serve takes no arguments, got %q", sub.Args()))
 		}
+		if err := checkAddr(g.addr); err != nil {
+			return m.usageError(err)
+		}
 		return m.runServe(ctx, g)
 	case "call":
 		switch {
@@ -190,6 +195,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			return m.usageError(errors.New("call needs a tool name and, optionally, its arguments as a JSON object"))
 		case sub.NArg() > 2:
 			return m.usageError(fmt.Errorf("call takes a tool name and at most one JSON object of arguments, got %d words: quote the arguments as one ('{\"limit\": 5}')", sub.NArg()))
+		}
+		if err := checkCallOrder(sub.Arg(0), sub.Arg(1)); err != nil {
+			return m.usageError(err)
 		}
 		return m.runCall(ctx, g, sub.Arg(0), sub.Arg(1))
 	case "buskeys":
@@ -200,6 +208,9 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	case "healthcheck":
 		if sub.NArg() > 0 {
 			return m.usageError(fmt.Errorf("healthcheck takes no arguments, got %q", sub.Args()))
+		}
+		if err := checkAddr(g.addr); err != nil {
+			return m.usageError(err)
 		}
 		return m.runHealthcheck(g)
 	case "help":
@@ -216,12 +227,23 @@ func (m *Main) printVersion() int {
 
 func (m *Main) usageError(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(m.Stdout, usage)
+		if m.command != "" {
+			fmt.Fprint(m.Stdout, commandHelp(m.command))
+		} else {
+			fmt.Fprint(m.Stdout, usage)
+		}
 		return exitOK
 	}
 	// The error alone, with where the usage is: sixty lines of it after
 	// every slip would bury the one line that says what was wrong.
-	fmt.Fprintf(m.Stderr, "openhuman-core: %v\n(openhuman-core --help lists the commands and flags)\n", err)
+	if hint := flagHint(err); hint != "" {
+		err = fmt.Errorf("%w: %s", err, hint)
+	}
+	where := "openhuman-core --help lists the commands and flags"
+	if m.command != "" && commandHelp(m.command) != usage {
+		where = "openhuman-core " + m.command + " --help says how to use it"
+	}
+	fmt.Fprintf(m.Stderr, "openhuman-core: %v\n(%s)\n", err, where)
 	return exitUsage
 }
 
@@ -373,7 +395,7 @@ func (m *Main) runHealthcheck(g globalFlags) int {
 	if g.addr != "" {
 		addr = g.addr
 	}
-	return run.Healthcheck(addr, m.Stderr)
+	return run.Healthcheck(addr, m.Stdout, m.Stderr)
 }
 
 func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) int {
