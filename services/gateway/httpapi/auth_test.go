@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +170,46 @@ func TestBearerAuth(t *testing.T) {
 		}
 	})
 
+	t.Run("tools a token can use", func(t *testing.T) {
+		names := func(token string) []string {
+			sid := initSession(t, mcp, token)
+			_, out := post(t, mcp, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, append(withSession(sid), bearer(token)...)...)
+			var list struct {
+				Result struct{ Tools []struct{ Name string } }
+			}
+			if err := json.Unmarshal([]byte(out), &list); err != nil || len(list.Result.Tools) == 0 {
+				t.Fatalf("tools/list: %v %s", err, out)
+			}
+			var got []string
+			for _, tool := range list.Result.Tools {
+				got = append(got, tool.Name)
+			}
+			return got
+		}
+		read, all := names(ciToken), names(laptopToken)
+		for _, w := range []string{"memory.learn", "memory.forget", "agent.run_subagent"} {
+			if slices.Contains(read, w) {
+				t.Errorf("a read-only token is offered %s: %v", w, read)
+			}
+			if !slices.Contains(all, w) {
+				t.Errorf("a token that may act is not offered %s: %v", w, all)
+			}
+		}
+		for _, w := range []string{"memory.fetch", "memory.recall", "memory.list"} {
+			if !slices.Contains(read, w) {
+				t.Errorf("a read-only token is not offered %s: %v", w, read)
+			}
+		}
+		// Calling one anyway is refused as the reference refuses a policy
+		// denial, naming the code and the scope.
+		sid := initSession(t, mcp, ciToken)
+		_, out := post(t, mcp, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.learn","arguments":{"text":"a read token cannot store this"}}}`,
+			append(withSession(sid), bearer(ciToken)...)...)
+		if !strings.Contains(out, `"code":-32602`) || !strings.Contains(out, `"code":"DENIED"`) || !strings.Contains(out, `"scope":"act"`) {
+			t.Errorf("memory.learn with a read-only token: %s", out)
+		}
+	})
+
 	t.Run("act token", func(t *testing.T) {
 		if _, out := post(t, rpc, learnRPC, bearer(laptopToken)...); !strings.Contains(out, `"replayed":false`) {
 			t.Fatalf("learn over /rpc: %s", out)
@@ -210,7 +251,7 @@ func TestBearerAuth(t *testing.T) {
 		}
 		want := map[string]string{
 			"http:laptop":     "[laptop/approval.decide/false laptop/memory.learn/true]",
-			"mcp:http-client": "[laptop/memory.learn/true ci/agent.run_subagent/false ci/memory.forget/false ci/memory.learn/false]",
+			"mcp:http-client": "[laptop/memory.learn/true ci/memory.learn/false ci/agent.run_subagent/false ci/memory.forget/false ci/memory.learn/false]",
 			"http:ci":         "[ci/approval.decide/false ci/memory.forget/false ci/memory.learn/false]",
 		}
 		for client, w := range want {

@@ -254,17 +254,26 @@ type toolEntry struct {
 	Annotations  contract.Annotations `json:"annotations"`
 }
 
-// listTools lists the live tools, each with the schema of its result for
-// sessions that get results as structuredContent.
+// listTools lists the live tools the session's caller may call, each with
+// the schema of its result for sessions that get results as
+// structuredContent. A session opened with a bearer token is offered only
+// the tools its scopes allow: a model offered memory.learn on a read-only
+// token tries it and meets a refusal it takes for its own mistake. A
+// session without one (stdio: the local user) is offered every tool.
 func (s *Server) listTools(ctx context.Context, sess *Session) any {
 	tools := s.b.Tools(ctx)
 	structured := sess.structured()
-	out := make([]toolEntry, len(tools))
-	for i, t := range tools {
-		out[i] = toolEntry{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.Input, Annotations: t.Annotations}
-		if structured {
-			out[i].OutputSchema = t.Output
+	cc := sess.callContext()
+	out := make([]toolEntry, 0, len(tools))
+	for _, t := range tools {
+		if cc.Token != "" && !cc.Holds(t.Scope()) {
+			continue
 		}
+		e := toolEntry{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.Input, Annotations: t.Annotations}
+		if structured {
+			e.OutputSchema = t.Output
+		}
+		out = append(out, e)
 	}
 	return map[string]any{"tools": out}
 }
