@@ -44,6 +44,11 @@ func ValueOf(arg string) SummaryField {
 		if (!present || str == "") && s != nil && s.Default != nil {
 			return s.Default
 		}
+		if s != nil && len(s.Enum) > 0 && !slices.Contains(s.Enum, str) {
+			// A refused call's value outside the enum is whatever the
+			// caller typed: content, which the audit never keeps.
+			return "(not one of its values)"
+		}
 		return str
 	}}
 }

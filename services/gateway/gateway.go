@@ -137,6 +137,11 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	if tool.Acts || audited {
 		var obj map[string]any
 		obj, err = tool.CheckArguments(args)
+		if obj == nil {
+			// Refused arguments are audited for what they held too: a
+			// learn refused for its kind still had its text.
+			_ = json.Unmarshal(args, &obj)
+		}
 		if audited {
 			defer func() {
 				if err == nil && reply == nil {

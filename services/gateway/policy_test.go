@@ -93,14 +93,19 @@ func TestWritesAreAuditedWithoutTheirContent(t *testing.T) {
 	if _, err := gw.CallTool(context.Background(), "memory.forget", args, contract.CallContext{Source: "mcp:zed"}); err != nil {
 		t.Fatal(err)
 	}
-	// A call with bad arguments is audited too.
+	// A call with bad arguments is audited too, for what its arguments held.
 	gw.CallTool(context.Background(), "memory.forget", json.RawMessage(`{"ids":[]}`), contract.CallContext{Source: "mcp:zed"})
+	gw.CallTool(context.Background(), "memory.learn", json.RawMessage(`{"text":"nineteen characters","kind":"mood"}`), contract.CallContext{Source: "mcp:zed"})
 
 	rows := auditRows(t, home)
-	if len(rows) != 3 {
+	if len(rows) != 4 {
 		t.Fatalf("%d rows: %+v", len(rows), rows)
 	}
-	bad, forget, learnRow := rows[0], rows[1], rows[2]
+	badLearn, bad, forget, learnRow := rows[0], rows[1], rows[2], rows[3]
+	if badLearn.Success || badLearn.ArgsSummary["text_length"] != float64(19) || badLearn.ArgsSummary["kind"] != "(not one of its values)" ||
+		!strings.Contains(badLearn.ErrorMessage, "kind") {
+		t.Errorf("refused learn row %+v", badLearn)
+	}
 	key, err := audit.LoadKey(filepath.Join(home, audit.KeyFile))
 	if err != nil {
 		t.Fatal(err)
