@@ -75,7 +75,7 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 		err = readLines(in, func(r record) error { return im.add(ctx, r) })
 	} else {
 		what = "item"
-		err = importers.Read(format, path, importers.Options{Workspace: *workspace}, m.importSink(ctx, im))
+		err = importers.Read(format, path, importers.Options{Workspace: *workspace}, m.importSink(ctx, im, format))
 	}
 	if err == nil {
 		err = im.flush(ctx)
@@ -97,9 +97,12 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 
 // importSink feeds what a reader of another tool's memory finds to im:
 // records checked against the export format as a line would be, turns
-// stored as conversations are (ingest --conversation's path).
-func (m *Main) importSink(ctx context.Context, im *importer) importers.Sink {
+// stored as conversations are (ingest --conversation's path), with
+// provenance import:<format> as the records of the same readers carry.
+func (m *Main) importSink(ctx context.Context, im *importer, format string) importers.Sink {
 	schema := contract.ExportRecordSchema()
+	turnsCC := im.cc
+	turnsCC.Source = "import:" + format
 	return importers.Sink{
 		Record: func(where string, rec contract.ExportRecord) error {
 			raw, err := json.Marshal(rec)
@@ -115,7 +118,7 @@ func (m *Main) importSink(ctx context.Context, im *importer) importers.Sink {
 			im.threads++
 			for start := 0; start < len(turns); start += contract.MaxTurns {
 				batch := turns[start:min(start+contract.MaxTurns, len(turns))]
-				raw, err := im.gw.IngestConversation(ctx, batch, im.cc)
+				raw, err := im.gw.IngestConversation(ctx, batch, turnsCC)
 				if contract.ErrorCode(err) == contract.CodeInvalidRequest {
 					im.t.read++
 					im.refuse(where, contract.ErrorMessage(err))

@@ -265,9 +265,9 @@ func TestImportFromOtherTools(t *testing.T) {
 		{"mem0", "mem0/export.json", "imported 3 items: 3 stored, 0 already present, 0 refused", "0 stored, 3 already present",
 			[]string{"Is allergic to peanuts", `"user:alice"`, `"observed_at": "2024-09-13T01:45:10.12Z"`}},
 		{"claude", "claude/conversations.json", "imported 2 conversation turns in 1 thread: 2 stored, 0 already present", "0 stored, 2 already present",
-			[]string{"Claude: For a team, Baixa or Chiado", `"thread_id": "claude:4f2c8a10-6b1e-4c2d-9f3a-1e2d3c4b5a69"`}},
+			[]string{"Claude: For a team, Baixa or Chiado", `"thread_id": "claude:4f2c8a10-6b1e-4c2d-9f3a-1e2d3c4b5a69"`, `"provenance": "import:claude"`}},
 		{"chatgpt", "chatgpt/conversations.json", "imported 3 conversation turns in 1 thread: 3 stored, 0 already present", "0 stored, 3 already present",
-			[]string{"ChatGPT: No: the acetone smell means it is hungry.", `"observed_at": "2026-01-01T09:00:00.5Z"`}},
+			[]string{"ChatGPT: No: the acetone smell means it is hungry.", `"observed_at": "2026-01-01T09:00:00.5Z"`, `"provenance": "import:chatgpt"`}},
 	} {
 		t.Run(tc.from, func(t *testing.T) {
 			home := t.TempDir()
