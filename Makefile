@@ -17,8 +17,10 @@ BINARIES := \
 
 build:
 	@mkdir -p $(BIN)
+	@[ -x $(BIN)/openhuman-core ] || echo "building bin/: the first build downloads Go modules and compiles for a few minutes" >&2
 	@for b in $(BINARIES); do \
 		name=$${b%%=*}; pkg=$${b#*=}; \
+		echo "building $$name" >&2; \
 		go build -trimpath -o $(BIN)/$$name $$pkg; \
 	done
 	@echo "built in bin/: $(foreach b,$(BINARIES),$(firstword $(subst =, ,$(b))))" >&2
@@ -56,6 +58,7 @@ LONG_PKGS = $(shell grep -rl --include='*_test.go' 'testing.Short()' $(MODULES) 
 EVAL_TESTS := ^TestEval(Glosses)?$$
 
 test:
+	@echo "testing every module (go test -short), then the retrieval evaluation: the first run compiles for several minutes" >&2
 	{ go test -count=1 -short -v $(PKGS); s=$$?; \
 	  go test -count=1 -v -run '$(EVAL_TESTS)' ./services/memory/; exit $$((s | $$?)); } | awk -f scripts/test-report.awk
 
