@@ -30,7 +30,14 @@ type Store interface {
 	// Use marks the record used and returns it: first is true for the
 	// first Use only, however many replicas ask at once.
 	Use(ctx context.Context, kind, key string) (value []byte, found, first bool, err error)
+	// Swap replaces the record with value only while it still holds old,
+	// and reports whether it did: of two writers that read the same
+	// record, the later one learns that it changed (or went) meanwhile.
+	Swap(ctx context.Context, kind, key string, old, value []byte, expires time.Time) (swapped bool, err error)
 	Delete(ctx context.Context, kind, key string) error
+	// DeleteIf drops the record only while it still holds old, and
+	// reports whether it did.
+	DeleteIf(ctx context.Context, kind, key string, old []byte) (deleted bool, err error)
 	// List returns every live record of kind.
 	List(ctx context.Context, kind string) ([][]byte, error)
 }
