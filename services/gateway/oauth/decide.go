@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"slices"
 	"strings"
@@ -58,6 +59,15 @@ func (s *Server) Decide(ctx context.Context, id string, who Identity, d Decision
 		return s.redirectURL(req.RedirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the person signed in declined"}}, req.State), nil
 	}
 	now := s.opts.Now()
+	// The code keeps its client from eviction until it is exchanged.
+	if !req.Document {
+		switch err := s.markBusy(ctx, req.ClientID, now.Add(codeTTL)); {
+		case errors.Is(err, errClientGone):
+			return "", contract.Errorf(contract.CodeNotFound, "%s is no longer registered here (its access was revoked meanwhile); start again from the application", req.ClientName)
+		case err != nil:
+			return "", contract.Errorf(contract.CodeUnavailable, "the authorization server's store failed: %v", err)
+		}
+	}
 	g := Grant{ID: newID(), ClientID: req.ClientID, ClientName: req.ClientName, Document: req.Document, Owner: who.Name,
 		Scopes: d.Scopes, Workspaces: workspaces, Resource: req.Resource, Created: now, LastUsed: now, Expires: now.Add(codeTTL)}
 	// Until its code is exchanged a grant lives as long as the code.

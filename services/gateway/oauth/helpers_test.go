@@ -16,7 +16,10 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
+	oauthredis "github.com/openhuman-go/openhuman-go/services/gateway/oauth/redis"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth/sqlite"
 )
 
@@ -50,6 +53,24 @@ func mustOpenStore(t *testing.T) oauth.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// mustOpenRedis is a store on the real Redis, under a prefix of its own
+// that is removed when t ends.
+func mustOpenRedis(t *testing.T) oauth.Store {
+	t.Helper()
+	c, err := redisconn.New(redistest.URL(), redistest.Prefix(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return oauthredis.New(c)
+}
+
+// eachStore runs f on a fresh store of each kind: SQLite, and Redis.
+func eachStore(t *testing.T, f func(t *testing.T, open func(t *testing.T) oauth.Store)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, mustOpenStore) })
+	t.Run("redis", func(t *testing.T) { f(t, mustOpenRedis) })
 }
 
 // serve starts a server on a loopback port, its public URL that address.

@@ -68,6 +68,10 @@ type Client struct {
 	// Granted is true once a person granted it access: a client that
 	// never was is forgotten after a day.
 	Granted bool `json:"granted,omitempty"`
+	// Busy is when the client's latest authorization ends at the latest
+	// (its request's ten minutes, then its code's two): until then a
+	// registration flood never evicts it.
+	Busy time.Time `json:"busy,omitzero"`
 	// Document marks a client known by its metadata document.
 	Document bool `json:"document,omitempty"`
 }
