@@ -34,8 +34,8 @@ func TestRegistrationFloodDuringAnAuthorization(t *testing.T) {
 	eachStore(t, floodDuringAnAuthorization)
 }
 
-func floodDuringAnAuthorization(t *testing.T, open func(*testing.T) oauth.Store) {
-	e := serve(t, open(t), func(o *oauth.Options) { o.RegisterLimit = websession.NewLimiter(time.Hour, 1<<20) })
+func floodDuringAnAuthorization(t *testing.T, open func() oauth.Store) {
+	e := serve(t, open(), func(o *oauth.Options) { o.RegisterLimit = websession.NewLimiter(time.Hour, 1<<20) })
 	const max = 1000 // the default of auth.oauth.max_clients
 	waiting := e.register("Waiting for the person", cb)
 	exchanging := e.register("Exchanging its code", cb)
@@ -69,8 +69,8 @@ func TestRegistrationsFull(t *testing.T) {
 	eachStore(t, registrationsFull)
 }
 
-func registrationsFull(t *testing.T, open func(*testing.T) oauth.Store) {
-	e := serve(t, open(t), func(o *oauth.Options) { o.MaxClients = 2 })
+func registrationsFull(t *testing.T, open func() oauth.Store) {
+	e := serve(t, open(), func(o *oauth.Options) { o.MaxClients = 2 })
 	granted := e.register("Granted", cb)
 	e.tokens(e.newAuthorization(granted, cb), both())
 	e.clock.add(time.Second)

@@ -94,12 +94,15 @@ type request struct {
 // Grant is what a person allowed a client: the scopes and workspaces its
 // tokens carry, for one resource.
 type Grant struct {
-	ID         string   `json:"id"`
-	ClientID   string   `json:"client_id"`
-	ClientName string   `json:"client_name"`
-	Document   bool     `json:"document,omitempty"`
-	Owner      string   `json:"owner"` // the bearer token signed in with
-	Scopes     []string `json:"scopes"`
+	ID         string `json:"id"`
+	ClientID   string `json:"client_id"`
+	ClientName string `json:"client_name"`
+	Document   bool   `json:"document,omitempty"`
+	Owner      string `json:"owner"` // the name of the bearer token signed in with
+	// TokenID identifies that token (TokenID): the grant ends when the
+	// token configured under Owner no longer has it.
+	TokenID string   `json:"token_id,omitempty"`
+	Scopes  []string `json:"scopes"`
 	// Workspaces, when not empty, are the only ones the client may reach.
 	Workspaces []string  `json:"workspaces,omitempty"`
 	Resource   string    `json:"resource"`
