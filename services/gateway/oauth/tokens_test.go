@@ -99,7 +99,7 @@ func TestGrantEndsWithItsTokenAtRestart(t *testing.T) {
 				after := restarted(t, before, open(), tokens, &log)
 				n, err := after.srv.RevokeOrphans(context.Background())
 				if err != nil || n != 1 {
-					t.Fatalf("revoked at start: %d %v, want 1", n, err)
+					t.Errorf("revoked at start: %d %v, want 1", n, err)
 				}
 				if !strings.Contains(log.String(), "revoked=1") {
 					t.Errorf("the start does not log how many grants it revoked:\n%s", log.String())
