@@ -9,8 +9,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
-// clientList shows the remote clients connected by OAuth, with when each
-// was last used: the signed-in token's grants, or every grant for a token
+// clientList shows the remote clients connected by OAuth, with the bearer
+// token each grant came from (its name, which names one token only: a
+// grant ends when its token is removed or replaced) and when each was
+// last used: the signed-in token's grants, or every grant for a token
 // that may act on every workspace.
 func (c *Console) clientList(w http.ResponseWriter, r *http.Request) {
 	grants, err := c.visibleGrants(r)

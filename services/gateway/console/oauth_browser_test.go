@@ -222,6 +222,11 @@ func TestOAuthRevokeInConsole(t *testing.T) {
 	if err != nil || !strings.Contains(row, "owner") || !strings.Contains(row, "read, act") || !strings.Contains(row, "s ago") {
 		t.Fatalf("the client's row %q %v", row, err)
 	}
+	// The token it came from is named, never shown.
+	p.sees("Granted with token")
+	if html := p.html(); !strings.Contains(html, "<code>owner</code>") || strings.Contains(html, ownerToken) {
+		t.Errorf("the row does not name the token owner, or shows its secret")
+	}
 	browsertest.Axe(t, p.ctx, "the clients page")
 	browsertest.Shot(t, p.ctx, "clients")
 	p.do("revoking", chromedp.Click(`main table button[type="submit"]`))

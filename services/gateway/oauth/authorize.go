@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -87,6 +88,19 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	ru, _ := url.Parse(redirectURI)
 	req := request{ClientID: c.ID, ClientName: c.Name, ClientURI: c.URI, Document: c.Document, RedirectURI: redirectURI, State: state,
 		Challenge: q.Get("code_challenge"), Scopes: scopes, Resource: resource, Created: s.opts.Now(), RedirectHost: ru.Host}
+	// Marked before the request is kept, so that a flood of registrations
+	// meanwhile leaves the client be (room.go).
+	if !c.Document {
+		switch err := s.markBusy(r.Context(), c.ID, req.Created.Add(requestTTL)); {
+		case errors.Is(err, errClientGone):
+			s.refusePage(w, http.StatusBadRequest, "The application "+quoteSafe(clientID)+" is not registered here (or its access was revoked). Let it connect again, so that it registers anew.")
+			return
+		case err != nil:
+			s.opts.Logger.Error("oauth: recording an authorization on its client failed", "err", err)
+			fail(serverError())
+			return
+		}
+	}
 	id := newSecret("")
 	if err := s.put(r.Context(), kindRequest, digest(id), req, req.Created.Add(requestTTL)); err != nil {
 		s.opts.Logger.Error("oauth: keeping an authorization request failed", "err", err)

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"slices"
 	"strings"
@@ -33,6 +34,10 @@ func (s *Server) Decide(ctx context.Context, id string, who Identity, d Decision
 	if !found {
 		return "", contract.Errorf(contract.CodeNotFound, "this authorization request has expired or was already answered; start again from the application")
 	}
+	tokenID, err := s.consentingToken(who)
+	if err != nil {
+		return "", err
+	}
 	var workspaces []string
 	if d.Approve {
 		// Checked before the request is spent, so that the person may
@@ -58,7 +63,16 @@ func (s *Server) Decide(ctx context.Context, id string, who Identity, d Decision
 		return s.redirectURL(req.RedirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the person signed in declined"}}, req.State), nil
 	}
 	now := s.opts.Now()
-	g := Grant{ID: newID(), ClientID: req.ClientID, ClientName: req.ClientName, Document: req.Document, Owner: who.Name,
+	// The code keeps its client from eviction until it is exchanged.
+	if !req.Document {
+		switch err := s.markBusy(ctx, req.ClientID, now.Add(codeTTL)); {
+		case errors.Is(err, errClientGone):
+			return "", contract.Errorf(contract.CodeNotFound, "%s is no longer registered here (its access was revoked meanwhile); start again from the application", req.ClientName)
+		case err != nil:
+			return "", contract.Errorf(contract.CodeUnavailable, "the authorization server's store failed: %v", err)
+		}
+	}
+	g := Grant{ID: newID(), ClientID: req.ClientID, ClientName: req.ClientName, Document: req.Document, Owner: who.Name, TokenID: tokenID,
 		Scopes: d.Scopes, Workspaces: workspaces, Resource: req.Resource, Created: now, LastUsed: now, Expires: now.Add(codeTTL)}
 	// Until its code is exchanged a grant lives as long as the code.
 	if err := s.put(ctx, kindGrant, g.ID, g, g.Expires); err != nil {
@@ -71,6 +85,19 @@ func (s *Server) Decide(ctx context.Context, id string, who Identity, d Decision
 	}
 	s.opts.Logger.Info("oauth: access granted", "client", req.ClientID, "name", req.ClientName, "token", who.Name, "scopes", d.Scopes, "workspaces", workspaces)
 	return s.redirectURL(req.RedirectURI, url.Values{"code": {codeValue}}, req.State), nil
+}
+
+// consentingToken is the TokenID of the token who signed in with, which
+// must be one of those configured (when the server checks tokens).
+func (s *Server) consentingToken(who Identity) (string, error) {
+	if s.consenters == nil {
+		return "", nil
+	}
+	t, ok := s.consenters[who.Name]
+	if !ok {
+		return "", contract.Errorf(contract.CodeDenied, "the token %s you signed in with is not one this server has configured; sign in again with one that is", who.Name)
+	}
+	return t.id, nil
 }
 
 // grantable checks a decision against the request and the person's

@@ -2,6 +2,8 @@ package oauth_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net"
@@ -16,7 +18,10 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
+	"github.com/openhuman-go/openhuman-go/pkg/redisconn/redistest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
+	oauthredis "github.com/openhuman-go/openhuman-go/services/gateway/oauth/redis"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth/sqlite"
 )
 
@@ -33,13 +38,16 @@ func (c *clock) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// env is a running authorization server on a real SQLite store.
+// env is a running authorization server on a real store.
 type env struct {
-	t     *testing.T
-	srv   *oauth.Server
-	url   string
-	clock *clock
-	store oauth.Store
+	t   *testing.T
+	srv *oauth.Server
+	url string
+	// public is its public URL: url unless set otherwise, as for
+	// replicas behind one address.
+	public string
+	clock  *clock
+	store  oauth.Store
 }
 
 func mustOpenStore(t *testing.T) oauth.Store {
@@ -52,6 +60,47 @@ func mustOpenStore(t *testing.T) oauth.Store {
 	return s
 }
 
+// eachStore runs f with records of each kind, new to it: in a SQLite
+// file, and in the real Redis under a prefix of their own, removed when
+// t ends. Each call of open is another handle on the same records, as a
+// gateway restarted, or a replica, has.
+func eachStore(t *testing.T, f func(t *testing.T, open func() oauth.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "oauth.db")
+		f(t, func() oauth.Store {
+			s, err := sqlite.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		})
+	})
+	t.Run("redis", func(t *testing.T) {
+		prefix := redistest.Prefix(t)
+		f(t, func() oauth.Store {
+			c, err := redisconn.New(redistest.URL(), prefix, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			return oauthredis.New(c)
+		})
+	})
+}
+
+// The bearer tokens configured on the servers of these tests, which the
+// identities deciding on the consent page sign in with.
+var (
+	ownerToken  = oauth.BearerToken{Name: "owner", SHA256: sha256Hex("oh_owner"), Scopes: []string{"read", "act"}}
+	readerToken = oauth.BearerToken{Name: "reader", SHA256: sha256Hex("oh_reader"), Scopes: []string{"read"}, Workspaces: []string{"work"}}
+)
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
 // serve starts a server on a loopback port, its public URL that address.
 func serve(t *testing.T, store oauth.Store, tweak func(*oauth.Options)) *env {
 	t.Helper()
@@ -61,7 +110,7 @@ func serve(t *testing.T, store oauth.Store, tweak func(*oauth.Options)) *env {
 	}
 	base := "http://" + ln.Addr().String()
 	c := &clock{t: time.Now()}
-	opts := oauth.Options{PublicURL: base, Store: store, Registration: true, Now: c.now}
+	opts := oauth.Options{PublicURL: base, Store: store, Registration: true, Now: c.now, Tokens: []oauth.BearerToken{ownerToken, readerToken}}
 	if tweak != nil {
 		tweak(&opts)
 	}
@@ -71,7 +120,7 @@ func serve(t *testing.T, store oauth.Store, tweak func(*oauth.Options)) *env {
 	hs.Listener = ln
 	hs.Start()
 	t.Cleanup(hs.Close)
-	return &env{t: t, srv: srv, url: base, clock: c, store: store}
+	return &env{t: t, srv: srv, url: base, public: strings.TrimSuffix(opts.PublicURL, "/"), clock: c, store: store}
 }
 
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -121,7 +170,7 @@ type authorization struct {
 
 func (e *env) newAuthorization(client, redirect string) *authorization {
 	return &authorization{client: client, redirect: redirect, state: "st-" + oauth2.GenerateVerifier()[:12], scope: "read act",
-		resource: e.url + "/mcp", verifier: oauth2.GenerateVerifier()}
+		resource: e.public + "/mcp", verifier: oauth2.GenerateVerifier()}
 }
 
 func (a *authorization) query() url.Values {
@@ -167,7 +216,7 @@ func (e *env) code(a *authorization, who oauth.Identity, d oauth.Decision) strin
 		e.t.Fatal(err)
 	}
 	u, _ := url.Parse(back)
-	if u.Query().Get("state") != a.state || u.Query().Get("iss") != e.url {
+	if u.Query().Get("state") != a.state || u.Query().Get("iss") != e.public {
 		e.t.Fatalf("sent back to %s", back)
 	}
 	return u.Query().Get("code")
@@ -176,7 +225,7 @@ func (e *env) code(a *authorization, who oauth.Identity, d oauth.Decision) strin
 func (e *env) exchange(a *authorization, code string) (int, map[string]any) {
 	e.t.Helper()
 	return e.postForm(oauth.PathToken, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {a.client},
-		"redirect_uri": {a.redirect}, "code_verifier": {a.verifier}, "resource": {e.url + "/mcp"}})
+		"redirect_uri": {a.redirect}, "code_verifier": {a.verifier}, "resource": {e.public + "/mcp"}})
 }
 
 // tokens runs a whole authorization and returns its token response.

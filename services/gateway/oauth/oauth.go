@@ -12,7 +12,9 @@
 //
 // A token, code or pending request is a random value the store knows only
 // by its SHA-256 (store.go); a grant's tokens live only while the grant
-// does, so revoking it ends them at once on every replica. Tokens are
+// does, so revoking it ends them at once on every replica, and a grant
+// lives only while the bearer token that consented to it is configured
+// (tokens.go). Tokens are
 // opaque: the resource server looks each up, which is what makes that
 // revocation immediate.
 //
@@ -79,8 +81,14 @@ type Options struct {
 	// DocumentRoots are the CAs trusted for client metadata documents
 	// (default: the system's).
 	DocumentRoots *x509.CertPool
-	Logger        *slog.Logger
-	Now           func() time.Time
+	// Tokens are the bearer tokens configured, which people sign in to
+	// the consent page with: a grant lasts only while the one that
+	// consented to it is among them, unchanged (tokens.go). Nil leaves
+	// grants unchecked, for a server with no tokens, whose console is
+	// open; serve never runs the authorization server so.
+	Tokens []BearerToken
+	Logger *slog.Logger
+	Now    func() time.Time
 }
 
 // Server is the built-in authorization server.
@@ -91,7 +99,9 @@ type Server struct {
 	resource string
 	docs     *documents
 	touched  *touches
-	router   *http.ServeMux
+	// consenters are Options.Tokens by name.
+	consenters map[string]consenter
+	router     *http.ServeMux
 }
 
 // New returns the server; Handler serves its routes.
@@ -113,6 +123,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, store: opts.Store, issuer: opts.PublicURL, resource: opts.PublicURL + "/mcp"}
 	s.docs = newDocuments(opts.DocumentRoots, isLoopbackURL(opts.PublicURL), opts.Now)
 	s.touched = newTouches()
+	s.consenters = newConsenters(opts.Tokens)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+PathServerMetadata, s.serverMetadata)
 	mux.HandleFunc("GET "+PathAuthorize, s.authorize)

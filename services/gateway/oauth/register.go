@@ -1,13 +1,11 @@
 package oauth
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -19,9 +17,8 @@ import (
 
 // Dynamic client registration (RFC 7591). A registration is bounded in
 // size (16 KiB, ten redirect URIs) and in number: per client address
-// (RegisterLimit) and in all (MaxClients, a full store making room by
-// forgetting the oldest client nobody granted anything; a client never
-// granted is forgotten after a day anyway).
+// (RegisterLimit) and in all (MaxClients, a full store making room as
+// room.go says; a client never granted is forgotten after a day anyway).
 const (
 	registerMaxBytes    = 16 << 10
 	registerMaxRedirect = 10
@@ -59,7 +56,10 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, perr)
 		return
 	}
-	if err := s.makeRoom(r.Context()); err != nil {
+	if wait, err := s.makeRoom(r.Context()); err != nil {
+		if wait > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		}
 		s.writeError(w, r, err)
 		return
 	}
@@ -124,35 +124,4 @@ func (s *Server) newClient(m oauthex.ClientRegistrationMetadata) (Client, string
 		c.SecretHash = digest(secret)
 	}
 	return c, secret, nil
-}
-
-// makeRoom keeps the registered clients under MaxClients: when full, the
-// oldest never granted anything is forgotten; when every one was granted,
-// the registration is refused.
-func (s *Server) makeRoom(ctx context.Context) error {
-	raw, err := s.store.List(ctx, kindClient)
-	if err != nil {
-		return err
-	}
-	if len(raw) < s.opts.MaxClients {
-		return nil
-	}
-	var idle []Client
-	for _, b := range raw {
-		var c Client
-		if json.Unmarshal(b, &c) == nil && !c.Granted {
-			idle = append(idle, c)
-		}
-	}
-	sort.Slice(idle, func(i, j int) bool { return idle[i].Created.Before(idle[j].Created) })
-	excess := len(raw) - s.opts.MaxClients + 1
-	if len(idle) < excess {
-		return &protoError{"temporarily_unavailable", "this server holds as many clients as it may (auth.oauth.max_clients), each with access granted; revoke one in the console's Connected clients, or raise the limit", http.StatusTooManyRequests}
-	}
-	for _, c := range idle[:excess] {
-		if err := s.store.Delete(ctx, kindClient, c.ID); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -59,7 +59,8 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 }
 
 // Grants lists the grants whose codes were exchanged, newest use first:
-// the clients connected.
+// the clients connected. A grant whose consenting token no longer stands
+// behind it is revoked instead of listed.
 func (s *Server) Grants(ctx context.Context) ([]Grant, error) {
 	raw, err := s.store.List(ctx, kindGrant)
 	if err != nil {
@@ -68,7 +69,7 @@ func (s *Server) Grants(ctx context.Context) ([]Grant, error) {
 	var out []Grant
 	for _, b := range raw {
 		var g Grant
-		if json.Unmarshal(b, &g) == nil && g.Issued {
+		if json.Unmarshal(b, &g) == nil && g.Issued && !s.outlived(ctx, g) {
 			var used time.Time
 			if ok, _ := s.get(ctx, kindUsed, g.ID, &used); ok && used.After(g.LastUsed) {
 				g.LastUsed = used

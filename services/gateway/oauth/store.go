@@ -30,7 +30,14 @@ type Store interface {
 	// Use marks the record used and returns it: first is true for the
 	// first Use only, however many replicas ask at once.
 	Use(ctx context.Context, kind, key string) (value []byte, found, first bool, err error)
+	// Swap replaces the record with value only while it still holds old,
+	// and reports whether it did: of two writers that read the same
+	// record, the later one learns that it changed (or went) meanwhile.
+	Swap(ctx context.Context, kind, key string, old, value []byte, expires time.Time) (swapped bool, err error)
 	Delete(ctx context.Context, kind, key string) error
+	// DeleteIf drops the record only while it still holds old, and
+	// reports whether it did.
+	DeleteIf(ctx context.Context, kind, key string, old []byte) (deleted bool, err error)
 	// List returns every live record of kind.
 	List(ctx context.Context, kind string) ([][]byte, error)
 }
@@ -61,6 +68,10 @@ type Client struct {
 	// Granted is true once a person granted it access: a client that
 	// never was is forgotten after a day.
 	Granted bool `json:"granted,omitempty"`
+	// Busy is when the client's latest authorization ends at the latest
+	// (its request's ten minutes, then its code's two): until then a
+	// registration flood never evicts it.
+	Busy time.Time `json:"busy,omitzero"`
 	// Document marks a client known by its metadata document.
 	Document bool `json:"document,omitempty"`
 }
@@ -83,12 +94,15 @@ type request struct {
 // Grant is what a person allowed a client: the scopes and workspaces its
 // tokens carry, for one resource.
 type Grant struct {
-	ID         string   `json:"id"`
-	ClientID   string   `json:"client_id"`
-	ClientName string   `json:"client_name"`
-	Document   bool     `json:"document,omitempty"`
-	Owner      string   `json:"owner"` // the bearer token signed in with
-	Scopes     []string `json:"scopes"`
+	ID         string `json:"id"`
+	ClientID   string `json:"client_id"`
+	ClientName string `json:"client_name"`
+	Document   bool   `json:"document,omitempty"`
+	Owner      string `json:"owner"` // the name of the bearer token signed in with
+	// TokenID identifies that token (TokenID): the grant ends when the
+	// token configured under Owner no longer has it.
+	TokenID string   `json:"token_id,omitempty"`
+	Scopes  []string `json:"scopes"`
 	// Workspaces, when not empty, are the only ones the client may reach.
 	Workspaces []string  `json:"workspaces,omitempty"`
 	Resource   string    `json:"resource"`

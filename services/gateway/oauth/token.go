@@ -122,6 +122,9 @@ func (s *Server) exchangeCode(r *http.Request, c Client) (map[string]any, error)
 	if !found {
 		return nil, invalidGrant("the grant was revoked; authorize again")
 	}
+	if s.outlived(ctx, g) {
+		return nil, invalidGrant("the grant was revoked: " + tokenGone + "; authorize again")
+	}
 	if !c.Document && !c.Granted {
 		c.Granted = true // kept from now on
 		if _, err := s.update(ctx, kindClient, c.ID, c, zeroTime); err != nil {
@@ -153,6 +156,8 @@ func (s *Server) refresh(r *http.Request, c Client) (map[string]any, error) {
 	switch {
 	case !found:
 		return nil, invalidGrant("the grant was revoked; authorize again")
+	case s.outlived(ctx, g):
+		return nil, invalidGrant("the grant was revoked: " + tokenGone + "; authorize again")
 	case g.ClientID != c.ID:
 		return nil, invalidGrant("the refresh token was issued to another client")
 	}

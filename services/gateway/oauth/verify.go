@@ -42,6 +42,9 @@ func (s *Server) Verify(ctx context.Context, value string) (Identity, error) {
 	if !oauthex.MatchesResource([]string{g.Resource}, s.resource) {
 		return Identity{}, refused("the token was issued for %s, not %s", g.Resource, s.resource)
 	}
+	if s.outlived(ctx, g) {
+		return Identity{}, refused("the access was revoked: %s; authorize again", tokenGone)
+	}
 	if s.touched.due(g.ID, now) {
 		if err := s.put(ctx, kindUsed, g.ID, now, g.Expires); err != nil {
 			s.opts.Logger.Warn("oauth: recording a grant's use failed", "grant", g.ID, "err", err)

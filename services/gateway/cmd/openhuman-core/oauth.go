@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"net/url"
 	"path/filepath"
@@ -52,8 +53,26 @@ func newOAuth(cfg config.Config, log *slog.Logger) (edge *httpapi.OAuth, srv *oa
 	}
 	o := cfg.Auth.OAuth
 	srv = oauth.New(oauth.Options{PublicURL: cfg.HTTP.PublicURL, Store: store, Registration: o.Registration(), MaxClients: o.MaxClients,
-		AccessTTL: o.AccessTokenMinutes.D(), GrantTTL: time.Duration(o.RefreshTokenDays) * 24 * time.Hour, Logger: log})
+		AccessTTL: o.AccessTokenMinutes.D(), GrantTTL: time.Duration(o.RefreshTokenDays) * 24 * time.Hour, Tokens: bearerTokens(cfg.Auth.Tokens), Logger: log})
+	// A grant whose consenting token was removed, replaced or narrowed in
+	// config.toml ends now; one this misses (the store unreachable) ends
+	// at its next use.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := srv.RevokeOrphans(ctx); err != nil {
+		log.Error("oauth: grants could not be checked against the configured tokens; each is checked at its next use", "err", err)
+	}
 	return &httpapi.OAuth{Resource: resource, Issuers: []string{srv.Issuer()}, Verify: srv.Verify, Server: srv.Handler()}, srv, close, nil
+}
+
+// bearerTokens are the configured tokens as the authorization server
+// checks grants against them.
+func bearerTokens(tokens []config.Token) []oauth.BearerToken {
+	out := make([]oauth.BearerToken, 0, len(tokens))
+	for _, t := range tokens {
+		out = append(out, oauth.BearerToken{Name: t.Name, SHA256: t.SHA256, Scopes: t.Scopes, Workspaces: t.Workspaces})
+	}
+	return out
 }
 
 // publicHost is public_url's host name, which Host and Origin may carry.

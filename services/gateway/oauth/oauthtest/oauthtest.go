@@ -4,6 +4,7 @@ package oauthtest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -110,6 +111,57 @@ func TestStore(t *testing.T, s oauth.Store) {
 		}
 		if _, ok, _ := s.Get(ctx, "grant", "g"); ok {
 			t.Error("a deleted record came back")
+		}
+	})
+	t.Run("swap and delete only what was read", func(t *testing.T) {
+		_ = s.Put(ctx, "client", "s", []byte(`{"n":1}`), time.Now().Add(time.Hour))
+		if ok, err := s.Swap(ctx, "client", "s", []byte(`{"n":0}`), []byte(`{"n":2}`), time.Time{}); err != nil || ok {
+			t.Fatalf("a swap from a value the record no longer holds: %v %v", ok, err)
+		}
+		if ok, err := s.Swap(ctx, "client", "s", []byte(`{"n":1}`), []byte(`{"n":2}`), time.Time{}); err != nil || !ok {
+			t.Fatalf("a swap from the value it holds: %v %v", ok, err)
+		}
+		if v, _, _ := s.Get(ctx, "client", "s"); string(v) != `{"n":2}` {
+			t.Errorf("after the swap %q", v)
+		}
+		if ok, err := s.DeleteIf(ctx, "client", "s", []byte(`{"n":1}`)); err != nil || ok {
+			t.Fatalf("a delete of a value replaced meanwhile: %v %v", ok, err)
+		}
+		if _, ok, _ := s.Get(ctx, "client", "s"); !ok {
+			t.Fatal("a record changed since it was read was deleted")
+		}
+		if ok, err := s.DeleteIf(ctx, "client", "s", []byte(`{"n":2}`)); err != nil || !ok {
+			t.Fatalf("a delete of the value it holds: %v %v", ok, err)
+		}
+		if ok, _ := s.Swap(ctx, "client", "s", []byte(`{"n":2}`), []byte(`{"n":3}`), time.Time{}); ok {
+			t.Error("a deleted record was swapped back to life")
+		}
+		if got, _ := s.List(ctx, "client"); slices.ContainsFunc(got, func(b []byte) bool { return string(b) == `{"n":2}` }) {
+			t.Error("a deleted record is still listed")
+		}
+		var mu sync.Mutex
+		wins := 0
+		var wg sync.WaitGroup
+		_ = s.Put(ctx, "client", "race", []byte(`"a"`), time.Time{})
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := s.Swap(ctx, "client", "race", []byte(`"a"`), []byte(fmt.Sprintf(`"b%d"`, i)), time.Time{})
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		_ = s.Delete(ctx, "client", "race")
+		if wins != 1 {
+			t.Errorf("%d of 8 swaps from one value at once won, want 1", wins)
 		}
 	})
 	t.Run("list", func(t *testing.T) {

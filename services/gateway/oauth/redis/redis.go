@@ -49,6 +49,18 @@ redis.call('HSET', KEYS[1], 'v', ARGV[1])
 if ARGV[2] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) else redis.call('PERSIST', KEYS[1]) end
 return 1`)
 
+var swapScript = goredis.NewScript(`
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2])
+if ARGV[3] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[3]) else redis.call('PERSIST', KEYS[1]) end
+return 1`)
+
+var deleteIfScript = goredis.NewScript(`
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+return 1`)
+
 var useScript = goredis.NewScript(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {0} end
@@ -79,6 +91,29 @@ func (s *Store) Update(ctx context.Context, kind, key string, value []byte, expi
 	err := s.c.Do(ctx, func(ctx context.Context, r *goredis.Client) error {
 		var err error
 		n, err = updateScript.Run(ctx, r, []string{s.key(kind, key)}, value, at(expires)).Int64()
+		return err
+	})
+	return n == 1, err
+}
+
+// Swap replaces a record that still holds old; Redis runs the script
+// alone, so no write comes between the comparison and the replacement.
+func (s *Store) Swap(ctx context.Context, kind, key string, old, value []byte, expires time.Time) (bool, error) {
+	var n int64
+	err := s.c.Do(ctx, func(ctx context.Context, r *goredis.Client) error {
+		var err error
+		n, err = swapScript.Run(ctx, r, []string{s.key(kind, key)}, old, value, at(expires)).Int64()
+		return err
+	})
+	return n == 1, err
+}
+
+// DeleteIf drops a record that still holds old, as one script.
+func (s *Store) DeleteIf(ctx context.Context, kind, key string, old []byte) (bool, error) {
+	var n int64
+	err := s.c.Do(ctx, func(ctx context.Context, r *goredis.Client) error {
+		var err error
+		n, err = deleteIfScript.Run(ctx, r, []string{s.key(kind, key), s.index(kind)}, old, key).Int64()
 		return err
 	})
 	return n == 1, err

@@ -106,6 +106,17 @@ func (s *Store) Update(ctx context.Context, kind, key string, value []byte, expi
 	return n == 1, err
 }
 
+// Swap replaces a live record that still holds old, in one statement.
+func (s *Store) Swap(ctx context.Context, kind, key string, old, value []byte, expires time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE records SET value = ?, expires_ms = ? WHERE kind = ? AND key = ? AND value = ? AND `+live,
+		value, ms(expires), kind, key, old, s.now().UnixMilli())
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // Use marks a live record used, in one transaction: of two processes
 // using it at once, one is first.
 func (s *Store) Use(ctx context.Context, kind, key string) ([]byte, bool, bool, error) {
@@ -136,6 +147,16 @@ func (s *Store) Use(ctx context.Context, kind, key string) ([]byte, bool, bool, 
 func (s *Store) Delete(ctx context.Context, kind, key string) error {
 	_, err := s.db.ExecContext(ctx, `DELETE FROM records WHERE kind = ? AND key = ?`, kind, key)
 	return err
+}
+
+// DeleteIf drops a record that still holds old, in one statement.
+func (s *Store) DeleteIf(ctx context.Context, kind, key string, old []byte) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM records WHERE kind = ? AND key = ? AND value = ?`, kind, key, old)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // List returns the live records of kind.
