@@ -4,7 +4,9 @@
 // with a durable consumer of its own, to the replica's own SQLite, and
 // replicas leave snapshots of their store in a JetStream object store so a
 // new replica starts from one and applies only the tail. The domain does
-// not know it is replicated.
+// not know it is replicated. A forget purges the text from the stream and
+// the snapshots, and names its items by a keyed digest of their ids, never
+// by id (forgetkey.go says why and where the key lives).
 package jetstream
 
 import (
