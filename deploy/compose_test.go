@@ -19,7 +19,7 @@ import (
 // secrets are what .env must set; any value does for loading.
 var secrets = []string{"OPENHUMAN_API_TOKEN", "NATS_GATEWAY_PASSWORD", "NATS_MEMORY_PASSWORD", "NATS_SEARCH_PASSWORD",
 	"NATS_AGENTS_PASSWORD", "NATS_CLUSTER_PASSWORD", "REDIS_PASSWORD", "SEARXNG_SECRET", "GRAFANA_ADMIN_PASSWORD",
-	"BUS_GATEWAY_SEED", "BUS_AGENTS_SEED", "OPENHUMAN_BUS_GATEWAY_KEY", "OPENHUMAN_BUS_AGENTS_KEY"}
+	"BUS_GATEWAY_SEED", "BUS_AGENTS_SEED", "OPENHUMAN_BUS_GATEWAY_KEY", "OPENHUMAN_BUS_AGENTS_KEY", "MEMORY_ID_KEY"}
 
 // load reads the compose files as Compose v2 does, from the repository's
 // root, with env as the environment and the given profiles enabled.

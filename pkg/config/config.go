@@ -9,6 +9,8 @@
 package config
 
 import (
+	"encoding/hex"
+	"strings"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -136,8 +138,23 @@ type Memory struct {
 	Replication retiredReplication `toml:"replication"`
 	// StreamReplicas is how many NATS servers keep the stream and the
 	// snapshot bucket: 3 for a three-server cluster, 1 for a single server.
-	StreamReplicas int        `toml:"stream_replicas" env:"OPENHUMAN_MEMORY_STREAM_REPLICAS" default:"3"`
-	Embeddings     Embeddings `toml:"embeddings"`
+	StreamReplicas int `toml:"stream_replicas" env:"OPENHUMAN_MEMORY_STREAM_REPLICAS" default:"3"`
+	// IDKey is a secret, in hex, shared by every memory replica when
+	// replicated: a forget names items on the stream by a digest of their
+	// ids keyed with it, so the stream cannot confirm a guess of forgotten
+	// text. Required when Replicated.
+	IDKey      string     `toml:"id_key" env:"OPENHUMAN_MEMORY_ID_KEY"`
+	Embeddings Embeddings `toml:"embeddings"`
+}
+
+// IDKeyBytes is IDKey decoded (nil when unset or not hex; Load refuses
+// that when replicated).
+func (m Memory) IDKeyBytes() []byte {
+	b, err := hex.DecodeString(strings.TrimSpace(m.IDKey))
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Embeddings chooses the embedder of memory's vector leg.

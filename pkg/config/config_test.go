@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,6 +238,9 @@ timeout_seconds = 10
 	}
 }
 
+// testIDKey is a memory.id_key as `openssl rand -hex 32` makes one.
+const testIDKey = "5f1c9a3e7b2d4f60a8e1c3b5d7f90123456789abcdef0123456789abcdef0123"
+
 func TestReplicationNeedsNATS(t *testing.T) {
 	for env, want := range map[string]string{
 		"OPENHUMAN_MEMORY_REPLICATED=true":            "memory.replicated (OPENHUMAN_MEMORY_REPLICATED) needs nats.url (OPENHUMAN_NATS_URL)",
@@ -254,10 +258,17 @@ func TestReplicationNeedsNATS(t *testing.T) {
 			t.Errorf("%s: %v, want %q", env, err, want)
 		}
 	}
-	c, err := Load(t.TempDir(), func(name string) string {
-		return map[string]string{"OPENHUMAN_MEMORY_REPLICATED": "true", "OPENHUMAN_NATS_URL": "nats://127.0.0.1:4222"}[name]
-	})
-	if err != nil || !c.Memory.Replicated || len(c.Deprecated) != 0 || c.Memory.StreamReplicas != 3 {
+	replicated := map[string]string{"OPENHUMAN_MEMORY_REPLICATED": "true", "OPENHUMAN_NATS_URL": "nats://127.0.0.1:4222"}
+	for _, key := range []string{"", "abc", "not hex at all, but long enough to pass for one"} {
+		vars := map[string]string{"OPENHUMAN_MEMORY_ID_KEY": key}
+		maps.Copy(vars, replicated)
+		if _, err := Load(t.TempDir(), func(name string) string { return vars[name] }); err == nil || !strings.Contains(err.Error(), "memory.id_key (OPENHUMAN_MEMORY_ID_KEY) must be at least 32 hex digits") {
+			t.Errorf("replicated with id_key %q: %v", key, err)
+		}
+	}
+	replicated["OPENHUMAN_MEMORY_ID_KEY"] = testIDKey
+	c, err := Load(t.TempDir(), func(name string) string { return replicated[name] })
+	if err != nil || !c.Memory.Replicated || len(c.Deprecated) != 0 || c.Memory.StreamReplicas != 3 || len(c.Memory.IDKeyBytes()) != 32 {
 		t.Fatalf("replicated config: %v %+v", err, c.Memory)
 	}
 	c, err = Load(t.TempDir(), func(name string) string {

@@ -34,7 +34,7 @@ func TestRetiredReplication(t *testing.T) {
 			if tc.file != "" {
 				write(t, home, tc.file)
 			}
-			vars := map[string]string{"OPENHUMAN_NATS_URL": nats}
+			vars := map[string]string{"OPENHUMAN_NATS_URL": nats, "OPENHUMAN_MEMORY_ID_KEY": testIDKey}
 			for k, v := range tc.env {
 				vars[k] = v
 			}
@@ -72,7 +72,7 @@ func TestRetiredReplication(t *testing.T) {
 			if tc.file != "" {
 				write(t, home, tc.file)
 			}
-			vars := map[string]string{"OPENHUMAN_NATS_URL": nats}
+			vars := map[string]string{"OPENHUMAN_NATS_URL": nats, "OPENHUMAN_MEMORY_ID_KEY": testIDKey}
 			for k, v := range tc.env {
 				vars[k] = v
 			}

@@ -106,6 +106,9 @@ func (c *Config) validate() error {
 	if c.Memory.Replicated && c.NATS.URL == "" {
 		return errors.New("memory.replicated (OPENHUMAN_MEMORY_REPLICATED) needs nats.url (OPENHUMAN_NATS_URL): replicas meet on a NATS server with JetStream; without one, leave it false")
 	}
+	if c.Memory.Replicated && len(c.Memory.IDKeyBytes()) < 16 {
+		return errors.New("memory.id_key (OPENHUMAN_MEMORY_ID_KEY) must be at least 32 hex digits when memory.replicated: forgets name items on the stream by a digest keyed with it. Make one with `openssl rand -hex 32` and give every memory replica the same")
+	}
 	if c.Memory.StreamReplicas < 1 || c.Memory.StreamReplicas > 5 {
 		return fmt.Errorf("memory.stream_replicas %d (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5 (JetStream's limit); 1 for a single nats-server", c.Memory.StreamReplicas)
 	}

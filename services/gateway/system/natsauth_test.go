@@ -321,7 +321,7 @@ func TestDeployNATSPermissionsReplicated(t *testing.T) {
 	memCfg := func() config.Config {
 		cfg, err := config.Load(t.TempDir(), func(k string) string {
 			return map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATED": "true",
-				"OPENHUMAN_MEMORY_STREAM_REPLICAS": "1"}[k]
+				"OPENHUMAN_MEMORY_STREAM_REPLICAS": "1", "OPENHUMAN_MEMORY_ID_KEY": "00112233445566778899aabbccddeeff"}[k]
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -38,7 +38,8 @@ func TestDeploySRVRepliesStayInInboxes(t *testing.T) {
 		return cfg
 	}
 	mustStartService(t, memorymain.Start, cfgFor("memory", map[string]string{"OPENHUMAN_NATS_URL": url,
-		"OPENHUMAN_MEMORY_REPLICATED": "true", "OPENHUMAN_MEMORY_STREAM_REPLICAS": "1"}))
+		"OPENHUMAN_MEMORY_REPLICATED": "true", "OPENHUMAN_MEMORY_STREAM_REPLICAS": "1",
+		"OPENHUMAN_MEMORY_ID_KEY": "00112233445566778899aabbccddeeff"}))
 	mustStartService(t, searchmain.Start, cfgFor("search", nil))
 	gwNC := mustDialAs(t, natsConfig(url, "gateway", pw["gateway"]))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

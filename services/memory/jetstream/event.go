@@ -22,7 +22,8 @@ const (
 	opReplace = "replace" // a source's whole new version
 	opStart   = "start"   // the start of a source sent in parts
 	opPart    = "part"    // one part of a source, the last one with Last
-	opDelete  = "delete"  // a forget
+	opDelete  = "delete"  // a forget naming ids, as written before keys
+	opForget  = "forget"  // a forget naming keyed digests of ids (forgetkey.go)
 )
 
 // event is one write as the stream carries it, ready to apply.
@@ -32,6 +33,11 @@ type event struct {
 	Src   *wireSource `json:"src,omitempty"`
 	Last  bool        `json:"last,omitempty"`
 	IDs   []string    `json:"ids,omitempty"`
+	// Keys name a forget's items by keyed digest (forgetKey), never by id.
+	Keys []string `json:"keys,omitempty"`
+	// KeyID names the key of Keys, so a replica given another key says so
+	// instead of finding nothing.
+	KeyID string `json:"key_id,omitempty"`
 	// Workspaces of a delete: null is every workspace, [] none.
 	Workspaces []string `json:"workspaces"`
 }

@@ -249,7 +249,7 @@ func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data [
 func (f *Follower) fillGap(ctx context.Context, seq uint64) error {
 	filled := 0
 	for s := f.st.Applied() + 1; s < seq; s = max(s+1, f.st.Applied()+1) {
-		raw, err := f.j.stream.GetMsg(ctx, s)
+		raw, err := f.readGap(ctx, s, seq)
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			continue
 		}
@@ -265,6 +265,41 @@ func (f *Follower) fillGap(ctx context.Context, seq uint64) error {
 		f.j.log.Warn("memory replication applied events its consumer skipped past", "replica", f.name, "events", filled, "before", seq)
 	}
 	return nil
+}
+
+// gapReadWait bounds one read of a gap: while NATS is unreachable a
+// request waits for its context, and the failure must be seen and told.
+var gapReadWait = 5 * time.Second
+
+// readGap reads the event at s, missing before seq, from the stream. A
+// read that fails (NATS unreachable, JetStream without a leader) is
+// logged, counted and tried again, with backoff, until it answers or ctx
+// ends: the replica stays before the gap rather than apply seq without
+// the events before it and differ from the others for good. Only a
+// message the stream no longer holds (ErrMsgNotFound: purged by a forget)
+// is passed over.
+func (f *Follower) readGap(ctx context.Context, s, seq uint64) (*jetstream.RawStreamMsg, error) {
+	backoff := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		rctx, cancel := context.WithTimeout(ctx, gapReadWait)
+		raw, err := f.j.stream.GetMsg(rctx, s)
+		cancel()
+		if err == nil || errors.Is(err, jetstream.ErrMsgNotFound) {
+			return raw, err
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		gapReadErrors.Inc()
+		f.j.log.Error("memory replication could not read an event its consumer skipped past; retrying, and applying nothing after it meanwhile",
+			"replica", f.name, "seq", s, "before", seq, "attempt", attempt, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
 }
 
 // maybeSnapshot uploads a snapshot when enough happened since the last:

@@ -16,6 +16,9 @@ import (
 
 var _ inner = (*sqlite.Store)(nil)
 
+// testIDKey is the replicas' memory.id_key in tests.
+var testIDKey = []byte("0123456789abcdef0123456789abcdef")
+
 // mustJournal opens the stream on a JetStream server of the test's own.
 func mustJournal(tb testing.TB) *Journal {
 	tb.Helper()
@@ -29,7 +32,7 @@ func mustJournal(tb testing.TB) *Journal {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(nc.Close)
-	j, err := Open(context.Background(), nc, Options{})
+	j, err := Open(context.Background(), nc, Options{IDKey: testIDKey})
 	if err != nil {
 		tb.Fatal(err)
 	}

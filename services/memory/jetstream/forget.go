@@ -9,7 +9,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 )
 
-// Delete forgets ids through the stream, and takes their text out of it:
+// Delete forgets ids through the stream, naming them by keyed digest
+// (forgetkey.go), and takes their text out of it:
 // a learning's or turn's subject is purged; an ingested chunk's source
 // subject is purged up to now and what remains of the source is appended
 // again, after the deletion, so that a replica built from the stream alone
@@ -21,6 +22,9 @@ import (
 // from the stream but not yet from the replicas, and sending it again
 // finishes it.
 func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memory.Written, error) {
+	if err := s.j.checkKey(); err != nil {
+		return memory.Written{}, err
+	}
 	// The store must know every item the stream holds so far, to tell
 	// where each one's text is.
 	last, err := s.j.Last(ctx, "")
@@ -98,7 +102,8 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 	if err := s.j.DropSnapshots(ctx, 0); err != nil {
 		return memory.Written{}, err
 	}
-	seq, out, _, err := s.publish(ctx, subjectForget, "", event{Op: opDelete, IDs: ids, Workspaces: scope})
+	keys, back := forgetKeys(s.j.key, ids)
+	seq, out, _, err := s.publish(ctx, subjectForget, "", event{Op: opForget, Keys: keys, KeyID: keyID(s.j.key), Workspaces: scope})
 	if err != nil {
 		return memory.Written{}, err
 	}
@@ -107,8 +112,10 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 	// and before the deletion, which removed it everywhere: purged again
 	// below the deletion, its subject keeps only what came after.
 	missing := map[string]bool{}
-	for _, id := range out.Missing {
-		missing[id] = true
+	var missingIDs []string
+	for _, k := range out.Missing {
+		missing[back[k]] = true
+		missingIDs = append(missingIDs, back[k])
 	}
 	for _, id := range ids {
 		if !missing[id] {
@@ -129,7 +136,7 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 	if err := s.j.DropSnapshots(ctx, forgetSeq); err != nil {
 		return memory.Written{}, err
 	}
-	return memory.Written{Missing: out.Missing, Seq: seq}, nil
+	return memory.Written{Missing: missingIDs, Seq: seq}, nil
 }
 
 // sourceRecord is the record of a source as stored, its content hash

@@ -4,7 +4,9 @@
 // with a durable consumer of its own, to the replica's own SQLite, and
 // replicas leave snapshots of their store in a JetStream object store so a
 // new replica starts from one and applies only the tail. The domain does
-// not know it is replicated.
+// not know it is replicated. A forget purges the text from the stream and
+// the snapshots, and names its items by a keyed digest of their ids, never
+// by id (forgetkey.go says why and where the key lives).
 package jetstream
 
 import (
@@ -43,7 +45,10 @@ type Options struct {
 	Replicas int
 	// Duplicates is how long a message id is remembered (default 2 min).
 	Duplicates time.Duration
-	Logger     *slog.Logger
+	// IDKey is the secret forgets name items with (forgetkey.go): the same
+	// on every replica, at least 16 bytes. Without it forgets are refused.
+	IDKey  []byte
+	Logger *slog.Logger
 }
 
 // Journal is the stream of memory writes and the bucket of snapshots.
@@ -52,6 +57,7 @@ type Journal struct {
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	obs    jetstream.ObjectStore
+	key    []byte
 	log    *slog.Logger
 }
 
@@ -85,7 +91,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts Options) (*Journal, error) {
 	if err != nil {
 		return nil, openErr("object store "+Bucket, opts.Replicas, err)
 	}
-	return &Journal{nc: nc, js: js, stream: stream, obs: obs, log: opts.Logger}, nil
+	return &Journal{nc: nc, js: js, stream: stream, obs: obs, key: opts.IDKey, log: opts.Logger}, nil
 }
 
 func openErr(what string, replicas int, err error) error {

@@ -16,8 +16,10 @@ var (
 		Help: "Memory snapshots uploaded to the object store."})
 	snapshotsDropped = prometheus.NewCounter(prometheus.CounterOpts{Name: "openhuman_memory_replication_snapshots_dropped_total",
 		Help: "Memory snapshots deleted because a forget made them hold forgotten text."})
+	gapReadErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "openhuman_memory_replication_gap_read_errors_total",
+		Help: "Failed reads of an event a replica's consumer skipped past; the replica applies nothing after it until the read succeeds."})
 )
 
 func init() {
-	prometheus.MustRegister(appliedSeq, lag, applyErrors, poisoned, snapshots, snapshotsDropped)
+	prometheus.MustRegister(appliedSeq, lag, applyErrors, poisoned, snapshots, snapshotsDropped, gapReadErrors)
 }

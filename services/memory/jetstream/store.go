@@ -45,6 +45,8 @@ type inner interface {
 	// Snapshot writes a copy of the store to path and returns the last
 	// event it holds.
 	Snapshot(ctx context.Context, path string) (uint64, error)
+	// ItemIDs lists the ids of the items of workspaces (all when nil).
+	ItemIDs(ctx context.Context, workspaces []string) ([]string, error)
 }
 
 var _ memory.Store = (*Store)(nil)
@@ -140,6 +142,8 @@ func (s *Store) apply(ctx context.Context, seq uint64, data []byte) (fresh bool,
 		}
 	case opDelete:
 		out, err = w.Delete(ctx, ev.IDs, ev.Workspaces)
+	case opForget:
+		out, err = s.applyForget(ctx, w, seq, ev)
 	default:
 		return false, contract.Errorf(contract.CodeInvalidRequest, "journal event %d has unknown op %q", seq, ev.Op)
 	}

@@ -105,7 +105,7 @@ func openJournal(ctx context.Context, nc *nats.Conn, cfg config.Config, log *slo
 	}
 	err := retry(ctx, 10*time.Second, log, "memory replication: JetStream is not ready; trying again", notEnabled,
 		func(ctx context.Context) (err error) {
-			j, err = jetstream.Open(ctx, nc, jetstream.Options{Replicas: cfg.Memory.StreamReplicas, Logger: log})
+			j, err = jetstream.Open(ctx, nc, jetstream.Options{Replicas: cfg.Memory.StreamReplicas, IDKey: cfg.Memory.IDKeyBytes(), Logger: log})
 			return err
 		})
 	return j, err

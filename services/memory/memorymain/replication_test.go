@@ -194,7 +194,8 @@ func TestForgetLeavesNoTextInStoresStreamOrSnapshots(t *testing.T) {
 	caughtUp(t, b, last)
 	waitSnapshots(t, ns.ClientURL(), 2, res.Seq)
 
-	for _, phrase := range []string{learned, chunk} {
+	// The ids too: each is a plain hash of its item's text.
+	for _, phrase := range []string{learned, chunk, secret.ID, chunkID} {
 		for _, s := range []*server{a, b} {
 			if err := s.store.Checkpoint(); err != nil {
 				t.Fatal(err)

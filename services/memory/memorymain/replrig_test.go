@@ -31,11 +31,14 @@ func mustJetStream(tb testing.TB) *embedded.Server {
 	return ns
 }
 
+// testIDKey is the replicas' memory.id_key in tests.
+const testIDKey = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
 // replConfig is a replicated memory's configuration in home.
 func replConfig(tb testing.TB, url, home string, replicas int) config.Config {
 	tb.Helper()
 	env := map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATED": "true",
-		"OPENHUMAN_MEMORY_STREAM_REPLICAS": fmt.Sprint(replicas)}
+		"OPENHUMAN_MEMORY_STREAM_REPLICAS": fmt.Sprint(replicas), "OPENHUMAN_MEMORY_ID_KEY": testIDKey}
 	cfg, err := config.Load(home, func(k string) string { return env[k] })
 	if err != nil {
 		tb.Fatal(err)

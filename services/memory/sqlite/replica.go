@@ -99,3 +99,24 @@ func (s *Store) Snapshot(ctx context.Context, path string) (uint64, error) {
 	}
 	return uint64(seq), nil
 }
+
+// ItemIDs lists the ids of the items of workspaces (every workspace when
+// nil): a replicated forget names items by keyed digests of their ids,
+// which only a replica holding the ids can match.
+func (s *Store) ItemIDs(ctx context.Context, workspaces []string) ([]string, error) {
+	inWS, wsArgs := workspaceSQL(workspaces)
+	rows, err := s.query(ctx, `SELECT i.id FROM items i WHERE 1`+inWS, wsArgs...)
+	if err != nil {
+		return nil, s.storeErr("listing item ids", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.storeErr("listing item ids", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, s.storeErr("listing item ids", rows.Err())
+}

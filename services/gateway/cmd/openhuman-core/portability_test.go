@@ -296,7 +296,8 @@ func TestImportDistributed(t *testing.T) {
 	}
 	t.Cleanup(ns.Shutdown)
 	url := ns.ClientURL()
-	repl := []string{"OPENHUMAN_MEMORY_REPLICATED=true", "OPENHUMAN_MEMORY_STREAM_REPLICAS=1", "OPENHUMAN_METRICS_ADDR=127.0.0.1:0"}
+	repl := []string{"OPENHUMAN_MEMORY_REPLICATED=true", "OPENHUMAN_MEMORY_STREAM_REPLICAS=1", "OPENHUMAN_METRICS_ADDR=127.0.0.1:0",
+		"OPENHUMAN_MEMORY_ID_KEY=00112233445566778899aabbccddeeff"}
 	homes := []string{t.TempDir(), t.TempDir()}
 	for _, h := range homes {
 		startService(t, "openhuman-memory", h, url, repl...)

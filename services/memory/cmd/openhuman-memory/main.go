@@ -19,6 +19,8 @@ const env = `  OPENHUMAN_MEMORY_ENABLED
                           true: every replica applies one JetStream stream of writes
   OPENHUMAN_MEMORY_STREAM_REPLICAS
                           copies of that stream and its snapshots (default 3; 1 for one server)
+  OPENHUMAN_MEMORY_ID_KEY a secret (hex, openssl rand -hex 32) the same on every replica,
+                          required when replicated: forgets name items on the stream keyed by it
   OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY
                           the embedder: hash-glove (default, offline: spelling and GloVe word
                           meanings), hash (offline, spelling only), hash-wordnet (offline, adds
