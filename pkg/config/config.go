@@ -136,9 +136,24 @@ type Memory struct {
 	Replication retiredReplication `toml:"replication"`
 	// StreamReplicas is how many NATS servers keep the stream and the
 	// snapshot bucket: 3 for a three-server cluster, 1 for a single server.
-	StreamReplicas int        `toml:"stream_replicas" env:"OPENHUMAN_MEMORY_STREAM_REPLICAS" default:"3"`
-	Embeddings     Embeddings `toml:"embeddings"`
+	StreamReplicas int `toml:"stream_replicas" env:"OPENHUMAN_MEMORY_STREAM_REPLICAS" default:"3"`
+	// MaxRestoreMB bounds, in MiB, what openhuman-core restore writes: a
+	// backup whose files come to more is refused before anything is
+	// written, so a crafted one cannot fill the disk.
+	MaxRestoreMB int `toml:"max_restore_mb" env:"OPENHUMAN_MEMORY_MAX_RESTORE_MB" default:"8192"`
+	// MaxImportMB bounds, in MiB, the records and conversation turns one
+	// openhuman-core import stores, counted as they are sent to memory:
+	// a small file that unfolds into far more (one entity with a long name
+	// and many observations) is refused before anything is stored.
+	MaxImportMB int        `toml:"max_import_mb" env:"OPENHUMAN_MEMORY_MAX_IMPORT_MB" default:"4096"`
+	Embeddings  Embeddings `toml:"embeddings"`
 }
+
+// MaxRestoreBytes is MaxRestoreMB in bytes.
+func (m Memory) MaxRestoreBytes() int64 { return int64(m.MaxRestoreMB) << 20 }
+
+// MaxImportBytes is MaxImportMB in bytes.
+func (m Memory) MaxImportBytes() int64 { return int64(m.MaxImportMB) << 20 }
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {
