@@ -70,6 +70,10 @@ var formatRows = []formatRow{
 	tokenRow("PMAK-", hexRun(24)+"-"+hexRun(34), "api_key"),
 	tokenRow("AKIA", "IOSFODNN7EXAMPLE", "aws_key"),
 	tokenRow("ASIA", "Y34FZKBOKMUTVV7A", "aws_key"),
+	tokenRow("hvs.", "CAESI"+mixedRun(40)+"Gh4KHGh2cy5"+mixedRun(28), "token"),
+	tokenRow("hvb.", "AAAAAQ"+mixedRun(120), "token"),
+	tokenRow("hvr.", mixedRun(24), "token"),
+	tokenRow("s.", "Hk5gQ9ZrLBmM6v0KJ1Vx2YtP", "token"),
 	{finder: "provider_token", entry: "eyJ", in: "Found " + jwtToken + " in the log.", want: "Found [REDACTED:jwt] in the log."},
 
 	{finder: "webhook", entry: "hooks.slack.com", in: "posts to https://hooks.slack.com/services/" + "T00000000/B00000000/" + mixedRun(24),
@@ -124,6 +128,20 @@ func TestScrubFormats(t *testing.T) {
 		}
 		if out, _ := Scrub(r.in); out != r.want {
 			t.Errorf("%s %s:\n in  %q\n got  %q\n want %q", r.finder, r.entry, r.in, out, r.want)
+		}
+	}
+}
+
+// Names in code and words of prose that look like the Vault tokens'
+// prefixes stay.
+func TestScrubFormatNearMisses(t *testing.T) {
+	for _, clean := range []string{
+		"return s.handleIncomingRequests(ctx)",
+		"s.aaaaaaaaaaaaaaaaaaaaaaaa and s.ABCDEFGHIJKLMNOPQRSTUVWX and s.abc123",
+		"hvs.short and hvb. and hvr.tooShortToBeOne",
+	} {
+		if out, kinds := Scrub(clean); out != clean || len(kinds) != 0 {
+			t.Errorf("clean text changed: %q → %q %v", clean, out, kinds)
 		}
 	}
 }
