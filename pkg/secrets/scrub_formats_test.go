@@ -93,6 +93,8 @@ var formatRows = []formatRow{
 	{finder: "twilio", in: "Twilio console shows " + hexRun(32) + " today", want: "Twilio console shows [REDACTED:api_key] today"},
 	{finder: "aws_secret", in: "aws s3 cp with " + awsSecret + " today", want: "aws s3 cp with [REDACTED:aws_key] today"},
 	{finder: "assignment", in: "DB_PASSWORD=hunter2", want: "DB_PASSWORD=[REDACTED:password]"},
+	{finder: "assignment", in: "DB_PASSWORD=my.secret.pass", want: "DB_PASSWORD=[REDACTED:password]"},
+	{finder: "assignment", in: "passwd: hello.World1", want: "passwd: [REDACTED:password]"},
 	{finder: "command_line", in: "sshpass -p hunter2 ssh host", want: "sshpass -p [REDACTED:password] ssh host"},
 	{finder: "seed_phrase", in: "my seed phrase is " + seed12 + ". Keep it safe", want: "my seed phrase is [REDACTED:seed_phrase]. Keep it safe"},
 	{finder: "card", in: "paid with " + visaNumber + " yesterday", want: "paid with [REDACTED:card_number] yesterday"},
@@ -133,12 +135,19 @@ func TestScrubFormats(t *testing.T) {
 }
 
 // Names in code and words of prose that look like the Vault tokens'
-// prefixes stay.
+// prefixes, and dotted values that are code or a file's name, stay.
 func TestScrubFormatNearMisses(t *testing.T) {
 	for _, clean := range []string{
 		"return s.handleIncomingRequests(ctx)",
 		"s.aaaaaaaaaaaaaaaaaaaaaaaa and s.ABCDEFGHIJKLMNOPQRSTUVWX and s.abc123",
 		"hvs.short and hvb. and hvr.tooShortToBeOne",
+		"version=1.2.3",
+		"APP_VERSION=2.14.0-rc.1",
+		"  password: process.env.DB_PASSWORD",
+		"  password: config.password,",
+		"password = cfg.Password",
+		"token: token.txt",
+		"key: server.pem",
 	} {
 		if out, kinds := Scrub(clean); out != clean || len(kinds) != 0 {
 			t.Errorf("clean text changed: %q → %q %v", clean, out, kinds)
