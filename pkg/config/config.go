@@ -143,8 +143,17 @@ type Memory struct {
 	// replicated: a forget names items on the stream by a digest of their
 	// ids keyed with it, so the stream cannot confirm a guess of forgotten
 	// text. Required when Replicated.
-	IDKey      string     `toml:"id_key" env:"OPENHUMAN_MEMORY_ID_KEY"`
-	Embeddings Embeddings `toml:"embeddings"`
+	IDKey string `toml:"id_key" env:"OPENHUMAN_MEMORY_ID_KEY"`
+	// MaxRestoreMB bounds, in MiB, what openhuman-core restore writes: a
+	// backup whose files come to more is refused before anything is
+	// written, so a crafted one cannot fill the disk.
+	MaxRestoreMB int `toml:"max_restore_mb" env:"OPENHUMAN_MEMORY_MAX_RESTORE_MB" default:"8192"`
+	// MaxImportMB bounds, in MiB, the records and conversation turns one
+	// openhuman-core import stores, counted as they are sent to memory:
+	// a small file that unfolds into far more (one entity with a long name
+	// and many observations) is refused before anything is stored.
+	MaxImportMB int        `toml:"max_import_mb" env:"OPENHUMAN_MEMORY_MAX_IMPORT_MB" default:"4096"`
+	Embeddings  Embeddings `toml:"embeddings"`
 }
 
 // IDKeyBytes is IDKey decoded (nil when unset or not hex; Load refuses
@@ -156,6 +165,12 @@ func (m Memory) IDKeyBytes() []byte {
 	}
 	return b
 }
+
+// MaxRestoreBytes is MaxRestoreMB in bytes.
+func (m Memory) MaxRestoreBytes() int64 { return int64(m.MaxRestoreMB) << 20 }
+
+// MaxImportBytes is MaxImportMB in bytes.
+func (m Memory) MaxImportBytes() int64 { return int64(m.MaxImportMB) << 20 }
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {

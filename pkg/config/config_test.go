@@ -59,6 +59,16 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("hours %d, sessions %d, %v", c.HTTP.ConsoleSessionHours, c.HTTP.MaxSessionsPerAddress, err)
 		}
 	})
+	t.Run("restore and import limits", func(t *testing.T) {
+		c, err := Load(t.TempDir(), env(map[string]string{"OPENHUMAN_MEMORY_MAX_IMPORT_MB": "0"}))
+		if err != nil || c.Memory.MaxRestoreBytes() != 8<<30 || c.Memory.MaxImportBytes() != 4<<30 {
+			t.Fatalf("restore %d, import %d bytes, %v", c.Memory.MaxRestoreBytes(), c.Memory.MaxImportBytes(), err)
+		}
+		c, err = Load(t.TempDir(), env(map[string]string{"OPENHUMAN_MEMORY_MAX_RESTORE_MB": "16384"}))
+		if err != nil || c.Memory.MaxRestoreBytes() != 16<<30 {
+			t.Fatalf("restore %d bytes, %v", c.Memory.MaxRestoreBytes(), err)
+		}
+	})
 	for _, tc := range []struct {
 		name, file, want string
 		env              map[string]string
@@ -246,6 +256,8 @@ func TestReplicationNeedsNATS(t *testing.T) {
 		"OPENHUMAN_MEMORY_REPLICATED=true":            "memory.replicated (OPENHUMAN_MEMORY_REPLICATED) needs nats.url (OPENHUMAN_NATS_URL)",
 		"OPENHUMAN_MEMORY_REPLICATED=jetstream":       `OPENHUMAN_MEMORY_REPLICATED="jetstream": use true or false`,
 		"OPENHUMAN_MEMORY_STREAM_REPLICAS=7":          "memory.stream_replicas 7 (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5",
+		"OPENHUMAN_MEMORY_MAX_RESTORE_MB=-1":          "OPENHUMAN_MEMORY_MAX_RESTORE_MB: memory.max_restore_mb -1: use 0 (the default, 8192) or more MiB",
+		"OPENHUMAN_MEMORY_MAX_IMPORT_MB=-1":           "OPENHUMAN_MEMORY_MAX_IMPORT_MB: memory.max_import_mb -1: use 0 (the default, 4096) or more MiB",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=NaN":  "memory.embeddings.recall_min_cosine NaN (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=1.5":  "memory.embeddings.recall_min_cosine 1.5 (OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE): use a cosine above 0 and at most 1",
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=high": `OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE="high": use a number such as 0.55`,

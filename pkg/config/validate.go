@@ -112,6 +112,12 @@ func (c *Config) validate() error {
 	if c.Memory.StreamReplicas < 1 || c.Memory.StreamReplicas > 5 {
 		return fmt.Errorf("memory.stream_replicas %d (OPENHUMAN_MEMORY_STREAM_REPLICAS): use 1 to 5 (JetStream's limit); 1 for a single nats-server", c.Memory.StreamReplicas)
 	}
+	if c.Memory.MaxRestoreMB < 0 {
+		return fmt.Errorf("memory.max_restore_mb %d: use 0 (the default, 8192) or more MiB", c.Memory.MaxRestoreMB)
+	}
+	if c.Memory.MaxImportMB < 0 {
+		return fmt.Errorf("memory.max_import_mb %d: use 0 (the default, 4096) or more MiB", c.Memory.MaxImportMB)
+	}
 	e := c.Memory.Embeddings
 	switch e.Provider {
 	case "hash-glove", "hash", "hash-wordnet":

@@ -16,6 +16,7 @@ var plantable = []string{
 	"123456789:AA" + "Hdqtcvch1vGWJxfSeofSAs0K5PALDsaw", "shpat_" + strings.Repeat("0123456789abcdef", 2),
 	"PMAK-" + "0123456789abcdef01234567-0123456789abcdef0123456789abcdef01",
 	"https://hooks.slack.com/services/" + "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+	"hvs." + "CAESIZx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Zx9Yw8", "s." + "Hk5gQ9ZrLBmM6v0KJ1Vx2YtP",
 }
 
 func FuzzScrub(f *testing.F) {

@@ -130,6 +130,11 @@ func findAssignments(text, lower string, spans []span) []span {
 const (
 	lenient = iota // KEY=value, a YAML line, a JSON member, --key value
 	strict         // prose, a colon mid-sentence: only what looks like a secret
+	// literal is lenient where no value is code: a .env line or a YAML
+	// line's one value is taken as written, so a dotted one
+	// (my.secret.pass, hello.World1) is a value, not a name being read,
+	// unless it starts where code's names of settings do (process.env.X).
+	literal
 )
 
 // assignment reads the key at text[ks:ke] and the value given to it.
@@ -199,6 +204,8 @@ func assignment(text string, ks, ke int) (span, bool) {
 		// ("Token: the bucket refills").
 		if !quotedKey && (!atLineStart(text, ks) || !lastOnLine(text, skipBlanks(text, sep))) {
 			mode = strict
+		} else if !quotedKey {
+			mode = literal
 		}
 	case cli && sep > ke && sep < len(text) && text[sep] != '-':
 		// A flag named in prose is followed by a word of the sentence
@@ -222,6 +229,9 @@ func assignment(text string, ks, ke int) (span, bool) {
 			return span{skipBlanks(text, sep), end, kind}, true
 		}
 		mode, noun = strict, last == "secret"
+	}
+	if env {
+		mode = literal
 	}
 	if kind == "credential" {
 		mode = strict

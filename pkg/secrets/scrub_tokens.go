@@ -6,13 +6,15 @@ import (
 )
 
 // providerToken is a credential format a provider issues: a fixed prefix,
-// then at least min characters of its alphabet (exactly min when exact).
+// then at least min characters of its alphabet (exactly min when exact),
+// and, when shape is set, a body it accepts.
 type providerToken struct {
 	prefix string
 	min    int
 	exact  bool
 	chars  func(byte) bool
 	kind   string
+	shape  func(body string) bool
 }
 
 func tokenChar(c byte) bool  { return isAlnum(c) || c == '_' || c == '-' }
@@ -22,47 +24,66 @@ func dottedChar(c byte) bool { return tokenChar(c) || c == '.' }
 func paddedChar(c byte) bool { return tokenChar(c) || c == '=' }
 
 var providerTokens = []providerToken{
-	{"sk-", 20, false, tokenChar, "api_key"}, // OpenAI (sk-proj-, sk-svcacct-) and Anthropic (sk-ant-)
-	{"sk_live_", 16, false, isAlnum, "api_key"},
-	{"sk_test_", 16, false, isAlnum, "api_key"},
-	{"rk_live_", 16, false, isAlnum, "api_key"},
-	{"rk_test_", 16, false, isAlnum, "api_key"},
-	{"whsec_", 16, false, isAlnum, "api_key"},
-	{"ghp_", 30, false, isAlnum, "api_key"},
-	{"gho_", 30, false, isAlnum, "api_key"},
-	{"ghu_", 30, false, isAlnum, "api_key"},
-	{"ghs_", 30, false, isAlnum, "api_key"},
-	{"ghr_", 30, false, isAlnum, "api_key"},
-	{"github_pat_", 40, false, tokenChar, "api_key"},
-	{"glpat-", 20, false, tokenChar, "api_key"},
-	{"xoxa-", 10, false, tokenChar, "api_key"},
-	{"xoxb-", 10, false, tokenChar, "api_key"},
-	{"xoxe-", 10, false, tokenChar, "api_key"},
-	{"xoxp-", 10, false, tokenChar, "api_key"},
-	{"xoxr-", 10, false, tokenChar, "api_key"},
-	{"xoxs-", 10, false, tokenChar, "api_key"},
-	{"xapp-", 10, false, tokenChar, "api_key"},
-	{"npm_", 36, true, isAlnum, "api_key"},
-	{"pypi-", 50, false, tokenChar, "api_key"},
-	{"hf_", 30, false, isAlnum, "api_key"},      // Hugging Face
-	{"AIza", 35, true, tokenChar, "api_key"},    // Google API key
-	{"ya29.", 20, false, tokenChar, "api_key"},  // Google OAuth access token
-	{"GOCSPX-", 20, false, tokenChar, "secret"}, // Google OAuth client secret
-	{"SG.", 60, false, dottedChar, "api_key"},   // SendGrid: SG.<22>.<43>
-	{"dop_v1_", 40, false, isAlnum, "api_key"},  // DigitalOcean personal,
-	{"doo_v1_", 40, false, isAlnum, "api_key"},  // OAuth
-	{"dor_v1_", 40, false, isAlnum, "api_key"},  // and refresh tokens
-	{"SK", 32, true, lowerHex, "api_key"},       // Twilio API key
-	{"AC", 32, true, lowerHex, "api_key"},       // and account SID
-	{"key-", 32, true, isAlnum, "api_key"},      // Mailgun
-	{"shpat_", 32, false, isAlnum, "api_key"},   // Shopify admin,
-	{"shpca_", 32, false, isAlnum, "api_key"},   // custom app,
-	{"shppa_", 32, false, isAlnum, "api_key"},   // private app
-	{"shpss_", 32, false, isAlnum, "secret"},    // and shared secret
-	{"ATATT", 50, false, paddedChar, "api_key"}, // Atlassian API token
-	{"PMAK-", 40, false, tokenChar, "api_key"},  // Postman
-	{"AKIA", 16, true, upperDigit, "aws_key"},
-	{"ASIA", 16, true, upperDigit, "aws_key"},
+	{"sk-", 20, false, tokenChar, "api_key", nil}, // OpenAI (sk-proj-, sk-svcacct-) and Anthropic (sk-ant-)
+	{"sk_live_", 16, false, isAlnum, "api_key", nil},
+	{"sk_test_", 16, false, isAlnum, "api_key", nil},
+	{"rk_live_", 16, false, isAlnum, "api_key", nil},
+	{"rk_test_", 16, false, isAlnum, "api_key", nil},
+	{"whsec_", 16, false, isAlnum, "api_key", nil},
+	{"ghp_", 30, false, isAlnum, "api_key", nil},
+	{"gho_", 30, false, isAlnum, "api_key", nil},
+	{"ghu_", 30, false, isAlnum, "api_key", nil},
+	{"ghs_", 30, false, isAlnum, "api_key", nil},
+	{"ghr_", 30, false, isAlnum, "api_key", nil},
+	{"github_pat_", 40, false, tokenChar, "api_key", nil},
+	{"glpat-", 20, false, tokenChar, "api_key", nil},
+	{"xoxa-", 10, false, tokenChar, "api_key", nil},
+	{"xoxb-", 10, false, tokenChar, "api_key", nil},
+	{"xoxe-", 10, false, tokenChar, "api_key", nil},
+	{"xoxp-", 10, false, tokenChar, "api_key", nil},
+	{"xoxr-", 10, false, tokenChar, "api_key", nil},
+	{"xoxs-", 10, false, tokenChar, "api_key", nil},
+	{"xapp-", 10, false, tokenChar, "api_key", nil},
+	{"npm_", 36, true, isAlnum, "api_key", nil},
+	{"pypi-", 50, false, tokenChar, "api_key", nil},
+	{"hf_", 30, false, isAlnum, "api_key", nil},      // Hugging Face
+	{"AIza", 35, true, tokenChar, "api_key", nil},    // Google API key
+	{"ya29.", 20, false, tokenChar, "api_key", nil},  // Google OAuth access token
+	{"GOCSPX-", 20, false, tokenChar, "secret", nil}, // Google OAuth client secret
+	{"SG.", 60, false, dottedChar, "api_key", nil},   // SendGrid: SG.<22>.<43>
+	{"dop_v1_", 40, false, isAlnum, "api_key", nil},  // DigitalOcean personal,
+	{"doo_v1_", 40, false, isAlnum, "api_key", nil},  // OAuth
+	{"dor_v1_", 40, false, isAlnum, "api_key", nil},  // and refresh tokens
+	{"SK", 32, true, lowerHex, "api_key", nil},       // Twilio API key
+	{"AC", 32, true, lowerHex, "api_key", nil},       // and account SID
+	{"key-", 32, true, isAlnum, "api_key", nil},      // Mailgun
+	{"shpat_", 32, false, isAlnum, "api_key", nil},   // Shopify admin,
+	{"shpca_", 32, false, isAlnum, "api_key", nil},   // custom app,
+	{"shppa_", 32, false, isAlnum, "api_key", nil},   // private app
+	{"shpss_", 32, false, isAlnum, "secret", nil},    // and shared secret
+	{"ATATT", 50, false, paddedChar, "api_key", nil}, // Atlassian API token
+	{"PMAK-", 40, false, tokenChar, "api_key", nil},  // Postman
+	{"AKIA", 16, true, upperDigit, "aws_key", nil},
+	{"ASIA", 16, true, upperDigit, "aws_key", nil},
+	// HashiCorp Vault's service, batch and recovery tokens (1.10 on),
+	// and the service tokens before them: "s." and 24 letters and digits,
+	// which a name in code (s.handleIncomingRequests) holds only without
+	// a digit or a change of case.
+	{"hvs.", 24, false, dottedChar, "token", nil},
+	{"hvb.", 24, false, dottedChar, "token", nil},
+	{"hvr.", 24, false, dottedChar, "token", nil},
+	{"s.", 24, true, isAlnum, "token", mixedAlnum},
+}
+
+// mixedAlnum reports letters of both cases and a digit.
+func mixedAlnum(v string) bool {
+	var upper, lower, digit bool
+	for i := 0; i < len(v); i++ {
+		upper = upper || isUpper(v[i])
+		lower = lower || isLower(v[i])
+		digit = digit || isDigit(v[i])
+	}
+	return upper && lower && digit
 }
 
 // tokensByStart holds providerTokens by the first byte of their prefix,
@@ -98,7 +119,7 @@ func findProviderTokens(text string, spans []span) []span {
 			for end > i+len(p.prefix) && text[end-1] == '.' {
 				end-- // a dotted token ending a sentence
 			}
-			if n := end - i - len(p.prefix); n >= p.min && (!p.exact || n == p.min) {
+			if n := end - i - len(p.prefix); n >= p.min && (!p.exact || n == p.min) && (p.shape == nil || p.shape(text[i+len(p.prefix):end])) {
 				spans = append(spans, span{i, end, p.kind})
 			}
 			// What was read is one word; no token starts inside it that

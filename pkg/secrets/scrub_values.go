@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What a value looks like: a secret, a placeholder, code that computes
 // one, a word of a sentence, or something generated.
@@ -43,10 +46,10 @@ func secretValue(v, kind string, mode int, quoted bool) bool {
 	if kind == "pin" {
 		return len(v) >= 4 && len(v) <= 8 && strings.Trim(v, "0123456789") == ""
 	}
-	if !quoted && (isExpression(v) || isIdentifierPath(v)) {
+	if !quoted && (isExpression(v) || isIdentifierPath(v) && (mode != literal || readsSettings(v) || namesFile(v))) {
 		return false
 	}
-	if mode == lenient {
+	if mode != strict {
 		return len(v) >= 3
 	}
 	if len(v) < 4 || kind == "credential" && len(v) < 8 {
@@ -99,6 +102,29 @@ func isIdentifierPath(v string) bool {
 		}
 	}
 	return true
+}
+
+// settingsRoots are the names code reads settings and secrets through;
+// a dotted value that starts with one is code even where values are
+// literal (a JavaScript object's last member: password: process.env.PW).
+var settingsRoots = []string{"process", "env", "os", "sys", "system", "self", "this", "cfg", "conf", "config",
+	"settings", "secrets", "vars", "ctx", "context", "opts", "options", "params", "props", "args", "input",
+	"inputs", "req", "request", "app", "window", "import"}
+
+// readsSettings reports a dotted name that starts at one of settingsRoots.
+func readsSettings(v string) bool {
+	root, _, _ := strings.Cut(v, ".")
+	return slices.Contains(settingsRoots, strings.ToLower(root))
+}
+
+// fileExtensions end the names of files a setting may point at instead
+// of holding the secret (token: token.txt, key: server.pem).
+var fileExtensions = []string{"txt", "json", "yaml", "yml", "toml", "ini", "conf", "cfg", "env", "xml", "csv",
+	"pem", "key", "pub", "crt", "cer", "der", "p12", "pfx", "jks", "gpg", "asc", "age", "kdbx"}
+
+// namesFile reports a dotted name that ends like a file's.
+func namesFile(v string) bool {
+	return slices.Contains(fileExtensions, strings.ToLower(v[strings.LastIndexByte(v, '.')+1:]))
 }
 
 // looksGenerated reports a value no person typed: 32 or more lowercase

@@ -86,7 +86,10 @@ func (m *Main) runRestore(ctx context.Context, g globalFlags, args []string) int
 		fmt.Fprintln(m.Stderr, "openhuman-core: restore: - (standard input) is not a file: name the backup file to restore")
 		return exitFailure
 	}
-	man, err := backup.Restore(ctx, fs.Arg(0), homeFiles(cfg), *force)
+	man, err := backup.Restore(ctx, fs.Arg(0), homeFiles(cfg), backup.RestoreOptions{Replace: *force, MaxBytes: cfg.Memory.MaxRestoreBytes()})
+	if errors.Is(err, backup.ErrTooLarge) {
+		err = fmt.Errorf("%w: to restore it, raise memory.max_restore_mb (now %d MiB) in config.toml, or set OPENHUMAN_MEMORY_MAX_RESTORE_MB", err, cfg.Memory.MaxRestoreMB)
+	}
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "openhuman-core: restore:", err)
 		return exitFailure

@@ -284,3 +284,27 @@ func rewriteBackup(t *testing.T, path string, edit func(name string, data []byte
 	f.Close()
 	return out
 }
+
+// A backup larger than memory.max_restore_mb is refused before anything
+// is written, and the refusal says which setting to raise.
+func TestRestoreLimit(t *testing.T) {
+	src := t.TempDir()
+	mustCore(t, src, "call", "memory.learn", `{"text":"A restore has a limit."}`)
+	file := filepath.Join(t.TempDir(), "b.backup")
+	mustCore(t, src, "backup", file)
+	padded := rewriteBackup(t, file, func(name string, data []byte) []byte {
+		if name == "memory.db" {
+			return append(data, make([]byte, 2<<20)...)
+		}
+		return data
+	})
+	home := t.TempDir()
+	_, errs, code := coreWith(t, home, []string{"OPENHUMAN_MEMORY_MAX_RESTORE_MB=1"}, nil, "restore", padded)
+	if code != 1 {
+		t.Fatalf("restore past the limit: exit %d, want 1", code)
+	}
+	mustContain(t, errs, "more than a restore may write (1048576 bytes): to restore it, raise memory.max_restore_mb (now 1 MiB) in config.toml, or set OPENHUMAN_MEMORY_MAX_RESTORE_MB")
+	if left, _ := os.ReadDir(home); len(left) > 0 {
+		t.Errorf("a refused restore left %v in the home", left)
+	}
+}

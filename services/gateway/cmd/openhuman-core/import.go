@@ -121,6 +121,7 @@ type importer struct {
 	cc       contract.CallContext
 	maxBytes int
 	progress bool
+	budget   *importBudget
 
 	batch []record
 	size  int
@@ -137,6 +138,9 @@ func (im *importer) add(ctx context.Context, rec record) error {
 		// file's order, whoever refused them.
 		im.batch = append(im.batch, rec)
 		return nil
+	}
+	if err := im.budget.take(int64(len(rec.raw)) + 1); err != nil {
+		return err
 	}
 	if len(im.batch) > 0 && (len(im.batch) == contract.MaxImportItems || im.size+len(rec.raw)+1 > im.maxBytes) {
 		if err := im.flush(ctx); err != nil {
@@ -196,6 +200,22 @@ func (im *importer) refuse(where, why string) {
 		fmt.Fprint(im.m.Stderr, "\r\033[K")
 	}
 	fmt.Fprintf(im.m.Stderr, "openhuman-core: import: %s: refused: %s\n", where, why)
+}
+
+// stopped reports the error that stopped an import and returns its exit
+// code. What was stored stays: records are stored whole, by id, so
+// importing again stores the rest and nothing twice.
+func (im *importer) stopped(err error) int {
+	if im.progress {
+		fmt.Fprint(im.m.Stderr, "\r\033[K")
+	}
+	if errors.Is(err, errImportLimit) {
+		fmt.Fprintf(im.m.Stderr, "openhuman-core: import: %v (%d stored before it stopped)\n", err, im.t.stored)
+		return exitFailure
+	}
+	fmt.Fprintf(im.m.Stderr, "openhuman-core: import: %s (%d stored before it stopped; importing again stores the rest)\n",
+		contract.ErrorMessage(asContractErr(err)), im.t.stored)
+	return exitFailure
 }
 
 // summary prints the counts and returns the exit code: 3 when some

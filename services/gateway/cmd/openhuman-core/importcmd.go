@@ -9,8 +9,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/importers"
 )
@@ -42,15 +44,26 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 			format = f
 		}
 	}
-	known := false
-	for _, f := range importers.Formats {
-		known = known || f == format
-	}
-	if !known {
+	if !slices.Contains(importers.Formats, format) {
 		return m.usageError(fmt.Errorf("--from %q: use one of %s", format, strings.Join(importers.Formats, ", ")))
 	}
 	if format == importers.FormatOpenHuman && *workspace != "" {
 		return m.usageError(errors.New("--workspace is for --from: an export's items keep their workspaces (and ids)"))
+	}
+	return m.importFile(ctx, g, format, path, importers.Options{Workspace: *workspace})
+}
+
+// importFile imports path, in format, once it is known to fit the limit.
+func (m *Main) importFile(ctx context.Context, g globalFlags, format, path string, opts importers.Options) int {
+	cfg, err := config.Load(g.home, m.Getenv)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
+		return exitFailure
+	}
+	budget := newImportBudget(cfg.Memory)
+	if err := budget.preflight(format, path, opts); err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: import:", err)
+		return exitFailure
 	}
 	var in io.Reader = m.Stdin
 	if format == importers.FormatOpenHuman && path != "-" {
@@ -69,24 +82,19 @@ func (m *Main) runImport(ctx context.Context, g globalFlags, args []string) int 
 	}
 	defer sys.Close()
 	im := &importer{m: m, gw: gw, cc: contract.CallContext{Source: "cli", Transport: contract.TransportCLI},
-		maxBytes: int(sys.NC.MaxPayload()) / 2, progress: isTerminal(m.Stderr)}
+		maxBytes: int(sys.NC.MaxPayload()) / 2, progress: isTerminal(m.Stderr), budget: budget}
 	what := "line"
 	if format == importers.FormatOpenHuman {
 		err = readLines(in, func(r record) error { return im.add(ctx, r) })
 	} else {
 		what = "item"
-		err = importers.Read(format, path, importers.Options{Workspace: *workspace}, m.importSink(ctx, im, format))
+		err = importers.Read(format, path, opts, m.importSink(ctx, im, format))
 	}
 	if err == nil {
 		err = im.flush(ctx)
 	}
 	if err != nil {
-		if im.progress {
-			fmt.Fprint(m.Stderr, "\r\033[K")
-		}
-		fmt.Fprintf(m.Stderr, "openhuman-core: import: %s (%d stored before it stopped; importing again stores the rest)\n",
-			contract.ErrorMessage(asContractErr(err)), im.t.stored)
-		return exitFailure
+		return im.stopped(err)
 	}
 	if im.turns > 0 {
 		fmt.Fprintf(m.Stdout, "imported %s in %s: %d stored, %d already present\n",
@@ -105,10 +113,7 @@ func (m *Main) importSink(ctx context.Context, im *importer, format string) impo
 	turnsCC.Source = "import:" + format
 	return importers.Sink{
 		Record: func(where string, rec contract.ExportRecord) error {
-			raw, err := json.Marshal(rec)
-			if err == nil {
-				err = checkRecord(raw, schema)
-			}
+			raw, err := exportLine(rec, schema)
 			return im.add(ctx, record{where: where, raw: raw, err: err})
 		},
 		Fault: func(where string, err error) error {
@@ -118,6 +123,9 @@ func (m *Main) importSink(ctx context.Context, im *importer, format string) impo
 			im.threads++
 			for start := 0; start < len(turns); start += contract.MaxTurns {
 				batch := turns[start:min(start+contract.MaxTurns, len(turns))]
+				if err := im.budget.take(turnBytes(batch)); err != nil {
+					return err
+				}
 				raw, err := im.gw.IngestConversation(ctx, batch, turnsCC)
 				if contract.ErrorCode(err) == contract.CodeInvalidRequest {
 					im.t.read++
