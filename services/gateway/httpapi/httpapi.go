@@ -22,6 +22,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	// (default 30 s), and how long a kept-alive connection may sit idle
 	// (default 2 minutes); see HTTPServer.
 	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
+	// TrustedProxies are the proxies whose X-Forwarded-For names the
+	// client every limit and log counts (clientaddr); none by default.
+	TrustedProxies clientaddr.Trusted
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	// OAuth lets remote MCP clients sign in with OAuth 2.1 (oauth.go);
@@ -103,6 +107,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	lim := sessionLimits{idle: opts.SessionIdle, max: opts.MaxSessions, perKey: map[string]int{keyAddress: opts.MaxSessionsPerAddress, keyToken: opts.MaxSessionsPerToken}}
 	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(lim, time.Now)}
 	r := chi.NewRouter()
+	r.Use(clientaddr.Middleware(opts.TrustedProxies, opts.Logger))
 	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))

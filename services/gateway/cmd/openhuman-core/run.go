@@ -22,6 +22,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
@@ -296,6 +297,11 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (%s)\n", addr, err, hint)
 		return exitFailure
 	}
+	proxies, err := clientaddr.ParseTrusted(m.cfg.HTTP.TrustedProxies)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: http.trusted_proxies:", err)
+		return exitFailure
+	}
 	mcp := newMCPServer(gw, log)
 	edge, authz, closeOAuth, err := newOAuth(m.cfg, log)
 	if err != nil {
@@ -316,6 +322,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		SessionIdle:           m.cfg.HTTP.SessionIdle(),
 		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
 		MaxSessionsPerToken:   m.cfg.HTTP.MaxSessionsPerToken,
+		TrustedProxies:        proxies,
 		Metrics:               telemetry.MetricsHandler(),
 		Console:               con,
 		Logger:                log,
