@@ -309,7 +309,9 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		return exitFailure
 	}
 	defer closeOAuth()
-	con := newConsole(gw, m.cfg, authz, log)
+	// One count of wrong tokens per client address, wherever presented.
+	guard := websession.DefaultGuard()
+	con := newConsole(gw, m.cfg, authz, guard, log)
 	defer con.Close()
 	api := httpapi.New(gw, mcp, httpapi.Options{
 		OAuth:                 edge,
@@ -323,6 +325,8 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
 		MaxSessionsPerToken:   m.cfg.HTTP.MaxSessionsPerToken,
 		TrustedProxies:        proxies,
+		SignInLimit:           guard,
+		MaxBodyBytesInFlight:  int64(m.cfg.HTTP.MaxBodyBytesInFlight),
 		Metrics:               telemetry.MetricsHandler(),
 		Console:               con,
 		Logger:                log,
@@ -423,7 +427,7 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 
 // newConsole is the console serve mounts at /console/, signing in with the
 // tokens /rpc takes.
-func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, log *slog.Logger) *console.Console {
+func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, guard *websession.Guard, log *slog.Logger) *console.Console {
 	var auth func(string) (string, []string, []string, bool)
 	if len(cfg.Auth.Tokens) > 0 {
 		auth = httpapi.Authenticator(cfg.Auth.Tokens)
@@ -434,7 +438,7 @@ func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, log
 	if u, err := os.UserHomeDir(); err == nil && home == filepath.Join(u, ".openhuman") {
 		home = ""
 	}
-	opts := console.Options{Authenticate: auth, Home: home, Logger: log,
+	opts := console.Options{Authenticate: auth, Home: home, Logger: log, SignInLimit: guard,
 		// Behind a TLS proxy (an https public URL) the cookie is Secure.
 		Sessions: websession.New(websession.Options{TTL: cfg.HTTP.ConsoleSession(), Secure: cfg.HTTP.ConsoleSecureCookies || strings.HasPrefix(cfg.HTTP.PublicURL, "https://")})}
 	if authz != nil {
