@@ -80,7 +80,21 @@ type HTTP struct {
 	// OAuth documents name it, and with it the built-in authorization
 	// server is on. Its host is accepted in Host and Origin.
 	PublicURL string `toml:"public_url" env:"OPENHUMAN_HTTP_PUBLIC_URL"`
+	// TrustedProxies are the proxies (addresses or CIDR ranges) whose
+	// X-Forwarded-For is believed: behind one, the client address that
+	// limits and logs count is the one it forwarded for, not its own.
+	// None by default: a header anyone can write moves no limit. The
+	// variable is comma-separated.
+	TrustedProxies []string `toml:"trusted_proxies" env:"OPENHUMAN_HTTP_TRUSTED_PROXIES"`
+	// MaxBodyBytesInFlight bounds the request body bytes the process holds
+	// at once, across all requests; past it a request is answered 503 with
+	// Retry-After rather than read.
+	MaxBodyBytesInFlight int `toml:"max_body_bytes_in_flight" env:"OPENHUMAN_HTTP_MAX_BODY_BYTES_IN_FLIGHT" default:"67108864"`
 }
+
+// MaxRequestBodyBytes is the largest body any route reads (/rpc and
+// /mcp); the in-flight budget must hold at least one.
+const MaxRequestBodyBytes = 4 << 20
 
 // ConsoleSession is how long a console sign-in lasts.
 func (h HTTP) ConsoleSession() time.Duration { return time.Duration(h.ConsoleSessionHours) * time.Hour }

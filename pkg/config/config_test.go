@@ -51,6 +51,17 @@ func TestLoad(t *testing.T) {
 			t.Errorf("got %+v", c)
 		}
 	})
+	t.Run("trusted proxies and the body budget", func(t *testing.T) {
+		home := t.TempDir()
+		write(t, home, "[http]\ntrusted_proxies = [\"127.0.0.1\", \"172.18.0.0/16\", \"::1\"]\n")
+		c, err := Load(home, env(map[string]string{"OPENHUMAN_HTTP_MAX_BODY_BYTES_IN_FLIGHT": "8388608"}))
+		if err != nil || len(c.HTTP.TrustedProxies) != 3 || c.HTTP.MaxBodyBytesInFlight != 8<<20 {
+			t.Fatalf("proxies %v, budget %d, %v", c.HTTP.TrustedProxies, c.HTTP.MaxBodyBytesInFlight, err)
+		}
+		if c, _ := Load(t.TempDir(), env(nil)); len(c.HTTP.TrustedProxies) != 0 || c.HTTP.MaxBodyBytesInFlight != 64<<20 {
+			t.Errorf("defaults: proxies %v, budget %d", c.HTTP.TrustedProxies, c.HTTP.MaxBodyBytesInFlight)
+		}
+	})
 	t.Run("0 counts as not set", func(t *testing.T) {
 		home := t.TempDir()
 		write(t, home, "[http]\nconsole_session_hours = 0\n")
@@ -88,6 +99,9 @@ func TestLoad(t *testing.T) {
 		{name: "a public key to sign with", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "UAXXGQ3AUJ7FIMD7XKNOBEDVVGLH5PIS3RR4YKJDWHFSTH5NO2PPUEZ4"}, want: "holds a public key"},
 		{name: "a malformed key", env: map[string]string{"OPENHUMAN_BUS_GATEWAY_KEY": "UABC"}, want: "bus.gateway_key (OPENHUMAN_BUS_GATEWAY_KEY): not an nkey public key"},
 		{name: "a malformed seed", env: map[string]string{"OPENHUMAN_BUS_SIGNING_SEED": "SUABC"}, want: "bus.signing_seed (OPENHUMAN_BUS_SIGNING_SEED): not an nkey seed"},
+		{name: "a proxy that is no address", file: "[http]\ntrusted_proxies = [\"proxy.internal\"]\n", want: `http.trusted_proxies "proxy.internal": not an IP address; list the proxy`},
+		{name: "a proxy range that does not parse", env: map[string]string{"OPENHUMAN_HTTP_TRUSTED_PROXIES": "10.0.0.5, 10.0.0.0/33"}, want: `OPENHUMAN_HTTP_TRUSTED_PROXIES: http.trusted_proxies "10.0.0.0/33": not a CIDR range`},
+		{name: "a body budget below one body", file: "[http]\nmax_body_bytes_in_flight = 1024\n", want: "http.max_body_bytes_in_flight 1024: use 4194304 (4 MiB, one body of the largest kind)"},
 		{name: "named file missing", env: map[string]string{"OPENHUMAN_CONFIG": "/nonexistent/openhuman.toml"}, want: "OPENHUMAN_CONFIG=/nonexistent/openhuman.toml: no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

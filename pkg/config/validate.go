@@ -98,6 +98,9 @@ func (c *Config) validate() error {
 	if c.HTTP.MaxSessionsPerToken < 1 || c.HTTP.MaxSessionsPerToken > 10000 {
 		return fmt.Errorf("http.max_sessions_per_token %d: use 1 to 10000", c.HTTP.MaxSessionsPerToken)
 	}
+	if err := c.HTTP.validateEdge(); err != nil {
+		return err
+	}
 	if a := c.Metrics.Addr; a != "" && a != "off" {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return fmt.Errorf("metrics.addr %q: use HOST:PORT such as 127.0.0.1:9301, or off", a)

@@ -3,9 +3,11 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/bodybudget"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 )
 
@@ -62,7 +64,9 @@ func limitBody(next http.Handler) http.Handler {
 
 // parseForm reads a posted form.
 func parseForm(r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
+	if err := r.ParseForm(); errors.Is(err, bodybudget.ErrExhausted) {
+		return contract.Errorf(contract.CodeUnavailable, "the server is reading as many requests as it may at once; send the form again in a moment")
+	} else if err != nil {
 		return contract.Errorf(contract.CodeInvalidRequest, "the form could not be read (%v); send it again from the console's page", err)
 	}
 	return nil

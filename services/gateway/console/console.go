@@ -47,9 +47,9 @@ type Options struct {
 	Authenticate func(presented string) (name string, scopes, workspaces []string, ok bool)
 	// Sessions signs people in (default: websession.New with defaults).
 	Sessions *websession.Manager
-	// SignInLimit bounds failed sign-ins per address (default: 5, then
-	// one every 12 seconds).
-	SignInLimit *websession.Limiter
+	// SignInLimit bounds wrong tokens per client address (default: 5,
+	// then one every 12 seconds); serve shares one with /rpc and /mcp.
+	SignInLimit *websession.Guard
 	// Metrics is where the tools page reads calls and latencies (default:
 	// the process's Prometheus registry, what /metrics serves).
 	Metrics prometheus.Gatherer
@@ -79,7 +79,7 @@ type Console struct {
 	gw       gateway
 	opts     Options
 	sessions *websession.Manager
-	limiter  *websession.Limiter
+	limiter  *websession.Guard
 	stats    *toolStats
 	router   chi.Router
 }
@@ -96,7 +96,7 @@ func New(gw gateway, opts Options) *Console {
 		opts.Sessions = websession.New(websession.Options{})
 	}
 	if opts.SignInLimit == nil {
-		opts.SignInLimit = websession.NewLimiter(12*time.Second, 5)
+		opts.SignInLimit = websession.DefaultGuard()
 	}
 	if opts.Metrics == nil {
 		opts.Metrics = prometheus.DefaultGatherer

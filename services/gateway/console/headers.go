@@ -2,6 +2,10 @@ package console
 
 import (
 	"net/http"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -37,7 +41,48 @@ func securityHeaders(next http.Handler) http.Handler {
 
 // allowFormTarget lets the page's forms lead to origin as well: the
 // consent page's answer is a redirect to the client's redirect URI, which
-// browsers check against form-action like the form's own target.
+// browsers check against form-action like the form's own target. The
+// origin comes from a client: it is written only as a CSP source
+// expression rebuilt from its parsed parts, and not at all when it is not
+// one (the redirect is then blocked by the browser, which is safe).
 func allowFormTarget(w http.ResponseWriter, origin string) {
-	w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy, "form-action 'self'", "form-action 'self' "+origin, 1))
+	src, ok := cspSource(origin)
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy, "form-action 'self'", "form-action 'self' "+src, 1))
 }
+
+// cspSource is origin as a CSP host-source, scheme://host[:port]: an http
+// or https scheme, a host of letters, digits, hyphens and dots or an IP
+// address, a port of digits. Anything else, ";" and "," and spaces among
+// it, is no source at all.
+func cspSource(origin string) (string, bool) {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Opaque != "" || u.User != nil ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	host, port := u.Hostname(), u.Port()
+	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Zone() != "" {
+			return "", false
+		}
+		host = a.String()
+		if a.Is6() {
+			host = "[" + host + "]"
+		}
+	} else if !dnsName.MatchString(host) {
+		return "", false
+	}
+	if port != "" {
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return "", false
+		}
+		host += ":" + port
+	}
+	return u.Scheme + "://" + host, true
+}
+
+// dnsName is a host name of letters, digits and hyphens between dots.
+var dnsName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$`)

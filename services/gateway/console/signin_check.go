@@ -10,7 +10,9 @@ import (
 )
 
 // signInCheck signs in with the token posted: a session cookie for the
-// token's name and workspaces. Failures count against the address.
+// token's name and workspaces. Wrong tokens count against the client's
+// address (websession.Guard), so a correct one from elsewhere is never
+// held back by them.
 func (c *Console) signInCheck(w http.ResponseWriter, r *http.Request) {
 	if err := parseForm(r); err != nil {
 		c.fail(w, r, err)
@@ -37,7 +39,9 @@ func (c *Console) signInCheck(w http.ResponseWriter, r *http.Request) {
 		name, scopes, workspaces, ok = c.opts.Authenticate(token)
 	}
 	if !ok {
-		c.limiter.Failed(addr)
+		if token != "" {
+			c.limiter.Failed(addr, token)
+		}
 		c.opts.Logger.Info("console sign-in refused: the token matches none", "remote", r.RemoteAddr)
 		msg := "That token matches no token of this server. Paste the token `openhuman-core token new NAME` printed (it starts with oh_), or OPENHUMAN_API_TOKEN."
 		if token == "" {

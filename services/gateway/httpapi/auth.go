@@ -9,10 +9,13 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
@@ -23,6 +26,10 @@ import (
 // only; the one presented is hashed and compared with every configured
 // hash in constant time, so neither a match's position nor its prefix
 // shows in the time taken. Neither a token nor its hash is ever logged.
+// Wrong tokens count against the client's address in a
+// websession.Guard, shared with the console's sign-in: past a few, that
+// address is answered 429 until its wait is over, and no other address
+// is held back by it.
 
 // openRoutes answer without a token: orchestrators and Prometheus probe
 // them, and they hold no memory content.
@@ -110,7 +117,7 @@ func Authenticator(tokens []config.Token) func(presented string) (name string, s
 // address only (see CheckListen). A refusal tells the client which token
 // to send (advice). At /mcp an OAuth access token (oauth.go) is taken too,
 // and a refusal there names the resource metadata clients sign in by.
-func requireToken(tokens []config.Token, auth *OAuth, advice string, log *slog.Logger) func(http.Handler) http.Handler {
+func requireToken(tokens []config.Token, auth *OAuth, advice string, guard *websession.Guard, log *slog.Logger) func(http.Handler) http.Handler {
 	known := newTokenSet(tokens)
 	return func(next http.Handler) http.Handler {
 		if len(tokens) == 0 && auth == nil {
@@ -122,8 +129,13 @@ func requireToken(tokens []config.Token, auth *OAuth, advice string, log *slog.L
 				return
 			}
 			presented, problem := bearer(r.Header.Get("Authorization"))
+			source := websession.Address(r.RemoteAddr)
 			var who *caller
 			if problem == "" {
+				if wait := guard.Wait(source); wait > 0 {
+					tooManyWrong(w, r, log, wait)
+					return
+				}
 				who = known.match(presented)
 			}
 			if who == nil && auth.guards(r.URL.Path) {
@@ -134,6 +146,9 @@ func requireToken(tokens []config.Token, auth *OAuth, advice string, log *slog.L
 					auth.unavailable(w, r, log, failed)
 					return
 				case who == nil:
+					if presented != "" {
+						guard.Failed(source, presented)
+					}
 					auth.refuse(w, r, log, refused)
 					return
 				}
@@ -143,6 +158,9 @@ func requireToken(tokens []config.Token, auth *OAuth, advice string, log *slog.L
 				return
 			}
 			if who == nil {
+				if presented != "" {
+					guard.Failed(source, presented)
+				}
 				refuse(w, r, log, advice, presented != "", problem)
 				return
 			}
@@ -182,6 +200,16 @@ func refuse(w http.ResponseWriter, r *http.Request, log *slog.Logger, advice str
 	log.Info("request refused: not authenticated", "reason", problem, "path", r.URL.Path, "remote", r.RemoteAddr)
 	w.Header().Set("WWW-Authenticate", challenge)
 	writeError(w, http.StatusUnauthorized, msg)
+}
+
+// tooManyWrong answers a token from an address that presented too many
+// wrong ones: 429 with how long to wait, the token unchecked.
+func tooManyWrong(w http.ResponseWriter, r *http.Request, log *slog.Logger, wait time.Duration) {
+	secs := strconv.Itoa(int(wait.Round(time.Second).Seconds()) + 1)
+	log.Info("request refused: too many wrong tokens from its address", "path", r.URL.Path, "remote", r.RemoteAddr)
+	w.Header().Set("Retry-After", secs)
+	writeError(w, http.StatusTooManyRequests, "Too Many Requests: too many wrong bearer tokens came from your address; try again in "+secs+
+		" seconds, with a token of this server")
 }
 
 // tokenAdvice says which token the server takes, the way its tokens were

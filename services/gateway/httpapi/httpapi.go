@@ -22,12 +22,17 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/bodybudget"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
+	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
 // MaxBodyBytes bounds a request body; a larger one is refused with 413.
-const MaxBodyBytes = 4 << 20
+// It is the largest body any route reads, which the in-flight budget must
+// hold (config checks it does).
+const MaxBodyBytes = config.MaxRequestBodyBytes
 
 // Options configure the HTTP API. The zero value works.
 type Options struct {
@@ -59,6 +64,17 @@ type Options struct {
 	// (default 30 s), and how long a kept-alive connection may sit idle
 	// (default 2 minutes); see HTTPServer.
 	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
+	// SignInLimit counts wrong bearer tokens per client address; serve
+	// shares it with the console's sign-in (default: 5, then one every
+	// 12 seconds).
+	SignInLimit *websession.Guard
+	// TrustedProxies are the proxies whose X-Forwarded-For names the
+	// client every limit and log counts (clientaddr); none by default.
+	TrustedProxies clientaddr.Trusted
+	// MaxBodyBytesInFlight bounds the body bytes of all requests held at
+	// once (default 64 MiB); past it a request is answered 503 with
+	// Retry-After (package bodybudget).
+	MaxBodyBytesInFlight int64
 	// Metrics serves /metrics; nil leaves the route out.
 	Metrics http.Handler
 	// OAuth lets remote MCP clients sign in with OAuth 2.1 (oauth.go);
@@ -94,6 +110,9 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	if opts.MaxSessionsPerToken <= 0 {
 		opts.MaxSessionsPerToken = 256
 	}
+	if opts.SignInLimit == nil {
+		opts.SignInLimit = websession.DefaultGuard()
+	}
 	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
 	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 30*time.Second)
 	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
@@ -103,10 +122,12 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	lim := sessionLimits{idle: opts.SessionIdle, max: opts.MaxSessions, perKey: map[string]int{keyAddress: opts.MaxSessionsPerAddress, keyToken: opts.MaxSessionsPerToken}}
 	s := &Server{gw: gw, mcp: mcp, opts: opts, sessions: newSessions(lim, time.Now)}
 	r := chi.NewRouter()
+	r.Use(clientaddr.Middleware(opts.TrustedProxies, opts.Logger))
 	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
-	r.Use(requireToken(opts.Tokens, opts.OAuth, tokenAdvice(opts.Tokens, opts.ConfigFile, opts.APITokenFrom), opts.Logger))
+	r.Use(requireToken(opts.Tokens, opts.OAuth, tokenAdvice(opts.Tokens, opts.ConfigFile, opts.APITokenFrom), opts.SignInLimit, opts.Logger))
+	r.Use(bodybudget.New(cmp.Or(opts.MaxBodyBytesInFlight, 64<<20)).Middleware(MaxBodyBytes, refuseBusy))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	if opts.Metrics != nil {
@@ -252,8 +273,24 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32600, "message": msg}})
 }
 
+// refuseBusy answers a request whose body the in-flight budget cannot
+// hold (Retry-After is set), in the style of its path: a page of the
+// console's, an OAuth error, or a JSON-RPC error.
+func refuseBusy(w http.ResponseWriter, r *http.Request) {
+	const msg = "the server is reading as many request bodies as it may at once (http.max_body_bytes_in_flight); send this again in a moment"
+	switch {
+	case isConsolePath(r.URL.Path):
+		http.Error(w, "Service Unavailable: "+msg+".", http.StatusServiceUnavailable)
+	case strings.HasPrefix(r.URL.Path, "/oauth/"):
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable", "error_description": msg})
+	default:
+		writeError(w, http.StatusServiceUnavailable, "Service Unavailable: "+msg)
+	}
+}
+
 // readBody reads at most MaxBodyBytes; a larger body is answered 413, one
-// that does not arrive in time 408, and false is returned.
+// that does not arrive in time 408, one the in-flight budget cannot hold
+// 503, and false is returned.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
@@ -261,6 +298,9 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large: the body is over 4 MiB; send less at once")
+		return nil, false
+	case errors.Is(err, bodybudget.ErrExhausted):
+		refuseBusy(w, r)
 		return nil, false
 	case errors.As(err, &netErr) && netErr.Timeout():
 		writeError(w, http.StatusRequestTimeout, "Request Timeout: the body did not arrive in time; send it all at once, right after the headers")

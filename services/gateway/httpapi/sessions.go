@@ -3,13 +3,13 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"net"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
@@ -32,14 +32,14 @@ const (
 	keyToken   = "token"
 )
 
-// loopbackClient is the address every loopback address counts as: all of
-// 127.0.0.0/8 and ::1 is this host, and any local process may connect
-// from any of them (157 addresses once held 10,000 sessions between them).
+// loopbackClient is the key every loopback address counts as (see
+// clientaddr.Key): any local process may connect from any of them (157
+// addresses once held 10,000 sessions between them).
 const loopbackClient = "loopback"
 
 // sessionKeys are the keys a session opened by r counts against. The
-// address is the connection's: behind a proxy every client shares the
-// proxy's, since a forwarded-for header is the client's to write. The
+// address is the client's (clientaddr): the connection's, or behind a
+// proxy of http.trusted_proxies the one it forwarded for. The
 // token's cap keeps one token, leaked or looping, from taking the sessions
 // of the others wherever it is used from.
 //
@@ -47,10 +47,7 @@ const loopbackClient = "loopback"
 // that holds a token must not, by filling its address's cap, make another
 // token's client on the same host or behind the same proxy give way.
 func sessionKeys(r *http.Request) []sessionKey {
-	addr := hostname(r.RemoteAddr)
-	if ip := net.ParseIP(addr); ip != nil && ip.IsLoopback() {
-		addr = loopbackClient
-	}
+	addr := clientaddr.Key(r.RemoteAddr)
 	c := callerFromContext(r.Context())
 	if c == nil {
 		return []sessionKey{{keyAddress, addr}}

@@ -12,12 +12,18 @@ import (
 
 // checkRedirectURI says what is wrong with a redirect URI a client
 // registers: it must be https, or http on a loopback address (a client on
-// the person's own machine, RFC 8252), absolute, without a fragment.
+// the person's own machine, RFC 8252), absolute, without a fragment, of
+// URI characters only, with a host that is a DNS name or an IP address
+// (see redirecturi.go: its origin is written into headers).
 func checkRedirectURI(raw string) string {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil || !u.IsAbs() || u.Host == "":
 		return "redirect URI " + quoteSafe(raw) + " is not an absolute URL"
+	case !uriChars(raw):
+		return "redirect URI " + quoteSafe(raw) + " holds characters a URI may not (spaces, quotes, <>\\^`{|}, or any beyond ASCII): percent-encode them"
+	case !hostName(u.Hostname()):
+		return "redirect URI " + quoteSafe(raw) + " has a host that is neither a DNS name (letters, digits, hyphens and dots) nor an IP address"
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return "redirect URI " + quoteSafe(raw) + " has a fragment, which OAuth forbids"
 	case u.User != nil:
@@ -33,7 +39,11 @@ func checkRedirectURI(raw string) string {
 // matchRedirect reports whether the redirect URI of a request is one the
 // client registered: exactly, or for a loopback http URI with any port,
 // as RFC 8252 section 7.3 has native apps bind whichever port is free.
+// A URI the registration check would refuse never matches.
 func matchRedirect(registered []string, asked string) bool {
+	if checkRedirectURI(asked) != "" {
+		return false // registered before the check was what it is
+	}
 	if slices.Contains(registered, asked) {
 		return true
 	}

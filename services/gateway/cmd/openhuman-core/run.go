@@ -22,6 +22,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
@@ -318,6 +319,11 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (%s)\n", addr, err, hint)
 		return exitFailure
 	}
+	proxies, err := clientaddr.ParseTrusted(m.cfg.HTTP.TrustedProxies)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "openhuman-core: http.trusted_proxies:", err)
+		return exitFailure
+	}
 	mcp := newMCPServer(gw, log)
 	edge, authz, closeOAuth, err := newOAuth(m.cfg, log)
 	if err != nil {
@@ -325,7 +331,9 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		return exitFailure
 	}
 	defer closeOAuth()
-	con := newConsole(gw, m.cfg, authz, log)
+	// One count of wrong tokens per client address, wherever presented.
+	guard := websession.DefaultGuard()
+	con := newConsole(gw, m.cfg, authz, guard, log)
 	defer con.Close()
 	api := httpapi.New(gw, mcp, httpapi.Options{
 		OAuth:                 edge,
@@ -338,6 +346,9 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		SessionIdle:           m.cfg.HTTP.SessionIdle(),
 		MaxSessionsPerAddress: m.cfg.HTTP.MaxSessionsPerAddress,
 		MaxSessionsPerToken:   m.cfg.HTTP.MaxSessionsPerToken,
+		TrustedProxies:        proxies,
+		SignInLimit:           guard,
+		MaxBodyBytesInFlight:  int64(m.cfg.HTTP.MaxBodyBytesInFlight),
 		Metrics:               telemetry.MetricsHandler(),
 		Console:               con,
 		Logger:                log,
@@ -442,7 +453,7 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 
 // newConsole is the console serve mounts at /console/, signing in with the
 // tokens /rpc takes.
-func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, log *slog.Logger) *console.Console {
+func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, guard *websession.Guard, log *slog.Logger) *console.Console {
 	var auth func(string) (string, []string, []string, bool)
 	if len(cfg.Auth.Tokens) > 0 {
 		auth = httpapi.Authenticator(cfg.Auth.Tokens)
@@ -453,7 +464,7 @@ func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, log
 	if u, err := os.UserHomeDir(); err == nil && home == filepath.Join(u, ".openhuman") {
 		home = ""
 	}
-	opts := console.Options{Authenticate: auth, Home: home, Logger: log,
+	opts := console.Options{Authenticate: auth, Home: home, Logger: log, SignInLimit: guard,
 		// Behind a TLS proxy (an https public URL) the cookie is Secure.
 		Sessions: websession.New(websession.Options{TTL: cfg.HTTP.ConsoleSession(), Secure: cfg.HTTP.ConsoleSecureCookies || strings.HasPrefix(cfg.HTTP.PublicURL, "https://")})}
 	if authz != nil {

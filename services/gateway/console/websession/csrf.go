@@ -2,7 +2,10 @@ package websession
 
 import (
 	"crypto/subtle"
+	"errors"
 	"net/http"
+
+	"github.com/openhuman-go/openhuman-go/services/gateway/bodybudget"
 )
 
 // Every state-changing request (any method but GET, HEAD and OPTIONS) of a
@@ -52,6 +55,10 @@ func RequireCSRF(deny Deny) func(http.Handler) http.Handler {
 			s := FromContext(r.Context())
 			got := r.Header.Get(Header)
 			if got == "" {
+				if err := r.ParseForm(); errors.Is(err, bodybudget.ErrExhausted) {
+					deny(w, r, http.StatusServiceUnavailable, "the server is reading as many requests as it may at once; send the form again in a moment")
+					return
+				}
 				got = r.PostFormValue(FormField)
 			}
 			if s == nil || got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.CSRF)) != 1 {

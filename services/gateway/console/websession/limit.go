@@ -1,11 +1,12 @@
 package websession
 
 import (
-	"net"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 )
 
 // Limiter bounds failed sign-ins per client address: a few at once, then
@@ -28,14 +29,11 @@ func NewLimiter(every time.Duration, burst int) *Limiter {
 	return &Limiter{every: every, burst: burst, by: map[string]*rate.Limiter{}, now: time.Now}
 }
 
-// Address is the address a request's failures count against: the
-// connection's (a forwarded-for header is the client's to write).
-func Address(remoteAddr string) string {
-	if h, _, err := net.SplitHostPort(remoteAddr); err == nil {
-		return h
-	}
-	return remoteAddr
-}
+// Address is the key a request's failures count against: its client
+// address, as clientaddr.Key has it (every loopback address one, an IPv6
+// address its /64). RemoteAddr holds the client's address already, behind
+// a trusted proxy too (clientaddr.Middleware).
+func Address(remoteAddr string) string { return clientaddr.Key(remoteAddr) }
 
 // Wait is how long addr must wait before it may try again; 0 when it may now.
 func (l *Limiter) Wait(addr string) time.Duration {

@@ -135,7 +135,7 @@ func TestLimiter(t *testing.T) {
 	if w := l.Wait("10.0.0.1"); w != 0 {
 		t.Errorf("after the interval it still waits %v", w)
 	}
-	if Address("192.0.2.7:5555") != "192.0.2.7" || Address("[::1]:80") != "::1" {
+	if Address("192.0.2.7:5555") != "192.0.2.7" || Address("[::1]:80") != "loopback" {
 		t.Error("Address")
 	}
 }
