@@ -161,7 +161,9 @@ var (
 	rePEM     = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.\\-]*)`)
 	rePEMTail = regexp.MustCompile(`(?:[A-Za-z0-9+/=]{16,}(?:\\n|\r?\n))+-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
 	// An Authorization header's credentials, with or without a scheme.
-	reAuthorization = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(bearer|basic|token|bot|apikey|digest)\s+)?([^\s"',;]{8,})`)
+	// The credentials end where quoting, markup or a bracket begins: a
+	// redaction must not swallow the rest of a code span or a sentence.
+	reAuthorization = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(bearer|basic|token|bot|apikey|digest)\s+)?([^\s"'\x60,;<>()\[\]{}]{8,})`)
 	reBearer        = regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`)
 )
 
@@ -234,14 +236,16 @@ func findAuthorization(text, lower string, spans []span) []span {
 			if m[2] >= 0 && strings.EqualFold(text[m[2]:m[3]], "bearer") {
 				kind = "bearer_token"
 			}
-			if !strings.HasPrefix(text[m[4]:], RedactedPrefix) {
+			if v := text[m[4]:m[5]]; !strings.HasPrefix(v, RedactedPrefix) && !isPlaceholder(v) {
 				spans = append(spans, span{m[4], m[5], kind})
 			}
 		}
 	}
 	if strings.Contains(lower, "bearer") {
 		for _, m := range reBearer.FindAllStringSubmatchIndex(text, -1) {
-			spans = append(spans, span{m[2], m[3], "bearer_token"})
+			if !isPlaceholder(text[m[2]:m[3]]) {
+				spans = append(spans, span{m[2], m[3], "bearer_token"})
+			}
 		}
 	}
 	return spans

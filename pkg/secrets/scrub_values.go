@@ -73,7 +73,14 @@ func isPlaceholder(v string) bool {
 	}
 	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") ||
 		strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") || strings.HasPrefix(v, "{{") ||
-		strings.Trim(v, "*xX.•") == ""
+		strings.Trim(v, "*xX.•") == "" || elided(v) || strings.Contains(l, "xxxx") ||
+		strings.HasPrefix(l, "your") && len(l) > 4 && strings.IndexByte("_-", l[4]) >= 0
+}
+
+// elided reports a value shown cut short, as documentation shows a token's
+// form (oh_…, sk-...abcd): whoever wrote it left the secret out.
+func elided(v string) bool {
+	return strings.Contains(v, "…") || strings.Contains(v, "...")
 }
 
 // isExpression reports code that computes a value: a call, a literal
