@@ -135,17 +135,24 @@ var seqOut = out("integer", "With memory replication on: the write's sequence in
 var MemoryForget = Tool{
 	Name:        "memory.forget",
 	Title:       "Forget",
-	Description: "Permanently delete memory items by id (1 to 100 ids). The text and its index entries are gone for good.",
-	Input: Object("", []string{"ids"}, map[string]*Schema{
+	Description: "Permanently delete memory items: by id (1 to 100 ids), or every item of a source (an ingested file, or a folder: " +
+		"every file ingested under it) and/or of a workspace. dry_run counts what would go and deletes nothing. " +
+		"The text and its index entries are gone for good.",
+	Input: Object("", nil, map[string]*Schema{
 		"ids": Array("Item ids, as returned by memory.fetch, memory.list or memory.learn.", String("").MaxLen(128)).Count(1, MaxForgetIDs),
+		"source": String("Instead of ids: an ingested file's source id (its absolute path, as memory.list and tree.list_sources show it) " +
+			"or a folder, which takes every source under it.").MaxLen(4096),
+		"workspace": Workspace("Instead of ids: every item of this workspace (with source: only that source's items in it)."),
+		"dry_run":   Boolean("Count what would be forgotten (matched), and forget nothing."),
 	}),
 	Output: outObject("", []string{"forgotten", "not_found"}, map[string]*Schema{
 		"forgotten": out("integer", "How many items were deleted."),
 		"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
+		"matched":   out("integer", "How many items the source or workspace held, or how many of the ids were stored: what a dry run would forget."),
 		"seq":       seqOut,
 	}),
 	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true, Idempotent: true,
-	Use:     "memory.forget to delete items by id when the user asks",
-	Summary: []SummaryField{CountOf("ids", "id_count")},
+	Use:     "memory.forget to delete items by id, or what a source or workspace holds, when the user asks",
+	Summary: []SummaryField{CountOf("ids", "id_count"), LengthOf("source"), ValueOf("workspace"), ValueOf("dry_run")},
 }

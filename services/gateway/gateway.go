@@ -187,6 +187,9 @@ func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string
 		row.ErrorMessage = contract.ErrorMessage(err)
 	} else {
 		row.ResultingID = reply.id
+		if reply.forgotten >= 0 {
+			row.ArgsSummary["forgotten"] = reply.forgotten
+		}
 	}
 	g.opts.Audit.Record(ctx, row)
 }

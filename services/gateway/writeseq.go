@@ -36,12 +36,19 @@ func (w *writeSeq) raise(seq uint64) {
 type writeReply struct {
 	id  string
 	seq uint64
+	// forgotten is how many items a forget removed, -1 when the reply
+	// does not say: the audit row of a forget counts them.
+	forgotten int
 }
 
 func readWriteReply(raw json.RawMessage) *writeReply {
-	wr := &writeReply{}
+	wr := &writeReply{forgotten: -1}
 	contract.EachMember(raw, func(key, value []byte) {
 		switch k := jsonrpc.MemberName(key); {
+		case k == "forgotten":
+			if n, err := strconv.Atoi(string(value)); err == nil {
+				wr.forgotten = n
+			}
 		case strings.EqualFold(k, "id"):
 			wr.id = ""
 			if id := jsonrpc.PlainString(value); id != "" {

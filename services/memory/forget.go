@@ -7,15 +7,24 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// ForgetParams are memory.forget's arguments.
+// ForgetParams are memory.forget's arguments: the items to forget by id,
+// or every item of a source (an ingested file, or a folder: every file
+// ingested under it) or of a workspace, or both.
 type ForgetParams struct {
-	IDs []string `json:"ids"`
+	IDs       []string `json:"ids,omitempty"`
+	Source    string   `json:"source,omitempty"`
+	Workspace string   `json:"workspace,omitempty"`
+	// DryRun counts what would be forgotten, and forgets nothing.
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 // ForgetResult counts what was removed and names ids that were not there.
 type ForgetResult struct {
 	Forgotten int      `json:"forgotten"`
 	NotFound  []string `json:"not_found"`
+	// Matched is how many items a source or workspace held: what a dry
+	// run would forget.
+	Matched *int `json:"matched,omitempty"`
 	// Seq is the write stream's sequence of the forget, when replicated.
 	Seq uint64 `json:"seq,omitempty"`
 }
@@ -25,6 +34,15 @@ type ForgetResult struct {
 func (s *Service) Forget(ctx context.Context, p ForgetParams, cc contract.CallContext) (*ForgetResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if len(p.IDs) == 0 {
+		return s.forgetWhere(ctx, p, cc)
+	}
+	if p.DryRun {
+		return s.countIDs(ctx, dedupe(p.IDs), cc)
 	}
 	ids := dedupe(p.IDs)
 	w, err := s.store.Delete(ctx, ids, scopeOf(cc))

@@ -50,6 +50,9 @@ Usage:
   openhuman-core [flags] ingest PATH...       store files and folders in memory as chunks (respects .gitignore,
                                               skips secret files unless named; exit status 3 when some files failed;
                                               --workspace W, --max-file-size BYTES, --conversation for turn files)
+  openhuman-core [flags] forget [ID...]       forget items for good: by id, or --source PATH (everything ingested from
+                                              a file, or from any file under a folder), --workspace W (all of its
+                                              items); --dry-run counts them first and forgets nothing
   openhuman-core [flags] export [FILE|-]      write every item as JSON Lines (docs/export.md) to FILE or stdout;
                                               --workspace W, --since TIME (RFC 3339 or a date)
   openhuman-core [flags] import FILE          store an export's items again, ids kept (importing twice stores nothing
@@ -96,7 +99,7 @@ Environment (docs/configuration.md lists every setting and its variable):
                           models and web search (default none)
 
 Ports: serve listens on 127.0.0.1:9300 (MCP at /mcp, JSON-RPC at /rpc,
-/metrics); mcp, call, ingest, export, import and backup open none. The embedded NATS server opens no
+/metrics); mcp, call, ingest, forget, export, import and backup open none. The embedded NATS server opens no
 port. Logs go to stderr; stdout is for MCP and results.
 `
 
@@ -158,6 +161,8 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return m.runBackup(ctx, g, rest)
 	case "restore":
 		return m.runRestore(ctx, g, rest)
+	case "forget":
+		return m.runForget(ctx, g, rest)
 	}
 	if cmd == "token" {
 		return m.runToken(g, rest)
