@@ -133,8 +133,8 @@ var seqOut = out("integer", "With memory replication on: the write's sequence in
 
 // MemoryForget deletes items by id.
 var MemoryForget = Tool{
-	Name:        "memory.forget",
-	Title:       "Forget",
+	Name:  "memory.forget",
+	Title: "Forget",
 	Description: "Permanently delete memory items: by id (1 to 100 ids), or every item of a source (an ingested file, or a folder: " +
 		"every file ingested under it) and/or of a workspace. dry_run counts what would go and deletes nothing. " +
 		"The text and its index entries are gone for good.",

@@ -38,7 +38,7 @@ func TestServiceMain(t *testing.T) {
 		{name: "arguments", args: []string{"serve"}, code: 2, stderr: []string{`no arguments are taken but healthcheck, got ["serve"]`}},
 		{name: "misspelt variable", environ: []string{"OPENHUMAN_HOME=" + home, "OPENHUMAN_SEARXNG_ENABLE=true"}, code: 1,
 			stderr: []string{"level=WARN", "OPENHUMAN_SEARXNG_ENABLE", "did you mean OPENHUMAN_SEARXNG_ENABLED?", "needs a NATS server"}},
-		{name: "retired setting", environ: []string{"OPENHUMAN_HOME=" + home, "OPENHUMAN_MEMORY_REPLICATION=jetstream", "OPENHUMAN_NATS_URL=nats://127.0.0.1:1"}, code: 1,
+		{name: "retired setting", environ: []string{"OPENHUMAN_HOME=" + home, "OPENHUMAN_MEMORY_REPLICATION=jetstream", "OPENHUMAN_MEMORY_ID_KEY=" + strings.Repeat("ab", 16), "OPENHUMAN_NATS_URL=nats://127.0.0.1:1"}, code: 1,
 			stderr: []string{"level=WARN", "deprecated setting: OPENHUMAN_MEMORY_REPLICATION=jetstream is now OPENHUMAN_MEMORY_REPLICATED=true"}},
 		{name: "named config missing", environ: []string{"OPENHUMAN_HOME=" + home, "OPENHUMAN_CONFIG=/nonexistent.toml"}, code: 1,
 			stderr: []string{"OPENHUMAN_CONFIG=/nonexistent.toml: no such file"}},

@@ -95,7 +95,11 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 
 // Ready is nil unless a handler of the service is stuck past its
 // deadline: its readiness then fails, so that it is restarted.
-func (s *server) Ready() error { return s.svc.Failing() }
+func (s *server) Ready() error { return s.Failing() }
+
+// Failing is nil unless a handler of the service is stuck past its
+// deadline (bus.Service.Failing).
+func (s *server) Failing() error { return s.svc.Failing() }
 
 // Close stops taking requests, waits for those in flight, then closes the
 // audit log and Redis.

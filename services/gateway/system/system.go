@@ -133,11 +133,13 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 			return nil, fmt.Errorf("starting the %s service: %w", svc.name, err)
 		}
 		s.services = append(s.services, closer)
-		if r, ok := closer.(interface{ Ready() error }); ok {
+		// What the gateway asks over the bus (pings, store health) it
+		// does not ask here again: only whether a handler is stuck.
+		if f, ok := closer.(interface{ Failing() error }); ok {
 			if s.local == nil {
 				s.local = map[string]func() error{}
 			}
-			s.local[svc.name] = r.Ready
+			s.local[svc.name] = f.Failing
 		}
 	}
 	if s.NC, err = srv.Connect("openhuman-core", log); err != nil {

@@ -129,7 +129,7 @@ func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.
 // damaged, failing or cannot be opened, or one whose handlers are stuck,
 // should not be sent calls.
 func (s *server) Ready() error {
-	if err := s.svc.Failing(); err != nil {
+	if err := s.Failing(); err != nil {
 		return err
 	}
 	if s.repl != nil && s.repl.follower != nil && !s.repl.caughtUp() {
@@ -148,6 +148,10 @@ func (s *server) Ready() error {
 	}
 	return errors.New(msg)
 }
+
+// Failing is nil unless a handler of the service is stuck past its
+// deadline (bus.Service.Failing).
+func (s *server) Failing() error { return s.svc.Failing() }
 
 // Close stops taking requests, waits for those in flight, then closes the store.
 func (s *server) Close() error {

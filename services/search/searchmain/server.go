@@ -97,7 +97,11 @@ func startupAttrs(svc *search.Service) []any {
 
 // Ready is nil unless a handler of the service is stuck past its
 // deadline: its readiness then fails, so that it is restarted.
-func (s *server) Ready() error { return s.svc.Failing() }
+func (s *server) Ready() error { return s.Failing() }
+
+// Failing is nil unless a handler of the service is stuck past its
+// deadline (bus.Service.Failing).
+func (s *server) Failing() error { return s.svc.Failing() }
 
 // Close stops taking requests and waits for those in flight.
 func (s *server) Close() error {
