@@ -40,6 +40,9 @@ func ValueOf(arg string) SummaryField {
 		if b, ok := v.(bool); ok {
 			return b
 		}
+		if !present && s != nil && s.Type == "boolean" && s.Default == nil {
+			return false // a flag left out is off
+		}
 		str, _ := v.(string)
 		if (!present || str == "") && s != nil && s.Default != nil {
 			return s.Default

@@ -54,6 +54,27 @@ var funcs = template.FuncMap{
 	"chart":   chart,
 	"param":   withParam,
 	"deref":   func(f *float64) float64 { return *f },
+	"spans":   codeSpans,
+}
+
+// codeSpans shows a message as HTML whose `backquoted` parts are code: the
+// server's messages quote fields and commands so, for a terminal and a
+// model alike, and a page should not show the quotes. Everything is
+// escaped first; a backquote without its pair stays as it is.
+func codeSpans(msg string) template.HTML {
+	parts := strings.Split(msg, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i%2 == 0:
+			b.WriteString(template.HTMLEscapeString(p))
+		case i == len(parts)-1: // unpaired
+			b.WriteString("`" + template.HTMLEscapeString(p))
+		default:
+			b.WriteString("<code>" + template.HTMLEscapeString(p) + "</code>")
+		}
+	}
+	return template.HTML(b.String())
 }
 
 // view is what every page template gets.

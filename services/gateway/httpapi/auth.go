@@ -32,8 +32,9 @@ import (
 // is held back by it.
 
 // openRoutes answer without a token: orchestrators and Prometheus probe
-// them, and they hold no memory content.
-var openRoutes = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+// them, browsers ask for a page's icon before anyone signs in, and they
+// hold no memory content.
+var openRoutes = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true, "/favicon.ico": true}
 
 // ConsolePrefix is where the console is mounted. It signs people in
 // itself (a bearer token or the session cookie its sign-in sets), with

@@ -170,6 +170,15 @@ func TestBearerAuth(t *testing.T) {
 		}
 	})
 
+	t.Run("the icon needs no token", func(t *testing.T) {
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := client.Get(ts.URL + "/favicon.ico")
+		if err != nil || resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/console/assets/icon.svg" {
+			t.Fatalf("/favicon.ico: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	})
+
 	t.Run("tools a token can use", func(t *testing.T) {
 		names := func(token string) []string {
 			sid := initSession(t, mcp, token)

@@ -130,6 +130,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	r.Use(bodybudget.New(cmp.Or(opts.MaxBodyBytesInFlight, 64<<20)).Middleware(MaxBodyBytes, refuseBusy))
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
+	r.Get("/favicon.ico", favicon)
 	if opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", opts.Metrics)
 	}
@@ -222,6 +223,12 @@ func isLoopbackAddr(addr string) bool {
 		return true
 	}
 	return isLoopbackName(hostname(addr))
+}
+
+// favicon sends a browser asking for the site's icon to the console's.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	http.Redirect(w, r, ConsolePrefix+"/assets/icon.svg", http.StatusMovedPermanently)
 }
 
 // healthz is liveness: it asks nothing of any service, so a dependency
