@@ -84,8 +84,9 @@ type Service struct {
 	nc       *nats.Conn
 	cfg      ServiceConfig
 	verifier *callauth.Verifier
-	sem      chan struct{} // a slot per request being handled
-	queue    chan struct{} // a slot per request taken from the subscription
+	replies  *callauth.ReplyKeys // seals answers to signed requests
+	sem      chan struct{}       // a slot per request being handled
+	queue    chan struct{}       // a slot per request taken from the subscription
 	beats    *beats
 	work     chan func() // idle workers take requests from here
 	mu       sync.Mutex  // guards stopped and wg.Add against Stop's wg.Wait
@@ -125,8 +126,9 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Service{nc: nc, cfg: cfg, verifier: verifier, sem: make(chan struct{}, cfg.MaxConcurrent),
-		queue: make(chan struct{}, cfg.MaxConcurrent*queuedPerWorker), beats: newBeats(nc, cfg.Logger),
+	replies := callauth.NewReplyKeys()
+	s := &Service{nc: nc, cfg: cfg, verifier: verifier, replies: replies, sem: make(chan struct{}, cfg.MaxConcurrent),
+		queue: make(chan struct{}, cfg.MaxConcurrent*queuedPerWorker), beats: newBeats(nc, cfg.Logger, replies),
 		work: make(chan func()), ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
 	for _, ep := range cfg.Endpoints {
 		s.stats[ep.def.Method] = newEndpointStats(cfg.Name, ep.def.Method)
@@ -172,12 +174,13 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 	data := r.Data
 	hdr := r.Header
 	beating := reply != "" && hdr.Get(HeartbeatHeader) == heartbeatAsk
+	to := replyToOf(hdr)
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
 		// Drained after Stop: answer at once so the caller can retry
 		// elsewhere; nothing of the call was done.
-		s.respond(reply, beating, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
+		s.respond(reply, to, beating, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
 			"the %s service is shutting down; retry", s.cfg.Name).With("reason", contract.ReasonReplicaStopping)}, nil)
 		return
 	}
@@ -187,7 +190,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 	// being handled: its caller must not take a busy replica for a dead one.
 	s.queue <- struct{}{}
 	if beating {
-		s.beats.hold(reply)
+		s.beats.hold(reply, to)
 	}
 	job := func() {
 		defer func() { <-s.queue; s.wg.Done() }()
@@ -207,7 +210,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		} else {
 			serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(r.Error)).Inc()
 		}
-		s.respond(reply, beating, r, body)
+		s.respond(reply, to, beating, r, body)
 		st.inFlight.Dec()
 	}
 	select {
@@ -364,10 +367,10 @@ const resultPrefix = `{"result":`
 // published (nats.go copies it).
 var replyBodies = bufpool.New(16<<10, 1<<20)
 
-// respond answers a request: with pooled, when handle wrote the reply,
-// else with reply encoded here; pooled goes back to replyBodies. beating
-// says its caller asked for heartbeats: they stop.
-func (s *Service) respond(subject string, beating bool, reply contract.Reply, pooled *[]byte) {
+// respond answers a request, sealed for to: with pooled, when handle
+// wrote the reply, else with reply encoded here; pooled goes back to
+// replyBodies. beating says its caller asked for heartbeats: they stop.
+func (s *Service) respond(subject string, to replyTo, beating bool, reply contract.Reply, pooled *[]byte) {
 	if pooled != nil {
 		defer replyBodies.Put(pooled, *pooled)
 	}
@@ -387,7 +390,7 @@ func (s *Service) respond(subject string, beating bool, reply contract.Reply, po
 	default:
 		body, err = contract.Marshal(reply)
 	}
-	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)) > s.nc.MaxPayload() {
+	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)+sealOverhead) > s.nc.MaxPayload() {
 		reply = contract.Reply{Error: contract.Errorf(contract.CodeEngine,
 			"the result is %d bytes, over the NATS message limit of %d bytes: ask for fewer items", len(body), s.nc.MaxPayload())}
 		body, err = contract.Marshal(reply)
@@ -396,10 +399,12 @@ func (s *Service) respond(subject string, beating bool, reply contract.Reply, po
 		s.cfg.Logger.Error("encoding reply", "err", err)
 		return
 	}
-	msg := &nats.Msg{Subject: subject, Data: body}
-	if reply.Error != nil {
-		msg.Header = nats.Header{micro.ErrorCodeHeader: {string(reply.Error.Code)}, micro.ErrorHeader: {reply.Error.Message}}
+	var hdr nats.Header
+	if reply.Error != nil && !to.sealed() {
+		// Sealed, an error says nothing outside its seal.
+		hdr = nats.Header{micro.ErrorCodeHeader: {string(reply.Error.Code)}, micro.ErrorHeader: {reply.Error.Message}}
 	}
+	msg := seal(s.replies, callauth.KindReply, to, subject, body, hdr)
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.cfg.Logger.Error("sending reply", "subject", subject, "err", err)
 	}
