@@ -63,34 +63,38 @@ type beats struct {
 	log  *slog.Logger
 	keys *callauth.ReplyKeys
 	mu   sync.Mutex
-	// held maps a call's reply subject to the call.
-	held map[string]*heldCall
+	// held are the calls held. Two requests may name one reply subject
+	// (whoever sees a call's heartbeat may send one naming it): each is
+	// held, and released, apart.
+	held map[*heldCall]struct{}
 	// greeted holds the reply prefixes (callers) sent a first heartbeat.
 	greeted map[string]bool
 }
 
 // heldCall is a call being held.
 type heldCall struct {
-	last time.Time // when its caller last heard from us (its arrival, at first)
-	to   replyTo
-	once sync.Once
-	beat *nats.Msg // made on its first heartbeat: most calls are answered before
+	reply string
+	last  time.Time // when its caller last heard from us (its arrival, at first)
+	to    replyTo
+	once  sync.Once
+	beat  *nats.Msg // made on its first heartbeat: most calls are answered before
 }
 
 func newBeats(nc *nats.Conn, log *slog.Logger, keys *callauth.ReplyKeys) *beats {
-	return &beats{nc: nc, log: log, keys: keys, held: map[string]*heldCall{}, greeted: map[string]bool{}}
+	return &beats{nc: nc, log: log, keys: keys, held: map[*heldCall]struct{}{}, greeted: map[string]bool{}}
 }
 
 // hold starts heartbeats for the call answering to reply, sealed for to,
-// greeting its caller first if this is the first call of theirs.
-func (b *beats) hold(reply string, to replyTo) {
+// greeting its caller first if this is the first call of theirs; release
+// the call returned to stop them.
+func (b *beats) hold(reply string, to replyTo) *heldCall {
 	caller := reply
 	if i := strings.LastIndexByte(reply, '.'); i > 0 {
 		caller = reply[:i]
 	}
-	h := &heldCall{last: time.Now(), to: to}
+	h := &heldCall{reply: reply, last: time.Now(), to: to}
 	b.mu.Lock()
-	b.held[reply] = h
+	b.held[h] = struct{}{}
 	greet := !b.greeted[caller]
 	if greet {
 		if len(b.greeted) >= maxGreeted {
@@ -100,21 +104,26 @@ func (b *beats) hold(reply string, to replyTo) {
 	}
 	b.mu.Unlock()
 	if greet {
-		b.send(reply, h)
+		b.send(h)
 	}
+	return h
 }
 
-func (b *beats) send(reply string, h *heldCall) {
-	h.once.Do(func() { h.beat = seal(b.keys, callauth.KindBeat, h.to, reply, nil, heartbeat) })
+func (b *beats) send(h *heldCall) {
+	h.once.Do(func() { h.beat = seal(b.keys, callauth.KindBeat, h.to, h.reply, nil, heartbeat) })
 	if err := b.nc.PublishMsg(h.beat); err != nil {
-		b.log.Debug("sending a heartbeat", "subject", reply, "err", err)
+		b.log.Debug("sending a heartbeat", "subject", h.reply, "err", err)
 	}
 }
 
-// release stops them: the call is being answered.
-func (b *beats) release(reply string) {
+// release stops h's heartbeats: the call is being answered. A nil h was
+// never held.
+func (b *beats) release(h *heldCall) {
+	if h == nil {
+		return
+	}
 	b.mu.Lock()
-	delete(b.held, reply)
+	delete(b.held, h)
 	b.mu.Unlock()
 }
 
@@ -124,11 +133,7 @@ func (b *beats) release(reply string) {
 func (b *beats) run(ctx context.Context) {
 	tick := time.NewTicker(HeartbeatEvery / 2)
 	defer tick.Stop()
-	type dueCall struct {
-		reply string
-		h     *heldCall
-	}
-	var due []dueCall
+	var due []*heldCall
 	for {
 		select {
 		case <-ctx.Done():
@@ -136,15 +141,15 @@ func (b *beats) run(ctx context.Context) {
 		case now := <-tick.C:
 			due = due[:0]
 			b.mu.Lock()
-			for reply, h := range b.held {
+			for h := range b.held {
 				if now.Sub(h.last) >= HeartbeatEvery {
 					h.last = now
-					due = append(due, dueCall{reply, h})
+					due = append(due, h)
 				}
 			}
 			b.mu.Unlock()
-			for _, d := range due {
-				b.send(d.reply, d.h)
+			for _, h := range due {
+				b.send(h)
 			}
 		}
 	}

@@ -9,9 +9,12 @@ import (
 // A service seals what it sends to a signed request's reply subject, its
 // answer and its heartbeats, for that request (callauth.ReplyKeys): the
 // caller believes nothing else that comes there, and whoever else reads
-// the caller's inbox reads nothing. An unsigned request is answered
-// unsealed, as before; its caller is no signer, and every signer's calls
-// have reply subjects nobody can guess.
+// the caller's inbox reads nothing. An answer is sealed only once the
+// request's proof holds and its nonce is fresh (a heartbeat, sent while a
+// request waits its turn, before that): the answer to an unsigned, forged
+// or replayed request goes unsealed, as before. Its caller, if it is no
+// signer, takes it; a signer drops it, and every signer's calls have reply
+// subjects nobody can guess.
 
 // replyTo is whom a request's messages are sealed for: the reply key and
 // nonce its proof names, or nobody (zero) when it names none.

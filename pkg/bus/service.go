@@ -180,7 +180,10 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		s.mu.Unlock()
 		// Drained after Stop: answer at once so the caller can retry
 		// elsewhere; nothing of the call was done.
-		s.respond(reply, to, beating, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
+		if _, err := s.verifier.Check(s.ctx, r.Subject, reply, data, hdr.Get(callauth.Header), hdr.Get(callauth.ParentHeader)); err != nil {
+			to = replyTo{}
+		}
+		s.respond(reply, to, nil, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
 			"the %s service is shutting down; retry", s.cfg.Name).With("reason", contract.ReasonReplicaStopping)}, nil)
 		return
 	}
@@ -189,8 +192,9 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 	// A request waiting for a free slot is held, and heartbeats like one
 	// being handled: its caller must not take a busy replica for a dead one.
 	s.queue <- struct{}{}
+	var held *heldCall
 	if beating {
-		s.beats.hold(reply, to)
+		held = s.beats.hold(reply, to)
 	}
 	job := func() {
 		defer func() { <-s.queue; s.wg.Done() }()
@@ -198,8 +202,8 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
-		r, body := s.handle(ep, request{subject: r.Subject, reply: reply, data: data,
-			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)})
+		r, body, to := s.serve(ep, request{subject: r.Subject, reply: reply, data: data,
+			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)}, to)
 		// Counted before the reply leaves: a caller that asks $SRV.STATS
 		// or scrapes once answered finds its request among them.
 		took := time.Since(start)
@@ -210,7 +214,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		} else {
 			serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(r.Error)).Inc()
 		}
-		s.respond(reply, to, beating, r, body)
+		s.respond(reply, to, held, r, body)
 		st.inFlight.Dec()
 	}
 	select {
@@ -274,30 +278,39 @@ type request struct {
 	auth, parent   string // callauth's headers
 }
 
-// handle answers one request. Its signature is checked before anything
-// else; its bytes are then decoded once, envelope and arguments together;
+// serve checks a request's signature, then handles it. Its answer is
+// sealed for the reply key its proof names only once the proof holds and
+// is fresh: an answer to a forged or replayed request goes unsealed, and
+// no signed caller takes it.
+func (s *Service) serve(ep *Endpoint, m request, to replyTo) (contract.Reply, *[]byte, replyTo) {
+	// The signature first: a request nobody trusted signed costs a hash of
+	// its bytes, not their parse.
+	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, m.data, m.auth, m.parent)
+	if err != nil {
+		return contract.Reply{Error: contract.AsError(err)}, nil, replyTo{}
+	}
+	r, body := s.handle(ep, m, checked)
+	return r, body, to
+}
+
+// handle answers one request whose signature holds (checked). Its bytes
+// are decoded once, envelope and arguments together;
 // the call context is believed only once it is the one signed, and the
 // arguments are checked against the
 // endpoint's schema and bound to the handler's params struct from the
 // decoded value. A result comes with its reply's bytes, written into a
 // buffer of replyBodies that respond gives back.
-func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply, body *[]byte) {
+func (s *Service) handle(ep *Endpoint, m request, checked *callauth.Checked) (reply contract.Reply, body *[]byte) {
 	start := time.Now()
 	method := ep.def.Method
 	data := m.data
-	// The signature first: a request nobody trusted signed costs a hash of
-	// its bytes, not their parse.
-	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, data, m.auth, m.parent)
-	if err != nil {
-		return contract.Reply{Error: contract.AsError(err)}, nil
-	}
 	var req struct {
 		Params any                  `json:"params"`
 		Ctx    contract.CallContext `json:"ctx"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	err = dec.Decode(&req)
+	err := dec.Decode(&req)
 	if err == nil && dec.InputOffset() != int64(len(bytes.TrimRight(data, " \t\r\n"))) {
 		err = errors.New("data after the envelope")
 	}
@@ -369,17 +382,15 @@ var replyBodies = bufpool.New(16<<10, 1<<20)
 
 // respond answers a request, sealed for to: with pooled, when handle
 // wrote the reply, else with reply encoded here; pooled goes back to
-// replyBodies. beating says its caller asked for heartbeats: they stop.
-func (s *Service) respond(subject string, to replyTo, beating bool, reply contract.Reply, pooled *[]byte) {
+// replyBodies. The heartbeats of held, if it was held, stop.
+func (s *Service) respond(subject string, to replyTo, held *heldCall, reply contract.Reply, pooled *[]byte) {
 	if pooled != nil {
 		defer replyBodies.Put(pooled, *pooled)
 	}
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
 	}
-	if beating {
-		s.beats.release(subject)
-	}
+	s.beats.release(held)
 	var body []byte
 	var err error
 	switch {
