@@ -127,7 +127,7 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 	if err != nil {
 		return nil, contract.Errorf(contract.CodeUnavailable, "cannot receive replies from NATS: %s", strings.TrimPrefix(err.Error(), "nats: "))
 	}
-	msg, err := in.request(ctx, service, subject, body, func(reply string) (nats.Header, error) {
+	msg, err := in.request(ctx, service, subject, body, func(reply string) (nats.Header, *sealedCall, error) {
 		return c.sign(ctx, subject, reply, body, cc, deadline)
 	})
 	if errors.Is(err, errReplicaSilent) {
@@ -165,21 +165,23 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 	return reply.Result, nil
 }
 
-// sign makes a request's proof headers (callauth).
-func (c *Client) sign(ctx context.Context, subject, reply string, body []byte, cc contract.CallContext, deadline time.Time) (nats.Header, error) {
+// sign makes a request's proof headers (callauth), and what opens the
+// answer sealed for it.
+func (c *Client) sign(ctx context.Context, subject, reply string, body []byte, cc contract.CallContext, deadline time.Time) (nats.Header, *sealedCall, error) {
 	hdr := nats.Header{}
 	if c.signer == nil {
-		return hdr, nil
+		return hdr, nil, nil
 	}
 	auth, parent, err := c.signer.Sign(ctx, subject, reply, body, cc, deadline)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hdr.Set(callauth.Header, auth)
 	if parent != "" {
 		hdr.Set(callauth.ParentHeader, parent)
 	}
-	return hdr, nil
+	_, nonce, _ := callauth.ReplyTo(auth)
+	return hdr, &sealedCall{keys: c.signer.Replies(), nonce: nonce}, nil
 }
 
 // CallTool calls the service serving tool with params already checked

@@ -3,6 +3,9 @@
 // Services register endpoints with nats.go micro (so $SRV.PING/INFO/STATS work)
 // on subjects openhuman.<service>.<method> in one queue group; callers send a
 // contract.Request and get a contract.Reply. Deadlines travel with the request
-// and a timeout is UNAVAILABLE, never a hang. The embedded subpackage starts an
+// and a timeout is UNAVAILABLE, never a hang. A signed call's answer is sealed
+// for its request and its reply subject is random (seal.go, inbox.go), so that
+// whoever reads or writes a caller's inbox neither reads nor forges an answer.
+// The embedded subpackage starts an
 // in-process NATS server for the default single-process mode and for tests.
 package bus

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 )
 
 // NATS request-reply cannot tell a slow replica from a dead one: a request
@@ -45,7 +47,7 @@ const (
 	heartbeatWorking = "working" // a heartbeat
 )
 
-// heartbeat is every heartbeat's header: it is only read.
+// heartbeat is every unsealed heartbeat's header: it is only read.
 var heartbeat = nats.Header{HeartbeatHeader: {heartbeatWorking}}
 
 // maxGreeted bounds the callers a service remembers having greeted; past
@@ -53,31 +55,46 @@ var heartbeat = nats.Header{HeartbeatHeader: {heartbeatWorking}}
 const maxGreeted = 4096
 
 // beats sends heartbeats for the calls a service holds. One goroutine
-// serves them all, so holding a call costs a map entry, not a timer.
+// serves them all, so holding a call costs a map entry, not a timer. A
+// signed call's heartbeat is sealed for it, as its answer will be, so
+// that no other message keeps the call open.
 type beats struct {
-	nc  *nats.Conn
-	log *slog.Logger
-	mu  sync.Mutex
-	// held maps a call's reply subject to when it last heard from us
-	// (its arrival, at first).
-	held map[string]time.Time
+	nc   *nats.Conn
+	log  *slog.Logger
+	keys *callauth.ReplyKeys
+	mu   sync.Mutex
+	// held are the calls held. Two requests may name one reply subject
+	// (whoever sees a call's heartbeat may send one naming it): each is
+	// held, and released, apart.
+	held map[*heldCall]struct{}
 	// greeted holds the reply prefixes (callers) sent a first heartbeat.
 	greeted map[string]bool
 }
 
-func newBeats(nc *nats.Conn, log *slog.Logger) *beats {
-	return &beats{nc: nc, log: log, held: map[string]time.Time{}, greeted: map[string]bool{}}
+// heldCall is a call being held.
+type heldCall struct {
+	reply string
+	last  time.Time // when its caller last heard from us (its arrival, at first)
+	to    replyTo
+	once  sync.Once
+	beat  *nats.Msg // made on its first heartbeat: most calls are answered before
 }
 
-// hold starts heartbeats for the call answering to reply, greeting its
-// caller first if this is the first call of theirs.
-func (b *beats) hold(reply string) {
+func newBeats(nc *nats.Conn, log *slog.Logger, keys *callauth.ReplyKeys) *beats {
+	return &beats{nc: nc, log: log, keys: keys, held: map[*heldCall]struct{}{}, greeted: map[string]bool{}}
+}
+
+// hold starts heartbeats for the call answering to reply, sealed for to,
+// greeting its caller first if this is the first call of theirs; release
+// the call returned to stop them.
+func (b *beats) hold(reply string, to replyTo) *heldCall {
 	caller := reply
 	if i := strings.LastIndexByte(reply, '.'); i > 0 {
 		caller = reply[:i]
 	}
+	h := &heldCall{reply: reply, last: time.Now(), to: to}
 	b.mu.Lock()
-	b.held[reply] = time.Now()
+	b.held[h] = struct{}{}
 	greet := !b.greeted[caller]
 	if greet {
 		if len(b.greeted) >= maxGreeted {
@@ -87,20 +104,26 @@ func (b *beats) hold(reply string) {
 	}
 	b.mu.Unlock()
 	if greet {
-		b.send(reply)
+		b.send(h)
+	}
+	return h
+}
+
+func (b *beats) send(h *heldCall) {
+	h.once.Do(func() { h.beat = seal(b.keys, callauth.KindBeat, h.to, h.reply, nil, heartbeat) })
+	if err := b.nc.PublishMsg(h.beat); err != nil {
+		b.log.Debug("sending a heartbeat", "subject", h.reply, "err", err)
 	}
 }
 
-func (b *beats) send(reply string) {
-	if err := b.nc.PublishMsg(&nats.Msg{Subject: reply, Header: heartbeat}); err != nil {
-		b.log.Debug("sending a heartbeat", "subject", reply, "err", err)
+// release stops h's heartbeats: the call is being answered. A nil h was
+// never held.
+func (b *beats) release(h *heldCall) {
+	if h == nil {
+		return
 	}
-}
-
-// release stops them: the call is being answered.
-func (b *beats) release(reply string) {
 	b.mu.Lock()
-	delete(b.held, reply)
+	delete(b.held, h)
 	b.mu.Unlock()
 }
 
@@ -110,7 +133,7 @@ func (b *beats) release(reply string) {
 func (b *beats) run(ctx context.Context) {
 	tick := time.NewTicker(HeartbeatEvery / 2)
 	defer tick.Stop()
-	var due []string
+	var due []*heldCall
 	for {
 		select {
 		case <-ctx.Done():
@@ -118,15 +141,15 @@ func (b *beats) run(ctx context.Context) {
 		case now := <-tick.C:
 			due = due[:0]
 			b.mu.Lock()
-			for reply, last := range b.held {
-				if now.Sub(last) >= HeartbeatEvery {
-					b.held[reply] = now
-					due = append(due, reply)
+			for h := range b.held {
+				if now.Sub(h.last) >= HeartbeatEvery {
+					h.last = now
+					due = append(due, h)
 				}
 			}
 			b.mu.Unlock()
-			for _, reply := range due {
-				b.send(reply)
+			for _, h := range due {
+				b.send(h)
 			}
 		}
 	}

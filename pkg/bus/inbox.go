@@ -2,24 +2,35 @@ package bus
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 )
 
 // inbox receives a client's replies on one wildcard subscription, as
 // nats.go's own request multiplexer does, but keeps a call open across
 // heartbeats: nats.go's takes the first message on a reply subject as the
 // answer.
+//
+// Whoever may subscribe to the inbox's prefix sees its reply subjects, and
+// whoever may publish a request can name one as its reply subject and
+// have a service answer there. So a call's token is random (128 bits from
+// crypto/rand), never a counter, and a signed call takes only messages
+// sealed for its own request (callauth.ReplyKeys): anything else that
+// comes to its subject is dropped and counted in
+// openhuman_bus_replies_dropped_total, and the call keeps waiting for its
+// answer.
 type inbox struct {
 	nc     *nats.Conn
 	prefix string // the reply subject of a call is prefix + its token
-	next   atomic.Uint64
 
 	mu    sync.Mutex
 	calls map[string]*pending
@@ -34,9 +45,20 @@ type inbox struct {
 // pending is one call waiting for its reply.
 type pending struct {
 	service string
+	sealed  *sealedCall    // nil: an unsigned call, whose replies are not sealed
 	reply   chan *nats.Msg // the answer, or nil after err is set; capacity 1
 	err     error
 	heard   atomic.Int64 // when the last heartbeat came (Unix ns), 0 before any
+	// beaten says a heartbeat sealed for the call came: its service holds
+	// it, so a "no responders" status is not the server's.
+	beaten atomic.Bool
+}
+
+// sealedCall opens the messages of a signed call: sealed for the request
+// of nonce, to keys.
+type sealedCall struct {
+	keys  *callauth.ReplyKeys
+	nonce string
 }
 
 // errReplicaSilent means the replica holding a call stopped sending
@@ -92,18 +114,20 @@ func (in *inbox) fail(token string, p *pending, err error) {
 }
 
 // deliver routes a message to its call: a heartbeat marks the call alive,
-// anything else answers it.
+// anything else answers it. A signed call's messages are opened first;
+// one that does not open is dropped.
 func (in *inbox) deliver(m *nats.Msg) {
 	token := strings.TrimPrefix(m.Subject, in.prefix)
 	in.mu.Lock()
 	p := in.calls[token]
-	beat := len(m.Data) == 0 && m.Header.Get(HeartbeatHeader) == heartbeatWorking
-	if p != nil && !beat {
-		delete(in.calls, token)
-	}
 	in.mu.Unlock()
 	if p == nil {
 		return // a late heartbeat or reply of a call given up
+	}
+	beat := m.Header.Get(HeartbeatHeader) == heartbeatWorking && (p.sealed != nil || len(m.Data) == 0)
+	if reason := p.open(m, beat); reason != "" {
+		repliesDropped.WithLabelValues(reason).Inc()
+		return
 	}
 	if beat {
 		p.heard.Store(time.Now().UnixNano())
@@ -112,7 +136,56 @@ func (in *inbox) deliver(m *nats.Msg) {
 		}
 		return
 	}
-	p.reply <- m
+	in.mu.Lock()
+	mine := in.calls[token] == p
+	if mine {
+		delete(in.calls, token)
+	}
+	in.mu.Unlock()
+	if mine { // else answered or given up meanwhile
+		p.reply <- m
+	}
+}
+
+// Reasons a message to a call's reply subject is dropped.
+const (
+	dropUnsealed     = "unsealed"          // a signed call's answer that is not sealed
+	dropNotForCall   = "not_for_this_call" // sealed for another request, or altered
+	dropHeartbeat    = "heartbeat"         // a heartbeat not sealed for the call
+	dropNoResponders = "no_responders"     // "no responders" once the service held the call
+)
+
+// open checks that m, a reply or with beat a heartbeat, is the call's
+// own, and opens it in place; it returns why it is not. The server's "no
+// responders" status cannot be sealed: it is believed until a heartbeat
+// of the call's own has come (before that, its reply subject has not been
+// seen on the bus).
+func (p *pending) open(m *nats.Msg, beat bool) (reason string) {
+	if p.sealed == nil {
+		return ""
+	}
+	if m.Header.Get(noRespondersHeader) == noRespondersStatus && len(m.Data) == 0 {
+		if p.beaten.Load() {
+			return dropNoResponders
+		}
+		return ""
+	}
+	from := m.Header.Get(callauth.SealHeader)
+	kind, reason := callauth.KindReply, dropNotForCall
+	if beat {
+		kind, reason = callauth.KindBeat, dropHeartbeat
+	} else if from == "" {
+		return dropUnsealed
+	}
+	data, err := p.sealed.keys.Open(kind, from, p.sealed.nonce, m.Subject, m.Data)
+	if err != nil {
+		return reason
+	}
+	m.Data = data
+	if beat {
+		p.beaten.Store(true)
+	}
+	return ""
 }
 
 // The server's "no responders" answer, as nats.go recognizes it.
@@ -123,16 +196,17 @@ const (
 
 // request publishes body to subject asking for heartbeats and waits for
 // the reply, until ctx ends or watch gives up on the call. headers makes
-// the request's other headers, which may depend on its reply subject.
-func (in *inbox) request(ctx context.Context, service, subject string, body []byte, headers func(reply string) (nats.Header, error)) (*nats.Msg, error) {
-	token := strconv.FormatUint(in.next.Add(1), 36)
+// the request's other headers, which may depend on its reply subject, and
+// what opens its answer when it is signed.
+func (in *inbox) request(ctx context.Context, service, subject string, body []byte, headers func(reply string) (nats.Header, *sealedCall, error)) (*nats.Msg, error) {
+	token := newToken()
 	reply := in.prefix + token
-	hdr, err := headers(reply)
+	hdr, sealed, err := headers(reply)
 	if err != nil {
 		return nil, err
 	}
 	hdr.Set(HeartbeatHeader, heartbeatAsk)
-	p := &pending{service: service, reply: make(chan *nats.Msg, 1)}
+	p := &pending{service: service, sealed: sealed, reply: make(chan *nats.Msg, 1)}
 	if _, known := in.heartbeating.Load(service); known {
 		// The call's first heartbeat is due within HeartbeatEvery of its
 		// arrival, queued or not: silence counts from now.
@@ -165,4 +239,12 @@ func (in *inbox) forget(token string) {
 	in.mu.Lock()
 	delete(in.calls, token)
 	in.mu.Unlock()
+}
+
+// newToken is a call's token: 128 random bits, so that nobody who sees
+// the inbox's other calls can name this one's reply subject.
+func newToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }

@@ -28,6 +28,10 @@ var (
 		Name: "openhuman_service_replies_refused_total",
 		Help: "Requests a service dropped unanswered because their reply subject is not an _INBOX subject.",
 	}, []string{"service", "method"})
+	repliesDropped = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "openhuman_bus_replies_dropped_total",
+		Help: "Messages to a signed call's reply subject that a caller dropped as not its service's answer: not sealed (unsealed), sealed for another request or altered (not_for_this_call), a heartbeat not sealed for the call (heartbeat), or a no-responders status once the service held the call (no_responders).",
+	}, []string{"reason"})
 	serviceInFlight = promauto.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "openhuman_service_requests_in_flight",
 		Help: "Requests a service is handling right now.",

@@ -87,8 +87,9 @@ type Service struct {
 	nc       *nats.Conn
 	cfg      ServiceConfig
 	verifier *callauth.Verifier
-	sem      chan struct{} // a slot per request being handled
-	queue    chan struct{} // a slot per request taken from the subscription
+	replies  *callauth.ReplyKeys // seals answers to signed requests
+	sem      chan struct{}       // a slot per request being handled
+	queue    chan struct{}       // a slot per request taken from the subscription
 	beats    *beats
 	work     chan func() // idle workers take requests from here
 	mu       sync.Mutex  // guards stopped and wg.Add against Stop's wg.Wait
@@ -132,8 +133,9 @@ func Serve(nc *nats.Conn, cfg ServiceConfig) (*Service, error) {
 		}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Service{nc: nc, cfg: cfg, verifier: verifier, sem: make(chan struct{}, cfg.MaxConcurrent),
-		queue: make(chan struct{}, cfg.MaxConcurrent*queuedPerWorker), beats: newBeats(nc, cfg.Logger),
+	replies := callauth.NewReplyKeys()
+	s := &Service{nc: nc, cfg: cfg, verifier: verifier, replies: replies, sem: make(chan struct{}, cfg.MaxConcurrent),
+		queue: make(chan struct{}, cfg.MaxConcurrent*queuedPerWorker), beats: newBeats(nc, cfg.Logger, replies),
 		work: make(chan func()), ctx: ctx, stop: stop, stats: map[string]*endpointStats{}}
 	for _, ep := range cfg.Endpoints {
 		s.stats[ep.def.Method] = newEndpointStats(cfg.Name, ep.def.Method)
@@ -179,12 +181,16 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 	data := r.Data
 	hdr := r.Header
 	beating := reply != "" && hdr.Get(HeartbeatHeader) == heartbeatAsk
+	to := replyToOf(hdr)
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
 		// Drained after Stop: answer at once so the caller can retry
 		// elsewhere; nothing of the call was done.
-		s.respond(reply, beating, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
+		if _, err := s.verifier.Check(s.ctx, r.Subject, reply, data, hdr.Get(callauth.Header), hdr.Get(callauth.ParentHeader)); err != nil {
+			to = replyTo{}
+		}
+		s.respond(reply, to, nil, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
 			"the %s service is shutting down; retry", s.cfg.Name).With("reason", contract.ReasonReplicaStopping)}, nil)
 		return
 	}
@@ -193,8 +199,9 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 	// A request waiting for a free slot is held, and heartbeats like one
 	// being handled: its caller must not take a busy replica for a dead one.
 	s.queue <- struct{}{}
+	var held *heldCall
 	if beating {
-		s.beats.hold(reply)
+		held = s.beats.hold(reply, to)
 	}
 	job := func() {
 		defer func() { <-s.queue; s.wg.Done() }()
@@ -202,8 +209,8 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
-		r, body := s.handle(ep, request{subject: r.Subject, reply: reply, data: data,
-			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)})
+		r, body, to := s.serve(ep, request{subject: r.Subject, reply: reply, data: data,
+			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)}, to)
 		// Counted before the reply leaves: a caller that asks $SRV.STATS
 		// or scrapes once answered finds its request among them.
 		took := time.Since(start)
@@ -214,7 +221,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		} else {
 			serviceRequests.WithLabelValues(s.cfg.Name, ep.def.Method, telemetry.Outcome(r.Error)).Inc()
 		}
-		s.respond(reply, beating, r, body)
+		s.respond(reply, to, held, r, body)
 		st.inFlight.Dec()
 	}
 	select {
@@ -278,30 +285,39 @@ type request struct {
 	auth, parent   string // callauth's headers
 }
 
-// handle answers one request. Its signature is checked before anything
-// else; its bytes are then decoded once, envelope and arguments together;
+// serve checks a request's signature, then handles it. Its answer is
+// sealed for the reply key its proof names only once the proof holds and
+// is fresh: an answer to a forged or replayed request goes unsealed, and
+// no signed caller takes it.
+func (s *Service) serve(ep *Endpoint, m request, to replyTo) (contract.Reply, *[]byte, replyTo) {
+	// The signature first: a request nobody trusted signed costs a hash of
+	// its bytes, not their parse.
+	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, m.data, m.auth, m.parent)
+	if err != nil {
+		return contract.Reply{Error: contract.AsError(err)}, nil, replyTo{}
+	}
+	r, body := s.handle(ep, m, checked)
+	return r, body, to
+}
+
+// handle answers one request whose signature holds (checked). Its bytes
+// are decoded once, envelope and arguments together;
 // the call context is believed only once it is the one signed, and the
 // arguments are checked against the
 // endpoint's schema and bound to the handler's params struct from the
 // decoded value. A result comes with its reply's bytes, written into a
 // buffer of replyBodies that respond gives back.
-func (s *Service) handle(ep *Endpoint, m request) (reply contract.Reply, body *[]byte) {
+func (s *Service) handle(ep *Endpoint, m request, checked *callauth.Checked) (reply contract.Reply, body *[]byte) {
 	start := time.Now()
 	method := ep.def.Method
 	data := m.data
-	// The signature first: a request nobody trusted signed costs a hash of
-	// its bytes, not their parse.
-	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, data, m.auth, m.parent)
-	if err != nil {
-		return contract.Reply{Error: contract.AsError(err)}, nil
-	}
 	var req struct {
 		Params any                  `json:"params"`
 		Ctx    contract.CallContext `json:"ctx"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	err = dec.Decode(&req)
+	err := dec.Decode(&req)
 	if err == nil && dec.InputOffset() != int64(len(bytes.TrimRight(data, " \t\r\n"))) {
 		err = errors.New("data after the envelope")
 	}
@@ -373,19 +389,17 @@ const resultPrefix = `{"result":`
 // published (nats.go copies it).
 var replyBodies = bufpool.New(16<<10, 1<<20)
 
-// respond answers a request: with pooled, when handle wrote the reply,
-// else with reply encoded here; pooled goes back to replyBodies. beating
-// says its caller asked for heartbeats: they stop.
-func (s *Service) respond(subject string, beating bool, reply contract.Reply, pooled *[]byte) {
+// respond answers a request, sealed for to: with pooled, when handle
+// wrote the reply, else with reply encoded here; pooled goes back to
+// replyBodies. The heartbeats of held, if it was held, stop.
+func (s *Service) respond(subject string, to replyTo, held *heldCall, reply contract.Reply, pooled *[]byte) {
 	if pooled != nil {
 		defer replyBodies.Put(pooled, *pooled)
 	}
 	if subject == "" {
 		return // a publish, not a request: nobody waits for an answer
 	}
-	if beating {
-		s.beats.release(subject)
-	}
+	s.beats.release(held)
 	var body []byte
 	var err error
 	switch {
@@ -396,7 +410,7 @@ func (s *Service) respond(subject string, beating bool, reply contract.Reply, po
 	default:
 		body, err = contract.Marshal(reply)
 	}
-	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)) > s.nc.MaxPayload() {
+	if err == nil && s.nc.MaxPayload() > 0 && int64(len(body)+sealOverhead) > s.nc.MaxPayload() {
 		reply = contract.Reply{Error: contract.Errorf(contract.CodeEngine,
 			"the result is %d bytes, over the NATS message limit of %d bytes: ask for fewer items", len(body), s.nc.MaxPayload())}
 		body, err = contract.Marshal(reply)
@@ -405,10 +419,12 @@ func (s *Service) respond(subject string, beating bool, reply contract.Reply, po
 		s.cfg.Logger.Error("encoding reply", "err", err)
 		return
 	}
-	msg := &nats.Msg{Subject: subject, Data: body}
-	if reply.Error != nil {
-		msg.Header = nats.Header{micro.ErrorCodeHeader: {string(reply.Error.Code)}, micro.ErrorHeader: {reply.Error.Message}}
+	var hdr nats.Header
+	if reply.Error != nil && !to.sealed() {
+		// Sealed, an error says nothing outside its seal.
+		hdr = nats.Header{micro.ErrorCodeHeader: {string(reply.Error.Code)}, micro.ErrorHeader: {reply.Error.Message}}
 	}
+	msg := seal(s.replies, callauth.KindReply, to, subject, body, hdr)
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.cfg.Logger.Error("sending reply", "subject", subject, "err", err)
 	}

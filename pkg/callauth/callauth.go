@@ -26,10 +26,15 @@
 // microsecond; an Ed25519 one about a hundred, which would double a memory
 // read): what is checked, and refused, is the same.
 //
-// What the signature does not give: confidentiality. A NATS client that
-// may subscribe to a service's subjects or to another binary's inbox
-// reads requests and replies; a client that may subscribe to a service's
-// subjects can answer in its place. NATS permissions (deploy/nats/auth.conf)
+// The proof also names the caller's reply key (seal.go): the service
+// seals its answer to the request with a key only it and the caller can
+// compute, so that whoever reads the caller's inbox reads no answer, and
+// an answer the caller did not ask for, or one given to another request,
+// is not believed.
+//
+// What the signature does not give: confidentiality of requests. A NATS
+// client that may subscribe to a service's subjects reads its requests,
+// and can answer in its place. NATS permissions (deploy/nats/auth.conf)
 // must keep those to their owners.
 //
 // Written here rather than taken from a JOSE library: the claims are
@@ -59,14 +64,15 @@ import (
 
 // Headers a signed request carries.
 const (
-	// Header holds the request's own proof: "v1 <key> <expiry ms> <nonce> <signature>".
+	// Header holds the request's own proof: "v2 <key> <expiry ms> <nonce>
+	// <identity hash> <reply key> <signature>".
 	Header = "Openhuman-Auth"
 	// ParentHeader holds, on a delegate's request, the gateway's proof of
 	// the call the delegate acts within (a Grant, as JSON).
 	ParentHeader = "Openhuman-Auth-Parent"
 )
 
-const version = "v1"
+const version = "v2"
 
 // ClockSkew is how far the clocks of the gateway and a service may
 // disagree: a proof is accepted this long after its expiry, and may
@@ -83,10 +89,10 @@ const MaxLife = time.Hour
 // caller's identity enters as its hash (identityHash), which the proof
 // carries too, so that a signature is checked before the request's bytes
 // are decoded: a forged request costs its hash, not its parse.
-func base(subject, reply string, exp int64, nonce string, idHash, bodySum []byte) []byte {
-	b := make([]byte, 0, 128+len(subject)+len(reply))
-	b = append(b, "openhuman-call-v1"...)
-	for _, s := range []string{subject, reply, strconv.FormatInt(exp, 10), nonce} {
+func base(subject, reply string, exp int64, nonce, replyKey string, idHash, bodySum []byte) []byte {
+	b := make([]byte, 0, 192+len(subject)+len(reply))
+	b = append(b, "openhuman-call-v2"...)
+	for _, s := range []string{subject, reply, strconv.FormatInt(exp, 10), nonce, replyKey} {
 		b = appendString(b, s)
 	}
 	b = append(b, idHash...)
@@ -197,19 +203,22 @@ type proof struct {
 	exp    int64 // Unix milliseconds
 	nonce  string
 	idHash []byte // identityHash of the caller
-	sig    []byte
+	// replyKey is the caller's reply key (ReplyKeys.Public): the service
+	// seals its answer to it.
+	replyKey string
+	sig      []byte
 }
 
 func (p proof) String() string {
 	return strings.Join([]string{version, p.key, strconv.FormatInt(p.exp, 10), p.nonce,
-		base64.RawURLEncoding.EncodeToString(p.idHash), base64.RawURLEncoding.EncodeToString(p.sig)}, " ")
+		base64.RawURLEncoding.EncodeToString(p.idHash), p.replyKey, base64.RawURLEncoding.EncodeToString(p.sig)}, " ")
 }
 
 var errMalformed = errors.New("the Openhuman-Auth header is malformed")
 
 func parseProof(h string) (proof, error) {
 	f := strings.Split(h, " ")
-	if len(f) != 6 || f[0] != version {
+	if len(f) != 7 || f[0] != version {
 		return proof{}, errMalformed
 	}
 	exp, err := strconv.ParseInt(f[2], 10, 64)
@@ -217,11 +226,11 @@ func parseProof(h string) (proof, error) {
 		return proof{}, errMalformed
 	}
 	id, err1 := base64.RawURLEncoding.DecodeString(f[4])
-	sig, err := base64.RawURLEncoding.DecodeString(f[5])
-	if err != nil || err1 != nil || len(id) != sha256.Size || len(sig) != ed25519.SignatureSize && len(sig) != sha256.Size || f[3] == "" || len(f[3]) > 64 {
+	sig, err := base64.RawURLEncoding.DecodeString(f[6])
+	if err != nil || err1 != nil || len(id) != sha256.Size || len(sig) != ed25519.SignatureSize && len(sig) != sha256.Size || f[3] == "" || len(f[3]) > 64 || len(f[5]) != replyKeyLen {
 		return proof{}, errMalformed
 	}
-	return proof{key: f[1], exp: exp, nonce: f[3], idHash: id, sig: sig}, nil
+	return proof{key: f[1], exp: exp, nonce: f[3], idHash: id, replyKey: f[5], sig: sig}, nil
 }
 
 // newNonce is 96 random bits: no two requests of a proof's lifetime share one.

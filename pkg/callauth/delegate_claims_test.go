@@ -45,8 +45,8 @@ func TestDelegateWithinTheRun(t *testing.T) {
 	})
 	t.Run("outliving the run", func(t *testing.T) {
 		// Sign refuses to; a delegate's key held elsewhere need not.
-		pr := proof{key: k.agents.Key(), exp: grant.p.exp + 1000, nonce: newNonce(), idHash: identityHash(agentCC)}
-		pr.sig = k.agents.sign(base(fetch, "r", pr.exp, pr.nonce, pr.idHash, sum([]byte("{}"))))
+		pr := proof{key: k.agents.Key(), exp: grant.p.exp + 1000, nonce: newNonce(), idHash: identityHash(agentCC), replyKey: k.agents.Replies().Public()}
+		pr.sig = k.agents.sign(base(fetch, "r", pr.exp, pr.nonce, pr.replyKey, pr.idHash, sum([]byte("{}"))))
 		_, err := fresh().Verify(context.Background(), fetch, "r", []byte("{}"), pr.String(), grant.header(), agentCC)
 		want(t, err, "outlive")
 	})
@@ -54,8 +54,8 @@ func TestDelegateWithinTheRun(t *testing.T) {
 		// A proof of the delegate's own that is still fresh: only the
 		// grant it names has run out.
 		exp := time.UnixMilli(grant.p.exp)
-		pr := proof{key: k.agents.Key(), exp: exp.Add(10 * time.Minute).UnixMilli(), nonce: newNonce(), idHash: identityHash(agentCC)}
-		pr.sig = k.agents.sign(base(fetch, "r", pr.exp, pr.nonce, pr.idHash, sum([]byte("{}"))))
+		pr := proof{key: k.agents.Key(), exp: exp.Add(10 * time.Minute).UnixMilli(), nonce: newNonce(), idHash: identityHash(agentCC), replyKey: k.agents.Replies().Public()}
+		pr.sig = k.agents.sign(base(fetch, "r", pr.exp, pr.nonce, pr.replyKey, pr.idHash, sum([]byte("{}"))))
 		v := fresh()
 		v.now = func() time.Time { return exp.Add(ClockSkew + time.Millisecond) }
 		_, err := v.Verify(context.Background(), fetch, "r", []byte("{}"), pr.String(), grant.header(), agentCC)

@@ -33,6 +33,7 @@ type grantWire struct {
 	Exp     int64                `json:"exp"`
 	Nonce   string               `json:"nonce"`
 	Sig     string               `json:"sig"`
+	ReplyTo string               `json:"reply_key"`
 	Subject string               `json:"subject"`
 	Reply   string               `json:"reply"`
 	Body    string               `json:"body_sha256"`
@@ -42,7 +43,7 @@ type grantWire struct {
 func (g *Grant) header() string {
 	g.once.Do(func() {
 		b, _ := json.Marshal(grantWire{Key: g.p.key, Exp: g.p.exp, Nonce: g.p.nonce,
-			Sig: base64.RawURLEncoding.EncodeToString(g.p.sig), Subject: g.subject, Reply: g.reply,
+			Sig: base64.RawURLEncoding.EncodeToString(g.p.sig), ReplyTo: g.p.replyKey, Subject: g.subject, Reply: g.reply,
 			Body: base64.RawURLEncoding.EncodeToString(g.bodySum), Ctx: g.cc})
 		g.encoded = string(b)
 	})
@@ -60,7 +61,7 @@ func parseGrant(h string) (*Grant, error) {
 		return nil, errMalformedParent
 	}
 	w.Ctx.MinSeq, w.Ctx.TimeoutMS = 0, 0
-	return &Grant{p: proof{key: w.Key, exp: w.Exp, nonce: w.Nonce, idHash: identityHash(w.Ctx), sig: sig}, subject: w.Subject, reply: w.Reply,
+	return &Grant{p: proof{key: w.Key, exp: w.Exp, nonce: w.Nonce, idHash: identityHash(w.Ctx), replyKey: w.ReplyTo, sig: sig}, subject: w.Subject, reply: w.Reply,
 		bodySum: body, cc: w.Ctx}, nil
 }
 

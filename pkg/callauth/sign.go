@@ -20,6 +20,9 @@ type Signer struct {
 	key      string
 	delegate bool
 	now      func() time.Time
+	// replies is the key its requests name for their answers, made with
+	// the signer: it never leaves the process.
+	replies *ReplyKeys
 }
 
 // NewSigner returns the root signer of seed (an nkey seed, SU...).
@@ -33,14 +36,14 @@ func newSigner(seed string, delegate bool) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{sign: func(msg []byte) []byte { return ed25519.Sign(priv, msg) }, key: key, delegate: delegate, now: time.Now}, nil
+	return &Signer{sign: func(msg []byte) []byte { return ed25519.Sign(priv, msg) }, key: key, delegate: delegate, now: time.Now, replies: NewReplyKeys()}, nil
 }
 
 // NewSharedSigner returns a signer of secret (NewSecret), for a process
 // whose verifiers hold it too: a root, or with delegate a delegate.
 func NewSharedSigner(secret []byte, delegate bool) *Signer {
 	key := slices.Clone(secret)
-	return &Signer{sign: func(msg []byte) []byte { return mac(key, msg) }, key: SecretID(key), delegate: delegate, now: time.Now}
+	return &Signer{sign: func(msg []byte) []byte { return mac(key, msg) }, key: SecretID(key), delegate: delegate, now: time.Now, replies: NewReplyKeys()}
 }
 
 func mac(key, msg []byte) []byte {
@@ -48,6 +51,9 @@ func mac(key, msg []byte) []byte {
 	h.Write(msg)
 	return h.Sum(nil)
 }
+
+// Replies are the keys that open the answers to its requests.
+func (s *Signer) Replies() *ReplyKeys { return s.replies }
 
 // Key is the signer's public key (U...), the one services are told to trust.
 func (s *Signer) Key() string { return s.key }
@@ -71,7 +77,7 @@ func (s *Signer) Sign(ctx context.Context, subject, reply string, body []byte, c
 		parent = g.header()
 		exp = min(exp, g.p.exp)
 	}
-	p := proof{key: s.key, exp: exp, nonce: newNonce(), idHash: identityHash(cc)}
-	p.sig = s.sign(base(subject, reply, exp, p.nonce, p.idHash, sum(body)))
+	p := proof{key: s.key, exp: exp, nonce: newNonce(), idHash: identityHash(cc), replyKey: s.replies.Public()}
+	p.sig = s.sign(base(subject, reply, exp, p.nonce, p.replyKey, p.idHash, sum(body)))
 	return p.String(), parent, nil
 }

@@ -168,7 +168,7 @@ func (v *Verifier) Check(ctx context.Context, subject, reply string, body []byte
 		return nil, denied("it is signed by %s, a key this service does not trust; check bus.gateway_key and bus.agents_key", clip(p.key))
 	}
 	c.bodySum = sum(body)
-	if !check(base(subject, reply, p.exp, p.nonce, p.idHash, c.bodySum), p.sig) {
+	if !check(base(subject, reply, p.exp, p.nonce, p.replyKey, p.idHash, c.bodySum), p.sig) {
 		return nil, denied("the signature does not match the request (altered, or sent to another subject)")
 	}
 	if isDelegate {
@@ -247,7 +247,7 @@ func (v *Verifier) grant(h string, d delegateKey, now time.Time) (*Grant, error)
 	}
 	// Remembered by what was signed as well as the signature: the same
 	// signature with other claims is another grant, a forged one.
-	signed := base(g.subject, g.reply, g.p.exp, g.p.nonce, g.p.idHash, g.bodySum)
+	signed := base(g.subject, g.reply, g.p.exp, g.p.nonce, g.p.replyKey, g.p.idHash, g.bodySum)
 	sig := string(sum(signed)) + string(g.p.sig)
 	v.mu.Lock()
 	_, known := v.parents[sig]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,11 +45,21 @@ func rawCall(t *testing.T, nc *nats.Conn, subject string, body []byte, hdr nats.
 		t.Fatal(err)
 	}
 	msg, err := sub.NextMsg(10 * time.Second)
-	for err == nil && len(msg.Data) == 0 && msg.Header.Get(bus.HeartbeatHeader) != "" {
+	for err == nil && msg.Header.Get(bus.HeartbeatHeader) != "" {
 		msg, err = sub.NextMsg(10 * time.Second) // the service greeting a new caller
 	}
 	if err != nil {
 		t.Fatalf("no reply to %s: %v", subject, err)
+	}
+	if from := msg.Header.Get(callauth.SealHeader); from != "" {
+		key, nonce, _ := callauth.ReplyTo(hdr.Get(callauth.Header))
+		k, ok := replyKeys.Load(key)
+		if !ok {
+			t.Fatalf("a reply sealed for %q, a key no signer of the test holds", key)
+		}
+		if msg.Data, err = k.(*callauth.ReplyKeys).Open(callauth.KindReply, from, nonce, reply, msg.Data); err != nil {
+			t.Fatalf("a sealed reply that does not open: %v", err)
+		}
 	}
 	r, err := contract.DecodeReply(msg.Data)
 	if err != nil {
@@ -56,6 +67,10 @@ func rawCall(t *testing.T, nc *nats.Conn, subject string, body []byte, hdr nats.
 	}
 	return r
 }
+
+// replyKeys are the reply keys of the signers of the test's requests, by
+// their public key: rawCall opens the answers sealed for them.
+var replyKeys sync.Map
 
 // signed is a request the gateway's key signed for subject and reply.
 func signed(t *testing.T, s *callauth.Signer, ctx context.Context, subject, reply string, params string, cc contract.CallContext) ([]byte, nats.Header) {
@@ -68,6 +83,7 @@ func signed(t *testing.T, s *callauth.Signer, ctx context.Context, subject, repl
 	if err != nil {
 		t.Fatal(err)
 	}
+	replyKeys.Store(s.Replies().Public(), s.Replies())
 	hdr := nats.Header{callauth.Header: {auth}}
 	if parent != "" {
 		hdr.Set(callauth.ParentHeader, parent)
