@@ -103,7 +103,7 @@ func TestToolCatalogAndInstructionsAgree(t *testing.T) {
 			t.Errorf("instructions lack %s", ct.Name)
 		}
 	}
-	if !strings.Contains(md, "- `question` (string, required)") || !strings.Contains(md, "- `ids` (array of string, required)") {
+	if !strings.Contains(md, "- `question` (string, required)") || !strings.Contains(md, "- `ids` (array of string, optional)") {
 		t.Errorf("arguments not rendered:\n%s", md)
 	}
 	if strings.Contains(ToolInstructions(nil), "###") {
