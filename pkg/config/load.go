@@ -140,7 +140,7 @@ func (c *Config) readFile(path string) error {
 				keys[i] += " (did you mean " + near + "?)"
 			}
 		}
-		return fmt.Errorf("%s: unknown key %s: check the spelling against the README's configuration section", path, strings.Join(keys, ", "))
+		return fmt.Errorf("%s: unknown key %s: check the spelling against docs/configuration.md or config.example.toml", path, strings.Join(keys, ", "))
 	}
 	return nil
 }

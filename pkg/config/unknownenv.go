@@ -16,7 +16,7 @@ import (
 var testEnvPrefixes = []string{"OPENHUMAN_TEST_", "OPENHUMAN_BENCH_", "OPENHUMAN_EVAL_"}
 
 // readElsewhere are OPENHUMAN_* variables of what runs beside the
-// binaries: the token an MCP client sends (OPENHUMAN_TOKEN, the README's
+// binaries: the token an MCP client sends (OPENHUMAN_TOKEN, docs/clients.md's
 // bearer_token_env_var for Codex), and the compose stack's published
 // port, image version and start-up wait and the gateway its tests call
 // (docker-compose.yml, scripts/compose-local.sh). A shell that exports

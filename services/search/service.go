@@ -218,7 +218,7 @@ func (s *Service) WebSearch(ctx context.Context, p SearchParams) (*Page, error) 
 		order = []string{p.Provider}
 	}
 	if len(order) == 0 {
-		return nil, contract.Errorf(contract.CodeUnavailable, "no search provider is configured: enable SearXNG or set an API key (see the README's search section)")
+		return nil, contract.Errorf(contract.CodeUnavailable, "no search provider is configured: enable SearXNG or set an API key (docs/web-search.md says how)")
 	}
 	max := clampMax(p.MaxResults)
 	return s.cached(ctx, "search", order, p.Query, max, func(ctx context.Context) (*Page, error) {

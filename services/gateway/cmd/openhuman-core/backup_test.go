@@ -184,7 +184,7 @@ func TestRestoreRefuses(t *testing.T) {
 	}
 }
 
-// A backup goes into a home not made yet, as the README shows; a FILE
+// A backup goes into a home not made yet, as docs/export.md shows; a FILE
 // that is a folder, an empty home or a missing backup is refused by name,
 // and nothing is left beside the file.
 func TestBackupAndRestoreByName(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The v1 smoke test of the README, verbatim; the profile is chosen by
+// The v1 smoke test of docs/smoke-tests.md, verbatim; the profile is chosen by
 // environment, as a client's configuration would set it, for that one
 // command only.
 const smokeV1 = `printf '%s\n' \
