@@ -187,7 +187,7 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		s.mu.Unlock()
 		// Drained after Stop: answer at once so the caller can retry
 		// elsewhere; nothing of the call was done.
-		if _, err := s.verifier.Check(s.ctx, r.Subject, reply, data, hdr.Get(callauth.Header), hdr.Get(callauth.ParentHeader)); err != nil {
+		if _, err := s.verifier.Check(s.ctx, r.Subject, reply, data, hdr.Get(callauth.Header), hdr.Get(callauth.ParentHeader)); err != nil && !callauth.Sealable(err) {
 			to = replyTo{}
 		}
 		s.respond(reply, to, nil, contract.Reply{Error: contract.Errorf(contract.CodeUnavailable,
@@ -286,15 +286,19 @@ type request struct {
 }
 
 // serve checks a request's signature, then handles it. Its answer is
-// sealed for the reply key its proof names only once the proof holds and
-// is fresh: an answer to a forged or replayed request goes unsealed, and
-// no signed caller takes it.
+// sealed for the reply key its proof names only once a trusted key's
+// signature holds (callauth.Sealable) and, but for a signed refusal, the
+// request is fresh: an answer to a forged or replayed request goes
+// unsealed, and no signed caller takes it.
 func (s *Service) serve(ep *Endpoint, m request, to replyTo) (contract.Reply, *[]byte, replyTo) {
 	// The signature first: a request nobody trusted signed costs a hash of
 	// its bytes, not their parse.
 	checked, err := s.verifier.Check(s.ctx, m.subject, m.reply, m.data, m.auth, m.parent)
 	if err != nil {
-		return contract.Reply{Error: contract.AsError(err)}, nil, replyTo{}
+		if !callauth.Sealable(err) {
+			to = replyTo{}
+		}
+		return contract.Reply{Error: contract.AsError(err)}, nil, to
 	}
 	r, body := s.handle(ep, m, checked)
 	return r, body, to

@@ -173,7 +173,7 @@ func (v *Verifier) Check(ctx context.Context, subject, reply string, body []byte
 	}
 	if isDelegate {
 		if c.parent, err = v.grant(parent, d, now); err != nil {
-			return nil, err
+			return nil, signedRefusal{err}
 		}
 	}
 	// Once the proof is known to be genuine: nobody else can fill the
@@ -185,6 +185,21 @@ func (v *Verifier) Check(ctx context.Context, subject, reply string, body []byte
 		return nil, denied("this request was already received once (a replay)")
 	}
 	return c, nil
+}
+
+// signedRefusal is a refusal of a request whose proof a trusted key did
+// sign (a delegate acting outside any grant): its caller is who the proof
+// says, and is told why, sealed for it like any answer. A refusal of a
+// proof no trusted key signed, or of a replay, is not.
+type signedRefusal struct{ error }
+
+func (r signedRefusal) Unwrap() error { return r.error }
+
+// Sealable reports whether the refusal err, of Check, may be sealed for
+// the reply key the request's proof names: the proof is a trusted key's.
+func Sealable(err error) bool {
+	var r signedRefusal
+	return errors.As(err, &r)
 }
 
 // Bind checks that cc, the call context the request's bytes hold, is the

@@ -38,7 +38,7 @@ func TestGatewaySetsMinSeqFromWriteReplies(t *testing.T) {
 	var reads []uint64
 	reply := func(m *nats.Msg, result any) {
 		body, _ := json.Marshal(map[string]any{"result": result})
-		_ = m.Respond(body)
+		_ = bustest.Respond(m, body)
 	}
 	write := func(m *nats.Msg) {
 		mu.Lock()

@@ -147,11 +147,17 @@ func (s *Store) Delete(ctx context.Context, kind, key string) error {
 	})
 }
 
+// listWait is what a listing may take beyond one call's deadline.
+const listWait = 2 * time.Second
+
 // List returns the live records of kind, dropping from the index those
 // Redis expired.
 func (s *Store) List(ctx context.Context, kind string) ([][]byte, error) {
 	var out [][]byte
-	err := s.c.Do(ctx, func(ctx context.Context, r *goredis.Client) error {
+	// A listing reads every record of its kind, up to MaxClients of
+	// them: on a busy machine that outlasts one call's deadline, and a
+	// timeout here would count as Redis failing for every call after it.
+	err := s.c.DoBlocking(ctx, listWait, func(ctx context.Context, r *goredis.Client) error {
 		keys, err := r.SMembers(ctx, s.index(kind)).Result()
 		if err != nil || len(keys) == 0 {
 			return err
