@@ -18,6 +18,7 @@ func FilterSchema() *Schema {
 		"agent_id":        str("Agent that wrote the item."),
 		"kinds":           Array("Item kinds to include.", Enum("", ItemKinds...)).Count(1, len(ItemKinds)),
 		"sources":         Array("Item sources to include.", Enum("", ItemSources...)).Count(1, len(ItemSources)),
+		"learning_kinds":  Array("Only learnings, and only of these kinds (preference, fact, ...).", Enum("", LearningKinds...)).Count(1, len(LearningKinds)),
 		"tags_any":        Array("Match items carrying at least one of these tags.", String("").MaxLen(100)).Count(1, 50),
 		"observed_after":  Timestamp("Only items observed at or after this RFC 3339 time."),
 		"observed_before": Timestamp("Only items observed before this RFC 3339 time."),
@@ -114,16 +115,19 @@ var MemoryLearn = Tool{
 		"confidence": Number("How sure you are, 0 to 1.").Range(0, 1).Def(DefaultConfidence),
 		"workspace": Workspace("Workspace the learning belongs to. A caller limited to workspaces must name one of them, " +
 			"unless it has exactly one, which is then the default."),
+		"replaces": String("Id of a learning this one corrects in place: the old one is kept, marked superseded_by the new one, " +
+			"and no longer found by memory.fetch or memory.recall. The new one takes its workspace, and its kind unless kind is given.").MaxLen(128),
 	}),
 	Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
 		"id":       out("string", "Id of the item holding the learning."),
 		"replayed": out("boolean", "True when the same learning was already stored."),
 		"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
 		"seq":      seqOut,
+		"replaces": out("string", "The learning this one corrects, when replaces was given."),
 	}),
 	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true, Idempotent: true,
-	Use:     "memory.learn to store a new preference, fact, procedure or correction",
+	Use:     "memory.learn to store a new preference, fact, procedure or correction (replaces corrects a learning in place)",
 	Summary: []SummaryField{LengthOf("text"), ValueOf("kind")},
 }
 

@@ -24,6 +24,8 @@ type HitMeta struct {
 	Tags         []string `json:"tags,omitempty"`
 	SourceID     string   `json:"source_id,omitempty"`
 	SourceRef    string   `json:"source_ref,omitempty"`
+	// SupersededBy is the learning that corrects this one in place.
+	SupersededBy string `json:"superseded_by,omitempty"`
 	Meta
 }
 

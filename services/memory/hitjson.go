@@ -90,6 +90,7 @@ func (m *HitMeta) appendJSON(dst []byte) []byte {
 	}
 	dst = appendOmitEmpty(dst, `,"source_id":`, m.SourceID)
 	dst = appendOmitEmpty(dst, `,"source_ref":`, m.SourceRef)
+	dst = appendOmitEmpty(dst, `,"superseded_by":`, m.SupersededBy)
 	// Meta's fields, promoted as encoding/json promotes an embedded struct's.
 	dst = appendOmitEmpty(dst, `,"workspace":`, m.Workspace)
 	dst = appendOmitEmpty(dst, `,"folder":`, m.Folder)

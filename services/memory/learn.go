@@ -18,6 +18,8 @@ type LearnParams struct {
 	Kind       string   `json:"kind,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
 	Workspace  string   `json:"workspace,omitempty"`
+	// Replaces is a learning this one corrects in place (edit.go).
+	Replaces string `json:"replaces,omitempty"`
 }
 
 // LearnResult says which item holds the learning.
@@ -29,6 +31,9 @@ type LearnResult struct {
 	// Seq is the write stream's sequence of the learning, when replicated:
 	// a read with min_seq at least this sees it on any replica.
 	Seq uint64 `json:"seq,omitempty"`
+	// Replaces is the learning this one corrects, kept and marked
+	// superseded.
+	Replaces string `json:"replaces,omitempty"`
 }
 
 // Sources of learnings (contract.ItemSources): what a client stored itself,
@@ -48,6 +53,9 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if text == "" {
 		return nil, contract.Errorf(contract.CodeInvalidRequest, "argument `text` must not be blank")
 	}
+	if p.Replaces != "" {
+		return s.correct(ctx, p, text, cc)
+	}
 	ws, err := writeWorkspace(cc, p.Workspace, "workspace")
 	if err != nil {
 		return nil, err
@@ -56,23 +64,27 @@ func (s *Service) Learn(ctx context.Context, p LearnParams, cc contract.CallCont
 	if kind == "" {
 		kind = contract.DefaultLearningKind
 	}
+	res, err := s.Remember(ctx, []Item{learning(text, kind, ws, p.Confidence, cc)})
+	if err != nil {
+		return nil, err
+	}
+	return &res[0], nil
+}
+
+// learning is the item a learning of cc's is stored as.
+func learning(text, kind, ws string, confidence *float64, cc contract.CallContext) Item {
 	conf := contract.DefaultConfidence
-	if p.Confidence != nil {
-		conf = *p.Confidence
+	if confidence != nil {
+		conf = *confidence
 	}
 	source := SourceClient
 	if cc.Agent != "" {
 		source = SourceAgent
 	}
-	item := Item{
+	return Item{
 		Kind: "learning", LearningKind: kind, Text: text, Confidence: &conf,
 		Source: source, Provenance: provenance(cc), Meta: Meta{Workspace: ws},
 	}
-	res, err := s.Remember(ctx, []Item{item})
-	if err != nil {
-		return nil, err
-	}
-	return &res[0], nil
 }
 
 // Remember stores items of any kind (learnings, document chunks,

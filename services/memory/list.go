@@ -40,8 +40,18 @@ func (s *Service) List(ctx context.Context, p ListParams, cc contract.CallContex
 		items = items[:n]
 		out.NextCursor = cursor{Before: items[n-1].Seq, For: fp}.encode()
 	}
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
+	replaced, err := s.replacement(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	for _, it := range items {
-		out.Items = append(out.Items, hitOf(it, nil))
+		h := hitOf(it, nil)
+		h.Meta.SupersededBy = replaced[it.ID]
+		out.Items = append(out.Items, h)
 	}
 	return out, nil
 }

@@ -64,6 +64,7 @@ type Filter struct {
 	Meta
 	Kinds          []string   `json:"kinds,omitempty"`
 	Sources        []string   `json:"sources,omitempty"`
+	LearningKinds  []string   `json:"learning_kinds,omitempty"`
 	TagsAny        []string   `json:"tags_any,omitempty"`
 	ObservedAfter  *time.Time `json:"observed_after,omitempty"`
 	ObservedBefore *time.Time `json:"observed_before,omitempty"`
@@ -192,6 +193,10 @@ type Store interface {
 	// Sources lists every source of workspaces (every workspace when nil)
 	// with its item count and latest item there.
 	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
+
+	// Replaced maps each of ids that a learning stored later replaces
+	// (its first tag is ReplacesTag + the id) to that learning's id.
+	Replaced(ctx context.Context, ids []string) (map[string]string, error)
 
 	// Health says whether the storage can be trusted: damaged, failing
 	// again and again, or sound.

@@ -184,7 +184,9 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	}
 	var ranked []retrieval.Candidate
 	if len(self) > 0 {
-		ranked, err = s.aboutUser(ctx, m, self, v, depth)
+		if ranked, err = s.aboutUser(ctx, m, self, v, depth); err == nil {
+			ranked, err = s.current(ctx, ranked)
+		}
 		terms = self
 	} else {
 		ranked, _, err = s.rank(ctx, m, ModeHybrid, p.Question, v, m.Items, depth, depth)

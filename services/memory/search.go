@@ -171,6 +171,11 @@ func (s *Service) itemsOf(ctx context.Context, list []retrieval.Candidate) (map[
 // returns the best min(need, depth) of them, best first, and a warning
 // when the vector leg could not run (retrieval.Engine.Rank).
 func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view, asOf int64, depth, need int) ([]retrieval.Candidate, string, error) {
-	return s.search.Rank(ctx, retrieval.Query{Text: query, Mode: mode, Marks: m, AsOf: asOf,
+	ranked, warning, err := s.search.Rank(ctx, retrieval.Query{Text: query, Mode: mode, Marks: m, AsOf: asOf,
 		Allowed: v.allowed, Universe: v.universe, Depth: depth, Need: need})
+	if err != nil {
+		return nil, "", err
+	}
+	ranked, err = s.current(ctx, ranked)
+	return ranked, warning, err
 }

@@ -178,7 +178,13 @@ func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.
 	if ents == nil {
 		ents = []Entity{}
 	}
-	return &FullChunk{Chunk: chunkRow(it), Content: it.Text, Item: hitOf(it, nil), Entities: ents}, nil
+	h := hitOf(it, nil)
+	replaced, err := s.replacement(ctx, []string{it.ID})
+	if err != nil {
+		return nil, err
+	}
+	h.Meta.SupersededBy = replaced[it.ID]
+	return &FullChunk{Chunk: chunkRow(it), Content: it.Text, Item: h, Entities: ents}, nil
 }
 
 // BrowseParams are tree.browse's arguments.

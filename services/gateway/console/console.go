@@ -138,6 +138,7 @@ func (c *Console) routes() chi.Router {
 		r.Post("/memory/forget", c.memoryForget)
 		r.Get("/memory/learn", c.memoryLearnForm)
 		r.Post("/memory/learn", c.memoryLearn)
+		r.Post("/memory/correct", c.memoryCorrect)
 		r.Get("/sources", c.sourceList)
 		r.Get("/sources/items", c.sourceItems)
 		r.Get("/sources/forget", c.sourceForgetConfirm)

@@ -21,6 +21,7 @@ type hitMeta struct {
 	Tags         []string `json:"tags"`
 	SourceID     string   `json:"source_id"`
 	SourceRef    string   `json:"source_ref"`
+	SupersededBy string   `json:"superseded_by"`
 	Workspace    string   `json:"workspace"`
 	Language     string   `json:"language"`
 	FilePath     string   `json:"file_path"`

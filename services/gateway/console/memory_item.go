@@ -19,8 +19,11 @@ func (c *Console) memoryItem(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := view{Title: "Item", Nav: "memory", Data: it}
-	if r.URL.Query().Get("done") == "learned" {
+	switch r.URL.Query().Get("done") {
+	case "learned":
 		v.Notice = "Learned. This is the item memory keeps."
+	case "corrected":
+		v.Notice = "Corrected. Memory keeps the old learning too, marked superseded by this one; fetch and recall find this one."
 	}
 	c.render(w, r, http.StatusOK, "item", v)
 }

@@ -15,8 +15,8 @@ const memoryPageSize = 50
 type memoryData struct {
 	Query url.Values
 	// The form's fields, as sent.
-	Q, Mode, Workspace, Kind, Source, Tags, After, Before string
-	Modes, Kinds, Sources                                 []string
+	Q, Mode, Workspace, Kind, LearningKind, Source, Tags, After, Before string
+	Modes, Kinds, LearningKinds, Sources                                []string
 	// Workspaces are the signed-in token's, when it is limited to some.
 	Workspaces []string
 	Searching  bool
@@ -31,7 +31,7 @@ type memoryData struct {
 func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := memoryData{Query: q, Q: strings.TrimSpace(q.Get("q")), Mode: q.Get("mode"), Workspace: q.Get("workspace"), Kind: q.Get("kind"),
-		Source: q.Get("source"), Tags: q.Get("tags"), After: q.Get("after"), Before: q.Get("before"),
+		LearningKind: q.Get("learning_kind"), LearningKinds: contract.LearningKinds, Source: q.Get("source"), Tags: q.Get("tags"), After: q.Get("after"), Before: q.Get("before"),
 		Modes: contract.FetchModes, Kinds: contract.ItemKinds, Sources: contract.ItemSources, Workspaces: callContext(r.Context()).Workspaces}
 	v := view{Title: "Memory", Nav: "memory", Data: &d}
 	filter, err := memoryFilter(d)
@@ -80,6 +80,9 @@ func memoryFilter(d memoryData) (map[string]any, error) {
 	}
 	if d.Kind != "" {
 		f["kinds"] = []string{d.Kind}
+	}
+	if d.LearningKind != "" {
+		f["learning_kinds"] = []string{d.LearningKind}
 	}
 	if d.Source != "" {
 		f["sources"] = []string{d.Source}

@@ -353,6 +353,7 @@ func filterSQL(f *memory.Filter) (string, []any) {
 	}
 	in("kind", f.Kinds)
 	in("source", f.Sources)
+	in("learning_kind", f.LearningKinds)
 	if f.Workspaces != nil {
 		where, ws := workspaceSQL(f.Workspaces)
 		b.WriteString(where)

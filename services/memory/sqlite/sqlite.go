@@ -345,6 +345,10 @@ CREATE TRIGGER items_au_sources AFTER UPDATE OF workspace, source_id, provenance
 		newest_seq = CASE WHEN excluded.most_recent_ms > most_recent_ms THEN excluded.newest_seq
 			WHEN excluded.most_recent_ms = most_recent_ms THEN min(newest_seq, excluded.newest_seq) ELSE newest_seq END;
 END;
+`, `
+-- A learning that corrects another in place names it in its first tag
+-- (replaces:<id>); reads find what is replaced by this index.
+CREATE INDEX items_first_tag ON items(json_extract(tags, '$[0]'));
 `}
 
 // migrate runs inside one IMMEDIATE transaction, so two processes starting

@@ -1,0 +1,89 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
+)
+
+// A learning is corrected in place by learning its new text with replaces
+// naming it. The old one is kept, with its provenance, and is superseded:
+// listed with superseded_by, and no longer found by fetch or recall, which
+// find the new one instead. The link is the new item's first tag,
+// ReplacesTag + the old id, so it travels wherever items do (export,
+// import, the replicated write stream) and the store finds it by an index.
+
+// ReplacesTag begins the first tag of a learning that replaces another.
+const ReplacesTag = "replaces:"
+
+// correct stores text as the correction of the learning p.Replaces, in its
+// workspace, of its kind unless p names one.
+func (s *Service) correct(ctx context.Context, p LearnParams, text string, cc contract.CallContext) (*LearnResult, error) {
+	old, err := s.store.Item(ctx, p.Replaces, scopeOf(cc))
+	if contract.ErrorCode(err) == contract.CodeNotFound {
+		return nil, contract.Errorf(contract.CodeNotFound,
+			"argument `replaces`: no learning %q in memory that this caller may see; ids come from memory.list, memory.fetch or memory.learn", p.Replaces).With("field", "replaces")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if old.Kind != "learning" {
+		return nil, contract.Errorf(contract.CodeInvalidRequest,
+			"argument `replaces`: %q is a %s, and only a learning is corrected in place; forget it (memory.forget) and learn the new text", p.Replaces, old.Kind).With("field", "replaces")
+	}
+	if p.Workspace != "" && p.Workspace != old.Meta.Workspace {
+		return nil, contract.Errorf(contract.CodeInvalidRequest,
+			"argument `workspace`: a correction stays in the workspace of the learning it replaces (%q); leave workspace out", old.Meta.Workspace).With("field", "workspace")
+	}
+	if _, err := writeWorkspace(cc, old.Meta.Workspace, "replaces"); err != nil {
+		return nil, err
+	}
+	kind := p.Kind
+	if kind == "" {
+		kind = old.LearningKind
+	}
+	it := learning(text, kind, old.Meta.Workspace, p.Confidence, cc)
+	it.Tags = []string{ReplacesTag + old.ID}
+	res, err := s.Remember(ctx, []Item{it})
+	if err != nil {
+		return nil, err
+	}
+	res[0].Replaces = old.ID
+	return &res[0], nil
+}
+
+// replacement reads which of items are superseded: their ids, mapped to
+// the learning replacing each.
+func (s *Service) replacement(ctx context.Context, ids []string) (map[string]string, error) {
+	return s.store.Replaced(ctx, ids)
+}
+
+// current drops from ranked the items a learning replaces: a read finds
+// what memory now holds, not what it was told and then told otherwise.
+func (s *Service) current(ctx context.Context, ranked []retrieval.Candidate) ([]retrieval.Candidate, error) {
+	if len(ranked) == 0 {
+		return ranked, nil
+	}
+	items, err := s.itemsOf(ctx, ranked)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.Kind == "learning" {
+			ids = append(ids, it.ID)
+		}
+	}
+	replaced, err := s.replacement(ctx, ids)
+	if err != nil || len(replaced) == 0 {
+		return ranked, err
+	}
+	out := ranked[:0:0]
+	for _, c := range ranked {
+		if _, gone := replaced[items[c.Seq].ID]; !gone {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
