@@ -11,33 +11,36 @@ import (
 
 // Resources: listing and reading them.
 
-func (s *Server) listResources(ctx context.Context, sess *Session) (any, *jsonrpc.Error) {
-	list, err := s.b.Resources(ctx, sess.callContext())
+func (s *Server) listResources(ctx context.Context, sess *Session, rq request) (any, *jsonrpc.Error) {
+	list, err := s.b.Resources(ctx, sess.callContext(rq))
 	if err != nil {
-		return nil, resourceError(err)
+		return nil, resourceError(err, rq)
 	}
 	return map[string]any{"resources": list}, nil
 }
 
-func (s *Server) readResource(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) readResource(ctx context.Context, sess *Session, rq request, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		URI *string `json:"uri"`
 	}
 	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.URI == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: resources/read takes {uri}; resources/list names the URIs"}
 	}
-	res, err := s.b.ReadResource(ctx, *p.URI, sess.callContext())
+	res, err := s.b.ReadResource(ctx, *p.URI, sess.callContext(rq))
 	if err != nil {
-		return nil, resourceError(err)
+		return nil, resourceError(err, rq)
 	}
 	return res, nil
 }
 
-func resourceError(err error) *jsonrpc.Error {
+func resourceError(err error, rq request) *jsonrpc.Error {
 	e := contract.AsError(err)
 	code, ok := resourceErrors[e.Code]
 	if !ok {
 		code = jsonrpc.CodeInternalError
+	}
+	if code == codeResourceNotFound && rq.stateless {
+		code = jsonrpc.CodeInvalidParams // 2026-07-28 retired -32002 for it
 	}
 	return &jsonrpc.Error{Code: code, Message: e.Message, Data: jsonrpc.ErrorData(e)}
 }

@@ -27,8 +27,9 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
-// ProtocolVersions are the MCP revisions this server speaks, newest first.
-// A client asking for another gets the newest.
+// ProtocolVersions are the MCP revisions with an initialize handshake this
+// server speaks, newest first. A client asking initialize for another gets
+// the newest. StatelessVersions (stateless.go) are the ones without.
 var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // structuredSince is the first revision with outputSchema and
@@ -60,6 +61,8 @@ type Options struct {
 type Server struct {
 	b    backend
 	opts Options
+	// serverInfo is {name, version} encoded, for every 2026-07-28 result.
+	serverInfo []byte
 }
 
 // New returns a server over b.
@@ -77,6 +80,7 @@ func New(b backend, opts *Options) *Server {
 	if s.opts.Instructions == nil {
 		s.opts.Instructions = func([]contract.Tool) string { return "" }
 	}
+	s.serverInfo, _ = json.Marshal(implementation{Name: s.opts.Name, Version: s.opts.Version}) // two strings: cannot fail
 	return s
 }
 
@@ -119,34 +123,54 @@ func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Messag
 }
 
 func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message, call *toolCall) (any, *jsonrpc.Error) {
-	if m.Method != "initialize" && !sess.admit(m.Method) {
+	rq, rerr := s.resolve(sess, m)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if !rq.stateless && m.Method != "initialize" && !sess.admit(m.Method) {
 		s.opts.Logger.Debug("refused a request before initialize", "method", m.Method, "transport", sess.transport)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
 			Message: fmt.Sprintf("Invalid Request: %.100s before initialize; send initialize first, and other requests once it is answered (only ping may come before)", m.Method)}
 	}
+	result, rerr := s.dispatch(ctx, sess, rq, m, call)
+	if rerr != nil || !rq.stateless {
+		return result, rerr
+	}
+	return s.complete(sess, rq, m.Method, result)
+}
+
+// dispatch answers a request of either era; what differs between them is
+// in rq.
+func (s *Server) dispatch(ctx context.Context, sess *Session, rq request, m *jsonrpc.Message, call *toolCall) (any, *jsonrpc.Error) {
 	switch m.Method {
 	case "initialize":
-		return s.initialize(ctx, sess, m.Params)
+		if !rq.stateless {
+			return s.initialize(ctx, sess, m.Params)
+		}
+	case "server/discover":
+		return s.discover(ctx), nil
 	case "ping":
-		return struct{}{}, nil
+		if !rq.stateless { // 2026-07-28 has no ping
+			return struct{}{}, nil
+		}
 	case "tools/list":
-		return s.listTools(ctx, sess), nil
+		return s.listTools(ctx, sess, rq), nil
 	case "tools/call":
 		if call == nil {
 			call = readToolCall(m.Params)
 		}
-		return s.callTool(ctx, sess, *call)
+		return s.callTool(ctx, sess, rq, *call)
 	}
 	if !s.opts.ToolsOnly {
 		switch m.Method {
 		case "resources/list":
-			return s.listResources(ctx, sess)
+			return s.listResources(ctx, sess, rq)
 		case "resources/templates/list":
 			// Every resource URI is concrete; answering (rather than -32601)
 			// keeps clients that probe after seeing the capability happy.
 			return map[string]any{"resourceTemplates": []any{}}, nil
 		case "resources/read":
-			return s.readResource(ctx, sess, m.Params)
+			return s.readResource(ctx, sess, rq, m.Params)
 		}
 	}
 	return nil, jsonrpc.MethodNotFound(m.Method)
@@ -184,6 +208,14 @@ type capabilities struct {
 type resourceCapability struct {
 	Subscribe   bool `json:"subscribe"`
 	ListChanged bool `json:"listChanged"`
+}
+
+func (s *Server) capabilities() capabilities {
+	caps := capabilities{}
+	if !s.opts.ToolsOnly {
+		caps.Resources = &resourceCapability{}
+	}
+	return caps
 }
 
 type initializeResult struct {
@@ -232,13 +264,9 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 	sess.mu.Unlock()
 	s.opts.Logger.Info("client connected", "client", p.ClientInfo.Name, "client_version", p.ClientInfo.Version,
 		"source", sess.Source(), "protocol", version, "transport", sess.transport)
-	caps := capabilities{}
-	if !s.opts.ToolsOnly {
-		caps.Resources = &resourceCapability{}
-	}
 	return initializeResult{
 		ProtocolVersion: version,
-		Capabilities:    caps,
+		Capabilities:    s.capabilities(),
 		ServerInfo:      implementation{Name: s.opts.Name, Version: s.opts.Version},
 		Instructions:    s.opts.Instructions(s.b.Tools(ctx)),
 	}, nil

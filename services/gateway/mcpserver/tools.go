@@ -28,10 +28,10 @@ type toolEntry struct {
 // the tools its scopes allow: a model offered memory.learn on a read-only
 // token tries it and meets a refusal it takes for its own mistake. A
 // session without one (stdio: the local user) is offered every tool.
-func (s *Server) listTools(ctx context.Context, sess *Session) any {
+func (s *Server) listTools(ctx context.Context, sess *Session, rq request) any {
 	tools := s.b.Tools(ctx)
-	structured := sess.structured()
-	cc := sess.callContext()
+	structured := rq.structured()
+	cc := sess.callContext(rq)
 	out := make([]toolEntry, 0, len(tools))
 	for _, t := range tools {
 		if cc.Token != "" && !cc.Holds(t.Scope()) {
@@ -57,13 +57,13 @@ type toolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 }
 
-func (s *Server) callTool(ctx context.Context, sess *Session, call toolCall) (any, *jsonrpc.Error) {
+func (s *Server) callTool(ctx context.Context, sess *Session, rq request, call toolCall) (any, *jsonrpc.Error) {
 	name, args := call.name, call.args
 	if !call.ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
 			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
 	}
-	raw, err := s.callBackend(ctx, sess, name, args)
+	raw, err := s.callBackend(ctx, sess, rq, name, args)
 	if err != nil {
 		e := contract.AsError(err)
 		if toolErrors[e.Code] == asInvalidParams {
@@ -74,7 +74,7 @@ func (s *Server) callTool(ctx context.Context, sess *Session, call toolCall) (an
 	}
 	// Every tool's result is an object conforming to its outputSchema
 	// (contract.Tool.Output); the text content is the same JSON, indented.
-	return toolSuccess{raw: raw, structured: sess.structured() && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))}, nil
+	return toolSuccess{raw: raw, structured: rq.structured() && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))}, nil
 }
 
 // toolSuccess is a tool's result as MCP sends it: the text content is the
