@@ -94,6 +94,13 @@ func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte 
 	return jsonrpc.Handle(data, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m, nil) })
 }
 
+// Answer answers one decoded request or notification as Handle would, and
+// nil when no response is due. A transport that picks its status by the
+// outcome (2026-07-28 over HTTP) takes the response before it is encoded.
+func (s *Server) Answer(ctx context.Context, sess *Session, m *jsonrpc.Message) *jsonrpc.Response {
+	return s.handleOne(ctx, sess, m, nil)
+}
+
 // handleOne answers a single message; nil means no response is due. call
 // is tools/call's params when the caller took them apart already.
 func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Message, call *toolCall) (resp *jsonrpc.Response) {
