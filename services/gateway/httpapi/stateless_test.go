@@ -10,6 +10,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
 // modernCall is a 2026-07-28 request: its body and the headers that
@@ -155,5 +156,29 @@ func TestStatelessHTTPScopes(t *testing.T) {
 	}
 	if _, out := post(t, url, learn, append(learnHeaders, bearer(laptopToken)...)...); !strings.Contains(out, `"resultType":"complete"`) || strings.Contains(out, `"isError":true`) {
 		t.Errorf("learn with an act token: %s", out)
+	}
+}
+
+// TestStatelessHTTPWithOAuth: an OAuth access token holds per request as a
+// bearer token does: its scopes pick the tools, its workspaces what is found.
+func TestStatelessHTTPWithOAuth(t *testing.T) {
+	e := mustServeOAuth(t)
+	url := e.ts.URL + "/mcp"
+	for ws, text := range map[string]string{"work": "the zqoauthword deploy key rotates monthly", "home": "the zqoauthword garden gate code"} {
+		body, headers := modernCall(1, "tools/call", "memory.learn", `{"text":"`+text+`","workspace":"`+ws+`"}`, "Laptop")
+		if _, out := post(t, url, body, append(headers, bearer(laptopToken)...)...); strings.Contains(out, `"isError":true`) || !strings.Contains(out, `"resultType":"complete"`) {
+			t.Fatalf("learn in %s: %s", ws, out)
+		}
+	}
+	access := e.signIn(t, oauth.Decision{Approve: true, Scopes: []string{"read"}, Workspaces: []string{"work"}})
+	list, listHeaders := modernCall(2, "tools/list", "", "", "Claude")
+	_, out := post(t, url, list, append(listHeaders, bearer(access)...)...)
+	if !strings.Contains(out, `"memory.fetch"`) || strings.Contains(out, `"memory.learn"`) {
+		t.Errorf("a read grant's tools: %s", out)
+	}
+	fetch, fetchHeaders := modernCall(3, "tools/call", "memory.fetch", `{"query":"zqoauthword"}`, "Claude")
+	_, out = post(t, url, fetch, append(fetchHeaders, bearer(access)...)...)
+	if !strings.Contains(out, "deploy key") || strings.Contains(out, "garden gate") {
+		t.Errorf("a grant for work found: %s", out)
 	}
 }

@@ -140,6 +140,13 @@ func TestStatelessRevisionRules(t *testing.T) {
 	if code, _ := errCode(modern(3, "initialize", "", "X")); code != jsonrpc.CodeMethodNotFound {
 		t.Errorf("initialize in 2026-07-28: %v", code)
 	}
+	// No logging capability in either era: the level is nothing to set.
+	if code, _ := errCode(modern(10, "logging/setLevel", `"level":"debug"`, "X")); code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("logging/setLevel in 2026-07-28: %v", code)
+	}
+	if code, _ := errCode(`{"jsonrpc":"2.0","id":11,"method":"logging/setLevel","params":{"level":"debug"}}`); code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("logging/setLevel before 2026-07-28: %v", code)
+	}
 	if resp := handle(t, s, sess, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); resp["result"] == nil {
 		t.Errorf("ping of the handshake era: %v", resp)
 	}
