@@ -57,7 +57,13 @@ func statelessRequest(r *http.Request, body []byte) (m *jsonrpc.Message, statele
 func (s *Server) mcpStateless(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 	if m == nil {
 		writeRPC(w, http.StatusBadRequest, jsonrpc.ErrorResponse(nil, jsonrpc.CodeInvalidRequest,
-			"Invalid Request: a 2026-07-28 POST carries one JSON-RPC request object, not a batch", nil))
+			"Invalid Request: a 2026-07-28 POST carries one JSON-RPC request object (not a batch, nor a response)", nil))
+		return
+	}
+	if m.Notification() {
+		// The revision defines none over HTTP (a request is withdrawn by
+		// closing its stream), and there is no session one could change.
+		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	if e := checkHeaders(r.Header, m); e != nil {

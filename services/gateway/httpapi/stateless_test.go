@@ -100,6 +100,7 @@ func TestStatelessHTTP(t *testing.T) {
 		{"unsupported version", strings.Replace(learn, "2026-07-28", "2099-01-01", 1), append(without("Mcp-Protocol-Version"), "Mcp-Protocol-Version", "2099-01-01"), 400, -32022},
 		{"ping is gone", ping, pingHeaders, 404, -32601},
 		{"batch", batch, learnHeaders, 400, -32600},
+		{"a response", `{"jsonrpc":"2.0","id":"x","result":{}}`, learnHeaders, 400, -32600},
 		{"base64 Mcp-Name", strings.Replace(learn, "zqmismatch", "zqbase64name", 1),
 			append(without("Mcp-Name"), "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("memory.learn"))+"?="), 200, 0},
 	} {
@@ -117,6 +118,9 @@ func TestStatelessHTTP(t *testing.T) {
 				t.Errorf("supported versions missing: %s", out)
 			}
 		})
+	}
+	if resp, out := post(t, url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`, pingHeaders...); resp.StatusCode != http.StatusAccepted || out != "" {
+		t.Errorf("notification: %d %q", resp.StatusCode, out)
 	}
 	body, headers = modernCall(6, "tools/call", "memory.fetch", `{"query":"zqmismatch"}`, "")
 	if _, out := post(t, url, body, headers...); strings.Contains(out, "Never stored") {

@@ -155,7 +155,7 @@ func (s *Server) dispatch(ctx context.Context, sess *Session, rq request, m *jso
 			return s.initialize(ctx, sess, m.Params)
 		}
 	case "server/discover":
-		return s.discover(ctx), nil
+		return s.discover(ctx, sess, rq), nil
 	case "ping":
 		if !rq.stateless { // 2026-07-28 has no ping
 			return struct{}{}, nil

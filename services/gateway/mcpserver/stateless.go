@@ -112,6 +112,8 @@ type discoverResult struct {
 	Instructions      string       `json:"instructions,omitempty"`
 }
 
-func (s *Server) discover(ctx context.Context) any {
+func (s *Server) discover(ctx context.Context, sess *Session, rq request) any {
+	// Without a handshake this is the nearest thing to a client connecting.
+	s.opts.Logger.Info("client discovered the server", "source", rq.source, "protocol", rq.protocol, "transport", sess.transport)
 	return discoverResult{SupportedVersions: SupportedVersions(), Capabilities: s.capabilities(), Instructions: s.opts.Instructions(s.b.Tools(ctx))}
 }
