@@ -34,10 +34,7 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotAcceptable, "Not Acceptable: the Accept header must allow application/json")
 		return
 	}
-	if v := r.Header.Get(headerProtocol); v != "" && !slices.Contains(mcpserver.SupportedVersions(), v) {
-		e := mcpserver.UnsupportedVersion(v)
-		e.Message = "Bad Request: unsupported " + headerProtocol + " " + v + "; supported: " + strings.Join(mcpserver.SupportedVersions(), ", ")
-		writeRPC(w, http.StatusBadRequest, &jsonrpc.Response{JSONRPC: "2.0", Error: e})
+	if !versionSpoken(w, r) {
 		return
 	}
 	body, ok := readBody(w, r)
@@ -111,6 +108,19 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeEncoded(w, out)
+}
+
+// versionSpoken answers 400 with -32022 and reports false when the
+// request's Mcp-Protocol-Version names a revision this server does not speak.
+func versionSpoken(w http.ResponseWriter, r *http.Request) bool {
+	v := r.Header.Get(headerProtocol)
+	if v == "" || slices.Contains(mcpserver.SupportedVersions(), v) {
+		return true
+	}
+	e := mcpserver.UnsupportedVersion(v)
+	e.Message = "Bad Request: unsupported " + headerProtocol + " " + v + "; supported: " + strings.Join(mcpserver.SupportedVersions(), ", ")
+	writeRPC(w, http.StatusBadRequest, &jsonrpc.Response{JSONRPC: "2.0", Error: e})
+	return false
 }
 
 // mcpGet would open a stream of server-initiated messages; this server sends
