@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
 
@@ -21,6 +22,7 @@ import (
 // outside a request, so GET is 405. initialize opens a session, named by
 // the Mcp-Session-Id header on every later request; DELETE ends it, and a
 // session unused for SessionIdle expires (sessions.go has the limits).
+// A 2026-07-28 request needs no session at all (stateless.go).
 
 const (
 	headerSession  = "Mcp-Session-Id"
@@ -32,12 +34,15 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotAcceptable, "Not Acceptable: the Accept header must allow application/json")
 		return
 	}
-	if v := r.Header.Get(headerProtocol); v != "" && !slices.Contains(mcpserver.ProtocolVersions, v) {
-		writeError(w, http.StatusBadRequest, "Bad Request: unsupported "+headerProtocol+" "+v+"; supported: "+strings.Join(mcpserver.ProtocolVersions, ", "))
+	if !versionSpoken(w, r) {
 		return
 	}
 	body, ok := readBody(w, r)
 	if !ok {
+		return
+	}
+	if m, stateless := statelessRequest(r, body); stateless {
+		s.mcpStateless(w, r, m)
 		return
 	}
 	var sess *mcpserver.Session
@@ -103,6 +108,19 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeEncoded(w, out)
+}
+
+// versionSpoken answers 400 with -32022 and reports false when the
+// request's Mcp-Protocol-Version names a revision this server does not speak.
+func versionSpoken(w http.ResponseWriter, r *http.Request) bool {
+	v := r.Header.Get(headerProtocol)
+	if v == "" || slices.Contains(mcpserver.SupportedVersions(), v) {
+		return true
+	}
+	e := mcpserver.UnsupportedVersion(v)
+	e.Message = "Bad Request: unsupported " + headerProtocol + " " + v + "; supported: " + strings.Join(mcpserver.SupportedVersions(), ", ")
+	writeRPC(w, http.StatusBadRequest, &jsonrpc.Response{JSONRPC: "2.0", Error: e})
+	return false
 }
 
 // mcpGet would open a stream of server-initiated messages; this server sends

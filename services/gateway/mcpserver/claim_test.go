@@ -31,7 +31,7 @@ func TestClaim(t *testing.T) {
 	if !sess.Claim("oidc:alice", []string{"read"}, []string{"work"}) {
 		t.Error("the owner was refused its own session")
 	}
-	if cc := sess.callContext(); cc.Token != "oidc:alice" || len(cc.Scopes) != 1 || len(cc.Workspaces) != 1 {
+	if cc := sess.callContext(sess.agreed()); cc.Token != "oidc:alice" || len(cc.Scopes) != 1 || len(cc.Workspaces) != 1 {
 		t.Errorf("the session's calls carry %+v", cc)
 	}
 }

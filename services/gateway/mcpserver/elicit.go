@@ -47,11 +47,11 @@ type askingBackend interface {
 
 // callBackend calls a tool, with a way to ask the user when the session
 // and the request's transport allow it.
-func (s *Server) callBackend(ctx context.Context, sess *Session, name string, args json.RawMessage) (json.RawMessage, error) {
-	cc := sess.callContext()
+func (s *Server) callBackend(ctx context.Context, sess *Session, rq request, name string, args json.RawMessage) (json.RawMessage, error) {
+	cc := sess.callContext(rq)
 	ab, ok := s.b.(askingBackend)
 	push := pushFrom(ctx)
-	if !ok || push == nil || !sess.elicits() {
+	if !ok || push == nil || !rq.elicits() {
 		return s.b.CallTool(ctx, name, args, cc)
 	}
 	return ab.CallToolAsking(ctx, name, args, cc, func(ctx context.Context, message string, schema map[string]any) (string, map[string]any, error) {
@@ -60,10 +60,10 @@ func (s *Server) callBackend(ctx context.Context, sess *Session, name string, ar
 }
 
 // elicits reports whether the client said it takes elicitation requests.
-func (s *Session) elicits() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.elicitation && s.protocol >= elicitSince
+// A 2026-07-28 request never does: that revision has the server ask by
+// answering input_required instead.
+func (r request) elicits() bool {
+	return r.elicitation && r.protocol >= elicitSince && !r.stateless
 }
 
 // elicit asks the client's user message, for an answer of schema, and

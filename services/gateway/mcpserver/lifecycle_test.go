@@ -88,8 +88,8 @@ func TestSecondInitializeIsRefused(t *testing.T) {
 	if e == nil || e["code"] != float64(jsonrpc.CodeInvalidRequest) || !strings.Contains(e["message"].(string), "already initialized (as mcp:test-client)") {
 		t.Errorf("second initialize: %v", resp)
 	}
-	if sess.Source() != "mcp:test-client" || !sess.structured() {
-		t.Errorf("the second initialize changed the session: %s, structured %v", sess.Source(), sess.structured())
+	if sess.Source() != "mcp:test-client" || !sess.agreed().structured() {
+		t.Errorf("the second initialize changed the session: %s, structured %v", sess.Source(), sess.agreed().structured())
 	}
 }
 

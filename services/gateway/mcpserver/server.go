@@ -22,14 +22,14 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
-// ProtocolVersions are the MCP revisions this server speaks, newest first.
-// A client asking for another gets the newest.
+// ProtocolVersions are the MCP revisions with an initialize handshake this
+// server speaks, newest first. A client asking initialize for another gets
+// the newest. StatelessVersions (stateless.go) are the ones without.
 var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // structuredSince is the first revision with outputSchema and
@@ -61,6 +61,8 @@ type Options struct {
 type Server struct {
 	b    backend
 	opts Options
+	// serverInfo is {name, version} encoded, for every 2026-07-28 result.
+	serverInfo []byte
 }
 
 // New returns a server over b.
@@ -78,6 +80,7 @@ func New(b backend, opts *Options) *Server {
 	if s.opts.Instructions == nil {
 		s.opts.Instructions = func([]contract.Tool) string { return "" }
 	}
+	s.serverInfo, _ = json.Marshal(implementation{Name: s.opts.Name, Version: s.opts.Version}) // two strings: cannot fail
 	return s
 }
 
@@ -89,6 +92,13 @@ func (s *Server) Handle(ctx context.Context, sess *Session, data []byte) []byte 
 		return nil // the client answering a request of ours
 	}
 	return jsonrpc.Handle(data, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response { return s.handleOne(ctx, sess, m, nil) })
+}
+
+// Answer answers one decoded request or notification as Handle would, and
+// nil when no response is due. A transport that picks its status by the
+// outcome (2026-07-28 over HTTP) takes the response before it is encoded.
+func (s *Server) Answer(ctx context.Context, sess *Session, m *jsonrpc.Message) *jsonrpc.Response {
+	return s.handleOne(ctx, sess, m, nil)
 }
 
 // handleOne answers a single message; nil means no response is due. call
@@ -120,34 +130,54 @@ func (s *Server) handleOne(ctx context.Context, sess *Session, m *jsonrpc.Messag
 }
 
 func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message, call *toolCall) (any, *jsonrpc.Error) {
-	if m.Method != "initialize" && !sess.admit(m.Method) {
+	rq, rerr := s.resolve(sess, m)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if !rq.stateless && m.Method != "initialize" && !sess.admit(m.Method) {
 		s.opts.Logger.Debug("refused a request before initialize", "method", m.Method, "transport", sess.transport)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
 			Message: fmt.Sprintf("Invalid Request: %.100s before initialize; send initialize first, and other requests once it is answered (only ping may come before)", m.Method)}
 	}
+	result, rerr := s.dispatch(ctx, sess, rq, m, call)
+	if rerr != nil || !rq.stateless {
+		return result, rerr
+	}
+	return s.complete(sess, rq, m.Method, result)
+}
+
+// dispatch answers a request of either era; what differs between them is
+// in rq.
+func (s *Server) dispatch(ctx context.Context, sess *Session, rq request, m *jsonrpc.Message, call *toolCall) (any, *jsonrpc.Error) {
 	switch m.Method {
 	case "initialize":
-		return s.initialize(ctx, sess, m.Params)
+		if !rq.stateless {
+			return s.initialize(ctx, sess, m.Params)
+		}
+	case "server/discover":
+		return s.discover(ctx, sess, rq), nil
 	case "ping":
-		return struct{}{}, nil
+		if !rq.stateless { // 2026-07-28 has no ping
+			return struct{}{}, nil
+		}
 	case "tools/list":
-		return s.listTools(ctx, sess), nil
+		return s.listTools(ctx, sess, rq), nil
 	case "tools/call":
 		if call == nil {
 			call = readToolCall(m.Params)
 		}
-		return s.callTool(ctx, sess, *call)
+		return s.callTool(ctx, sess, rq, *call)
 	}
 	if !s.opts.ToolsOnly {
 		switch m.Method {
 		case "resources/list":
-			return s.listResources(ctx, sess)
+			return s.listResources(ctx, sess, rq)
 		case "resources/templates/list":
 			// Every resource URI is concrete; answering (rather than -32601)
 			// keeps clients that probe after seeing the capability happy.
 			return map[string]any{"resourceTemplates": []any{}}, nil
 		case "resources/read":
-			return s.readResource(ctx, sess, m.Params)
+			return s.readResource(ctx, sess, rq, m.Params)
 		}
 	}
 	return nil, jsonrpc.MethodNotFound(m.Method)
@@ -185,6 +215,14 @@ type capabilities struct {
 type resourceCapability struct {
 	Subscribe   bool `json:"subscribe"`
 	ListChanged bool `json:"listChanged"`
+}
+
+func (s *Server) capabilities() capabilities {
+	caps := capabilities{}
+	if !s.opts.ToolsOnly {
+		caps.Resources = &resourceCapability{}
+	}
+	return caps
 }
 
 type initializeResult struct {
@@ -233,175 +271,10 @@ func (s *Server) initialize(ctx context.Context, sess *Session, params json.RawM
 	sess.mu.Unlock()
 	s.opts.Logger.Info("client connected", "client", p.ClientInfo.Name, "client_version", p.ClientInfo.Version,
 		"source", sess.Source(), "protocol", version, "transport", sess.transport)
-	caps := capabilities{}
-	if !s.opts.ToolsOnly {
-		caps.Resources = &resourceCapability{}
-	}
 	return initializeResult{
 		ProtocolVersion: version,
-		Capabilities:    caps,
+		Capabilities:    s.capabilities(),
 		ServerInfo:      implementation{Name: s.opts.Name, Version: s.opts.Version},
 		Instructions:    s.opts.Instructions(s.b.Tools(ctx)),
 	}, nil
-}
-
-type toolEntry struct {
-	Name         string               `json:"name"`
-	Title        string               `json:"title,omitempty"`
-	Description  string               `json:"description"`
-	InputSchema  *contract.Schema     `json:"inputSchema"`
-	OutputSchema *contract.Schema     `json:"outputSchema,omitempty"`
-	Annotations  contract.Annotations `json:"annotations"`
-}
-
-// listTools lists the live tools the session's caller may call, each with
-// the schema of its result for sessions that get results as
-// structuredContent. A session opened with a bearer token is offered only
-// the tools its scopes allow: a model offered memory.learn on a read-only
-// token tries it and meets a refusal it takes for its own mistake. A
-// session without one (stdio: the local user) is offered every tool.
-func (s *Server) listTools(ctx context.Context, sess *Session) any {
-	tools := s.b.Tools(ctx)
-	structured := sess.structured()
-	cc := sess.callContext()
-	out := make([]toolEntry, 0, len(tools))
-	for _, t := range tools {
-		if cc.Token != "" && !cc.Holds(t.Scope()) {
-			continue
-		}
-		e := toolEntry{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.Input, Annotations: t.Annotations}
-		if structured {
-			e.OutputSchema = t.Output
-		}
-		out = append(out, e)
-	}
-	return map[string]any{"tools": out}
-}
-
-type textContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-type toolResult struct {
-	Content           []textContent   `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-}
-
-func (s *Server) callTool(ctx context.Context, sess *Session, call toolCall) (any, *jsonrpc.Error) {
-	name, args := call.name, call.args
-	if !call.ok {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
-			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
-	}
-	raw, err := s.callBackend(ctx, sess, name, args)
-	if err != nil {
-		e := contract.AsError(err)
-		if toolErrors[e.Code] == asInvalidParams {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.Message, Data: jsonrpc.ErrorData(e)}
-		}
-		s.opts.Logger.Debug("tool failed", "tool", name, "code", e.Code, "err", e.Message)
-		return toolResult{Content: []textContent{{Type: "text", Text: fmt.Sprintf("%s failed: %s", name, e.Message)}}, IsError: true}, nil
-	}
-	// Every tool's result is an object conforming to its outputSchema
-	// (contract.Tool.Output); the text content is the same JSON, indented.
-	return toolSuccess{raw: raw, structured: sess.structured() && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))}, nil
-}
-
-// toolSuccess is a tool's result as MCP sends it: the text content is the
-// result's JSON indented, and structuredContent the result as it came,
-// when the session takes it. It writes itself into the response
-// (jsonrpc.Appender) in one pass over the result for the text and a copy
-// for structuredContent: the bus checked the result already, and
-// encoding/json would check, indent, quote and copy it again. The bytes are
-// those toolResult encodes to when the result is compact.
-type toolSuccess struct {
-	raw        json.RawMessage // valid JSON: the backend's result
-	structured bool
-}
-
-var _ jsonrpc.Appender = toolSuccess{}
-
-func (t toolSuccess) AppendJSON(out []byte) []byte {
-	out = append(out, `{"content":[{"type":"text","text":`...)
-	out = contract.AppendIndentedString(out, t.raw)
-	out = append(out, `}]`...)
-	if t.structured {
-		out = append(out, `,"structuredContent":`...)
-		out = append(out, t.raw...)
-	}
-	return append(out, '}')
-}
-
-// Size allows for indentation and escaped quotes in the text, and the copy.
-func (t toolSuccess) Size() int { return 3*len(t.raw) + 64 }
-
-// MarshalJSON serves encoders other than jsonrpc.Encode.
-func (t toolSuccess) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
-
-// toolCallParams takes tools/call's params apart as json.Unmarshal into
-// {Name *string; Arguments json.RawMessage} would (keys matched without
-// regard to case, the last of a name winning, a null name as none), in
-// one pass over the members and without decoding the arguments. ok is
-// false when params is not an object with a string name (absent or
-// null params have none).
-func toolCallParams(params json.RawMessage) (name string, args json.RawMessage, ok bool) {
-	var rawName json.RawMessage
-	object := contract.EachMember(params, func(key, value []byte) {
-		k := jsonrpc.MemberName(key)
-		switch {
-		case strings.EqualFold(k, "name"):
-			rawName = value
-		case strings.EqualFold(k, "arguments"):
-			args = value
-		}
-	})
-	if !object || rawName == nil || rawName[0] != '"' {
-		return "", nil, false
-	}
-	if name = jsonrpc.PlainString(rawName); name == "" && len(rawName) > 2 {
-		if json.Unmarshal(rawName, &name) != nil {
-			return "", nil, false
-		}
-	}
-	return name, args, true
-}
-
-func (s *Server) listResources(ctx context.Context, sess *Session) (any, *jsonrpc.Error) {
-	list, err := s.b.Resources(ctx, sess.callContext())
-	if err != nil {
-		return nil, resourceError(err)
-	}
-	return map[string]any{"resources": list}, nil
-}
-
-func (s *Server) readResource(ctx context.Context, sess *Session, params json.RawMessage) (any, *jsonrpc.Error) {
-	var p struct {
-		URI *string `json:"uri"`
-	}
-	if err := json.Unmarshal(orEmpty(params), &p); err != nil || p.URI == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: resources/read takes {uri}; resources/list names the URIs"}
-	}
-	res, err := s.b.ReadResource(ctx, *p.URI, sess.callContext())
-	if err != nil {
-		return nil, resourceError(err)
-	}
-	return res, nil
-}
-
-func resourceError(err error) *jsonrpc.Error {
-	e := contract.AsError(err)
-	code, ok := resourceErrors[e.Code]
-	if !ok {
-		code = jsonrpc.CodeInternalError
-	}
-	return &jsonrpc.Error{Code: code, Message: e.Message, Data: jsonrpc.ErrorData(e)}
-}
-
-func orEmpty(params json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(params)) == 0 || bytes.Equal(bytes.TrimSpace(params), []byte("null")) {
-		return json.RawMessage("{}")
-	}
-	return params
 }

@@ -153,18 +153,37 @@ func (s *Session) Source() string {
 	return s.source
 }
 
-// structured reports whether the session's protocol has structured tool
-// output. A session that has not negotiated one speaks the newest.
-func (s *Session) structured() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.protocol == "" || s.protocol >= structuredSince // revisions are dates
+// request is what the server knows of a request's caller. In the
+// handshake era it is what the session agreed at initialize; from
+// 2026-07-28 on it is what the request's own _meta says (stateless.go).
+// Everything past dispatch reads this, not the session, so both eras share
+// one path.
+type request struct {
+	protocol    string // "" before a handshake: the newest is assumed
+	source      string // the provenance label on what the request writes
+	elicitation bool   // the client takes elicitation/create
+	stateless   bool   // 2026-07-28 or later: no handshake, results say resultType
 }
 
-func (s *Session) callContext() contract.CallContext {
+// structured reports whether the request's protocol has structured tool
+// output. A session that has not negotiated one speaks the newest.
+func (r request) structured() bool {
+	return r.protocol == "" || r.protocol >= structuredSince // revisions are dates
+}
+
+// agreed is what the session agreed at initialize.
+func (s *Session) agreed() request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cc := contract.CallContext{Source: s.source, Transport: s.transport}
+	return request{protocol: s.protocol, source: s.source, elicitation: s.elicitation}
+}
+
+// callContext is what a tool or resource call carries: the request's
+// label, and the session's transport and owner.
+func (s *Session) callContext(r request) contract.CallContext {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cc := contract.CallContext{Source: r.source, Transport: s.transport}
 	if s.owner != nil {
 		cc.Token, cc.Scopes, cc.Workspaces = s.owner.token, s.owner.scopes, s.owner.workspaces
 	}
