@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -331,9 +332,9 @@ func TestRegistrationFlood(t *testing.T) {
 		// registrations, and which is oldest is only defined when it does.
 		e.clock.add(time.Second)
 		first := e.register("First", cb)
-		for range 5 {
+		for i := range 5 { // each a client of its own: the same one registering again gets its own back
 			e.clock.add(time.Second)
-			e.register("Flood", cb)
+			e.register("Flood "+strconv.Itoa(i), cb)
 		}
 		if _, err := e.srv.Grants(context.Background()); err != nil {
 			t.Fatal(err)

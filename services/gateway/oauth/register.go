@@ -56,6 +56,18 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, perr)
 		return
 	}
+	key := ""
+	if c.AuthMethod == "none" {
+		key = metadataKey(meta, c.AuthMethod)
+		if was, found, err := s.registered(r.Context(), key); err != nil {
+			s.writeError(w, r, err)
+			return
+		} else if found {
+			s.opts.Logger.Info("oauth: client registered again with the same metadata; its registration is reused", "client", was.ID, "name", was.Name, "remote", r.RemoteAddr)
+			s.writeRegistration(w, meta, was, "")
+			return
+		}
+	}
 	if wait, err := s.makeRoom(r.Context()); err != nil {
 		if wait > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
@@ -67,7 +79,17 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if key != "" {
+		if err := s.remember(r.Context(), key, c); err != nil {
+			s.opts.Logger.Warn("oauth: a public client's registration is not remembered for the next one", "client", c.ID, "err", err)
+		}
+	}
 	s.opts.Logger.Info("oauth: client registered", "client", c.ID, "name", c.Name, "remote", r.RemoteAddr)
+	s.writeRegistration(w, meta, c, secret)
+}
+
+// writeRegistration answers a registration with its client.
+func (s *Server) writeRegistration(w http.ResponseWriter, meta oauthex.ClientRegistrationMetadata, c Client, secret string) {
 	meta.TokenEndpointAuthMethod, meta.GrantTypes, meta.ResponseTypes = c.AuthMethod, []string{"authorization_code", "refresh_token"}, []string{"code"}
 	writeJSON(w, http.StatusCreated, &oauthex.ClientRegistrationResponse{ClientRegistrationMetadata: meta, ClientID: c.ID,
 		ClientSecret: secret, ClientIDIssuedAt: c.Created})
