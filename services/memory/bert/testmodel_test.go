@@ -3,12 +3,9 @@ package bert
 import (
 	"bytes"
 	"encoding/json"
-	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -67,77 +64,19 @@ func testConfig(vocab int) Config {
 		MaxPositions: 64, TypeVocabSize: 2, LayerNormEps: 1e-12, HiddenAct: "gelu"}
 }
 
-// randomTensors are a model of shape c with random weights, with a pooler
-// and a one-logit classifier when head is set. LayerNorm scales sit near
-// one, as trained ones do.
+// randomTensors are RandomTensors, under the name the tests know.
 func randomTensors(c Config, seed uint64, head bool) map[string]Tensor {
-	r := rand.New(rand.NewPCG(seed, 1))
-	rnd := func(scale float32, base float32, shape ...int) Tensor {
-		n := 1
-		for _, d := range shape {
-			n *= d
-		}
-		t := Tensor{Shape: shape, Data: make([]float32, n)}
-		for i := range t.Data {
-			t.Data[i] = base + scale*float32(r.NormFloat64())
-		}
-		return t
-	}
-	h, in := c.Hidden, c.Intermediate
-	ts := map[string]Tensor{
-		"embeddings.word_embeddings.weight":       rnd(0.5, 0, c.VocabSize, h),
-		"embeddings.position_embeddings.weight":   rnd(0.5, 0, c.MaxPositions, h),
-		"embeddings.token_type_embeddings.weight": rnd(0.5, 0, c.TypeVocabSize, h),
-		"embeddings.LayerNorm.weight":             rnd(0.1, 1, h),
-		"embeddings.LayerNorm.bias":               rnd(0.1, 0, h),
-	}
-	lin := func(name string, inDim, outDim int) {
-		// Scaled as trained layers are, keeping activations near one
-		// whatever the width.
-		ts[name+".weight"] = rnd(float32(2/math.Sqrt(float64(inDim))), 0, outDim, inDim)
-		ts[name+".bias"] = rnd(0.1, 0, outDim)
-	}
-	for i := range c.Layers {
-		p := "encoder.layer." + strconv.Itoa(i) + "."
-		lin(p+"attention.self.query", h, h)
-		lin(p+"attention.self.key", h, h)
-		lin(p+"attention.self.value", h, h)
-		lin(p+"attention.output.dense", h, h)
-		lin(p+"intermediate.dense", h, in)
-		lin(p+"output.dense", in, h)
-		for _, n := range []string{"attention.output.LayerNorm", "output.LayerNorm"} {
-			ts[p+n+".weight"] = rnd(0.1, 1, h)
-			ts[p+n+".bias"] = rnd(0.1, 0, h)
-		}
-	}
-	if head {
-		lin("pooler.dense", h, h)
-		lin("classifier", h, 1)
-	}
-	return ts
+	return RandomTensors(c, seed, head)
 }
 
 // writeModelDir writes a model directory as the hub serves one.
 func writeModelDir(tb testing.TB, dir string, c Config, vocab []string, ts map[string]Tensor) {
 	tb.Helper()
-	cj, err := json.Marshal(map[string]any{
-		"vocab_size": c.VocabSize, "hidden_size": c.Hidden, "num_hidden_layers": c.Layers,
-		"num_attention_heads": c.Heads, "intermediate_size": c.Intermediate,
-		"max_position_embeddings": c.MaxPositions, "type_vocab_size": c.TypeVocabSize,
-		"layer_norm_eps": c.LayerNormEps, "hidden_act": "gelu", "model_type": "bert",
-	})
+	files, err := ModelFiles(c, vocab, ts)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var w bytes.Buffer
-	if err := WriteSafetensors(&w, ts); err != nil {
-		tb.Fatal(err)
-	}
-	for name, data := range map[string][]byte{
-		ConfigFile:  cj,
-		VocabFile:   []byte(strings.Join(vocab, "\n") + "\n"),
-		WeightsFile: w.Bytes(),
-	} {
+	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			tb.Fatal(err)
 		}
