@@ -27,10 +27,12 @@ type tensorInfo struct {
 	Offsets [2]int64 `json:"data_offsets"`
 }
 
-// ReadSafetensors reads every tensor of a safetensors file (an 8-byte
-// little-endian header length, a JSON header naming each tensor's type,
-// shape and byte range, then the raw little-endian data), converting F16
-// and BF16 to float32.
+// ReadSafetensors reads the float tensors of a safetensors file (an
+// 8-byte little-endian header length, a JSON header naming each tensor's
+// type, shape and byte range, then the raw little-endian data), converting
+// F16 and BF16 to float32. Tensors of other types are left out: integer
+// buffers some checkpoints carry (embeddings.position_ids) are not
+// weights, and a weight that is missing is NewModel's to report.
 func ReadSafetensors(path string) (map[string]Tensor, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -48,6 +50,9 @@ func ReadSafetensors(path string) (map[string]Tensor, error) {
 	sort.Strings(names)
 	out := make(map[string]Tensor, len(infos))
 	for _, n := range names {
+		if floatSize[infos[n].DType] == 0 {
+			continue
+		}
 		t, err := readTensor(f, base, infos[n])
 		if err != nil {
 			return nil, contract.Errorf(contract.CodeEngine, "the model's tensor %s: %v", n, contract.ErrorMessage(err))
@@ -87,15 +92,15 @@ func readHeader(f *os.File) (map[string]tensorInfo, int64, error) {
 	return infos, int64(8 + n), nil
 }
 
+// floatSize is the bytes of a value of each type read.
+var floatSize = map[string]int{"F32": 4, "F16": 2, "BF16": 2}
+
 func readTensor(f *os.File, base int64, ti tensorInfo) (Tensor, error) {
 	count := 1
 	for _, d := range ti.Shape {
 		count *= d
 	}
-	size := map[string]int{"F32": 4, "F16": 2, "BF16": 2}[ti.DType]
-	if size == 0 {
-		return Tensor{}, contract.Errorf(contract.CodeEngine, "type %s is not read", ti.DType)
-	}
+	size := floatSize[ti.DType]
 	if ti.Offsets[1]-ti.Offsets[0] != int64(count*size) || ti.Offsets[0] < 0 {
 		return Tensor{}, contract.Errorf(contract.CodeEngine, "byte range %v does not hold shape %v", ti.Offsets, ti.Shape)
 	}
