@@ -193,3 +193,21 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestCopiedModelsLoadOffline: a models directory copied from a machine
+// that fetched loads on one that never reached the hub.
+func TestCopiedModelsLoadOffline(t *testing.T) {
+	hub := newFakeHub(t)
+	c := mustClient(t, hub.srv.URL)
+	if _, err := c.Fetch(context.Background(), testRepoFiles(nil)); err != nil {
+		t.Fatal(err)
+	}
+	other := mustClient(t, "http://127.0.0.1:1")
+	other.Dir = filepath.Join(t.TempDir(), "models")
+	if err := os.CopyFS(other.Dir, os.DirFS(c.Dir)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Local(testRepoFiles(nil)); err != nil {
+		t.Fatal(err)
+	}
+}
