@@ -63,6 +63,7 @@ func BenchmarkQuery(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(len(e.Tok.Encode(q, 512).IDs)), "tokens")
 }
 
 // BenchmarkRerank scores a twelve-word question against a passage of

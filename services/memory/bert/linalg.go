@@ -2,7 +2,6 @@ package bert
 
 import (
 	"math"
-	"runtime"
 	"sync"
 )
 
@@ -14,13 +13,13 @@ const parallelMin = 1 << 17
 // across the cores: each worker reads all of x and its own rows of W, so
 // no two write the same memory.
 func (l *linear) apply(x, y []float32, n int) {
-	workers := runtime.GOMAXPROCS(0)
-	if n*l.in*l.out < parallelMin || workers == 1 {
+	w := workers()
+	if n*l.in*l.out < parallelMin || w == 1 {
 		l.cols(x, y, n, 0, l.out)
 		return
 	}
 	var wg sync.WaitGroup
-	chunk := (l.out + workers - 1) / workers
+	chunk := (l.out + w - 1) / w
 	chunk = (chunk + 1) &^ 1 // even, for the kernel's pairs of columns
 	for lo := 0; lo < l.out; lo += chunk {
 		hi := min(lo+chunk, l.out)
@@ -31,25 +30,27 @@ func (l *linear) apply(x, y []float32, n int) {
 
 // cols computes output columns [lo, hi) for every row, four rows by two
 // columns at a time: each value loaded serves several multiply-adds,
-// which is most of what blocking buys without SIMD.
+// which is most of what blocking buys. The last rows, when fewer than
+// four, go through the same kernel from a copy padded with zeros.
 func (l *linear) cols(x, y []float32, n, lo, hi int) {
 	in, out := l.in, l.out
+	full := n &^ 3
+	var tail []float32
+	if full < n {
+		tail = make([]float32, 4*in)
+		copy(tail, x[full*in:n*in])
+	}
 	j := lo
 	for ; j+1 < hi; j += 2 {
 		w0, w1 := l.w[j*in:(j+1)*in], l.w[(j+1)*in:(j+2)*in]
-		i := 0
-		for ; i+3 < n; i += 4 {
-			var s [8]float32
+		var s [8]float32
+		for i := 0; i < full; i += 4 {
 			kernel4x2(x[i*in:(i+4)*in], w0, w1, in, &s)
-			for r := range 4 {
-				y[(i+r)*out+j] = s[2*r] + l.b[j]
-				y[(i+r)*out+j+1] = s[2*r+1] + l.b[j+1]
-			}
+			l.put(y, i, 4, j, &s)
 		}
-		for ; i < n; i++ {
-			xi := x[i*in : (i+1)*in]
-			y[i*out+j] = dot(xi, w0) + l.b[j]
-			y[i*out+j+1] = dot(xi, w1) + l.b[j+1]
+		if tail != nil {
+			kernel4x2(tail, w0, w1, in, &s)
+			l.put(y, full, n-full, j, &s)
 		}
 	}
 	for ; j < hi; j++ {
@@ -60,9 +61,31 @@ func (l *linear) cols(x, y []float32, n, lo, hi int) {
 	}
 }
 
+// put writes rows [i, i+rows) of columns j and j+1 from a kernel's sums,
+// with the bias.
+func (l *linear) put(y []float32, i, rows, j int, s *[8]float32) {
+	for r := range rows {
+		y[(i+r)*l.out+j] = s[2*r] + l.b[j]
+		y[(i+r)*l.out+j+1] = s[2*r+1] + l.b[j+1]
+	}
+}
+
 // kernel4x2 sets s to the dot products of four rows of x (each in long)
-// with w0 and w1, row-major: s[2r] is row r with w0.
+// with w0 and w1, row-major: s[2r] is row r with w0. Where the processor
+// has AVX2 and FMA and in is a multiple of 8 (all of MiniLM's sizes), an
+// assembly kernel does it eight lanes at a time, about five times as
+// fast; the Go loop below is the reference it is tested against.
 func kernel4x2(x, w0, w1 []float32, in int, s *[8]float32) {
+	if haveAVX2 && in%8 == 0 && in > 0 {
+		_ = x[4*in-1]
+		_, _ = w0[in-1], w1[in-1]
+		kernel4x2AVX2(&x[0], &x[in], &x[2*in], &x[3*in], &w0[0], &w1[0], in, s)
+		return
+	}
+	kernel4x2Go(x, w0, w1, in, s)
+}
+
+func kernel4x2Go(x, w0, w1 []float32, in int, s *[8]float32) {
 	x0, x1, x2, x3 := x[:in], x[in:2*in], x[2*in:3*in], x[3*in:4*in]
 	w0, w1 = w0[:in], w1[:in]
 	var a0, a1, a2, a3, b0, b1, b2, b3 float32

@@ -51,3 +51,39 @@ func TestLoadRefusesMismatch(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestKernelsAgree: the assembly kernel, where this build and processor
+// have it, gives the Go loop's dot products up to rounding.
+func TestKernelsAgree(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no assembly kernel here (another processor, or the purego tag)")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, in := range []int{8, 16, 384, 1536} {
+		x, w0, w1 := make([]float32, 4*in), make([]float32, in), make([]float32, in)
+		for _, v := range [][]float32{x, w0, w1} {
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+			}
+		}
+		var got, want [8]float32
+		kernel4x2(x, w0, w1, in, &got)
+		kernel4x2Go(x, w0, w1, in, &want)
+		for i := range got {
+			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*math.Sqrt(float64(in)) {
+				t.Errorf("in %d, s[%d]: %g, want %g", in, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestErf32(t *testing.T) {
+	var worst float64
+	for i := -800_000; i <= 800_000; i++ {
+		x := float64(i) / 100_000
+		worst = max(worst, math.Abs(float64(erf32(float32(x)))-math.Erf(x)))
+	}
+	if worst > 5e-7 {
+		t.Fatalf("erf32 is %g from math.Erf", worst)
+	}
+}

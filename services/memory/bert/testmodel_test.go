@@ -21,6 +21,7 @@ memory search model vector sentence token embed rank query answer question note 
 running walked jumps quickly happier unbelievable internationalization tokenizer
 hello world good morning night coffee tea water blue green red house car train plane
 i you we they my your our their this that these those what which who when where why
+did decide about
 one two three four five six seven eight nine ten 2026 100 3 520 031 891 82`)
 
 // testVocab is a small BERT vocabulary: the special tokens, single
