@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
@@ -63,6 +64,14 @@ func (c *Client) transfer(ctx context.Context, u, part string) (bool, error) {
 	if err != nil {
 		return false, contract.Errorf(contract.CodeEngine, "writing a model file: %v", err)
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stall := c.Stall
+	if stall <= 0 {
+		stall = time.Minute
+	}
+	watchdog := time.AfterFunc(stall, cancel)
+	defer watchdog.Stop()
 	resp, err := c.get(ctx, u, have)
 	if err != nil {
 		return false, err
@@ -84,7 +93,7 @@ func (c *Client) transfer(ctx context.Context, u, part string) (bool, error) {
 	default:
 		return false, statusError(resp, u)
 	}
-	n, err := io.Copy(f, resp.Body)
+	n, err := io.Copy(f, &unstalled{r: resp.Body, watchdog: watchdog, stall: stall})
 	if err == nil {
 		err = f.Sync()
 	}
@@ -92,6 +101,21 @@ func (c *Client) transfer(ctx context.Context, u, part string) (bool, error) {
 		return n > 0, contract.Errorf(contract.CodeUnavailable, "model transfer cut after %d bytes (the next fetch resumes): %v", have+n, err)
 	}
 	return n > 0, nil
+}
+
+// unstalled resets the watchdog at each read that brings bytes.
+type unstalled struct {
+	r        io.Reader
+	watchdog *time.Timer
+	stall    time.Duration
+}
+
+func (u *unstalled) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	if n > 0 {
+		u.watchdog.Reset(u.stall)
+	}
+	return n, err
 }
 
 func (c *Client) get(ctx context.Context, u string, from int64) (*http.Response, error) {

@@ -51,11 +51,12 @@ type Client struct {
 	Dir string
 	// BaseURL is the hub's address (DefaultBaseURL).
 	BaseURL string
-	// HTTP makes the requests; its default gives up on a hub that does
-	// not connect or answer within seconds, but lets a large file take
-	// as long as it takes while bytes keep coming.
+	// HTTP makes the requests (defaultHTTP).
 	HTTP *http.Client
-	Log  *slog.Logger
+	// Stall ends a transfer after this long without a byte (a minute),
+	// keeping what came for the next attempt to resume.
+	Stall time.Duration
+	Log   *slog.Logger
 }
 
 var (
@@ -78,16 +79,23 @@ func (c *Client) log() *slog.Logger {
 	return c.Log
 }
 
+// defaultHTTP gives up on a hub that does not connect or answer within
+// seconds, and sets no overall deadline: a large file takes as long as it
+// takes while bytes keep coming. One for every client, so that
+// connections are reused.
+var defaultHTTP = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+	TLSHandshakeTimeout:   10 * time.Second,
+	ResponseHeaderTimeout: 30 * time.Second,
+	IdleConnTimeout:       90 * time.Second,
+}}
+
 func (c *Client) http() *http.Client {
 	if c.HTTP != nil {
 		return c.HTTP
 	}
-	return &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 30 * time.Second,
-	}}
+	return defaultHTTP
 }
 
 // check refuses names that could leave Dir.

@@ -160,3 +160,40 @@ func TestRepoNamesStayInside(t *testing.T) {
 		}
 	}
 }
+
+// TestStalledTransferEnds: a hub that stops sending mid-file does not
+// hold the fetch: it ends with UNAVAILABLE, keeping the bytes that came
+// for the next attempt to resume.
+func TestStalledTransferEnds(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Repo-Commit", testCommit)
+		w.Header().Set("Content-Length", "1000")
+		if r.Method == http.MethodHead {
+			return
+		}
+		w.Write(make([]byte, 300))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	c := mustClient(t, srv.URL)
+	c.Stall = 100 * time.Millisecond
+	repo := Repo{Name: testRepo, Revision: "main", Files: []File{{Path: "config.json"}}}
+	start := time.Now()
+	_, err := c.Fetch(context.Background(), repo)
+	if contract.ErrorCode(err) != contract.CodeUnavailable {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %s", d)
+	}
+	part, _ := os.Stat(filepath.Join(c.Dir, filepath.FromSlash(testRepo), testCommit, "config.json.part"))
+	if part == nil || part.Size() != 300 {
+		t.Errorf("the part kept %v", part)
+	}
+}
