@@ -13,7 +13,7 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
-.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser console-shots eval eval-locomo eval-use-lite eval-locomo-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
+.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser test-models console-shots eval eval-locomo eval-use-lite eval-locomo-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -111,6 +111,14 @@ test-race:
 test-browser:
 	scripts/console-tools.sh >/dev/null
 	OPENHUMAN_TEST_BROWSER=1 go test -count=1 -v ./services/gateway/console/... | awk -f scripts/test-report.awk
+
+# The BERT encoder's references alone: Hugging Face's tokenizer in
+# JavaScript and ONNX Runtime, installed by scripts/model-tools.sh into
+# .cache/model when missing. `make test` runs them too when those are
+# installed, and says why it skipped them when not.
+test-models:
+	scripts/model-tools.sh >/dev/null
+	OPENHUMAN_TEST_MODELS=1 go test -count=1 -v ./services/memory/bert/ | awk -f scripts/test-report.awk
 
 # A 1280×800 screenshot of every console page, with sample memory,
 # approvals and a search provider, into SHOTS (default .cache/console-shots).

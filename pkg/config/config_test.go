@@ -277,6 +277,8 @@ func TestReplicationNeedsNATS(t *testing.T) {
 		"OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE=high": `OPENHUMAN_EMBEDDINGS_RECALL_MIN_COSINE="high": use a number such as 0.55`,
 		"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT=-1":       "memory.embeddings.fusion_weight -1 (OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT): use a weight above 0",
 		"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT=NaN":      "memory.embeddings.fusion_weight NaN",
+		"OPENHUMAN_MODELS=maybe":                      `memory.embeddings.models "maybe" (OPENHUMAN_MODELS): use on or off`,
+		"OPENHUMAN_MODELS_HUB_URL=huggingface.co":     `memory.embeddings.models_hub_url "huggingface.co" (OPENHUMAN_MODELS_HUB_URL): use an http(s) URL`,
 	} {
 		k, v, _ := strings.Cut(env, "=")
 		_, err := Load(t.TempDir(), func(name string) string { return map[string]string{k: v}[name] })

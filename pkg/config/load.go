@@ -156,6 +156,9 @@ func (c *Config) applyDefaults() {
 		c.Memory.Path = filepath.Join(c.Home, "memory.db")
 	}
 	e := &c.Memory.Embeddings
+	if e.ModelsDir == "" {
+		e.ModelsDir = filepath.Join(c.Home, "models")
+	}
 	if e.BaseURL == "" {
 		e.BaseURL = map[string]string{"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}[e.Provider]
 	}

@@ -132,6 +132,7 @@ func (c *Config) validate() error {
 		if e.Provider == "hash-glove" && e.Dim < 116 {
 			return fmt.Errorf("memory.embeddings.dim %d: hash-glove needs 116 or more (100 of GloVe, the rest hashed)", e.Dim)
 		}
+	case "minilm":
 	case "openai", "ollama":
 		if e.Model == "" {
 			return fmt.Errorf("memory.embeddings.provider %q needs memory.embeddings.model (OPENHUMAN_EMBEDDINGS_MODEL), e.g. %s",
@@ -141,7 +142,13 @@ func (c *Config) validate() error {
 			return fmt.Errorf("memory.embeddings.base_url %q: use an http(s) URL", e.BaseURL)
 		}
 	default:
-		return fmt.Errorf("memory.embeddings.provider %q: use hash-glove, hash, hash-wordnet, openai or ollama", e.Provider)
+		return fmt.Errorf("memory.embeddings.provider %q: use hash-glove, hash, hash-wordnet, minilm, openai or ollama", e.Provider)
+	}
+	if e.Models != "on" && e.Models != "off" {
+		return fmt.Errorf("memory.embeddings.models %q (OPENHUMAN_MODELS): use on or off", e.Models)
+	}
+	if !strings.HasPrefix(e.ModelsHubURL, "http://") && !strings.HasPrefix(e.ModelsHubURL, "https://") {
+		return fmt.Errorf("memory.embeddings.models_hub_url %q (OPENHUMAN_MODELS_HUB_URL): use an http(s) URL", e.ModelsHubURL)
 	}
 	if e.BatchSize < 1 || e.BatchSize > 2048 {
 		return fmt.Errorf("memory.embeddings.batch_size %d: use 1 to 2048", e.BatchSize)

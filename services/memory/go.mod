@@ -7,6 +7,7 @@ require (
 	github.com/openhuman-go/openhuman-go/pkg v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.43.0
 	modernc.org/sqlite v1.62.0
 )
 

@@ -31,10 +31,21 @@ func TestEmbedderFigures(t *testing.T) {
 		{"unmeasured, configured", config.Embeddings{Provider: "openai", Model: "text-embedding-3-small", FusionWeight: 0.7}, 0.7, 0},
 		{"built in", config.Embeddings{Provider: "hash-glove"}, 0.5, 0.6},
 		{"built in, configured", config.Embeddings{Provider: "hash", FusionWeight: 0.9}, 0.9, 0},
+		{"minilm with models off: hash-glove's", config.Embeddings{Provider: "minilm", Models: "off", Dim: 256}, 0.5, 0.6},
 	} {
 		e := Embedder(tc.c).(weighed)
 		if e.FusionWeight() != tc.weight || e.RecallMinCosine() != tc.cosine {
 			t.Errorf("%s: weight %g cosine %g, want %g %g", tc.name, e.FusionWeight(), e.RecallMinCosine(), tc.weight, tc.cosine)
 		}
+	}
+}
+
+// TestMinilmOffIsHashGlove: the minilm provider with models off is
+// today's hash-glove, vector space included.
+func TestMinilmOffIsHashGlove(t *testing.T) {
+	c := config.Embeddings{Provider: "minilm", Models: "off", ModelsDir: t.TempDir(), Dim: 256}
+	got := Embedder(c).Model()
+	if want := Embedder(config.Embeddings{Provider: "hash-glove", Dim: 256}).Model(); got != want {
+		t.Fatalf("model %s, want %s", got, want)
 	}
 }

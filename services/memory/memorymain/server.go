@@ -20,6 +20,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
+	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/memory/ollama"
 	"github.com/openhuman-go/openhuman-go/services/memory/openai"
@@ -193,6 +194,14 @@ func embedder(c config.Embeddings) memory.Embedder {
 	case "hash", "hash-wordnet":
 		e := localembed.NewHashEmbedder(c.Dim)
 		e.Concepts = c.Provider == "hash-wordnet"
+		return e
+	case "minilm":
+		// Until the model is on disk and checked, hash-glove; a fetch in
+		// the background, for the rest of the process, brings it for the
+		// next start.
+		e, _ := minilm.OpenEmbedder(context.Background(), minilm.Options{
+			Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "",
+		}, localembed.NewGloveEmbedder(c.Dim))
 		return e
 	}
 	return localembed.NewGloveEmbedder(c.Dim)

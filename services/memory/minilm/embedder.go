@@ -1,0 +1,56 @@
+package minilm
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/bert"
+)
+
+// Embedder is the sentence model behind memory's Embedder interface.
+type Embedder struct {
+	enc   *bert.Encoder
+	model string
+}
+
+var _ memory.Embedder = (*Embedder)(nil)
+
+// Model names the model and its commit: another revision is another
+// vector space.
+func (e *Embedder) Model() string { return e.model }
+
+// Embed runs the model on each text in turn, stopping when ctx ends.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if ctx.Err() != nil {
+			return nil, contract.Errorf(contract.CodeUnavailable, "embedding stopped: %v", ctx.Err())
+		}
+		v, err := e.enc.Embed(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// OpenEmbedder returns the sentence model when it is on disk and passes
+// its self-check, else fallback. When it is missing (and models are on),
+// a background fetch, ending with ctx, brings it for the next start; the
+// channel says how that ended (nil when none was started).
+func OpenEmbedder(ctx context.Context, o Options, fallback memory.Embedder) (memory.Embedder, <-chan error) {
+	if o.Off {
+		return fallback, nil
+	}
+	repo, figures := o.repoAndFigures(SentenceRepo, bert.EmbedderFigures)
+	enc, dir, fetching := open(ctx, o, repo, bert.DefaultMaxTokens, func(e *bert.Encoder) error { return e.CheckEmbedder(figures) })
+	if enc == nil {
+		o.log().Info("memory embeds with its offline embedder until the sentence model is there", "embedder", fallback.Model())
+		return fallback, fetching
+	}
+	return &Embedder{enc: enc, model: path.Base(repo.Name) + "@" + filepath.Base(dir)[:12]}, nil
+}

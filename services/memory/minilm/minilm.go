@@ -1,0 +1,119 @@
+// Package minilm runs the sentence model all-MiniLM-L6-v2 as memory's
+// embedder, and the cross-encoder ms-marco-MiniLM-L6-v2 as a reranker, in
+// process. Both are fetched once from the model hub (hfhub) and checked
+// against their published figures (bert) before use; until then, and
+// whenever they are off, missing or refused, memory keeps the offline
+// embedder it falls back on.
+//
+// The model is chosen when memory starts: a model that arrives while
+// memory runs is used from the next start, so that a vector space never
+// changes under a search or a batch being embedded.
+package minilm
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/bert"
+	"github.com/openhuman-go/openhuman-go/services/memory/hfhub"
+)
+
+// modelFiles are what the forward pass reads of a repository.
+var modelFiles = []hfhub.File{{Path: bert.ConfigFile}, {Path: bert.VocabFile}, {Path: bert.WeightsFile}}
+
+// The repositories, at "main": the first fetch pins the commit it found.
+var (
+	SentenceRepo = hfhub.Repo{Name: "sentence-transformers/all-MiniLM-L6-v2", Revision: "main", Files: modelFiles}
+	RerankerRepo = hfhub.Repo{Name: "cross-encoder/ms-marco-MiniLM-L6-v2", Revision: "main", Files: modelFiles}
+)
+
+// Options say where models come from and go. The zero value of each but
+// Dir is a working default.
+type Options struct {
+	// Dir holds the models ($OPENHUMAN_HOME/models).
+	Dir string
+	// HubURL is the model hub (hfhub.DefaultBaseURL).
+	HubURL string
+	// Off leaves models alone: nothing is fetched or loaded.
+	Off bool
+	// Backoff spaces the attempts of a background fetch (a minute,
+	// doubling to an hour).
+	Backoff hfhub.Backoff
+	Log     *slog.Logger
+	// Repo and Figures replace the published model and its figures (tests).
+	Repo    *hfhub.Repo
+	Figures []bert.PairFigure
+}
+
+func (o Options) log() *slog.Logger {
+	if o.Log == nil {
+		return slog.Default()
+	}
+	return o.Log
+}
+
+func (o Options) client() *hfhub.Client {
+	return &hfhub.Client{Dir: o.Dir, BaseURL: o.HubURL, Log: o.log()}
+}
+
+func (o Options) backoff() hfhub.Backoff {
+	if o.Backoff.Min <= 0 {
+		return hfhub.Backoff{Min: time.Minute, Max: time.Hour}
+	}
+	return o.Backoff
+}
+
+// open returns the encoder of repo when it is on disk, whole, and
+// reproduces its figures (check). When it is missing or damaged, a
+// background fetch brings it for the next start, and the channel says how
+// that ended; a model that loads but fails its figures is refused and not
+// fetched again, as the same files would fail again.
+func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check func(*bert.Encoder) error) (*bert.Encoder, string, <-chan error) {
+	dir, err := o.client().Local(repo)
+	if err != nil {
+		if contract.ErrorCode(err) != contract.CodeNotFound {
+			o.log().Warn("a model on disk is damaged; fetching it again", "repo", repo.Name, "err", contract.ErrorMessage(err))
+		}
+		return nil, "", fetchLater(ctx, o, repo)
+	}
+	start := time.Now()
+	e, err := bert.Load(dir)
+	if err == nil {
+		e.MaxTokens = maxTokens
+		err = check(e)
+	}
+	if err != nil {
+		o.log().Error("a model is refused; memory goes on without it", "repo", repo.Name, "dir", dir, "err", contract.ErrorMessage(err))
+		return nil, "", nil
+	}
+	o.log().Info("model loaded and self-checked", "repo", repo.Name, "dir", dir, "took", time.Since(start).Round(time.Millisecond))
+	return e, dir, nil
+}
+
+// fetchLater fetches repo in the background until it is on disk, for the
+// next start; nothing waits for it.
+func fetchLater(ctx context.Context, o Options, repo hfhub.Repo) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		o.log().Info("fetching a model in the background; it is used from the next start", "repo", repo.Name, "hub", o.HubURL)
+		dir, err := o.client().FetchRetrying(ctx, repo, o.backoff())
+		if err == nil {
+			o.log().Info("model fetched; restart memory to use it", "repo", repo.Name, "dir", dir)
+		}
+		done <- err
+	}()
+	return done
+}
+
+// repoAndFigures are the published ones unless the options replace them.
+func (o Options) repoAndFigures(repo hfhub.Repo, figures []bert.PairFigure) (hfhub.Repo, []bert.PairFigure) {
+	if o.Repo != nil {
+		repo = *o.Repo
+	}
+	if o.Figures != nil {
+		figures = o.Figures
+	}
+	return repo, figures
+}
