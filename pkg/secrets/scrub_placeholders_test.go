@@ -1,6 +1,9 @@
 package secrets
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Documentation shows where a secret goes without one: a placeholder in
 // angle brackets, a variable, an elided token, x's. Ingesting docs must
@@ -40,6 +43,26 @@ func TestScrubKeepsTextAfterTheSecret(t *testing.T) {
 	} {
 		if out, _ := Scrub(tc.in); out != tc.want {
 			t.Errorf("in   %q\ngot  %q\nwant %q", tc.in, out, tc.want)
+		}
+	}
+}
+
+// A placeholder is told by what it lacks: a secret followed by an
+// ellipsis, holding a run of x's among its random characters, or after
+// "your_", is still a secret.
+func TestScrubSecretsThatLookLikePlaceholdersInPart(t *testing.T) {
+	secret := mixedRun(32)
+	for _, in := range []string{
+		"Authorization: Bearer " + secret + "... and then it failed",
+		"I sent Bearer " + secret + "… and got a 401",
+		"Authorization: Basic " + secret + "==...",
+		"api_key=" + secret[:10] + "xXxX" + secret[10:],
+		"Authorization: Bearer " + secret[:12] + "xxxx" + secret[12:],
+		"api_key=yOuR_" + secret,
+		"password=your-" + secret,
+	} {
+		if out, kinds := Scrub(in); strings.Contains(out, secret[12:24]) || len(kinds) == 0 {
+			t.Errorf("a secret was taken for a placeholder: %q → %q %v", in, out, kinds)
 		}
 	}
 }

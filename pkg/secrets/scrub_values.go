@@ -73,14 +73,35 @@ func isPlaceholder(v string) bool {
 	}
 	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") ||
 		strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") || strings.HasPrefix(v, "{{") ||
-		strings.Trim(v, "*xX.•") == "" || elided(v) || strings.Contains(l, "xxxx") ||
-		strings.HasPrefix(l, "your") && len(l) > 4 && strings.IndexByte("_-", l[4]) >= 0
+		strings.Trim(v, "*xX.•") == "" || elided(v) || crossedOut(l) ||
+		strings.HasPrefix(l, "your") && len(l) > 4 && strings.IndexByte("_-", l[4]) >= 0 && strings.Trim(l[5:], "abcdefghijklmnopqrstuvwxyz_-") == ""
 }
+
+// placeholderKept is the most of a value's letters and digits an elided
+// placeholder shows around its ellipsis (sk_live_...4242): more is a secret
+// followed by an ellipsis of the sentence it is in.
+const placeholderKept = 12
 
 // elided reports a value shown cut short, as documentation shows a token's
 // form (oh_…, sk-...abcd): whoever wrote it left the secret out.
 func elided(v string) bool {
-	return strings.Contains(v, "…") || strings.Contains(v, "...")
+	if !strings.Contains(v, "…") && !strings.Contains(v, "...") {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if isAlnum(v[i]) {
+			n++
+		}
+	}
+	return n <= placeholderKept
+}
+
+// crossedOut reports a value (lowercased) written with x's where a
+// secret's characters go (sk_live_xxxxxxxx): a run of four and at least a
+// third of it, not four that happen to meet in a random string.
+func crossedOut(l string) bool {
+	return strings.Contains(l, "xxxx") && 3*strings.Count(l, "x") >= len(l)
 }
 
 // isExpression reports code that computes a value: a call, a literal

@@ -105,3 +105,58 @@ func TestListByLearningKind(t *testing.T) {
 		t.Errorf("the preferences: %q", got)
 	}
 }
+
+// Only a learning of the same workspace replaces a learning: an item
+// stored with a first tag "replaces:<id>" by import (or a note's front
+// matter) in another workspace, or one that is no learning, hides nothing
+// and names nothing of the other workspace.
+func TestReplacesTagOnlyWithinAWorkspace(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	home, err := svc.Learn(ctx, memory.LearnParams{Text: "My bank is Millennium BCP.", Kind: "fact", Workspace: "home"}, cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, err := svc.Learn(ctx, memory.LearnParams{Text: "The release train leaves on Thursdays.", Kind: "fact", Workspace: "work"}, cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp, err := svc.Import(ctx, memory.ImportParams{Items: []contract.ExportRecord{
+		{Kind: "learning", LearningKind: "fact", Text: "My bank is something else.", Tags: []string{memory.ReplacesTag + home.ID}},
+		{Kind: "document", Text: "The release train notes.", Tags: []string{memory.ReplacesTag + work.ID}},
+	}}, limitedTo("work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range imp.Results {
+		if r.Status != contract.ImportStored {
+			t.Fatalf("import: %+v", imp.Results)
+		}
+	}
+	for _, tc := range []struct {
+		old   string
+		query string
+		cc    contract.CallContext
+	}{{home.ID, "which bank is mine?", limitedTo("home")}, {work.ID, "when does the release train leave?", limitedTo("work")}} {
+		list, err := svc.List(ctx, memory.ListParams{}, tc.cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range list.Items {
+			if h.ID == tc.old && h.Meta.SupersededBy != "" {
+				t.Errorf("%s is listed superseded by %s", tc.old, h.Meta.SupersededBy)
+			}
+		}
+		fetched, err := svc.Fetch(ctx, memory.FetchParams{Query: tc.query, Limit: 10}, tc.cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, h := range fetched.Hits {
+			found = found || h.ID == tc.old
+		}
+		if !found {
+			t.Errorf("fetch no longer finds %s: %+v", tc.old, fetched.Hits)
+		}
+	}
+}

@@ -108,9 +108,15 @@ func checkHeaders(h http.Header, m *jsonrpc.Message) *jsonrpc.Error {
 	if key == "" {
 		return nil
 	}
-	var params map[string]json.RawMessage
+	// Read as the method's handler reads it (keys matched without regard
+	// to case, the last of a name winning), so the name compared is the
+	// name served.
+	var params struct {
+		Name json.RawMessage `json:"name"`
+		URI  json.RawMessage `json:"uri"`
+	}
 	var name string
-	if json.Unmarshal(m.Params, &params) != nil || json.Unmarshal(params[key], &name) != nil {
+	if json.Unmarshal(m.Params, &params) != nil || json.Unmarshal(map[string]json.RawMessage{"name": params.Name, "uri": params.URI}[key], &name) != nil {
 		return mismatch("the body of %s has no string params.%s for "+headerName+" to match", m.Method, key)
 	}
 	if got, ok := headerValue(h.Get(headerName)); !ok || got != name {

@@ -101,6 +101,8 @@ func TestStatelessHTTP(t *testing.T) {
 		{"ping is gone", ping, pingHeaders, 404, -32601},
 		{"batch", batch, learnHeaders, 400, -32600},
 		{"a response", `{"jsonrpc":"2.0","id":"x","result":{}}`, learnHeaders, 400, -32600},
+		{"Mcp-Name of a name the body spells twice", strings.Replace(learn, `"name":"memory.learn"`, `"name":"memory.fetch","Name":"memory.learn"`, 1),
+			append(without("Mcp-Name"), "Mcp-Name", "memory.fetch"), 400, -32020},
 		{"base64 Mcp-Name", strings.Replace(learn, "zqmismatch", "zqbase64name", 1),
 			append(without("Mcp-Name"), "Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte("memory.learn"))+"?="), 200, 0},
 	} {

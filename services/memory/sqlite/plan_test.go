@@ -27,6 +27,7 @@ func TestQueriesFindRowsByIndex(t *testing.T) {
 	inBrowse, _ := workspaceSQL([]string{"a"})
 	queries := map[string]string{
 		"replacing a source":                 deleteReplaced,
+		"which items are replaced":           replacedQuery(2),
 		"the last part of a source":          deleteUnnoted,
 		"a forgotten source's record":        deleteEmptySource,
 		"browsing one source of a workspace": `SELECT ` + itemColumns + ` FROM items i WHERE 1=1 AND ` + sourceIDExpr + ` IN (?)` + inBrowse,
@@ -59,6 +60,9 @@ func TestQueriesFindRowsByIndex(t *testing.T) {
 				t.Errorf("%s reads every item (%s):\n%s", what, step, q)
 			}
 		}
+	}
+	if steps := plan(t, s, replacedQuery(2)); len(steps) == 0 || !strings.Contains(steps[0], "items_first_tag") {
+		t.Errorf("which items are replaced is not read by their first tag: %q", steps)
 	}
 	for _, q := range []string{sourcesQuery(""), sourcesQuery(inAB)} {
 		for _, step := range plan(t, s, q) {
