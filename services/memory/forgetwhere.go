@@ -79,24 +79,25 @@ func (s *Service) selected(ctx context.Context, p ForgetParams, cc contract.Call
 		}
 	}
 	if sources == nil {
-		return s.idsOf(ctx, BrowseQuery{Workspaces: scope}, nil)
+		return s.idsOf(ctx, &Filter{Workspaces: scope}, nil)
 	}
 	var ids []string
 	for start := 0; start < len(sources); start += forgetBatch {
 		var err error
 		batch := sources[start:min(start+forgetBatch, len(sources))]
-		if ids, err = s.idsOf(ctx, BrowseQuery{SourceIDs: batch, Workspaces: scope}, ids); err != nil {
+		if ids, err = s.idsOf(ctx, &Filter{SourceIDs: batch, Workspaces: scope}, ids); err != nil {
 			return nil, err
 		}
 	}
 	return ids, nil
 }
 
-// idsOf appends to ids those of every item q browses, page by page.
-func (s *Service) idsOf(ctx context.Context, q BrowseQuery, ids []string) ([]string, error) {
-	q.K = forgetBatch
-	for q.Offset = 0; ; q.Offset += forgetBatch {
-		items, _, err := s.store.Browse(ctx, q)
+// idsOf appends to ids those of every item f passes, page by page in seq
+// order: each page starts where the last ended, so a workspace of a
+// hundred thousand items costs what it holds, not its square.
+func (s *Service) idsOf(ctx context.Context, f *Filter, ids []string) ([]string, error) {
+	for after := int64(0); ; {
+		items, err := s.store.ListAfter(ctx, f, after, forgetBatch)
 		if err != nil {
 			return nil, err
 		}
@@ -106,6 +107,7 @@ func (s *Service) idsOf(ctx context.Context, q BrowseQuery, ids []string) ([]str
 		if len(items) < forgetBatch {
 			return ids, nil
 		}
+		after = items[len(items)-1].Seq
 	}
 }
 

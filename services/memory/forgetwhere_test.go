@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,6 +83,36 @@ func TestForgetBySourceAndWorkspace(t *testing.T) {
 	for _, bad := range []memory.ForgetParams{{}, {IDs: []string{"x"}, Source: "/a"}, {Source: "  "}} {
 		if _, err := svc.Forget(ctx, bad, anyone); contract.ErrorCode(err) != contract.CodeInvalidRequest {
 			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+}
+
+// BenchmarkForgetWorkspace forgets a workspace of 20,000 items in one
+// call: a dry run's count, then the forget. Pages go by seq, so the cost
+// is what the workspace holds, not its square.
+func BenchmarkForgetWorkspace(b *testing.B) {
+	ctx := context.Background()
+	for range b.N {
+		b.StopTimer()
+		svc := mustOpenService(b)
+		for batch := range 40 {
+			items := make([]memory.Item, 500)
+			for i := range items {
+				items[i] = memory.Item{Kind: "learning", LearningKind: "fact", Text: fmt.Sprintf("Note %d of batch %d about nothing much.", i, batch),
+					Source: "client", Provenance: "cli", Meta: memory.Meta{Workspace: "big"}}
+			}
+			if _, err := svc.Remember(ctx, items); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		dry, err := svc.Forget(ctx, memory.ForgetParams{Workspace: "big", DryRun: true}, anyone)
+		if err != nil || *dry.Matched != 20000 {
+			b.Fatalf("%+v %v", dry, err)
+		}
+		res, err := svc.Forget(ctx, memory.ForgetParams{Workspace: "big"}, anyone)
+		if err != nil || res.Forgotten != 20000 {
+			b.Fatalf("%+v %v", res, err)
 		}
 	}
 }

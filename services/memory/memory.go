@@ -71,6 +71,9 @@ type Filter struct {
 	// Workspaces, when not nil, are the only workspaces an item may be of:
 	// the caller's scope, which the service sets and no argument can.
 	Workspaces []string `json:"-"`
+	// SourceIDs, when not empty, are the only sources (as tree.list_sources
+	// names them) an item may be of: forget by source sets them.
+	SourceIDs []string `json:"-"`
 }
 
 // Ranked is an item's position in a ranking, with its score.

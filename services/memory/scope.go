@@ -41,7 +41,7 @@ func scoped(f *Filter, cc contract.CallContext) *Filter {
 
 // onlyScope reports whether f restricts by nothing but the caller's scope.
 func (f *Filter) onlyScope() bool {
-	return f.Meta == (Meta{}) && len(f.Kinds) == 0 && len(f.Sources) == 0 && len(f.LearningKinds) == 0 && len(f.TagsAny) == 0 &&
+	return f.Meta == (Meta{}) && len(f.Kinds) == 0 && len(f.Sources) == 0 && len(f.LearningKinds) == 0 && len(f.SourceIDs) == 0 && len(f.TagsAny) == 0 &&
 		f.ObservedAfter == nil && f.ObservedBefore == nil
 }
 

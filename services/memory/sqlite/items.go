@@ -354,6 +354,12 @@ func filterSQL(f *memory.Filter) (string, []any) {
 	in("kind", f.Kinds)
 	in("source", f.Sources)
 	in("learning_kind", f.LearningKinds)
+	if len(f.SourceIDs) > 0 {
+		b.WriteString(" AND " + sourceIDExpr + " IN (" + placeholders(len(f.SourceIDs)) + ")")
+		for _, v := range f.SourceIDs {
+			args = append(args, v)
+		}
+	}
 	if f.Workspaces != nil {
 		where, ws := workspaceSQL(f.Workspaces)
 		b.WriteString(where)
