@@ -66,3 +66,21 @@ func TestScrubSecretsThatLookLikePlaceholdersInPart(t *testing.T) {
 		}
 	}
 }
+
+// A variable is a placeholder; a secret that begins with a dollar or a
+// percent sign is not.
+func TestScrubVariablesAndSecretsWithADollar(t *testing.T) {
+	for _, clean := range []string{
+		"DB_PASSWORD=$DB_PASSWORD", "DB_PASSWORD=${DB_PASSWORD}", "password: $(cat /run/secrets/db)",
+		"password=%DB_PASSWORD%", "password = $password", "API_KEY=$API_KEY_2",
+	} {
+		if out, kinds := Scrub(clean); out != clean || len(kinds) != 0 {
+			t.Errorf("a variable was taken for a secret: %q → %q %v", clean, out, kinds)
+		}
+	}
+	for _, secret := range []string{"DB_PASSWORD=$up3rS3cretPa55", "password=%h7Gq2zLp"} {
+		if out, _ := Scrub(secret); out == secret {
+			t.Errorf("a secret beginning with a sign was kept: %q", secret)
+		}
+	}
+}

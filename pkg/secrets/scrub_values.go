@@ -71,10 +71,28 @@ func isPlaceholder(v string) bool {
 		"value", "secret", "password", "token":
 		return true
 	}
-	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") ||
+	return reference(v) || strings.HasPrefix(v, "<") ||
 		strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") || strings.HasPrefix(v, "{{") ||
 		strings.Trim(v, "*xX.•") == "" || elided(v) || crossedOut(l) ||
 		strings.HasPrefix(l, "your") && len(l) > 4 && strings.IndexByte("_-", l[4]) >= 0 && strings.Trim(l[5:], "abcdefghijklmnopqrstuvwxyz_-") == ""
+}
+
+// reference reports a variable standing for the value: $TOKEN, ${DB_PASSWORD},
+// $(cat key), %APPDATA%, $password. A name in one case (or capitals and
+// digits) is a variable; one mixing cases with digits ($up3rS3cretPa55) is
+// a secret that happens to begin with a dollar.
+func reference(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "${"), strings.HasPrefix(v, "$("), strings.HasPrefix(v, "%") && strings.HasSuffix(v, "%") && len(v) > 2:
+		return true
+	case !strings.HasPrefix(v, "$") || len(v) < 2:
+		return false
+	}
+	name := v[1:]
+	if strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
+		return true
+	}
+	return strings.Trim(name, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // placeholderKept is the most of a value's letters and digits an elided
