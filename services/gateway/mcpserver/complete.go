@@ -31,6 +31,10 @@ var cacheHints = map[string]cacheHint{
 // complete turns a result into a 2026-07-28 one: resultType "complete", a
 // cache hint where the method has one, and the server's identity in _meta.
 func (s *Server) complete(sess *Session, rq request, method string, result any) (any, *jsonrpc.Error) {
+	if ir, ok := result.(inputRequired); ok {
+		ir.server = s.serverInfo
+		return ir, nil
+	}
 	c := completeResult{server: s.serverInfo}
 	if a, ok := result.(jsonrpc.Appender); ok {
 		c.inner = a

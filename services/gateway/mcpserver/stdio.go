@@ -134,13 +134,14 @@ type incoming struct {
 
 // toolCall is what tools/call names (toolCallParams).
 type toolCall struct {
-	name string
-	args json.RawMessage
-	ok   bool
+	name   string
+	args   json.RawMessage
+	ok     bool
+	params json.RawMessage // all of them, for what a 2026-07-28 retry adds
 }
 
 func readToolCall(params json.RawMessage) *toolCall {
-	tc := &toolCall{}
+	tc := &toolCall{params: params}
 	tc.name, tc.args, tc.ok = toolCallParams(params)
 	return tc
 }
