@@ -17,11 +17,14 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
@@ -55,6 +58,10 @@ type Options struct {
 	// unknown methods (the older v1 surface).
 	ToolsOnly bool
 	Logger    *slog.Logger
+	// ListenPoll is how often an open subscriptions/listen looks at the
+	// live tools, and ListenMax how long one lasts before the server ends
+	// it (defaults DefaultListenPoll, DefaultListenMax; listen.go).
+	ListenPoll, ListenMax time.Duration
 }
 
 // Server answers MCP messages for any number of sessions.
@@ -63,14 +70,19 @@ type Server struct {
 	opts Options
 	// serverInfo is {name, version} encoded, for every 2026-07-28 result.
 	serverInfo []byte
+	// draining closes when the server stops (Drain): subscriptions end.
+	draining  chan struct{}
+	drainOnce sync.Once
 }
 
 // New returns a server over b.
 func New(b backend, opts *Options) *Server {
-	s := &Server{b: b}
+	s := &Server{b: b, draining: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
+	s.opts.ListenPoll = cmp.Or(s.opts.ListenPoll, DefaultListenPoll)
+	s.opts.ListenMax = cmp.Or(s.opts.ListenMax, DefaultListenMax)
 	if s.opts.Name == "" {
 		s.opts.Name = "openhuman-core"
 	}
@@ -162,6 +174,10 @@ func (s *Server) dispatch(ctx context.Context, sess *Session, rq request, m *jso
 		}
 	case "tools/list":
 		return s.listTools(ctx, sess, rq), nil
+	case "subscriptions/listen":
+		if rq.stateless {
+			return s.listen(ctx, sess, rq, m)
+		}
 	case "tools/call":
 		if call == nil {
 			call = readToolCall(m.Params)
@@ -208,8 +224,14 @@ type implementation struct {
 // capabilities are exactly tools and resources (or tools alone); no
 // logging, no prompts.
 type capabilities struct {
-	Tools     struct{}            `json:"tools"`
+	Tools     toolsCapability     `json:"tools"`
 	Resources *resourceCapability `json:"resources,omitempty"`
+}
+
+// toolsCapability says listChanged only where it is true: 2026-07-28,
+// whose subscriptions/listen tells the tools changing.
+type toolsCapability struct {
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 type resourceCapability struct {

@@ -124,5 +124,7 @@ type discoverResult struct {
 func (s *Server) discover(ctx context.Context, sess *Session, rq request) any {
 	// Without a handshake this is the nearest thing to a client connecting.
 	s.opts.Logger.Info("client discovered the server", "source", rq.source, "protocol", rq.protocol, "transport", sess.transport)
-	return discoverResult{SupportedVersions: SupportedVersions(), Capabilities: s.capabilities(), Instructions: s.opts.Instructions(s.b.Tools(ctx))}
+	caps := s.capabilities()
+	caps.Tools.ListChanged = true // subscriptions/listen (listen.go)
+	return discoverResult{SupportedVersions: SupportedVersions(), Capabilities: caps, Instructions: s.opts.Instructions(s.b.Tools(ctx))}
 }

@@ -48,6 +48,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		case l, ok = <-lines:
 		}
 		if !ok {
+			// Subscriptions would hold the answers in flight open
+			// forever: they end, answered, with the input.
+			s.Drain()
 			return nil
 		}
 		if l.err != nil {
@@ -165,7 +168,7 @@ func readIncoming(data []byte) incoming {
 // slow reports whether a message may take long: tool calls and resource
 // reads (batches, which may hold either, are scheduled as slow too).
 func (in incoming) slow() bool {
-	return in.batch || in.m != nil && (in.m.Method == "tools/call" || in.m.Method == "resources/read")
+	return in.batch || in.m != nil && (in.m.Method == "tools/call" || in.m.Method == "resources/read" || in.m.Method == "subscriptions/listen")
 }
 
 // writes reports whether a message may change memory: a call of a
