@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 )
@@ -21,18 +24,8 @@ import (
 // when it is back, and ended with the request's completed result when
 // serve shuts down.
 func TestListenOverHTTP(t *testing.T) {
-	ns, err := embedded.Start(embedded.Options{Port: -1, JetStream: true, StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	startService(t, "openhuman-memory", t.TempDir(), ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
-	agents := startService(t, "openhuman-agents", t.TempDir(), ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
-	serve := exec.Command(filepath.Join(binDir, "openhuman-core"), "serve", "--addr", "127.0.0.1:0")
-	serve.Env = testEnv(t.TempDir(), "OPENHUMAN_NATS_URL="+ns.ClientURL())
-	base, _ := serveURL(t, serve)
-	url := base + "/mcp"
-	waitOffered(t, url, "agent.run_subagent", true)
+	sys := startListening(t)
+	url, serve := sys.url, sys.serve
 
 	events := listen(t, url)
 	next := func(what string) map[string]any {
@@ -51,15 +44,12 @@ func TestListenOverHTTP(t *testing.T) {
 	if ev := next("acknowledgment"); ev["method"] != "notifications/subscriptions/acknowledged" || !strings.Contains(jsonText(ev), `"io.modelcontextprotocol/subscriptionId":"tools"`) {
 		t.Fatalf("first event %v", ev)
 	}
-	_ = agents.Process.Signal(os.Interrupt)
-	if _, exited := waitExit(agents, 15*time.Second); !exited {
-		t.Fatal("the agents service did not stop")
-	}
+	sys.stopAgents(t)
 	if ev := next("change when agents stopped"); ev["method"] != "notifications/tools/list_changed" {
 		t.Fatalf("after agents stopped: %v", ev)
 	}
 	waitOffered(t, url, "agent.run_subagent", false)
-	startService(t, "openhuman-agents", t.TempDir(), ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
+	sys.startAgents(t)
 	if ev := next("change when agents came back"); ev["method"] != "notifications/tools/list_changed" {
 		t.Fatalf("after agents came back: %v", ev)
 	}
@@ -70,6 +60,79 @@ func TestListenOverHTTP(t *testing.T) {
 	}
 	if _, exited := waitExit(serve, 15*time.Second); !exited {
 		t.Fatal("serve did not stop with a subscription open")
+	}
+}
+
+// listening is serve on a bus with memory and agents in processes of
+// their own, agents to be stopped and started again.
+type listening struct {
+	nats          string
+	url           string
+	agents, serve *exec.Cmd
+}
+
+func startListening(t *testing.T) *listening {
+	t.Helper()
+	ns, err := embedded.Start(embedded.Options{Port: -1, JetStream: true, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	l := &listening{nats: ns.ClientURL()}
+	startService(t, "openhuman-memory", t.TempDir(), l.nats, "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
+	l.startAgents(t)
+	l.serve = exec.Command(filepath.Join(binDir, "openhuman-core"), "serve", "--addr", "127.0.0.1:0")
+	l.serve.Env = testEnv(t.TempDir(), "OPENHUMAN_NATS_URL="+l.nats)
+	base, _ := serveURL(t, l.serve)
+	l.url = base + "/mcp"
+	waitOffered(t, l.url, "agent.run_subagent", true)
+	return l
+}
+
+func (l *listening) startAgents(t *testing.T) {
+	l.agents = startService(t, "openhuman-agents", t.TempDir(), l.nats, "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
+}
+
+func (l *listening) stopAgents(t *testing.T) {
+	_ = l.agents.Process.Signal(os.Interrupt)
+	if _, exited := waitExit(l.agents, 15*time.Second); !exited {
+		t.Fatal("the agents service did not stop")
+	}
+}
+
+// TestOfficialSDKClientListen: the official Go SDK's client, given a
+// ToolListChangedHandler, opens subscriptions/listen itself on
+// 2026-07-28, and its handler is called when the agents service stops.
+func TestOfficialSDKClientListen(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sys := startListening(t)
+	changed := make(chan struct{}, 4)
+	client := mcp.NewClient(&mcp.Implementation{Name: "SDK Listener", Version: "1.0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: sys.url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" || !cs.InitializeResult().Capabilities.Tools.ListChanged {
+		t.Fatalf("negotiated %s, capabilities %+v", v, cs.InitializeResult().Capabilities.Tools)
+	}
+	sys.stopAgents(t)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("the handler was not called when the agents service stopped")
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		if strings.HasPrefix(tl.Name, "agent.") {
+			t.Errorf("%s is still listed", tl.Name)
+		}
 	}
 }
 
