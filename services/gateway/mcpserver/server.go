@@ -4,14 +4,19 @@
 // codes) and hands tools and resources to a backend, the gateway.
 //
 // It is written by hand rather than on the official Go SDK's server
-// (github.com/modelcontextprotocol/go-sdk/mcp, v1.8.0 checked) because that
-// server cannot give the wire behaviour the reference documents and our
-// tests demand; sdk_test.go fails once it can:
+// (github.com/modelcontextprotocol/go-sdk/mcp). Every reason below was
+// checked again against v1.8.0, and holds: that server cannot give the wire
+// behaviour the reference documents and our tests demand of the handshake
+// revisions; sdk_test.go fails once it can. MCP 2026-07-28 is not among the
+// reasons: v1.8.0's server speaks it too (server/discover, input_required
+// results with requestState left to the handler to protect,
+// subscriptions/listen), and its client works against this server in
+// both eras (cmd/openhuman-core's TestOfficialSDKClient* tests).
 //   - stdin EOF stops all writes, so a piped smoke test loses answers to requests already read;
 //   - a line that is bad JSON, lacks "jsonrpc", is not an object, has an object id, or is a batch after 2025-06-18 ends the session unanswered;
 //   - the resources capability cannot be written {"subscribe":false,"listChanged":false}, and capabilities come out resources first;
 //   - initialize's result comes out capabilities, instructions, protocolVersion, serverInfo, not in the reference's order;
-//   - tools/list is sorted by name, led by ttlMs and cacheScope, with each name after its description;
+//   - tools/list is sorted by name, led by ttlMs and cacheScope (2026-07-28's, even on a 2025-06-18 session), with each name after its description;
 //   - some errors are settled before any hook: -32600 for tools/call without params or initialize without params, silence for a null id, Go decoding messages that echo the params, `method not found: "x"`.
 package mcpserver
 
