@@ -1,5 +1,7 @@
 package contract
 
+import "encoding/json"
+
 // Endpoint is one method a service serves on the bus: its subject (Service
 // and Method), the schema its params must pass (Input), and for a tool's
 // backing method the tool's name (Tool), which errors about arguments carry.
@@ -47,4 +49,19 @@ var (
 	ResourcesReadEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesRead,
 		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)}), Retryable: true, Scope: ScopeRead}
 	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil), Retryable: true, Scope: ScopeRead}
+	// RunResultEndpoint collects the outcome of an agent.run_subagent call
+	// by its CallContext.Call, for the caller that ran it (same token and
+	// workspaces): RunResult, done false while the run goes on. An MCP
+	// 2026-07-28 client's retry after input_required waits on it.
+	RunResultEndpoint = Endpoint{Service: ServiceAgents, Method: MethodRunResult,
+		Input: Object("", []string{"call"}, map[string]*Schema{"call": String("The call that ran the sub-agent.").MaxLen(64)}), Retryable: true, Scope: ScopeAct}
 )
+
+// RunResult is what RunResultEndpoint answers: while Done is false the run
+// goes on (or its outcome is gone); then Result is agent.run_subagent's
+// result, or Error its failure.
+type RunResult struct {
+	Done   bool            `json:"done"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}

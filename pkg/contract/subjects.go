@@ -23,6 +23,7 @@ const (
 	MethodIngest        = "ingest"              // memory: files as document chunks
 	MethodConversation  = "ingest_conversation" // memory: conversation turns
 	MethodSearchHealth  = "provider_health"     // search: each provider's state
+	MethodRunResult     = "run_result"          // agents: a run's outcome by call id
 )
 
 // QueueGroup balances replicas of a service; every endpoint uses it.

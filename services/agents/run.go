@@ -45,8 +45,11 @@ type RunnerOptions struct {
 	// Approval gates the agents' writes (default: auto).
 	Approval *Gate
 	// Audit records the agents' writes, approved or not (nil: none).
-	Audit  *audit.Recorder
-	Logger *slog.Logger
+	Audit *audit.Recorder
+	// Results keeps the outcome of each run a client called, by its call
+	// id, for collection (default: in the process).
+	Results Results
+	Logger  *slog.Logger
 }
 
 // Runner runs sub-agents.
@@ -68,6 +71,9 @@ func NewRunner(tools Tools, opts RunnerOptions) *Runner {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Results == nil {
+		opts.Results = NewMemoryResults()
 	}
 	return &Runner{opts: opts, tools: tools}
 }
@@ -97,7 +103,26 @@ type RunResult struct {
 
 // Run runs one sub-agent on a task: its prompt, its tools and nothing
 // else, for at most its max_iterations model turns and the run timeout.
+// The outcome of a run a client called under a call id (cc.Call, not a
+// sub-agent's delegation) is kept for Collect too: the client may have
+// stopped waiting for this answer and ask for it later.
 func (r *Runner) Run(ctx context.Context, p RunParams, cc contract.CallContext) (*RunResult, error) {
+	res, err := r.run(ctx, p, cc)
+	if cc.Call != "" && cc.Depth == 0 {
+		if perr := r.opts.Results.Put(context.WithoutCancel(ctx), cc.Call, NewOutcome(res, err, cc)); perr != nil {
+			r.opts.Logger.Warn("a run's outcome could not be kept for collection", "call", cc.Call, "err", perr)
+		}
+	}
+	return res, err
+}
+
+// Collect is the outcome of the run cc.Call named call, for the caller
+// that ran it (RunResultEndpoint).
+func (r *Runner) Collect(ctx context.Context, call string, cc contract.CallContext) (contract.RunResult, error) {
+	return Collect(ctx, r.opts.Results, call, cc)
+}
+
+func (r *Runner) run(ctx context.Context, p RunParams, cc contract.CallContext) (*RunResult, error) {
 	def, ok := definition(p.AgentID)
 	if !ok {
 		return nil, contract.Errorf(contract.CodeNotFound, "no sub-agent %q; agent.list_subagents names them (%s)", p.AgentID, strings.Join(ids(), ", ")).With("field", "agent_id")

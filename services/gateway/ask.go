@@ -114,29 +114,24 @@ func (g *Gateway) askApprovals(ctx context.Context, cc contract.CallContext, ask
 // like any decision (scope gate, audit). A question withdrawn or left
 // unanswered (cancel) decides nothing: the console still can.
 func (g *Gateway) askOne(ctx context.Context, p waiting, cc contract.CallContext, ask Ask) {
-	args, _ := json.Marshal(p.Arguments)
-	msg := fmt.Sprintf("The sub-agent %s wants to call %s with %s. Approve it?", p.AgentID, p.Tool, clipText(string(args), 2000))
-	action, content, err := ask(ctx, msg, approveSchema)
+	action, content, err := ask(ctx, approvalMessage(p), approveSchema)
 	if err != nil || ctx.Err() != nil {
 		return
 	}
-	decision := map[string]any{"id": p.ID}
-	switch action {
-	case "accept":
-		approve, _ := content["approve"].(bool)
-		decision["approve"] = approve
-		if note, _ := content["note"].(string); note != "" {
-			decision["reason"] = clipText(note, 500)
-		}
-	case "decline":
-		decision["approve"] = false
-		decision["reason"] = "declined in " + cc.Source
-	default:
+	decision := decisionOf(action, content, cc)
+	if decision == nil {
 		return
 	}
+	decision["id"] = p.ID
 	params, _ := json.Marshal(decision)
 	// A decision that lost the race is NOT_FOUND: the other one stands.
 	_, _ = g.callTool(context.WithoutCancel(ctx), contract.ApprovalDecide, params, cc)
+}
+
+// approvalMessage is the question a person is asked about p.
+func approvalMessage(p waiting) string {
+	args, _ := json.Marshal(p.Arguments)
+	return fmt.Sprintf("The sub-agent %s wants to call %s with %s. Approve it?", p.AgentID, p.Tool, clipText(string(args), 2000))
 }
 
 func newCallID() string {

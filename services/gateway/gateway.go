@@ -50,6 +50,10 @@ type Options struct {
 	Policy *Policy
 	// Audit records every call of a tool that writes (nil: none).
 	Audit *audit.Recorder
+	// StateKey seals the requestState of MCP 2026-07-28 questions
+	// (roundtrip.go); every gateway replica that may take a retry needs
+	// the same one. Nil: a key of this gateway alone.
+	StateKey []byte
 	// Local are the readiness checks of the services running in this
 	// process (the embedded default), by service name. A service whose
 	// handlers are stuck still answers pings, so its own word counts.
@@ -58,10 +62,11 @@ type Options struct {
 
 // Gateway validates and dispatches tool calls.
 type Gateway struct {
-	bus    caller
-	opts   Options
-	recent *recent
-	seq    writeSeq
+	bus      caller
+	opts     Options
+	recent   *recent
+	seq      writeSeq
+	stateKey []byte
 }
 
 // New returns a gateway over bus.
@@ -81,7 +86,11 @@ func New(bus caller, opts Options) *Gateway {
 	if opts.Observe == nil {
 		opts.Observe = func(string, string) func(error) { return func(error) {} }
 	}
-	return &Gateway{bus: bus, opts: opts, recent: newRecent(time.Now)}
+	key := opts.StateKey
+	if len(key) == 0 {
+		key = newStateKey()
+	}
+	return &Gateway{bus: bus, opts: opts, recent: newRecent(time.Now), stateKey: key}
 }
 
 // Tools returns the tools of the gateway's profile that can be answered

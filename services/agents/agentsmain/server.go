@@ -44,6 +44,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		s.closers = append(s.closers, rec)
 	}
 	var store agents.Approvals = agents.NewMemoryApprovals()
+	var results agents.Results = agents.NewMemoryResults()
 	var rc *redisconn.Client
 	if cfg.Redis.URL != "" {
 		client, err := redisconn.New(cfg.Redis.URL, cfg.Redis.Prefix, log)
@@ -53,6 +54,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 		}
 		s.closers = append(s.closers, client)
 		store = redis.NewApprovals(client)
+		results = redis.NewResults(client)
 		rc = client
 	}
 	// A run sent again, to another replica or after a restart, would run
@@ -69,7 +71,7 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	opts := agents.RunnerOptions{
 		ModelName: cfg.LLM.Model, Models: cfg.Agents.Models,
 		Timeout: cfg.Agents.Timeout(), MaxToolResult: cfg.Agents.MaxToolResultBytes,
-		Approval: gate, Audit: rec, Logger: log,
+		Approval: gate, Audit: rec, Results: results, Logger: log,
 	}
 	if cfg.LLM.Configured() {
 		opts.Model = llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout())

@@ -36,6 +36,9 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 			bus.Handle(contract.AgentRunSubagent.Endpoint(), func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
 				return runner.Run(ctx, p, cc)
 			}),
+			bus.Handle(contract.RunResultEndpoint, func(ctx context.Context, p runResultParams, cc contract.CallContext) (any, error) {
+				return runner.Collect(ctx, p.Call, cc)
+			}),
 			bus.Handle(contract.ApprovalList.Endpoint(), func(ctx context.Context, _ none, cc contract.CallContext) (any, error) {
 				pending, err := gate.List(ctx, cc)
 				if err != nil {
@@ -67,6 +70,10 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 			}),
 		},
 	})
+}
+
+type runResultParams struct {
+	Call string `json:"call"`
 }
 
 type decideParams struct {

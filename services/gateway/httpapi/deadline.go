@@ -11,12 +11,17 @@ import (
 // closed. There is no overall ReadTimeout or WriteTimeout: a tool call may
 // rightly take minutes, and the body has its own deadline (bodyDeadline).
 func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{
+	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: s.opts.HeaderTimeout,
 		IdleTimeout:       s.opts.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
 	}
+	if s.mcp != nil {
+		// Open subscriptions end, answered, rather than hold it up.
+		srv.RegisterOnShutdown(s.mcp.Drain)
+	}
+	return srv
 }
 
 // bodyDeadline gives a request with a body d to deliver it, from when its

@@ -64,6 +64,9 @@ type Options struct {
 	// (default 30 s), and how long a kept-alive connection may sit idle
 	// (default 2 minutes); see HTTPServer.
 	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
+	// Heartbeat is how often an open subscriptions/listen stream gets a
+	// comment, so that proxies do not take it for dead (default 15 s).
+	Heartbeat time.Duration
 	// SignInLimit counts wrong bearer tokens per client address; serve
 	// shares it with the console's sign-in (default: 5, then one every
 	// 12 seconds).
@@ -116,6 +119,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
 	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 30*time.Second)
 	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
+	opts.Heartbeat = cmp.Or(opts.Heartbeat, 15*time.Second)
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}

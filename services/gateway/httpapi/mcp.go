@@ -215,6 +215,28 @@ func (e *eventStream) push(msg []byte) error {
 	return nil
 }
 
+// comment sends an event-stream comment, which clients ignore, once the
+// stream has started.
+func (e *eventStream) comment(text string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.failed {
+		return errStreamGone
+	}
+	if !e.started {
+		return nil
+	}
+	if _, err := fmt.Fprintf(e.w, ": %s\n\n", text); err != nil {
+		e.failed = true
+		return err
+	}
+	if err := http.NewResponseController(e.w).Flush(); err != nil {
+		e.failed = true
+		return err
+	}
+	return nil
+}
+
 // final sends out as the stream's last event, if the stream started, and
 // reports whether it had.
 func (e *eventStream) final(out []byte) bool {

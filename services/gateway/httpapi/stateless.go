@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
@@ -72,6 +74,10 @@ func (s *Server) mcpStateless(w http.ResponseWriter, r *http.Request, m *jsonrpc
 	}
 	sess := mcpserver.NewSession(contract.TransportMCPHTTP)
 	claimSession(r.Context(), sess) // a new session: the request's caller owns it
+	if m.Method == "subscriptions/listen" && acceptsEventStream(r.Header.Get("Accept")) {
+		s.listen(w, r, sess, m)
+		return
+	}
 	resp := s.mcp.Answer(r.Context(), sess, m)
 	if resp == nil {
 		w.WriteHeader(http.StatusAccepted)
@@ -82,6 +88,39 @@ func (s *Server) mcpStateless(w http.ResponseWriter, r *http.Request, m *jsonrpc
 		status = statelessStatus[resp.Error.Code]
 	}
 	writeRPC(w, status, resp)
+}
+
+// listen answers subscriptions/listen with an event stream: the
+// subscription's notifications, a comment every heartbeat so that proxies
+// keep an idle stream open, and its result when the server ends it.
+func (s *Server) listen(w http.ResponseWriter, r *http.Request, sess *mcpserver.Session, m *jsonrpc.Message) {
+	stream := &eventStream{w: w}
+	ctx, stop := context.WithCancel(mcpserver.WithPush(r.Context(), stream.push))
+	defer stop()
+	go func() {
+		t := time.NewTicker(s.opts.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if stream.comment("heartbeat") != nil {
+					stop() // the client is gone: so is the subscription
+					return
+				}
+			}
+		}
+	}()
+	resp := s.mcp.Answer(ctx, sess, m)
+	if resp == nil {
+		stream.final(nil)
+		return
+	}
+	out := jsonrpc.Encode(resp)
+	if !stream.final(out) {
+		writeRPC(w, http.StatusOK, resp) // refused before it began
+	}
 }
 
 // statelessStatus are the errors 2026-07-28 gives an HTTP status of their own.

@@ -31,6 +31,14 @@ var cacheHints = map[string]cacheHint{
 // complete turns a result into a 2026-07-28 one: resultType "complete", a
 // cache hint where the method has one, and the server's identity in _meta.
 func (s *Server) complete(sess *Session, rq request, method string, result any) (any, *jsonrpc.Error) {
+	switch r := result.(type) {
+	case inputRequired:
+		r.server = s.serverInfo
+		return r, nil
+	case listenEnd:
+		r.server = s.serverInfo
+		return r, nil
+	}
 	c := completeResult{server: s.serverInfo}
 	if a, ok := result.(jsonrpc.Appender); ok {
 		c.inner = a

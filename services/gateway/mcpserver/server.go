@@ -4,24 +4,32 @@
 // codes) and hands tools and resources to a backend, the gateway.
 //
 // It is written by hand rather than on the official Go SDK's server
-// (github.com/modelcontextprotocol/go-sdk/mcp, v1.8.0 checked) because that
-// server cannot give the wire behaviour the reference documents and our
-// tests demand; sdk_test.go fails once it can:
+// (github.com/modelcontextprotocol/go-sdk/mcp). Every reason below was
+// checked again against v1.8.0, and holds: that server cannot give the wire
+// behaviour the reference documents and our tests demand of the handshake
+// revisions; sdk_test.go fails once it can. MCP 2026-07-28 is not among the
+// reasons: v1.8.0's server speaks it too (server/discover, input_required
+// results with requestState left to the handler to protect,
+// subscriptions/listen), and its client works against this server in
+// both eras (cmd/openhuman-core's TestOfficialSDKClient* tests).
 //   - stdin EOF stops all writes, so a piped smoke test loses answers to requests already read;
 //   - a line that is bad JSON, lacks "jsonrpc", is not an object, has an object id, or is a batch after 2025-06-18 ends the session unanswered;
 //   - the resources capability cannot be written {"subscribe":false,"listChanged":false}, and capabilities come out resources first;
 //   - initialize's result comes out capabilities, instructions, protocolVersion, serverInfo, not in the reference's order;
-//   - tools/list is sorted by name, led by ttlMs and cacheScope, with each name after its description;
+//   - tools/list is sorted by name, led by ttlMs and cacheScope (2026-07-28's, even on a 2025-06-18 session), with each name after its description;
 //   - some errors are settled before any hook: -32600 for tools/call without params or initialize without params, silence for a null id, Go decoding messages that echo the params, `method not found: "x"`.
 package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
@@ -55,6 +63,10 @@ type Options struct {
 	// unknown methods (the older v1 surface).
 	ToolsOnly bool
 	Logger    *slog.Logger
+	// ListenPoll is how often an open subscriptions/listen looks at the
+	// live tools, and ListenMax how long one lasts before the server ends
+	// it (defaults DefaultListenPoll, DefaultListenMax; listen.go).
+	ListenPoll, ListenMax time.Duration
 }
 
 // Server answers MCP messages for any number of sessions.
@@ -63,14 +75,19 @@ type Server struct {
 	opts Options
 	// serverInfo is {name, version} encoded, for every 2026-07-28 result.
 	serverInfo []byte
+	// draining closes when the server stops (Drain): subscriptions end.
+	draining  chan struct{}
+	drainOnce sync.Once
 }
 
 // New returns a server over b.
 func New(b backend, opts *Options) *Server {
-	s := &Server{b: b}
+	s := &Server{b: b, draining: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
+	s.opts.ListenPoll = cmp.Or(s.opts.ListenPoll, DefaultListenPoll)
+	s.opts.ListenMax = cmp.Or(s.opts.ListenMax, DefaultListenMax)
 	if s.opts.Name == "" {
 		s.opts.Name = "openhuman-core"
 	}
@@ -162,6 +179,10 @@ func (s *Server) dispatch(ctx context.Context, sess *Session, rq request, m *jso
 		}
 	case "tools/list":
 		return s.listTools(ctx, sess, rq), nil
+	case "subscriptions/listen":
+		if rq.stateless {
+			return s.listen(ctx, sess, rq, m)
+		}
 	case "tools/call":
 		if call == nil {
 			call = readToolCall(m.Params)
@@ -208,8 +229,14 @@ type implementation struct {
 // capabilities are exactly tools and resources (or tools alone); no
 // logging, no prompts.
 type capabilities struct {
-	Tools     struct{}            `json:"tools"`
+	Tools     toolsCapability     `json:"tools"`
 	Resources *resourceCapability `json:"resources,omitempty"`
+}
+
+// toolsCapability says listChanged only where it is true: 2026-07-28,
+// whose subscriptions/listen tells the tools changing.
+type toolsCapability struct {
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 type resourceCapability struct {

@@ -46,6 +46,9 @@ const (
 type requestMeta struct {
 	version    string
 	clientName string
+	// elicitation: the client declared it takes elicitation requests
+	// (as input_required's inputRequests).
+	elicitation bool
 }
 
 // readMeta reads params._meta, and reports whether it names a protocol
@@ -69,6 +72,12 @@ func readMeta(params json.RawMessage) (requestMeta, bool) {
 	if json.Unmarshal(p.Meta[MetaClientInfo], &info) == nil {
 		rm.clientName = info.Name
 	}
+	var caps struct {
+		Elicitation json.RawMessage `json:"elicitation"`
+	}
+	if json.Unmarshal(p.Meta[MetaClientCapabilities], &caps) == nil {
+		rm.elicitation = len(caps.Elicitation) > 0 && !bytes.Equal(caps.Elicitation, []byte("null"))
+	}
 	return rm, true
 }
 
@@ -88,7 +97,7 @@ func (s *Server) resolve(sess *Session, m *jsonrpc.Message) (request, *jsonrpc.E
 	rm, named := readMeta(m.Params)
 	switch {
 	case named && slices.Contains(StatelessVersions, rm.version):
-		return request{protocol: rm.version, source: contract.MCPSource(rm.clientName), stateless: true}, nil
+		return request{protocol: rm.version, source: contract.MCPSource(rm.clientName), stateless: true, elicitation: rm.elicitation}, nil
 	case named && !slices.Contains(ProtocolVersions, rm.version):
 		return request{}, UnsupportedVersion(rm.version)
 	case m.Method == "server/discover":
@@ -115,5 +124,7 @@ type discoverResult struct {
 func (s *Server) discover(ctx context.Context, sess *Session, rq request) any {
 	// Without a handshake this is the nearest thing to a client connecting.
 	s.opts.Logger.Info("client discovered the server", "source", rq.source, "protocol", rq.protocol, "transport", sess.transport)
-	return discoverResult{SupportedVersions: SupportedVersions(), Capabilities: s.capabilities(), Instructions: s.opts.Instructions(s.b.Tools(ctx))}
+	caps := s.capabilities()
+	caps.Tools.ListChanged = true // subscriptions/listen (listen.go)
+	return discoverResult{SupportedVersions: SupportedVersions(), Capabilities: caps, Instructions: s.opts.Instructions(s.b.Tools(ctx))}
 }

@@ -48,6 +48,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		case l, ok = <-lines:
 		}
 		if !ok {
+			// Subscriptions would hold the answers in flight open
+			// forever: they end, answered, with the input.
+			s.Drain()
 			return nil
 		}
 		if l.err != nil {
@@ -134,13 +137,14 @@ type incoming struct {
 
 // toolCall is what tools/call names (toolCallParams).
 type toolCall struct {
-	name string
-	args json.RawMessage
-	ok   bool
+	name   string
+	args   json.RawMessage
+	ok     bool
+	params json.RawMessage // all of them, for what a 2026-07-28 retry adds
 }
 
 func readToolCall(params json.RawMessage) *toolCall {
-	tc := &toolCall{}
+	tc := &toolCall{params: params}
 	tc.name, tc.args, tc.ok = toolCallParams(params)
 	return tc
 }
@@ -164,7 +168,7 @@ func readIncoming(data []byte) incoming {
 // slow reports whether a message may take long: tool calls and resource
 // reads (batches, which may hold either, are scheduled as slow too).
 func (in incoming) slow() bool {
-	return in.batch || in.m != nil && (in.m.Method == "tools/call" || in.m.Method == "resources/read")
+	return in.batch || in.m != nil && (in.m.Method == "tools/call" || in.m.Method == "resources/read" || in.m.Method == "subscriptions/listen")
 }
 
 // writes reports whether a message may change memory: a call of a

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
@@ -63,7 +64,20 @@ func (s *Server) callTool(ctx context.Context, sess *Session, rq request, call t
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: tools/call takes {name, arguments}",
 			Data: map[string]any{"code": string(contract.CodeInvalidRequest), "detail": "tools/call params must be an object with a string `name`"}}
 	}
-	raw, err := s.callBackend(ctx, sess, rq, name, args)
+	var raw json.RawMessage
+	var err error
+	if rq.stateless {
+		retry, perr := readRetry(call.params)
+		if perr != nil {
+			return nil, perr
+		}
+		var q *gateway.Question
+		if raw, q, err = s.callRoundTrip(ctx, sess, rq, call, retry); q != nil {
+			return inputRequired{q: q}, nil
+		}
+	} else {
+		raw, err = s.callBackend(ctx, sess, rq, name, args)
+	}
 	if err != nil {
 		e := contract.AsError(err)
 		if toolErrors[e.Code] == asInvalidParams {

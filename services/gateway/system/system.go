@@ -7,6 +7,8 @@ package system
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -227,5 +229,20 @@ func (s *System) GatewayOptions(cfg config.Config) gateway.Options {
 		Local:        s.local,
 		Providers:    cfg.CapabilityProviders,
 		Expect:       Expect(cfg),
+		StateKey:     stateKey(s, cfg),
 	}
+}
+
+// stateKey is the key of MCP requestState (gateway.Options.StateKey): in
+// distributed mode derived from the gateway's signing seed, which every
+// gateway replica holds, so a retry may reach any of them; embedded, nil
+// (the gateway makes its own, as its bus keys are made at each start).
+func stateKey(s *System, cfg config.Config) []byte {
+	seed, err := cfg.Bus.Seed()
+	if s.Embedded || err != nil || seed == "" {
+		return nil
+	}
+	m := hmac.New(sha256.New, []byte(seed))
+	m.Write([]byte("openhuman mcp requestState"))
+	return m.Sum(nil)
 }

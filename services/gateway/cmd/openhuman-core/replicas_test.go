@@ -19,6 +19,13 @@ import (
 // memory.learn.
 func startReplicas(t *testing.T) [2]string {
 	t.Helper()
+	return startReplicasWith(t)
+}
+
+// startReplicasWith is startReplicas with more environment for the agents
+// service and both gateways.
+func startReplicasWith(t *testing.T, extraEnv ...string) [2]string {
+	t.Helper()
 	ns, err := embedded.Start(embedded.Options{Port: -1, JetStream: true, StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -26,10 +33,10 @@ func startReplicas(t *testing.T) [2]string {
 	t.Cleanup(ns.Shutdown)
 	nats := "OPENHUMAN_NATS_URL=" + ns.ClientURL()
 	startService(t, "openhuman-memory", t.TempDir(), ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
-	startService(t, "openhuman-agents", t.TempDir(), ns.ClientURL(), "OPENHUMAN_METRICS_ADDR=127.0.0.1:0")
+	startService(t, "openhuman-agents", t.TempDir(), ns.ClientURL(), append([]string{"OPENHUMAN_METRICS_ADDR=127.0.0.1:0"}, extraEnv...)...)
 	var urls [2]string
 	for i := range urls {
-		urls[i] = startServe(t, t.TempDir(), nats) + "/mcp"
+		urls[i] = startServe(t, t.TempDir(), append([]string{nats}, extraEnv...)...) + "/mcp"
 	}
 	for _, u := range urls {
 		deadline := time.Now().Add(15 * time.Second)
