@@ -45,6 +45,10 @@ type Options struct {
 	// Repo and Figures replace the published model and its figures (tests).
 	Repo    *hfhub.Repo
 	Figures []bert.PairFigure
+	// Reranker and RerankerFigures replace the reranker the models command
+	// handles (tests).
+	Reranker        *hfhub.Repo
+	RerankerFigures []bert.PairFigure
 }
 
 func (o Options) log() *slog.Logger {

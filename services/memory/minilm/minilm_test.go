@@ -39,19 +39,26 @@ func tinyModel(t *testing.T) map[string][]byte {
 // hub serves files at /test/tiny-bert/resolve/{main,<commit>}/<file> and
 // counts requests.
 type hub struct {
-	files map[string][]byte
-	mu    sync.Mutex
-	calls int
-	srv   *httptest.Server
+	files   map[string][]byte
+	anyRepo bool // serve the files under any owner/name
+	mu      sync.Mutex
+	calls   int
+	srv     *httptest.Server
 }
 
 func newHub(t *testing.T, files map[string][]byte) *hub {
-	h := &hub{files: files}
+	return startHub(t, &hub{files: files})
+}
+
+func startHub(t *testing.T, h *hub) *hub {
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.calls++
 		h.mu.Unlock()
 		rest, _ := strings.CutPrefix(r.URL.Path, "/"+testRepo.Name+"/resolve/")
+		if h.anyRepo {
+			_, rest, _ = strings.Cut(r.URL.Path, "/resolve/")
+		}
 		_, file, _ := strings.Cut(rest, "/")
 		data, ok := h.files[file]
 		if !ok {
