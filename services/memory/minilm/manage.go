@@ -24,7 +24,10 @@ func (o Options) Models() []Model {
 	repo, figs := o.repoAndFigures(SentenceRepo, bert.EmbedderFigures)
 	rrepo, rfigs := RerankerRepo, bert.RerankerFigures
 	if o.Reranker != nil {
-		rrepo, rfigs = *o.Reranker, o.RerankerFigures
+		rrepo = *o.Reranker
+	}
+	if o.RerankerFigures != nil {
+		rfigs = o.RerankerFigures
 	}
 	return []Model{{Role: roleEmbedder, Repo: repo, Figures: figs}, {Role: roleReranker, Repo: rrepo, Figures: rfigs}}
 }
