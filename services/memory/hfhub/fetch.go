@@ -140,6 +140,9 @@ func (c *Client) FetchRetrying(ctx context.Context, r Repo, b Backoff) (string, 
 			return "", unreachable(context.Canceled)
 		}
 		c.log().Warn("fetching a model failed; retrying", "repo", r.Name, "in", wait, "err", contract.ErrorMessage(err))
+		if c.Retrying != nil {
+			c.Retrying(err, wait)
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -61,6 +61,9 @@ type Client struct {
 	// of total (total 0 when the hub did not say). Called from the
 	// fetching goroutine; it must not block.
 	Progress func(Progress)
+	// Retrying, when set, is told of each failed attempt of FetchRetrying
+	// and how long it waits before the next.
+	Retrying func(err error, wait time.Duration)
 }
 
 // Progress is how far the transfer of one file has come.
