@@ -130,7 +130,11 @@ func detail(s contract.ModelState) string {
 		}
 		return fmt.Sprintf("fetching %s: file %d of %d, %s, %d%s bytes", s.Repo, min(s.FilesDone+1, s.Files), s.Files, s.File, s.FileBytes, of) + fallback
 	case contract.ModelFailed:
-		return fmt.Sprintf("fetching %s failed %d times in a row (%s); the next attempt is at %s", s.Repo, s.Failures, s.LastError, s.RetryAt) + fallback +
+		times := ""
+		if s.Failures > 1 {
+			times = fmt.Sprintf(" %d times in a row", s.Failures)
+		}
+		return fmt.Sprintf("fetching %s failed%s (%s); the next attempt is at %s", s.Repo, times, s.LastError, s.RetryAt) + fallback +
 			": check OPENHUMAN_MODELS_HUB_URL, or pull the model where the hub can be reached (openhuman-core models pull) and copy the models folder"
 	case contract.ModelFetched:
 		return s.Repo + " is fetched and checked on disk; restart memory to embed with it" + fallback
