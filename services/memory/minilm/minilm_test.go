@@ -50,7 +50,7 @@ func newHub(t *testing.T, files map[string][]byte) *hub {
 	return startHub(t, &hub{files: files})
 }
 
-func startHub(t *testing.T, h *hub) *hub {
+func startHub(t testing.TB, h *hub) *hub {
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.calls++
@@ -96,7 +96,7 @@ func testOptions(t *testing.T, hubURL string, figures []bert.PairFigure, log io.
 
 // ownFigures are the figures' pairs as the tiny model scores them: what
 // it must reproduce to pass.
-func ownFigures(t *testing.T, files map[string][]byte, reranker bool) []bert.PairFigure {
+func ownFigures(t testing.TB, files map[string][]byte, reranker bool) []bert.PairFigure {
 	dir := t.TempDir()
 	for name, data := range files {
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
