@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -134,5 +135,28 @@ func TestModelStateInStoreHealth(t *testing.T) {
 	if at, err := time.Parse(time.RFC3339, m.RetryAt); err != nil || time.Until(at) < 50*time.Second || m.Failures != 1 ||
 		!strings.Contains(m.Detail, "cannot be reached") {
 		t.Errorf("hub down: %+v", m)
+	}
+}
+
+// TestDefaultFetchesNothing: with the default embedder no model is
+// fetched, nothing is written under the models folder, and store health
+// names no configured model.
+func TestDefaultFetchesNothing(t *testing.T) {
+	ns := mustJetStream(t)
+	hub := slowHub(t)
+	models := t.TempDir()
+	cfg := minilmConfig(t, ns.ClientURL(), hub.URL, models)
+	def, err := config.Load(t.TempDir(), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Memory.Embeddings.Provider = def.Memory.Embeddings.Provider
+	s := startReplica(t, cfg)
+	time.Sleep(200 * time.Millisecond)
+	if m := modelState(t, s); m != nil {
+		t.Errorf("a model is configured: %+v", m)
+	}
+	if entries, _ := os.ReadDir(models); len(entries) != 0 {
+		t.Errorf("the models folder holds %v", entries)
 	}
 }

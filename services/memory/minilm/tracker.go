@@ -137,7 +137,7 @@ func detail(s contract.ModelState) string {
 		return fmt.Sprintf("fetching %s failed%s (%s); the next attempt is at %s", s.Repo, times, s.LastError, s.RetryAt) + fallback +
 			": check OPENHUMAN_MODELS_HUB_URL, or pull the model where the hub can be reached (openhuman-core models pull) and copy the models folder"
 	case contract.ModelFetched:
-		return s.Repo + " is fetched and checked on disk; restart memory to embed with it" + fallback
+		return s.Repo + " is fetched; restart memory to embed with it (its self-check runs then)" + fallback
 	case contract.ModelRefused:
 		return s.Repo + " is refused: " + s.LastError + fallback + ": openhuman-core models verify says more, models rm and pull fetch it again"
 	case contract.ModelReady:
