@@ -117,7 +117,7 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 // newDomain serves memory from store with the configured embedder and writer.
 func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	tr := minilm.NewTracker()
-	emb := withFigures(embedder(cfg.Memory.Embeddings, tr), cfg.Memory.Embeddings)
+	emb := withFigures(embedder(cfg.Memory.Embeddings, tr, log), cfg.Memory.Embeddings)
 	opts := &memory.Options{Logger: log, Embedder: emb} // the embedder carries the configured figures
 	if cfg.Memory.Embeddings.Provider == "minilm" {
 		opts.ModelState = tr.State
@@ -186,12 +186,12 @@ func (s *server) closeStore() error {
 // Embedder builds the configured embedder with its figures (make eval
 // measures the same one).
 func Embedder(c config.Embeddings) memory.Embedder {
-	return withFigures(embedder(c, nil), c)
+	return withFigures(embedder(c, nil, nil), c)
 }
 
 // embedder is the configured embedder; tr, when set, follows minilm's
-// model from fetch to use.
-func embedder(c config.Embeddings, tr *minilm.Tracker) memory.Embedder {
+// model from fetch to use, and log (slog's default when nil) has its lines.
+func embedder(c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) memory.Embedder {
 	switch c.Provider {
 	case "openai":
 		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())
@@ -206,7 +206,7 @@ func embedder(c config.Embeddings, tr *minilm.Tracker) memory.Embedder {
 		// the background, for the rest of the process, brings it for the
 		// next start.
 		e, _ := minilm.OpenEmbedder(context.Background(), minilm.Options{
-			Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "", Tracker: tr,
+			Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "", Tracker: tr, Log: log,
 		}, localembed.NewGloveEmbedder(c.Dim))
 		return e
 	}
