@@ -34,15 +34,15 @@ func init() { prometheus.MustRegister(modelReady, modelFetchedBytes, modelFetchF
 // refused or ready, with each file's bytes while it comes. OpenEmbedder
 // keeps it up to date when Options.Tracker is set; memory's store health
 // reads it.
+// Its zero value is ready to use.
 type Tracker struct {
 	mu   sync.Mutex
 	s    contract.ModelState
 	seen map[string]int64 // bytes of each file already counted
-	now  func() time.Time
 }
 
 // NewTracker returns a tracker with no state yet.
-func NewTracker() *Tracker { return &Tracker{seen: map[string]int64{}, now: time.Now} }
+func NewTracker() *Tracker { return &Tracker{} }
 
 // State is a copy of the model's state, nil before OpenEmbedder set one
 // (and for a nil tracker).
@@ -95,6 +95,9 @@ func (t *Tracker) fetched() {
 // what was on disk already, which this process did not fetch.
 func (t *Tracker) progress(p hfhub.Progress) {
 	t.set(func(s *contract.ModelState) {
+		if t.seen == nil {
+			t.seen = map[string]int64{}
+		}
 		prev, ok := t.seen[p.File]
 		if ok && p.Done > prev {
 			s.FetchedBytes += p.Done - prev
@@ -114,7 +117,7 @@ func (t *Tracker) progress(p hfhub.Progress) {
 func (t *Tracker) retrying(err error, wait time.Duration) {
 	t.set(func(s *contract.ModelState) {
 		s.State, s.Failures, s.LastError = contract.ModelFailed, s.Failures+1, contract.ErrorMessage(err)
-		s.RetryAt = t.now().Add(wait).UTC().Format(time.RFC3339)
+		s.RetryAt = time.Now().Add(wait).UTC().Format(time.RFC3339)
 		modelFetchFailures.WithLabelValues(s.Repo).Inc()
 	})
 }
