@@ -58,7 +58,51 @@ type EmbeddingProgress struct {
 	RetryAt        string  `json:"retry_at,omitempty"`
 	// Detail says it in a sentence a person can act on.
 	Detail string `json:"detail"`
+	// Configured is the model memory runs itself, when one is configured
+	// (the minilm provider with models on): fetching, failed, refused,
+	// fetched for the next start, or ready.
+	Configured *ModelState `json:"configured_model,omitempty"`
 }
 
 // Failing reports whether the embedder's last attempt failed.
 func (p EmbeddingProgress) Failing() bool { return p.Failures > 0 }
+
+// The states of a model memory runs itself (ModelState.State).
+const (
+	ModelFetching = "fetching" // being fetched from the model hub
+	ModelFailed   = "failed"   // the last fetch failed; another comes at RetryAt
+	ModelFetched  = "fetched"  // on disk; used from memory's next start
+	ModelRefused  = "refused"  // on disk but failed its self-check: not used
+	ModelReady    = "ready"    // loaded, checked and embedding
+)
+
+// ModelState is how the configured model memory runs itself (the minilm
+// provider) fares: until it is ready memory embeds with its offline
+// embedder, so a model that is not ready leaves memory working.
+type ModelState struct {
+	// Repo is the model's repository on the hub.
+	Repo string `json:"repo"`
+	// State is one of the Model* states.
+	State string `json:"state"`
+	// File is the file being fetched, FileBytes how much of it is on
+	// disk, and FileSize its size (0 when the hub has not said).
+	File      string `json:"file,omitempty"`
+	FileBytes int64  `json:"file_bytes,omitempty"`
+	FileSize  int64  `json:"file_size,omitempty"`
+	// FilesDone counts the model's files fetched whole, of Files.
+	FilesDone int `json:"files_done"`
+	Files     int `json:"files"`
+	// FetchedBytes counts the bytes this process fetched of the model.
+	FetchedBytes int64 `json:"fetched_bytes"`
+	// Failures counts the fetches that failed in a row; LastError is the
+	// latest failure or the self-check's refusal; RetryAt (RFC 3339) is
+	// when the next fetch starts.
+	Failures  int    `json:"failures,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+	RetryAt   string `json:"retry_at,omitempty"`
+	// Detail says it in a sentence a person can act on.
+	Detail string `json:"detail"`
+}
+
+// Ready reports whether the model is the one memory embeds with.
+func (m ModelState) Ready() bool { return m.State == ModelReady }

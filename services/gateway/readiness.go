@@ -41,6 +41,11 @@ type Readiness struct {
 	// gateway ready (those items are found by their words meanwhile); an
 	// embedder that fails makes Status "degraded".
 	MemoryEmbedding string `json:"memory_embedding,omitempty"`
+	// MemoryModel repeats memory_store.embedding.configured_model's
+	// detail: how the model memory runs itself fares. Until it is ready
+	// Status is "degraded", not "not ready": memory embeds with its
+	// offline embedder meanwhile.
+	MemoryModel string `json:"memory_model,omitempty"`
 }
 
 // healthTimeout bounds a service's health answer.
@@ -139,6 +144,13 @@ func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
 		if e.Failing() && r.Ready {
 			r.Status = ReadyDegraded
 			r.Services[contract.ServiceMemory] = "degraded: " + e.Detail
+		}
+		if m := e.Configured; m != nil {
+			r.MemoryModel = m.Detail
+			if !m.Ready() && r.Ready && !e.Failing() {
+				r.Status = ReadyDegraded
+				r.Services[contract.ServiceMemory] = "degraded: " + m.Detail
+			}
 		}
 	}
 }

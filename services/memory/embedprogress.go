@@ -79,6 +79,9 @@ func (s *Service) EmbeddingProgress(ctx context.Context) *contract.EmbeddingProg
 		out.Pending = n
 	}
 	out.Detail = progressDetail(out, err)
+	if s.modelState != nil {
+		out.Configured = s.modelState()
+	}
 	return &out
 }
 

@@ -24,6 +24,7 @@ type Service struct {
 	writer       AnswerWriter
 	log          *slog.Logger
 	recallCosine float64 // Options.RecallMinCosine
+	modelState   func() *contract.ModelState
 }
 
 // Options configure a Service; the zero value works.
@@ -44,6 +45,10 @@ type Options struct {
 	// RecallMinCosine, when above 0, replaces the embedder's cosine from
 	// which recall quotes a note on its vector alone (recall.go).
 	RecallMinCosine float64
+	// ModelState, when set, says how the configured model memory runs
+	// itself fares (minilm's Tracker): store health reports it with the
+	// embedding's progress.
+	ModelState func() *contract.ModelState
 }
 
 // NewService serves memory from store.
@@ -62,7 +67,7 @@ func NewService(store Store, opts *Options) *Service {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine}
+		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState}
 	s.search = retrieval.New(store, o.Embedder, &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop})
 	return s
 }

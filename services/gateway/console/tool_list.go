@@ -44,6 +44,25 @@ type embedding struct {
 	BackoffSeconds float64 `json:"backoff_seconds"`
 	RetryAt        string  `json:"retry_at"`
 	Detail         string  `json:"detail"`
+	// Configured is the model memory runs itself, when one is configured
+	// (contract.ModelState): until it is ready memory embeds with its
+	// offline embedder.
+	Configured *modelState `json:"configured_model"`
+}
+
+type modelState struct {
+	Repo         string `json:"repo"`
+	State        string `json:"state"`
+	File         string `json:"file"`
+	FileBytes    int64  `json:"file_bytes"`
+	FileSize     int64  `json:"file_size"`
+	FilesDone    int    `json:"files_done"`
+	Files        int    `json:"files"`
+	FetchedBytes int64  `json:"fetched_bytes"`
+	Failures     int    `json:"failures"`
+	LastError    string `json:"last_error"`
+	RetryAt      string `json:"retry_at"`
+	Detail       string `json:"detail"`
 }
 
 type toolsData struct {

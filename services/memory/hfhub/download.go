@@ -20,7 +20,7 @@ const resumes = 3
 // download fetches u into dest through dest+".part", resuming a part left
 // by an earlier cut, and returns the whole file's hash. A file whose hash
 // is not pin (when there is one) is deleted and refused.
-func (c *Client) download(ctx context.Context, u, dest, pin string) (sum, error) {
+func (c *Client) download(ctx context.Context, u, dest, pin string, who Progress) (sum, error) {
 	part := dest + ".part"
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return sum{}, contract.Errorf(contract.CodeEngine, "creating the models directory: %v", err)
@@ -28,7 +28,7 @@ func (c *Client) download(ctx context.Context, u, dest, pin string) (sum, error)
 	var err error
 	for try := 0; try <= resumes; try++ {
 		var progressed bool
-		progressed, err = c.transfer(ctx, u, part)
+		progressed, err = c.transfer(ctx, u, part, who)
 		if err == nil || !progressed || ctx.Err() != nil {
 			break
 		}
@@ -54,7 +54,7 @@ func (c *Client) download(ctx context.Context, u, dest, pin string) (sum, error)
 
 // transfer appends the rest of u to part (all of it when the server does
 // not honour the range) and reports whether any byte came.
-func (c *Client) transfer(ctx context.Context, u, part string) (bool, error) {
+func (c *Client) transfer(ctx context.Context, u, part string, who Progress) (bool, error) {
 	f, err := os.OpenFile(part, os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return false, contract.Errorf(contract.CodeEngine, "writing a model file: %v", err)
@@ -93,7 +93,13 @@ func (c *Client) transfer(ctx context.Context, u, part string) (bool, error) {
 	default:
 		return false, statusError(resp, u)
 	}
-	n, err := io.Copy(f, &unstalled{r: resp.Body, watchdog: watchdog, stall: stall})
+	body := io.Reader(&unstalled{r: resp.Body, watchdog: watchdog, stall: stall})
+	if c.Progress != nil {
+		who.Done, who.Total = have, total(resp, have)
+		c.Progress(who)
+		body = &counting{r: body, report: c.Progress, p: who, told: have}
+	}
+	n, err := io.Copy(f, body)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -114,6 +120,35 @@ func (u *unstalled) Read(p []byte) (int, error) {
 	n, err := u.r.Read(p)
 	if n > 0 {
 		u.watchdog.Reset(u.stall)
+	}
+	return n, err
+}
+
+// total is the whole file's size as the answer gives it, 0 when unknown.
+func total(resp *http.Response, have int64) int64 {
+	if resp.ContentLength < 0 {
+		return 0
+	}
+	if resp.StatusCode == http.StatusPartialContent {
+		return have + resp.ContentLength
+	}
+	return resp.ContentLength
+}
+
+// counting tells report of the bytes read, every 64 KiB and at the end.
+type counting struct {
+	r      io.Reader
+	report func(Progress)
+	p      Progress
+	told   int64
+}
+
+func (c *counting) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.p.Done += int64(n)
+	if c.p.Done-c.told >= 64<<10 || err != nil {
+		c.told = c.p.Done
+		c.report(c.p)
 	}
 	return n, err
 }

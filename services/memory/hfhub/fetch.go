@@ -64,7 +64,7 @@ func (c *Client) fetchFile(ctx context.Context, r Repo, commit, dir string, f Fi
 	}
 	start := time.Now()
 	u := c.fileURL(r.Name, commit, f.Path)
-	s, err := c.download(ctx, u, filepath.Join(dir, filepath.FromSlash(f.Path)), pin)
+	s, err := c.download(ctx, u, filepath.Join(dir, filepath.FromSlash(f.Path)), pin, Progress{Repo: r.Name, File: f.Path})
 	if err != nil {
 		return err
 	}
@@ -140,6 +140,9 @@ func (c *Client) FetchRetrying(ctx context.Context, r Repo, b Backoff) (string, 
 			return "", unreachable(context.Canceled)
 		}
 		c.log().Warn("fetching a model failed; retrying", "repo", r.Name, "in", wait, "err", contract.ErrorMessage(err))
+		if c.Retrying != nil {
+			c.Retrying(err, wait)
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -57,6 +57,19 @@ type Client struct {
 	// keeping what came for the next attempt to resume.
 	Stall time.Duration
 	Log   *slog.Logger
+	// Progress, when set, is told of each file's bytes as they come: done
+	// of total (total 0 when the hub did not say). Called from the
+	// fetching goroutine; it must not block.
+	Progress func(Progress)
+	// Retrying, when set, is told of each failed attempt of FetchRetrying
+	// and how long it waits before the next.
+	Retrying func(err error, wait time.Duration)
+}
+
+// Progress is how far the transfer of one file has come.
+type Progress struct {
+	Repo, File  string
+	Done, Total int64
 }
 
 var (

@@ -116,8 +116,12 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 
 // newDomain serves memory from store with the configured embedder and writer.
 func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
-	emb := Embedder(cfg.Memory.Embeddings)
+	tr := minilm.NewTracker()
+	emb := withFigures(embedder(cfg.Memory.Embeddings, tr, log), cfg.Memory.Embeddings)
 	opts := &memory.Options{Logger: log, Embedder: emb} // the embedder carries the configured figures
+	if cfg.Memory.Embeddings.Provider == "minilm" {
+		opts.ModelState = tr.State
+	}
 	if cfg.LLM.Configured() {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
 	}
@@ -182,10 +186,12 @@ func (s *server) closeStore() error {
 // Embedder builds the configured embedder with its figures (make eval
 // measures the same one).
 func Embedder(c config.Embeddings) memory.Embedder {
-	return withFigures(embedder(c), c)
+	return withFigures(embedder(c, nil, nil), c)
 }
 
-func embedder(c config.Embeddings) memory.Embedder {
+// embedder is the configured embedder; tr, when set, follows minilm's
+// model from fetch to use, and log (slog's default when nil) has its lines.
+func embedder(c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) memory.Embedder {
 	switch c.Provider {
 	case "openai":
 		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())
@@ -200,7 +206,7 @@ func embedder(c config.Embeddings) memory.Embedder {
 		// the background, for the rest of the process, brings it for the
 		// next start.
 		e, _ := minilm.OpenEmbedder(context.Background(), minilm.Options{
-			Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "",
+			Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "", Tracker: tr, Log: log,
 		}, localembed.NewGloveEmbedder(c.Dim))
 		return e
 	}

@@ -47,7 +47,7 @@ func OpenEmbedder(ctx context.Context, o Options, fallback memory.Embedder) (mem
 		return fallback, nil
 	}
 	repo, figures := o.repoAndFigures(SentenceRepo, bert.EmbedderFigures)
-	enc, dir, fetching := open(ctx, o, repo, bert.DefaultMaxTokens, func(e *bert.Encoder) error { return e.CheckEmbedder(figures) })
+	enc, dir, fetching := open(ctx, o, repo, bert.DefaultMaxTokens, func(e *bert.Encoder) error { return e.CheckEmbedder(figures) }, o.Tracker)
 	if enc == nil {
 		o.log().Info("memory embeds with its offline embedder until the sentence model is there", "embedder", fallback.Model())
 		return fallback, fetching

@@ -45,6 +45,13 @@ type Options struct {
 	// Repo and Figures replace the published model and its figures (tests).
 	Repo    *hfhub.Repo
 	Figures []bert.PairFigure
+	// Tracker, when set, follows the embedder from fetch to use, for
+	// memory's store health.
+	Tracker *Tracker
+	// Reranker and RerankerFigures replace the reranker the models command
+	// handles (tests).
+	Reranker        *hfhub.Repo
+	RerankerFigures []bert.PairFigure
 }
 
 func (o Options) log() *slog.Logger {
@@ -56,6 +63,15 @@ func (o Options) log() *slog.Logger {
 
 func (o Options) client() *hfhub.Client {
 	return &hfhub.Client{Dir: o.Dir, BaseURL: o.HubURL, Log: o.log()}
+}
+
+// trackedClient is client, telling tr (when set) of its progress.
+func (o Options) trackedClient(tr *Tracker) *hfhub.Client {
+	c := o.client()
+	if tr != nil {
+		c.Progress, c.Retrying = tr.progress, tr.retrying
+	}
+	return c
 }
 
 func (o Options) backoff() hfhub.Backoff {
@@ -70,13 +86,14 @@ func (o Options) backoff() hfhub.Backoff {
 // background fetch brings it for the next start, and the channel says how
 // that ended; a model that loads but fails its figures is refused and not
 // fetched again, as the same files would fail again.
-func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check func(*bert.Encoder) error) (*bert.Encoder, string, <-chan error) {
+func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check func(*bert.Encoder) error, tr *Tracker) (*bert.Encoder, string, <-chan error) {
 	dir, err := o.client().Local(repo)
 	if err != nil {
 		if contract.ErrorCode(err) != contract.CodeNotFound {
 			o.log().Warn("a model on disk is damaged; fetching it again", "repo", repo.Name, "err", contract.ErrorMessage(err))
 		}
-		return nil, "", fetchLater(ctx, o, repo)
+		tr.start(repo, contract.ModelFetching)
+		return nil, "", fetchLater(ctx, o, repo, tr)
 	}
 	start := time.Now()
 	e, err := bert.Load(dir)
@@ -86,20 +103,24 @@ func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check 
 	}
 	if err != nil {
 		o.log().Error("a model is refused; memory goes on without it", "repo", repo.Name, "dir", dir, "err", contract.ErrorMessage(err))
+		tr.start(repo, contract.ModelRefused)
+		tr.refused(err)
 		return nil, "", nil
 	}
+	tr.start(repo, contract.ModelReady)
 	o.log().Info("model loaded and self-checked", "repo", repo.Name, "dir", dir, "took", time.Since(start).Round(time.Millisecond))
 	return e, dir, nil
 }
 
 // fetchLater fetches repo in the background until it is on disk, for the
 // next start; nothing waits for it.
-func fetchLater(ctx context.Context, o Options, repo hfhub.Repo) <-chan error {
+func fetchLater(ctx context.Context, o Options, repo hfhub.Repo, tr *Tracker) <-chan error {
 	done := make(chan error, 1)
 	go func() {
 		o.log().Info("fetching a model in the background; it is used from the next start", "repo", repo.Name, "hub", o.HubURL)
-		dir, err := o.client().FetchRetrying(ctx, repo, o.backoff())
+		dir, err := o.trackedClient(tr).FetchRetrying(ctx, repo, o.backoff())
 		if err == nil {
+			tr.fetched()
 			o.log().Info("model fetched; restart memory to use it", "repo", repo.Name, "dir", dir)
 		}
 		done <- err

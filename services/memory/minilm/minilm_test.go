@@ -39,19 +39,26 @@ func tinyModel(t *testing.T) map[string][]byte {
 // hub serves files at /test/tiny-bert/resolve/{main,<commit>}/<file> and
 // counts requests.
 type hub struct {
-	files map[string][]byte
-	mu    sync.Mutex
-	calls int
-	srv   *httptest.Server
+	files   map[string][]byte
+	anyRepo bool // serve the files under any owner/name
+	mu      sync.Mutex
+	calls   int
+	srv     *httptest.Server
 }
 
 func newHub(t *testing.T, files map[string][]byte) *hub {
-	h := &hub{files: files}
+	return startHub(t, &hub{files: files})
+}
+
+func startHub(t testing.TB, h *hub) *hub {
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.calls++
 		h.mu.Unlock()
 		rest, _ := strings.CutPrefix(r.URL.Path, "/"+testRepo.Name+"/resolve/")
+		if h.anyRepo {
+			_, rest, _ = strings.Cut(r.URL.Path, "/resolve/")
+		}
 		_, file, _ := strings.Cut(rest, "/")
 		data, ok := h.files[file]
 		if !ok {
@@ -89,7 +96,7 @@ func testOptions(t *testing.T, hubURL string, figures []bert.PairFigure, log io.
 
 // ownFigures are the figures' pairs as the tiny model scores them: what
 // it must reproduce to pass.
-func ownFigures(t *testing.T, files map[string][]byte, reranker bool) []bert.PairFigure {
+func ownFigures(t testing.TB, files map[string][]byte, reranker bool) []bert.PairFigure {
 	dir := t.TempDir()
 	for name, data := range files {
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)

@@ -41,7 +41,7 @@ func OpenReranker(ctx context.Context, o Options) (*Reranker, <-chan error) {
 		return nil, nil
 	}
 	repo, figures := o.repoAndFigures(RerankerRepo, bert.RerankerFigures)
-	enc, _, fetching := open(ctx, o, repo, rerankerMaxTokens, func(e *bert.Encoder) error { return e.CheckReranker(figures) })
+	enc, _, fetching := open(ctx, o, repo, rerankerMaxTokens, func(e *bert.Encoder) error { return e.CheckReranker(figures) }, nil)
 	if enc == nil {
 		return nil, fetching
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
 )
 
 // Exit codes.
@@ -49,6 +50,9 @@ type Main struct {
 
 	cfg     config.Config // as loaded by start
 	command string        // the command being run, for its help
+	// tuneModels, when set, changes the models command's options (tests
+	// replace the published figures, which random weights cannot meet).
+	tuneModels func(*minilm.Options)
 }
 
 type globalFlags struct {
@@ -98,6 +102,8 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		return m.runRestore(ctx, g, rest)
 	case "forget":
 		return m.runForget(ctx, g, rest)
+	case "models":
+		return m.runModels(ctx, g, rest)
 	}
 	if cmd == "token" {
 		return m.runToken(g, rest)

@@ -25,6 +25,14 @@ Usage:
   openhuman-core [flags] backup FILE          copy memory and the audit, consistent, while serve keeps serving
   openhuman-core [flags] restore FILE         put a backup into a home no openhuman-core is running on (--force
                                               replaces the memory it holds)
+  openhuman-core [flags] models pull|list|verify|rm
+                                              the models memory runs itself (docs/models.md): pull fetches the sentence
+                                              model and the reranker into $OPENHUMAN_HOME/models (OPENHUMAN_MODELS_DIR)
+                                              from OPENHUMAN_MODELS_HUB_URL, showing each file's bytes on stderr, for a
+                                              folder to copy to a machine without internet; list shows each model's
+                                              commit, files and sizes; verify checks every file's SHA-256 and runs the
+                                              self-check (exit status 1 naming what failed); rm NAME|--all removes one
+                                              (embedder, reranker, or its repository) or all
   openhuman-core token new NAME               print a new bearer token for serve and the config.toml lines that
                                               declare it (--scopes read,act; default read; --workspaces a,b)
   openhuman-core buskeys                      print a new set of the keys that sign calls on the bus, for a
@@ -62,6 +70,7 @@ Environment (docs/configuration.md lists every setting and its variable):
                           models and web search (default none)
 
 Ports: serve listens on 127.0.0.1:9300 (MCP at /mcp, JSON-RPC at /rpc,
-/metrics); mcp, call, ingest, forget, export, import and backup open none. The embedded NATS server opens no
+/metrics); mcp, call, ingest, forget, export, import, backup and models open none
+(models pull connects to the model hub). The embedded NATS server opens no
 port. Logs go to stderr; stdout is for MCP and results.
 `

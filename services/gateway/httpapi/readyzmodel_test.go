@@ -1,0 +1,53 @@
+package httpapi_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+)
+
+// TestReadyzSaysTheModelIsNotReady: with the minilm provider and a model
+// hub that cannot be reached, the gateway is degraded, not unready
+// (memory embeds with its offline embedder), and /readyz and /metrics say
+// that the fetch failed and when it is tried again.
+func TestReadyzSaysTheModelIsNotReady(t *testing.T) {
+	hub := httptest.NewServer(http.NotFoundHandler())
+	hub.Close()
+	env := map[string]string{"OPENHUMAN_EMBEDDINGS_PROVIDER": "minilm", "OPENHUMAN_MODELS_HUB_URL": hub.URL}
+	ts := serveGateway(t, gatewaytest.StartIn(t, t.TempDir(), env, gateway.Options{}))
+	deadline := time.Now().Add(30 * time.Second)
+	var r gateway.Readiness
+	var code int
+	for {
+		code, r = readyzChecked(t, ts.URL)
+		if m := r.MemoryStore.Embedding.Configured; m != nil && m.State == contract.ModelFailed || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	m := r.MemoryStore.Embedding.Configured
+	if code != http.StatusOK || r.Status != gateway.ReadyDegraded || m == nil || m.State != contract.ModelFailed || m.RetryAt == "" ||
+		!strings.Contains(r.MemoryModel, "fetching sentence-transformers/all-MiniLM-L6-v2 failed (the model hub cannot be reached") ||
+		!strings.HasPrefix(r.Services[contract.ServiceMemory], "degraded: fetching sentence-transformers/all-MiniLM-L6-v2 failed") {
+		t.Fatalf("readyz %d %+v %+v", code, r, m)
+	}
+	resp, err := http.Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`openhuman_memory_model_ready{repo="sentence-transformers/all-MiniLM-L6-v2"} 0`,
+		`openhuman_memory_model_fetch_failures_total{repo="sentence-transformers/all-MiniLM-L6-v2"} `} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}

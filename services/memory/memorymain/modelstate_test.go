@@ -1,0 +1,162 @@
+package memorymain
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
+	"github.com/openhuman-go/openhuman-go/pkg/config"
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory/bert"
+)
+
+const slowCommit = "fedcba9876543210fedcba9876543210fedcba98"
+
+// slowHub serves a random BERT of about 300 KB under any repository
+// name, its weights 32 KB at a time, 50 ms apart: slow enough to watch.
+func slowHub(t *testing.T) *httptest.Server {
+	vocab := strings.Fields("[PAD] [UNK] [CLS] [SEP] [MASK] the weather is lovely today . it ' s so sunny outside ! he drove to stadium")
+	c := bert.Config{VocabSize: len(vocab), Hidden: 64, Layers: 2, Heads: 2, Intermediate: 128, MaxPositions: 64, TypeVocabSize: 2, HiddenAct: "gelu"}
+	files, err := bert.ModelFiles(c, vocab, bert.RandomTensors(c, 7, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, rest, _ := strings.Cut(r.URL.Path, "/resolve/")
+		_, file, _ := strings.Cut(rest, "/")
+		data, ok := files[file]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("X-Repo-Commit", slowCommit)
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		if r.Method == http.MethodHead {
+			return
+		}
+		for len(data) > 0 {
+			n := min(len(data), 32<<10)
+			w.Write(data[:n])
+			w.(http.Flusher).Flush()
+			data = data[n:]
+			if len(data) > 0 {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// minilmConfig is memory's configuration with the minilm provider,
+// fetching from hub into models.
+func minilmConfig(t *testing.T, url, hub, models string) config.Config {
+	env := map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_EMBEDDINGS_PROVIDER": "minilm",
+		"OPENHUMAN_MODELS_HUB_URL": hub, "OPENHUMAN_MODELS_DIR": models}
+	cfg, err := config.Load(t.TempDir(), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Bus = bustest.Keys().Service()
+	return cfg
+}
+
+// modelState is what store health says of the configured model.
+func modelState(t *testing.T, s *server) *contract.ModelState {
+	p := s.domain.EmbeddingProgress(context.Background())
+	if p == nil {
+		t.Fatal("no embedding progress")
+	}
+	return p.Configured
+}
+
+// waitState polls until the model's state is want, or fails.
+func waitState(t *testing.T, s *server, want string, seen func(*contract.ModelState)) *contract.ModelState {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		m := modelState(t, s)
+		if m != nil && seen != nil {
+			seen(m)
+		}
+		if m != nil && m.State == want {
+			return m
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("the model never was %s: %+v", want, modelState(t, s))
+	return nil
+}
+
+// TestModelStateInStoreHealth: while the model comes, store health says
+// how many bytes of which file; once it is fetched, that the next start
+// uses it; at that start, the published figures refuse random weights,
+// and store health says so; with the hub down, when the next attempt is.
+// Memory embeds with hash-glove throughout.
+func TestModelStateInStoreHealth(t *testing.T) {
+	ns := mustJetStream(t)
+	hub := slowHub(t)
+	models := t.TempDir()
+	s := startReplica(t, minilmConfig(t, ns.ClientURL(), hub.URL, models))
+	var partial *contract.ModelState
+	got := waitState(t, s, contract.ModelFetched, func(m *contract.ModelState) {
+		if m.State == contract.ModelFetching && m.File == "model.safetensors" && m.FileBytes > 0 && m.FileBytes < m.FileSize && partial == nil {
+			partial = m
+		}
+	})
+	if partial == nil {
+		t.Fatal("no progress was seen part way through the weights")
+	}
+	if !strings.Contains(partial.Detail, "fetching sentence-transformers/all-MiniLM-L6-v2: file 3 of 3, model.safetensors, ") ||
+		!strings.Contains(partial.Detail, "offline embedder meanwhile") {
+		t.Errorf("detail while fetching: %s", partial.Detail)
+	}
+	if got.FetchedBytes < partial.FileSize || got.FilesDone != 3 || !strings.Contains(got.Detail, "restart memory") {
+		t.Errorf("fetched: %+v", got)
+	}
+	if p := s.domain.EmbeddingProgress(context.Background()); !strings.HasPrefix(p.Model, "hash-glove") {
+		t.Errorf("memory embeds with %s while the model comes", p.Model)
+	}
+
+	next := startReplica(t, minilmConfig(t, ns.ClientURL(), hub.URL, models))
+	if m := modelState(t, next); m == nil || m.State != contract.ModelRefused || !strings.Contains(m.Detail, "self-check") {
+		t.Errorf("random weights at the next start: %+v", m)
+	}
+
+	hub.Close()
+	down := startReplica(t, minilmConfig(t, ns.ClientURL(), hub.URL, t.TempDir()))
+	m := waitState(t, down, contract.ModelFailed, nil)
+	if at, err := time.Parse(time.RFC3339, m.RetryAt); err != nil || time.Until(at) < 50*time.Second || m.Failures != 1 ||
+		!strings.Contains(m.Detail, "cannot be reached") {
+		t.Errorf("hub down: %+v", m)
+	}
+}
+
+// TestDefaultFetchesNothing: with the default embedder no model is
+// fetched, nothing is written under the models folder, and store health
+// names no configured model.
+func TestDefaultFetchesNothing(t *testing.T) {
+	ns := mustJetStream(t)
+	hub := slowHub(t)
+	models := t.TempDir()
+	cfg := minilmConfig(t, ns.ClientURL(), hub.URL, models)
+	def, err := config.Load(t.TempDir(), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Memory.Embeddings.Provider = def.Memory.Embeddings.Provider
+	s := startReplica(t, cfg)
+	time.Sleep(200 * time.Millisecond)
+	if m := modelState(t, s); m != nil {
+		t.Errorf("a model is configured: %+v", m)
+	}
+	if entries, _ := os.ReadDir(models); len(entries) != 0 {
+		t.Errorf("the models folder holds %v", entries)
+	}
+}
