@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/callauth/callauthmain"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
@@ -117,7 +118,7 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 // newDomain serves memory from store with the configured embedder and writer.
 func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	emb := Embedder(cfg.Memory.Embeddings)
-	opts := &memory.Options{Logger: log, Embedder: emb} // the embedder carries the configured figures
+	opts := &memory.Options{Logger: log, Embedder: emb, Phase: tracing.Phase} // the embedder carries the configured figures
 	if cfg.LLM.Configured() {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
 	}
