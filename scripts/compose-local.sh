@@ -178,6 +178,21 @@ add_busybox() {
 	ln -s busybox "$stage/$1/root/bin/sh"
 }
 
+# build_jaeger builds Jaeger's all-in-one binary into $1 from its Go module
+# at the version deploy/Dockerfile names. Its go.mod has replace
+# directives, so `go install module@version` refuses it: it is built in a
+# copy of the downloaded module (Go's build cache keeps later builds short).
+build_jaeger() {
+	local version dir src=$stage/jaeger-src
+	version=$(sed -n 's/^ARG JAEGER_VERSION=//p' deploy/Dockerfile)
+	dir=$(cd "$stage" && GOWORK=off GOFLAGS=-mod=mod go mod download -json "github.com/jaegertracing/jaeger@v$version" |
+		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[ -n "$dir" ] || die "could not download github.com/jaegertracing/jaeger@v$version"
+	rm -rf "$src" && cp -r "$dir" "$src" && chmod -R u+w "$src"
+	(cd "$src" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$1/jaeger" ./cmd/jaeger)
+	rm -rf "$src"
+}
+
 need() { # need COMMAND PACKAGE
 	command -v "$1" >/dev/null 2>&1 && return
 	[ "$(id -u)" = 0 ] || die "$1 is missing: apt-get install $2"
@@ -220,6 +235,8 @@ images() {
 	(cd pkg && CGO_ENABLED=0 go build -trimpath -o "$built/nats-server" github.com/nats-io/nats-server/v2)
 	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/searxng-fake" ./local/searxng-fake)
 	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/memorystream" ./local/memorystream)
+	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/httpcheck" ./httpcheck)
+	build_jaeger "$built"
 	image_dir nats /usr/local/bin/nats-server
 	add_program nats "$built/nats-server" /usr/local/bin/nats-server
 	add_busybox nats
@@ -234,6 +251,9 @@ images() {
 	add_program prometheus "$(command -v prometheus)" /usr/bin/prometheus
 	mkdir -p "$stage/prometheus/data/prometheus"
 	add_busybox prometheus
+	image_dir jaeger /usr/local/bin/jaeger
+	add_program jaeger "$built/jaeger" /usr/local/bin/jaeger
+	add_program jaeger "$built/httpcheck" /usr/local/bin/httpcheck
 	# Not a service: what the container tests and the bench run on the
 	# stack's internal network (tools below).
 	[ -x bin/openhuman-bench ] || die "bin/openhuman-bench is missing: run CGO_ENABLED=0 make build (make up-local does)"

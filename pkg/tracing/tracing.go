@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
@@ -86,10 +87,13 @@ func Setup(ctx context.Context, service string, log *slog.Logger) (shutdown func
 }
 
 // newResource names the process in every span it exports.
+// A replica is told apart by its host name (a container's id in compose).
 func newResource(service string) *resource.Resource {
-	return resource.NewWithAttributes(semconv.SchemaURL,
-		semconv.ServiceName(serviceName(service)),
-		semconv.ServiceVersion(telemetry.Version))
+	attrs := []attribute.KeyValue{semconv.ServiceName(serviceName(service)), semconv.ServiceVersion(telemetry.Version)}
+	if host, err := os.Hostname(); err == nil {
+		attrs = append(attrs, semconv.ServiceInstanceID(host))
+	}
+	return resource.NewWithAttributes(semconv.SchemaURL, attrs...)
 }
 
 func serviceName(service string) string {
