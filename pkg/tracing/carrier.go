@@ -9,6 +9,10 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 )
 
+// traceparent is the W3C header (and NATS header, and _meta key) that
+// carries a span's context.
+const traceparent = "traceparent"
+
 // natsCarrier lets a propagator read and write a NATS message's headers.
 // Keys are kept as the propagator writes them (traceparent, tracestate):
 // NATS headers are case-sensitive, and both ends use this carrier.
@@ -41,19 +45,19 @@ func Inject(ctx context.Context, hdr nats.Header) {
 
 // Extract returns ctx carrying the trace context hdr holds, if any.
 func Extract(ctx context.Context, hdr nats.Header) context.Context {
-	if len(hdr) == 0 {
-		return ctx
+	if hdr[traceparent] == nil {
+		return ctx // nothing to continue: skip the propagator
 	}
 	return otel.GetTextMapPropagator().Extract(ctx, natsCarrier(hdr))
 }
 
 // FromMeta returns ctx carrying the trace context of an MCP request's
 // _meta (traceparent, tracestate, baggage: MCP 2026-07-28), if any.
-func FromMeta(ctx context.Context, traceparent, tracestate, baggage string) context.Context {
-	if traceparent == "" {
+func FromMeta(ctx context.Context, parent, tracestate, baggage string) context.Context {
+	if parent == "" {
 		return ctx
 	}
-	c := propagation.MapCarrier{"traceparent": traceparent}
+	c := propagation.MapCarrier{"traceparent": parent}
 	if tracestate != "" {
 		c["tracestate"] = tracestate
 	}
@@ -68,7 +72,7 @@ func FromMeta(ctx context.Context, traceparent, tracestate, baggage string) cont
 // its handlers start are the caller's children.
 func Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("traceparent") != "" {
+		if r.Header.Get(traceparent) != "" {
 			r = r.WithContext(otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header)))
 		}
 		next.ServeHTTP(w, r)
