@@ -54,7 +54,9 @@ type Options struct {
 // PhaseFunc starts a named phase of a call; see Options.Phase.
 type PhaseFunc func(ctx context.Context, name string) (context.Context, func(error))
 
-func noPhase(ctx context.Context, _ string) (context.Context, func(error)) { return ctx, func(error) {} }
+func noPhase(ctx context.Context, _ string) (context.Context, func(error)) {
+	return ctx, func(error) {}
+}
 
 // NewService serves memory from store.
 func NewService(store Store, opts *Options) *Service {
