@@ -189,7 +189,7 @@ build_jaeger() {
 		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 	[ -n "$dir" ] || die "could not download github.com/jaegertracing/jaeger@v$version"
 	rm -rf "$src" && cp -r "$dir" "$src" && chmod -R u+w "$src"
-	(cd "$src" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$1/jaeger" ./cmd/jaeger)
+	(cd "$src" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$1/jaeger" ./cmd/jaeger)
 	rm -rf "$src"
 }
 
