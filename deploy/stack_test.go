@@ -45,6 +45,7 @@ func TestStack(t *testing.T) {
 	}{
 		{"learn fetch recall search", (*stack).learnFetchRecallSearch},
 		{"where the token is and what Prometheus holds", (*stack).tokenAdviceAndPrometheus},
+		{"a tool call is one trace in Jaeger", (*stack).oneTraceInJaeger},
 		{"redis stopped and started", (*stack).redisOutage},
 		{"memory replica killed during a burst", (*stack).memoryReplicaKilled},
 		{"NATS server stopped during writes", (*stack).natsServerStopped},

@@ -5,6 +5,7 @@
 #
 #   scripts/compose-local.sh up            images, then start (make up-local; run make build first)
 #   scripts/compose-local.sh images        stage bin/local/ and build every image; fail if one would be pulled
+#   scripts/compose-local.sh jaeger        build Jaeger from its Go module once per machine; print the binary's path
 #   scripts/compose-local.sh start         start the stack and wait for the gateway's /readyz on 127.0.0.1:9300
 #   scripts/compose-local.sh down          remove containers, networks and volumes (make down-local)
 #   scripts/compose-local.sh test          the container tests against the running stack (make test-compose)
@@ -178,6 +179,32 @@ add_busybox() {
 	ln -s busybox "$stage/$1/root/bin/sh"
 }
 
+# jaeger_binary prints the path of Jaeger's all-in-one binary at the
+# version deploy/Dockerfile names, built once per machine from its Go
+# module into ~/.cache/openhuman-go (a cold build takes minutes on two
+# cores: `scripts/compose-local.sh jaeger` builds it ahead, as .ci/run
+# does while the tests run). Its go.mod has replace directives, so
+# `go install module@version` refuses it: it is built in a copy of the
+# downloaded module.
+jaeger_binary() {
+	local version dir src bin
+	version=$(sed -n 's/^ARG JAEGER_VERSION=//p' deploy/Dockerfile)
+	bin=${XDG_CACHE_HOME:-$HOME/.cache}/openhuman-go/jaeger-v$version
+	if [ ! -x "$bin" ]; then
+		mkdir -p "$(dirname "$bin")"
+		src=$(mktemp -d)
+		dir=$(cd "$src" && GOWORK=off GOFLAGS=-mod=mod go mod download -json "github.com/jaegertracing/jaeger@v$version" |
+			sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+		[ -n "$dir" ] || die "could not download github.com/jaegertracing/jaeger@v$version"
+		cp -r "$dir/." "$src" && chmod -R u+w "$src"
+		say "building Jaeger v$version from its Go module"
+		(cd "$src" && GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin.partial" ./cmd/jaeger)
+		rm -rf "$src"
+		mv "$bin.partial" "$bin"
+	fi
+	echo "$bin"
+}
+
 need() { # need COMMAND PACKAGE
 	command -v "$1" >/dev/null 2>&1 && return
 	[ "$(id -u)" = 0 ] || die "$1 is missing: apt-get install $2"
@@ -220,6 +247,9 @@ images() {
 	(cd pkg && CGO_ENABLED=0 go build -trimpath -o "$built/nats-server" github.com/nats-io/nats-server/v2)
 	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/searxng-fake" ./local/searxng-fake)
 	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/memorystream" ./local/memorystream)
+	(cd deploy && CGO_ENABLED=0 go build -trimpath -o "$built/httpcheck" ./httpcheck)
+	local jaeger
+	jaeger=$(jaeger_binary)
 	image_dir nats /usr/local/bin/nats-server
 	add_program nats "$built/nats-server" /usr/local/bin/nats-server
 	add_busybox nats
@@ -234,6 +264,9 @@ images() {
 	add_program prometheus "$(command -v prometheus)" /usr/bin/prometheus
 	mkdir -p "$stage/prometheus/data/prometheus"
 	add_busybox prometheus
+	image_dir jaeger /usr/local/bin/jaeger
+	add_program jaeger "$jaeger" /usr/local/bin/jaeger
+	add_program jaeger "$built/httpcheck" /usr/local/bin/httpcheck
 	# Not a service: what the container tests and the bench run on the
 	# stack's internal network (tools below).
 	[ -x bin/openhuman-bench ] || die "bin/openhuman-bench is missing: run CGO_ENABLED=0 make build (make up-local does)"
@@ -319,6 +352,7 @@ cmd=${1:-}
 case $cmd in
 up) "$root/scripts/docker-up.sh"; env_setup; images; start ;;
 images) "$root/scripts/docker-up.sh"; env_setup; images ;;
+jaeger) jaeger_binary ;;
 start) env_setup; start ;;
 down) env_setup; compose down -v --remove-orphans >&2 ;;
 backup) env_setup; backup "$@" ;;

@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 )
 
 // DefaultTimeout bounds a call whose context carries no deadline.
@@ -61,8 +64,13 @@ func (c *Client) CallEndpoint(ctx context.Context, ep contract.Endpoint, params 
 	return c.call(ctx, ep, params, cc)
 }
 
-func (c *Client) call(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error) {
+func (c *Client) call(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (_ json.RawMessage, err error) {
 	subject := ep.Subject()
+	// The bus hop's span: its context rides the request's headers, so the
+	// replica's span is its child.
+	ctx, span := tracing.Tracer().Start(ctx, "bus "+subject, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("messaging.system", "nats"), attribute.String("messaging.destination.name", subject)))
+	defer func() { tracing.Fail(span, err); span.End() }()
 	raw, ok := params.(json.RawMessage)
 	// Arguments are written into the envelope as they are, so they must be
 	// one JSON value: `{}, "ctx": {...}` would otherwise add members to the
@@ -169,6 +177,9 @@ func (c *Client) attempt(ctx context.Context, ep contract.Endpoint, raw json.Raw
 // answer sealed for it.
 func (c *Client) sign(ctx context.Context, subject, reply string, body []byte, cc contract.CallContext, deadline time.Time) (nats.Header, *sealedCall, error) {
 	hdr := nats.Header{}
+	// Not signed: the trace context only links spans, and is trusted for
+	// nothing.
+	tracing.Inject(ctx, hdr)
 	if c.signer == nil {
 		return hdr, nil, nil
 	}

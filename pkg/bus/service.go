@@ -15,11 +15,13 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bufpool"
 	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 )
 
 // Endpoint is a handler bound to the contract endpoint it serves. Build
@@ -209,8 +211,13 @@ func (s *Service) dispatch(ep *Endpoint, st *endpointStats, r *nats.Msg) {
 		defer func() { <-s.sem }()
 		start := time.Now()
 		st.inFlight.Inc()
+		span := s.startSpan(r.Subject, hdr)
 		r, body, to := s.serve(ep, request{subject: r.Subject, reply: reply, data: data,
-			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader)}, to)
+			auth: hdr.Get(callauth.Header), parent: hdr.Get(callauth.ParentHeader), span: span}, to)
+		if r.Error != nil {
+			tracing.Fail(span, r.Error)
+		}
+		span.End()
 		// Counted before the reply leaves: a caller that asks $SRV.STATS
 		// or scrapes once answered finds its request among them.
 		took := time.Since(start)
@@ -277,13 +284,6 @@ const workerIdle = 10 * time.Second
 // queuedPerWorker bounds the requests a service takes from its subscription
 // ahead of a free slot, per slot.
 const queuedPerWorker = 4
-
-// request is what handle reads of one message.
-type request struct {
-	subject, reply string
-	data           []byte
-	auth, parent   string // callauth's headers
-}
 
 // serve checks a request's signature, then handles it. Its answer is
 // sealed for the reply key its proof names only once a trusted key's
@@ -352,7 +352,11 @@ func (s *Service) handle(ep *Endpoint, m request, checked *callauth.Checked) (re
 	if timeout <= 0 || timeout > s.cfg.MaxTimeout {
 		timeout = s.cfg.MaxTimeout
 	}
-	ctx, cancel := context.WithTimeout(callauth.NewContext(s.ctx, grant), timeout)
+	base := s.ctx
+	if m.span != nil {
+		base = trace.ContextWithSpan(base, m.span)
+	}
+	ctx, cancel := context.WithTimeout(callauth.NewContext(base, grant), timeout)
 	defer cancel()
 	call := s.handling.begin(method, time.Now().Add(timeout))
 	defer s.handling.end(call)

@@ -24,6 +24,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 )
 
 // A Service is one service binary: its name, its default /metrics
@@ -153,6 +154,7 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 	}
 	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", s.Name)
 	WarnConfig(log, cfg, environ)
+	defer tracing.Start(s.Name, log)()
 	if cfg.NATS.URL == "" {
 		return errors.New(s.Name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
 			"to run everything in one process without NATS, run openhuman-core instead")

@@ -15,6 +15,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 )
 
 // caller is the bus as the gateway uses it.
@@ -119,7 +120,9 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 
 // callTool calls tool, of any profile: JSON-RPC serves the backing methods
 // of all of them.
-func (g *Gateway) callTool(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (json.RawMessage, error) {
+func (g *Gateway) callTool(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
+	ctx, span := startCall(ctx, tool.Name, cc)
+	defer func() { endSpan(span, err) }()
 	return g.measure(tool.Name, tool.Subject(), cc, func() (json.RawMessage, error) { return g.call(ctx, tool, args, cc) })
 }
 
@@ -163,14 +166,8 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 			return nil, err
 		}
 	}
-	// The scope gate first: a call the token may not make spends no budget.
-	if err = g.opts.Policy.AllowScope(tool.Name, tool.Scope(), cc); err != nil {
+	if err = g.gate(ctx, tool, cc); err != nil {
 		return nil, err
-	}
-	if tool.Acts {
-		if err = g.opts.Policy.Allow(tool.Name, cc.Source); err != nil {
-			return nil, err
-		}
 	}
 	timeout := g.opts.Timeout
 	if d, ok := g.opts.ToolTimeouts[tool.Name]; ok {
@@ -182,6 +179,20 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 		return g.bus.CallTool(ctx, tool, args, cc)
 	})
 	return raw, err
+}
+
+// gate passes the scope gate, then, for a tool that acts, the act gate.
+func (g *Gateway) gate(ctx context.Context, tool contract.Tool, cc contract.CallContext) (err error) {
+	_, span := tracing.Tracer().Start(ctx, "policy")
+	defer func() { endSpan(span, err) }()
+	// The scope gate first: a call the token may not make spends no budget.
+	if err = g.opts.Policy.AllowScope(tool.Name, tool.Scope(), cc); err != nil {
+		return err
+	}
+	if tool.Acts {
+		return g.opts.Policy.Allow(tool.Name, cc.Source)
+	}
+	return nil
 }
 
 // Audited reports whether every call of tool leaves an audit row: those

@@ -341,7 +341,9 @@ func (s *Service) aboutUser(ctx context.Context, m Marks, self []string, v view,
 // answer left citing nothing is not trusted. Whenever the model cannot be
 // used, the extractive answer stands and a warning says why.
 func (s *Service) writeAnswer(ctx context.Context, question string, sources []string, out *RecallResult) {
+	ctx, done := s.phase(ctx, "memory write answer")
 	written, err := s.writer.Write(ctx, question, sources)
+	done(err)
 	if err != nil {
 		out.Warnings = append(out.Warnings, "the language model could not be used, so the answer quotes memory: "+contract.ErrorMessage(err))
 		return

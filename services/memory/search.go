@@ -158,7 +158,9 @@ func aboveFloor(ranked []retrieval.Candidate, mode string, min *float64, minCosi
 }
 
 // itemsOf reads the items of list.
-func (s *Service) itemsOf(ctx context.Context, list []retrieval.Candidate) (map[int64]Item, error) {
+func (s *Service) itemsOf(ctx context.Context, list []retrieval.Candidate) (_ map[int64]Item, err error) {
+	ctx, done := s.phase(ctx, "memory read items")
+	defer func() { done(err) }()
 	seqs := make([]int64, len(list))
 	for i, f := range list {
 		seqs[i] = f.Seq
@@ -170,7 +172,9 @@ func (s *Service) itemsOf(ctx context.Context, list []retrieval.Candidate) (map[
 // asOf, each leg read to depth, with the indexes caught up to m, and
 // returns the best min(need, depth) of them, best first, and a warning
 // when the vector leg could not run (retrieval.Engine.Rank).
-func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view, asOf int64, depth, need int) ([]retrieval.Candidate, string, error) {
+func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view, asOf int64, depth, need int) (_ []retrieval.Candidate, _ string, err error) {
+	ctx, done := s.phase(ctx, "memory rank "+mode)
+	defer func() { done(err) }()
 	ranked, warning, err := s.search.Rank(ctx, retrieval.Query{Text: query, Mode: mode, Marks: m, AsOf: asOf,
 		Allowed: v.allowed, Universe: v.universe, Depth: depth, Need: need})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // Service is the memory domain behind every transport.
 type Service struct {
 	store        Store
+	phase        PhaseFunc
 	off          string // reason memory is off, "" when on
 	failed       bool   // off because its store could not be opened, not by choice
 	now          func() time.Time
@@ -49,6 +50,17 @@ type Options struct {
 	// itself fares (minilm's Tracker): store health reports it with the
 	// embedding's progress.
 	ModelState func() *contract.ModelState
+	// Phase, when set, is called as each retrieval phase starts (rank,
+	// read items, write answer) and returns the context to run it in and
+	// what to call with its outcome: the hook for tracing spans.
+	Phase PhaseFunc
+}
+
+// PhaseFunc starts a named phase of a call; see Options.Phase.
+type PhaseFunc func(ctx context.Context, name string) (context.Context, func(error))
+
+func noPhase(ctx context.Context, _ string) (context.Context, func(error)) {
+	return ctx, func(error) {}
 }
 
 // NewService serves memory from store.
@@ -66,7 +78,10 @@ func NewService(store Store, opts *Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: store, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
+	if o.Phase == nil {
+		o.Phase = noPhase
+	}
+	s := &Service{store: store, phase: o.Phase, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
 		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState}
 	s.search = retrieval.New(store, o.Embedder, &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop})
 	return s
@@ -74,7 +89,7 @@ func NewService(store Store, opts *Options) *Service {
 
 // Off returns a service whose every call answers MEMORY_OFF with reason, so
 // clients learn why instead of seeing the tools vanish.
-func Off(reason string) *Service { return &Service{off: reason, now: time.Now} }
+func Off(reason string) *Service { return &Service{off: reason, now: time.Now, phase: noPhase} }
 
 // Failed returns a service that is off because its store could not be
 // opened: every call answers MEMORY_OFF with reason, and its store health

@@ -60,7 +60,9 @@ func (s *Service) answer(ctx context.Context, q Query) (*Page, error) {
 			continue
 		}
 		start := time.Now()
-		a, err := s.opts.Answerers[name].Answer(ctx, q)
+		pctx, done := s.opts.Phase(ctx, "search answerer "+name)
+		a, err := s.opts.Answerers[name].Answer(pctx, q)
+		done(err)
 		if err != nil {
 			until := s.failed(name, err, time.Since(start))
 			skips = append(skips, Skip{Provider: name, Reason: s.skipReason(err, until)})

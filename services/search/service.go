@@ -29,6 +29,8 @@ type Observer struct {
 // Options configure a Service. Providers and Answerers hold what is
 // configured; the orders name them by preference.
 type Options struct {
+	// Phase, when set, starts a span per provider tried (phase.go).
+	Phase       PhaseFunc
 	Providers   map[string]Provider
 	Answerers   map[string]Answerer
 	SearchOrder []string
@@ -70,6 +72,9 @@ type Service struct {
 
 // NewService applies defaults to opts.
 func NewService(opts Options) *Service {
+	if opts.Phase == nil {
+		opts.Phase = noPhase
+	}
 	if opts.Cache == nil {
 		opts.Cache = NewMemoryCache(1000)
 	}
@@ -282,7 +287,9 @@ func (s *Service) search(ctx context.Context, q Query, order []string, pinned bo
 			continue
 		}
 		start := time.Now()
-		results, err := s.opts.Providers[name].Search(ctx, q)
+		pctx, done := s.opts.Phase(ctx, "search provider "+name)
+		results, err := s.opts.Providers[name].Search(pctx, q)
+		done(err)
 		if err != nil {
 			until := s.failed(name, err, time.Since(start))
 			if pinned {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/bodybudget"
 	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
@@ -129,6 +130,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 	r.Use(clientaddr.Middleware(opts.TrustedProxies, opts.Logger))
 	r.Use(bodyDeadline(opts.BodyTimeout))
 	r.Use(middleware.Recoverer)
+	r.Use(tracing.Middleware)
 	r.Use(hostCheck(opts.ListenAddr, opts.AllowedHosts, opts.AllowNullOrigin))
 	r.Use(requireToken(opts.Tokens, opts.OAuth, tokenAdvice(opts.Tokens, opts.ConfigFile, opts.APITokenFrom), opts.SignInLimit, opts.Logger))
 	r.Use(bodybudget.New(cmp.Or(opts.MaxBodyBytesInFlight, 64<<20)).Middleware(MaxBodyBytes, refuseBusy))

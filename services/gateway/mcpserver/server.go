@@ -151,6 +151,7 @@ func (s *Server) call(ctx context.Context, sess *Session, m *jsonrpc.Message, ca
 	if rerr != nil {
 		return nil, rerr
 	}
+	ctx = rq.trace.context(ctx)
 	if !rq.stateless && m.Method != "initialize" && !sess.admit(m.Method) {
 		s.opts.Logger.Debug("refused a request before initialize", "method", m.Method, "transport", sess.transport)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,

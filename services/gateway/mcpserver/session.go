@@ -163,6 +163,7 @@ type request struct {
 	source      string // the provenance label on what the request writes
 	elicitation bool   // the client takes elicitation/create
 	stateless   bool   // 2026-07-28 or later: no handshake, results say resultType
+	trace       traceMeta
 }
 
 // structured reports whether the request's protocol has structured tool

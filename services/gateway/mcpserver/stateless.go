@@ -49,22 +49,28 @@ type requestMeta struct {
 	// elicitation: the client declared it takes elicitation requests
 	// (as input_required's inputRequests).
 	elicitation bool
+	trace       traceMeta
 }
 
 // readMeta reads params._meta, and reports whether it names a protocol
 // version. Requests of the handshake era carry none, and are told apart
-// with one scan for the key before anything is decoded.
+// with one scan for the key before anything is decoded. A W3C trace
+// context in _meta is read whatever the era.
 func readMeta(params json.RawMessage) (requestMeta, bool) {
-	if !bytes.Contains(params, []byte(MetaProtocolVersion)) {
+	versioned := bytes.Contains(params, []byte(MetaProtocolVersion))
+	if !versioned && !bytes.Contains(params, []byte(MetaTraceparent)) {
 		return requestMeta{}, false
 	}
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	if json.Unmarshal(params, &p) != nil || p.Meta[MetaProtocolVersion] == nil {
+	if json.Unmarshal(params, &p) != nil {
 		return requestMeta{}, false
 	}
-	var rm requestMeta
+	rm := requestMeta{trace: readTraceMeta(p.Meta)}
+	if p.Meta[MetaProtocolVersion] == nil {
+		return rm, false
+	}
 	_ = json.Unmarshal(p.Meta[MetaProtocolVersion], &rm.version) // not a string: an unsupported version
 	var info struct {
 		Name string `json:"name"`
@@ -97,13 +103,15 @@ func (s *Server) resolve(sess *Session, m *jsonrpc.Message) (request, *jsonrpc.E
 	rm, named := readMeta(m.Params)
 	switch {
 	case named && slices.Contains(StatelessVersions, rm.version):
-		return request{protocol: rm.version, source: contract.MCPSource(rm.clientName), stateless: true, elicitation: rm.elicitation}, nil
+		return request{protocol: rm.version, source: contract.MCPSource(rm.clientName), stateless: true, elicitation: rm.elicitation, trace: rm.trace}, nil
 	case named && !slices.Contains(ProtocolVersions, rm.version):
 		return request{}, UnsupportedVersion(rm.version)
 	case m.Method == "server/discover":
-		return request{protocol: StatelessVersions[0], source: contract.MCPSource(rm.clientName), stateless: true}, nil
+		return request{protocol: StatelessVersions[0], source: contract.MCPSource(rm.clientName), stateless: true, trace: rm.trace}, nil
 	}
-	return sess.agreed(), nil
+	rq := sess.agreed()
+	rq.trace = rm.trace
+	return rq, nil
 }
 
 // UnsupportedVersion is the error for a request in a revision this server

@@ -18,6 +18,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
@@ -118,7 +119,8 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	tr := minilm.NewTracker()
 	emb := withFigures(embedder(cfg.Memory.Embeddings, tr, log), cfg.Memory.Embeddings)
-	opts := &memory.Options{Logger: log, Embedder: emb} // the embedder carries the configured figures
+	// the embedder carries the configured figures
+	opts := &memory.Options{Logger: log, Embedder: emb, Phase: tracing.Phase}
 	if cfg.Memory.Embeddings.Provider == "minilm" {
 		opts.ModelState = tr.State
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/redisconn"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/search"
 	"github.com/openhuman-go/openhuman-go/services/search/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/search/providers"
@@ -127,6 +128,7 @@ func (s *server) closeRedis() error {
 // their role order, rate limits, and the answer writer.
 func Options(cfg config.Config, log *slog.Logger) search.Options {
 	opts := search.Options{
+		Phase:       tracing.Phase,
 		Providers:   map[string]search.Provider{},
 		Answerers:   map[string]search.Answerer{},
 		SearchOrder: cfg.Search.Roles.Search,

@@ -21,6 +21,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
+	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console"
@@ -48,8 +49,9 @@ type Main struct {
 	// OPENHUMAN_* variables nothing reads; nil is none.
 	Environ []string
 
-	cfg     config.Config // as loaded by start
-	command string        // the command being run, for its help
+	cfg         config.Config // as loaded by start
+	command     string        // the command being run, for its help
+	stopTracing func()        // flushes spans; set by start
 	// tuneModels, when set, changes the models command's options (tests
 	// replace the published figures, which random weights cannot meet).
 	tuneModels func(*minilm.Options)
@@ -73,6 +75,11 @@ func (g *globalFlags) register(fs *flag.FlagSet) {
 
 // Run runs the command line args and returns the exit code.
 func (m *Main) Run(ctx context.Context, args []string) int {
+	defer func() {
+		if m.stopTracing != nil {
+			m.stopTracing() // after the command has stopped the services
+		}
+	}()
 	var g globalFlags
 	fs := flag.NewFlagSet("openhuman-core", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -209,6 +216,9 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	}
 	log := telemetry.NewLogger(m.Stderr, level, g.verbose)
 	run.WarnConfig(log, cfg, m.Environ)
+	// One tracer provider for the process: in embedded mode the services
+	// in it export their spans through it too.
+	m.stopTracing = tracing.Start("openhuman-core", log)
 	sys, err := system.Start(cfg, log)
 	if err != nil {
 		return nil, nil, nil, err
