@@ -89,6 +89,20 @@ func checkAddr(addr string) error {
 	return nil
 }
 
+// checkCall checks call's words: a tool, and at most one JSON object of
+// arguments after it.
+func checkCall(words []string) error {
+	switch {
+	case len(words) < 1:
+		return errors.New("call needs a tool name and, optionally, its arguments as a JSON object")
+	case len(words) > 2:
+		return fmt.Errorf("call takes a tool name and at most one JSON object of arguments, got %d words: quote the arguments as one ('{\"limit\": 5}')", len(words))
+	case len(words) == 2:
+		return checkCallOrder(words[0], words[1])
+	}
+	return nil
+}
+
 // checkCallOrder refuses `call '{…}' TOOL`: arguments first and the tool
 // second would otherwise be read as a tool named like a JSON object.
 func checkCallOrder(tool, args string) error {

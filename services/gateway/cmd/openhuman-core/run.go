@@ -124,48 +124,41 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	if g.version {
 		return m.printVersion()
 	}
+	return m.runPlain(ctx, g, cmd, sub.Args())
+}
+
+// noArguments are the commands that take no words of their own.
+var noArguments = map[string]bool{"mcp": true, "serve": true, "buskeys": true, "healthcheck": true}
+
+// runPlain runs a command whose only flags are the global ones.
+func (m *Main) runPlain(ctx context.Context, g globalFlags, cmd string, words []string) int {
+	if noArguments[cmd] && len(words) > 0 {
+		return m.usageError(fmt.Errorf("%s takes no arguments, got %q", cmd, words))
+	}
+	if cmd == "serve" || cmd == "healthcheck" {
+		if err := checkAddr(g.addr); err != nil {
+			return m.usageError(err)
+		}
+	}
 	switch cmd {
 	case "version":
 		return m.printVersion()
 	case "mcp":
-		if sub.NArg() > 0 {
-			return m.usageError(fmt.Errorf("mcp takes no arguments, got %q", sub.Args()))
-		}
 		if g.profile != "" && g.profile != contract.ProfileV1 && g.profile != contract.ProfileV2 {
 			return m.usageError(fmt.Errorf("--profile %q: use v2 or v1", g.profile))
 		}
 		return m.runMCP(ctx, g)
 	case "serve":
-		if sub.NArg() > 0 {
-			return m.usageError(fmt.Errorf("serve takes no arguments, got %q", sub.Args()))
-		}
-		if err := checkAddr(g.addr); err != nil {
-			return m.usageError(err)
-		}
 		return m.runServe(ctx, g)
 	case "call":
-		switch {
-		case sub.NArg() < 1:
-			return m.usageError(errors.New("call needs a tool name and, optionally, its arguments as a JSON object"))
-		case sub.NArg() > 2:
-			return m.usageError(fmt.Errorf("call takes a tool name and at most one JSON object of arguments, got %d words: quote the arguments as one ('{\"limit\": 5}')", sub.NArg()))
-		}
-		if err := checkCallOrder(sub.Arg(0), sub.Arg(1)); err != nil {
+		if err := checkCall(words); err != nil {
 			return m.usageError(err)
 		}
-		return m.runCall(ctx, g, sub.Arg(0), sub.Arg(1))
+		words = append(words, "")
+		return m.runCall(ctx, g, words[0], words[1])
 	case "buskeys":
-		if sub.NArg() > 0 {
-			return m.usageError(fmt.Errorf("buskeys takes no arguments, got %q", sub.Args()))
-		}
 		return m.runBusKeys()
 	case "healthcheck":
-		if sub.NArg() > 0 {
-			return m.usageError(fmt.Errorf("healthcheck takes no arguments, got %q", sub.Args()))
-		}
-		if err := checkAddr(g.addr); err != nil {
-			return m.usageError(err)
-		}
 		return m.runHealthcheck(g)
 	case "help":
 		fmt.Fprint(m.Stdout, usage)
