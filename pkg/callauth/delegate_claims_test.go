@@ -62,3 +62,27 @@ func TestDelegateWithinTheRun(t *testing.T) {
 		want(t, err, "the call it acts within has expired")
 	})
 }
+
+// A delegate's request refused for its grant is refused so once: the
+// refusal is sealed for its caller, and a replay of the same request (a
+// broken parent header put back in) gets only the unsealed word that it
+// is a replay.
+func TestSignedRefusalIsOncePerNonce(t *testing.T) {
+	k := mustKeys(t)
+	v, err := NewVerifier(Trust{Gateway: k.gw.Key(), Delegates: []Delegate{{Key: k.agents.Key(), Within: run, May: []string{"openhuman.memory.>"}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := caller
+	cc.Source, cc.Agent, cc.Depth = caller.Source+"/agent:researcher", "researcher", 1
+	pr := proof{key: k.agents.Key(), exp: time.Now().Add(time.Minute).UnixMilli(), nonce: newNonce(), idHash: identityHash(cc), replyKey: k.agents.Replies().Public()}
+	pr.sig = k.agents.sign(base(fetch, "r", pr.exp, pr.nonce, pr.replyKey, pr.idHash, sum([]byte("{}"))))
+	_, err = v.Check(context.Background(), fetch, "r", []byte("{}"), pr.String(), "no-such-grant")
+	if err == nil || !Sealable(err) {
+		t.Fatalf("the first refusal for its grant: %v (sealable %v)", err, Sealable(err))
+	}
+	_, err = v.Check(context.Background(), fetch, "r", []byte("{}"), pr.String(), "another-broken-grant")
+	if err == nil || Sealable(err) || !strings.Contains(err.Error(), "replay") {
+		t.Fatalf("the same request again: %v (sealable %v), want an unsealed replay refusal", err, Sealable(err))
+	}
+}

@@ -171,18 +171,21 @@ func (v *Verifier) Check(ctx context.Context, subject, reply string, body []byte
 	if !check(base(subject, reply, p.exp, p.nonce, p.replyKey, p.idHash, c.bodySum), p.sig) {
 		return nil, denied("the signature does not match the request (altered, or sent to another subject)")
 	}
-	if isDelegate {
-		if c.parent, err = v.grant(parent, d, now); err != nil {
-			return nil, signedRefusal{err}
-		}
-	}
 	// Once the proof is known to be genuine: nobody else can fill the
-	// memory of nonces.
+	// memory of nonces. Before the grant: a refusal for the grant is
+	// sealed for the caller, so the request it answers must be the first
+	// of its nonce, or a replay could put that refusal into a call the
+	// original already had answered.
 	switch fresh, err := v.seen.Add(ctx, p.nonce, p.exp); {
 	case err != nil:
 		return nil, contract.Errorf(contract.CodeUnavailable, "cannot tell whether this request was received before (%v); retry", err)
 	case !fresh:
 		return nil, denied("this request was already received once (a replay)")
+	}
+	if isDelegate {
+		if c.parent, err = v.grant(parent, d, now); err != nil {
+			return nil, signedRefusal{err}
+		}
 	}
 	return c, nil
 }
