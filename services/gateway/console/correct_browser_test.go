@@ -32,6 +32,7 @@ func TestCorrectALearning(t *testing.T) {
 
 	p.open("/console/memory/item?id=" + old)
 	p.sees("Superseded: a later learning corrects this one.")
+	browsertest.Shot(t, p.ctx, "item-superseded")
 	if strings.Contains(p.bodyText(), "Correct this learning") {
 		t.Error("a superseded learning offers to be corrected again")
 	}
@@ -45,4 +46,5 @@ func TestCorrectALearning(t *testing.T) {
 		t.Errorf("the preferences list facts:\n%s", text)
 	}
 	browsertest.Axe(t, p.ctx, "memory-preferences")
+	browsertest.Shot(t, p.ctx, "memory-preferences")
 }
