@@ -11,6 +11,26 @@ type Hit struct {
 	Score      *float64 `json:"score,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
 	Snippet    string   `json:"snippet,omitempty"`
+	// Explain is where the score came from, when the fetch asked for it.
+	Explain *Explanation `json:"explain,omitempty"`
+}
+
+// Explanation is where a hit's score came from, as Vespa's
+// match-features show it: the rank profile that scored the hit and the
+// value of each named feature it read, with the weight the profile gives
+// it in the phase that read it. The score is the sum of value × weight
+// over the features of the last phase that scored the hit.
+type Explanation struct {
+	Profile  string         `json:"profile"`
+	Features []FeatureValue `json:"features"`
+}
+
+// FeatureValue is one named feature of a hit.
+type FeatureValue struct {
+	Name   string  `json:"name"`
+	Phase  string  `json:"phase"`
+	Value  float64 `json:"value"`
+	Weight float64 `json:"weight"`
 }
 
 // HitMeta is an item's metadata as tools return it: where it came from,

@@ -37,6 +37,8 @@ type FetchParams struct {
 	// in hybrid mode and no floor in the others.
 	MinScore *float64 `json:"min_score,omitempty"`
 	Snippets bool     `json:"snippets,omitempty"`
+	// Explain gives each hit the feature values its score came from.
+	Explain bool `json:"explain,omitempty"`
 }
 
 // FetchResult is one page of hits, best first.
@@ -120,6 +122,9 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 		if p.Snippets {
 			h.Snippet = snippet(query, it)
 		}
+		if p.Explain {
+			h.Explain = explain(mode, f)
+		}
 		out.Hits = append(out.Hits, h)
 	}
 	return out, nil
@@ -182,4 +187,14 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	}
 	ranked, err = s.current(ctx, ranked)
 	return ranked, warning, err
+}
+
+// explain is what a candidate's score came from.
+func explain(mode string, f retrieval.Candidate) *Explanation {
+	return &Explanation{Profile: mode, Features: []FeatureValue{
+		{Name: "bm25", Phase: "first", Value: f.Keyword},
+		{Name: "cosine", Phase: "first", Value: f.Vector},
+		{Name: "coverage", Phase: "second", Value: f.Coverage},
+		{Name: "coverage_in_context", Phase: "second", Value: f.InContext},
+	}}
 }
