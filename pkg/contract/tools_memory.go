@@ -72,6 +72,7 @@ var MemoryFetch = Tool{
 			"every word of the query, and hits below "+strconv.FormatFloat(DefaultMinScore, 'g', -1, 64)+" are left out unless this says otherwise; keyword (BM25) "+
 			"and vector (cosine) scores have no floor unless this sets one. 0 returns every hit.").Range(0, 1000),
 		"snippets": Boolean("Give each hit a snippet: its sentence that best matches the query, the matching words in **bold**."),
+		"explain":  Boolean("Give each hit the rank profile and the value and weight of each named feature its score came from."),
 	}),
 	Output: func() *Schema {
 		hit := hitSchema()
