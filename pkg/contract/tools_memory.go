@@ -77,6 +77,7 @@ var MemoryFetch = Tool{
 	Output: func() *Schema {
 		hit := hitSchema()
 		hit.Properties["snippet"] = out("string", "The sentence that best matches the query, its matching words in **bold**. Only with snippets: true.")
+		hit.Properties["explain"] = explainSchema()
 		s := pageOf("hits", hit)
 		s.Properties["mode"] = out("string", "The retrieval mode used.")
 		s.Properties["warnings"] = &Schema{Type: "array", Description: "Why the results are less than asked for, when they are.", Items: out("string", "")}
@@ -85,6 +86,21 @@ var MemoryFetch = Tool{
 	Annotations: readOnly("Fetch memory hits"),
 	Service:     ServiceMemory, Method: "fetch", RPC: "openhuman.memory_fetch",
 	Use: "memory.fetch for the raw stored notes that match some words",
+}
+
+// explainSchema is a hit's explanation, as Vespa's match-features: the
+// features are named by the rank profile, and change with it.
+func explainSchema() *Schema {
+	return outObject("Where the score came from: the score is the sum of value × weight over the features of the last phase. Only with explain: true.",
+		[]string{"profile", "features"}, map[string]*Schema{
+			"profile": out("string", "The rank profile that scored the hit."),
+			"features": {Type: "array", Items: outObject("", []string{"name", "phase", "value", "weight"}, map[string]*Schema{
+				"name":   out("string", "The feature, as the rank profile names it."),
+				"phase":  out("string", "The ranking phase that read it."),
+				"value":  out("number", "Its value for this hit."),
+				"weight": out("number", "The weight the profile gives it in that phase."),
+			})},
+		})
 }
 
 // MemoryList pages through stored items, newest first.
