@@ -76,7 +76,37 @@ func (h *Hit) appendJSON(dst []byte) ([]byte, error) {
 	if h.Snippet != "" {
 		dst = contract.AppendString(append(dst, `,"snippet":`...), h.Snippet)
 	}
+	if h.Explain != nil {
+		if dst, err = h.Explain.appendJSON(append(dst, `,"explain":`...)); err != nil {
+			return dst, err
+		}
+	}
 	return append(dst, '}'), nil
+}
+
+func (e *Explanation) appendJSON(dst []byte) ([]byte, error) {
+	dst = contract.AppendString(append(dst, `{"profile":`...), e.Profile)
+	dst = append(dst, `,"features":`...)
+	if e.Features == nil {
+		return append(dst, "null}"...), nil
+	}
+	dst = append(dst, '[')
+	for i, f := range e.Features {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = contract.AppendString(append(dst, `{"name":`...), f.Name)
+		dst = contract.AppendString(append(dst, `,"phase":`...), f.Phase)
+		var err error
+		if dst, err = contract.AppendFloat(append(dst, `,"value":`...), f.Value); err != nil {
+			return dst, err
+		}
+		if dst, err = contract.AppendFloat(append(dst, `,"weight":`...), f.Weight); err != nil {
+			return dst, err
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}"...), nil
 }
 
 func (m *HitMeta) appendJSON(dst []byte) []byte {

@@ -67,6 +67,9 @@ func TestHitJSONAgreesWithMarshal(t *testing.T) {
 		"tiny score":        &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Score: &tiny}}},
 		"a NaN score fails": &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Score: &nan}}},
 		"a NaN confidence":  &memory.ListResult{Items: []memory.Hit{{ID: "a", Confidence: &nan}}},
+		"explained":         &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Score: &tiny, Explain: &memory.Explanation{Profile: "p", Features: []memory.FeatureValue{{Name: "f", Phase: "first", Value: tiny, Weight: -2}}}}}},
+		"no features":       &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Explain: &memory.Explanation{}}, {ID: "b", Explain: &memory.Explanation{Features: []memory.FeatureValue{}}}}},
+		"a NaN feature":     &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Explain: &memory.Explanation{Features: []memory.FeatureValue{{Weight: nan}}}}}},
 	} {
 		t.Run(name, func(t *testing.T) { checkAppendJSON(t, v) })
 	}
