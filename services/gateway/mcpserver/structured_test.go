@@ -276,6 +276,7 @@ func TestEveryResultConformsToItsOutputSchema(t *testing.T) {
 	}
 	check.result("memory.fetch", c.call("memory.fetch", map[string]any{"query": "Maya", "limit": 1, "cursor": page["next_cursor"]}))
 	check.result("memory.fetch", c.call("memory.fetch", map[string]any{"query": "Maya", "mode": "keyword"}))
+	check.result("memory.fetch", c.call("memory.fetch", map[string]any{"query": "Maya", "explain": true, "snippets": true}))
 	check.result("memory.list", c.call("memory.list", map[string]any{}))
 	check.result("memory.list", c.call("memory.list", map[string]any{"filter": map[string]any{"kinds": []any{"document"}, "workspace": "notes"}}))
 	page = check.result("memory.list", c.call("memory.list", map[string]any{"limit": 1}))
