@@ -231,8 +231,10 @@ func millis(seconds float64) string {
 	}
 }
 
-// withParam is the query q with k set to v (dropped when v is empty).
-func withParam(q url.Values, k, v string) string {
+// withParam is the query q with k set to v (dropped when v is empty). It
+// is typed a URL, already encoded, so that html/template does not encode
+// its & and = again where it follows a link's ?.
+func withParam(q url.Values, k, v string) template.URL {
 	out := url.Values{}
 	for key, vs := range q {
 		out[key] = vs
@@ -242,5 +244,5 @@ func withParam(q url.Values, k, v string) string {
 	} else {
 		out.Set(k, v)
 	}
-	return out.Encode()
+	return template.URL(out.Encode())
 }

@@ -1,6 +1,11 @@
 package console
 
-import "testing"
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"testing"
+)
 
 func TestCodeSpans(t *testing.T) {
 	for in, want := range map[string]string{
@@ -13,5 +18,20 @@ func TestCodeSpans(t *testing.T) {
 		if got := string(codeSpans(in)); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestSearchLinksKeepTheSearch: the next page of a search is the same
+// search, its words and filters as they were typed.
+func TestSearchLinksKeepTheSearch(t *testing.T) {
+	d := &memoryData{Query: url.Values{"q": {"coffee & tea"}, "mode": {"keyword"}}, Q: "coffee & tea", Searching: true,
+		Items: []hit{{ID: "abc", Text: "Tea."}}, Next: "c/1"}
+	var b bytes.Buffer
+	if err := pages["memory"].ExecuteTemplate(&b, "layout", view{Data: d}); err != nil {
+		t.Fatal(err)
+	}
+	want := `href="/console/memory?cursor=c%2F1&amp;mode=keyword&amp;q=coffee&#43;%26&#43;tea"`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no link %s in\n%s", want, b.String())
 	}
 }
