@@ -29,31 +29,16 @@ type memoryData struct {
 // default, or the mode chosen) best first; without one, memory.list newest
 // first. Both page by cursor and take memory's filters.
 func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	d := memoryData{Query: q, Q: strings.TrimSpace(q.Get("q")), Mode: q.Get("mode"), Workspace: q.Get("workspace"), Kind: q.Get("kind"),
-		LearningKind: q.Get("learning_kind"), LearningKinds: contract.LearningKinds, Source: q.Get("source"), Tags: q.Get("tags"), After: q.Get("after"), Before: q.Get("before"),
-		Modes: contract.FetchModes, Kinds: contract.ItemKinds, Sources: contract.ItemSources, Workspaces: callContext(r.Context()).Workspaces}
+	d := memoryForm(r)
 	v := view{Title: "Memory", Nav: "memory", Data: &d}
-	filter, err := memoryFilter(d)
+	params, err := memoryParams(d)
 	if err != nil {
 		v.Error = err.Error()
 		c.render(w, r, http.StatusBadRequest, "memory", v)
 		return
 	}
-	params := map[string]any{"limit": memoryPageSize}
-	if len(filter) > 0 {
-		params["filter"] = filter
-	}
-	if cur := q.Get("cursor"); cur != "" {
-		params["cursor"] = cur
-	}
 	var res page
-	if d.Q != "" {
-		d.Searching = true
-		params["query"] = d.Q
-		if d.Mode != "" {
-			params["mode"] = d.Mode
-		}
+	if d.Searching {
 		err = c.call(r, contract.MemoryFetch.RPC, params, &res)
 		d.Items = res.Hits
 	} else {
@@ -68,6 +53,40 @@ func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Next, d.Warnings = res.NextCursor, res.Warnings
 	c.render(w, r, http.StatusOK, "memory", v)
+}
+
+// memoryForm is the memory page's form as sent: a search, or filters.
+func memoryForm(r *http.Request) memoryData {
+	q := r.URL.Query()
+	d := memoryData{Query: q, Q: strings.TrimSpace(q.Get("q")), Mode: q.Get("mode"), Workspace: q.Get("workspace"), Kind: q.Get("kind"),
+		LearningKind: q.Get("learning_kind"), LearningKinds: contract.LearningKinds, Source: q.Get("source"), Tags: q.Get("tags"), After: q.Get("after"), Before: q.Get("before"),
+		Modes: contract.FetchModes, Kinds: contract.ItemKinds, Sources: contract.ItemSources, Workspaces: callContext(r.Context()).Workspaces}
+	d.Searching = d.Q != ""
+	return d
+}
+
+// memoryParams are the arguments of the memory.fetch (when d searches) or
+// memory.list call of the form d, for the page its cursor names: an item
+// page reads the same search's page again to say why an item was found.
+func memoryParams(d memoryData) (map[string]any, error) {
+	filter, err := memoryFilter(d)
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]any{"limit": memoryPageSize}
+	if len(filter) > 0 {
+		params["filter"] = filter
+	}
+	if cur := d.Query.Get("cursor"); cur != "" {
+		params["cursor"] = cur
+	}
+	if d.Searching {
+		params["query"] = d.Q
+		if d.Mode != "" {
+			params["mode"] = d.Mode
+		}
+	}
+	return params, nil
 }
 
 // memoryFilter is the tool's filter from the form. Dates come from
