@@ -10,7 +10,25 @@ type hit struct {
 	Meta       hitMeta  `json:"meta"`
 	Score      *float64 `json:"score"`
 	Confidence *float64 `json:"confidence"`
+	// Explain is where Score came from, when the fetch asked.
+	Explain *explanation `json:"explain"`
 }
+
+// explanation is a hit's rank profile and the features its score read.
+type explanation struct {
+	Profile  string    `json:"profile"`
+	Features []feature `json:"features"`
+}
+
+type feature struct {
+	Name   string  `json:"name"`
+	Phase  string  `json:"phase"`
+	Value  float64 `json:"value"`
+	Weight float64 `json:"weight"`
+}
+
+// Product is what the feature adds to the score of its phase.
+func (f feature) Product() float64 { return f.Value * f.Weight }
 
 type hitMeta struct {
 	Source       string   `json:"source"`

@@ -1,7 +1,9 @@
 package console_test
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,8 +19,9 @@ const (
 	readerToken  = "oh_console-reader-0123456789abcdef012"
 )
 
-// TestMemoryInTheBrowser: sign in with a token, search, open an item,
-// forget it (then memory.fetch over /rpc no longer finds it), learn a
+// TestMemoryInTheBrowser: sign in with a token, search, open an item
+// (which says why the search found it, with the score the results
+// showed), forget it (then memory.fetch over /rpc no longer finds it), learn a
 // note through the form (then it is stored, written by the console).
 func TestMemoryInTheBrowser(t *testing.T) {
 	browsertest.Require(t)
@@ -34,11 +37,26 @@ func TestMemoryInTheBrowser(t *testing.T) {
 
 	p.do("searching", chromedp.SendKeys("#q", "coffee"), chromedp.Submit("#q"))
 	p.sees(`Best matches for “coffee”`)
+	listed, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#results li")].
+		find(li => li.querySelector('a[href*="`+coffee+`"]')).querySelector(".meta").textContent.match(/score ([0-9.]+)/)[1]`))
+	if err != nil {
+		t.Fatalf("the coffee note's score in the results: %v", err)
+	}
 	p.do("opening the item", chromedp.Click(`#results a[href*="`+coffee+`"]`))
 	p.sees("Maya drinks her coffee black")
 	p.sees("http:owner")               // written by, as the API stored it
 	p.sees("maya@example.com (email)") // an entity it mentions
 	p.sees("Observed")
+	p.sees("Why this hit")
+	checkWhy(t, p, listed)
+	p.do("going back to the results", chromedp.Click(`#why a[href^="/console/memory?"]`))
+	p.sees(`Best matches for “coffee”`)
+	p.open("/console/memory/item?id=" + coffee)
+	p.sees("About this item")
+	if strings.Contains(p.bodyText(), "Why this hit") {
+		t.Error("an item opened from no search says why a search found it")
+	}
+	narrowAt(t, p, "/console/memory/item?id="+coffee+"&q=coffee", "#why")
 
 	p.do("asking to forget", chromedp.Click(`a[href*="/console/memory/forget"]`))
 	p.sees("Forget this item?")
@@ -137,4 +155,52 @@ func TestOpenConsoleWithoutTokens(t *testing.T) {
 	}
 	p.open("/console/signin")
 	p.sees("Newest first") // nothing to sign in to
+}
+
+// whyTable is an item page's "Why this hit" as a person reads it.
+type whyTable struct {
+	Profile string     `json:"profile"`
+	Rows    [][]string `json:"rows"`
+	Score   string     `json:"score"`
+}
+
+// checkWhy reads the item page's "Why this hit" and holds it to what it
+// claims: a rank profile, at least one feature, each named, of a phase,
+// with numbers whose product is the last column, and the score the
+// results showed (listed, to three places). Features are the rank
+// profile's to name, so none is named here.
+func checkWhy(t *testing.T, p *person, listed string) {
+	t.Helper()
+	w, err := chromedp.Run(p.ctx, chromedp.Evaluate[*whyTable](`(() => {
+		const s = document.querySelector("#why");
+		return s && {profile: s.querySelector("p code").textContent,
+			rows: [...s.querySelectorAll("tbody tr")].map(r => [...r.cells].map(c => c.textContent.trim())),
+			score: s.querySelector("tfoot td").textContent.trim()};
+	})()`))
+	if err != nil || w == nil {
+		t.Fatalf("reading why the search found the item: %v\n%s", err, p.bodyText())
+	}
+	if w.Profile == "" || len(w.Rows) == 0 {
+		t.Fatalf("why this hit: profile %q and %d features", w.Profile, len(w.Rows))
+	}
+	num := func(s string) float64 {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			t.Errorf("why this hit shows %q for a number", s)
+		}
+		return f
+	}
+	for _, row := range w.Rows {
+		if len(row) != 5 || row[0] == "" || row[1] == "" {
+			t.Errorf("a feature's row: %q", row)
+			continue
+		}
+		v, wt, prod := num(row[2]), num(row[3]), num(row[4])
+		if math.Abs(prod-v*wt) > 1e-4*(1+math.Abs(v)+math.Abs(wt)) {
+			t.Errorf("feature %s: %v × %v shown as %v", row[0], v, wt, prod)
+		}
+	}
+	if got, want := num(w.Score), num(listed); math.Abs(got-want) > 6e-4 {
+		t.Errorf("why this hit says the score is %s; the results said %s", w.Score, listed)
+	}
 }

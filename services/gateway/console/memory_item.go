@@ -6,7 +6,8 @@ import (
 )
 
 // memoryItem is one item in full: its text, who wrote it from where,
-// when, what it mentions and how it is tagged.
+// when, what it mentions and how it is tagged; opened from a search, why
+// the search found it.
 func (c *Console) memoryItem(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimSpace(r.URL.Query().Get("id"))
 	if id == "" {
@@ -18,7 +19,7 @@ func (c *Console) memoryItem(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	v := view{Title: "Item", Nav: "memory", Data: it}
+	v := view{Title: "Item", Nav: "memory", Data: itemData{fullItem: it, Why: c.whyFound(r, id)}}
 	switch r.URL.Query().Get("done") {
 	case "learned":
 		v.Notice = "Learned. This is the item memory keeps."

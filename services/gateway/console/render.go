@@ -55,6 +55,20 @@ var funcs = template.FuncMap{
 	"param":   withParam,
 	"deref":   func(f *float64) float64 { return *f },
 	"spans":   codeSpans,
+	"wbr":     wordBreaks,
+}
+
+// wordBreaks shows a name_with_parts so that a narrow column may break it
+// after an underscore or a dot, and nowhere else.
+func wordBreaks(name string) template.HTML {
+	var b strings.Builder
+	for _, r := range name {
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if r == '_' || r == '.' {
+			b.WriteString("<wbr>")
+		}
+	}
+	return template.HTML(b.String())
 }
 
 // codeSpans shows a message as HTML whose `backquoted` parts are code: the

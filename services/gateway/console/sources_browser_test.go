@@ -79,6 +79,13 @@ func TestForgetAFolder(t *testing.T) {
 // is wider than the screen: a table cut off, a path that will not break.
 func narrow(t *testing.T, p *person, path string) {
 	t.Helper()
+	narrowAt(t, p, path, "")
+}
+
+// narrowAt is narrow with the screenshot scrolled to the element sel
+// (none: the top of the page).
+func narrowAt(t *testing.T, p *person, path, sel string) {
+	t.Helper()
 	p.do("narrowing the window", chromedp.EmulateViewport(390, 844))
 	defer p.do("widening the window", chromedp.EmulateViewport(browsertest.Width, browsertest.Height))
 	p.open(path)
@@ -89,7 +96,10 @@ func narrow(t *testing.T, p *person, path string) {
 	if wide > 390 {
 		t.Errorf("%s at 390 px is %d px wide", path, wide)
 	}
-	browsertest.Shot(t, p.ctx, "narrow"+strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(path))
+	if sel != "" {
+		p.do("scrolling to "+sel, chromedp.ScrollIntoView(sel))
+	}
+	browsertest.Shot(t, p.ctx, "narrow"+strings.NewReplacer("/", "-", "?", "-", "=", "-", "&", "-").Replace(path))
 }
 
 func writeFile(t *testing.T, path, content string) {
