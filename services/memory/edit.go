@@ -7,6 +7,14 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 )
 
+// replacements is the port that tells which learnings a correction has
+// replaced.
+type replacements interface {
+	// Replaced maps each of ids that a learning stored later replaces
+	// (its first tag is ReplacesTag + the id) to that learning's id.
+	Replaced(ctx context.Context, ids []string) (map[string]string, error)
+}
+
 // A learning is corrected in place by learning its new text with replaces
 // naming it. The old one is kept, with its provenance, and is superseded:
 // listed with superseded_by, and no longer found by fetch or recall, which
@@ -20,7 +28,7 @@ const ReplacesTag = "replaces:"
 // correct stores text as the correction of the learning p.Replaces, in its
 // workspace, of its kind unless p names one.
 func (s *Service) correct(ctx context.Context, p LearnParams, text string, cc contract.CallContext) (*LearnResult, error) {
-	old, err := s.store.Item(ctx, p.Replaces, scopeOf(cc))
+	old, err := s.tree.Item(ctx, p.Replaces, scopeOf(cc))
 	if contract.ErrorCode(err) == contract.CodeNotFound {
 		return nil, contract.Errorf(contract.CodeNotFound,
 			"argument `replaces`: no learning %q in memory that this caller may see; ids come from memory.list, memory.fetch or memory.learn", p.Replaces).With("field", "replaces")
@@ -56,7 +64,7 @@ func (s *Service) correct(ctx context.Context, p LearnParams, text string, cc co
 // replacement reads which of items are superseded: their ids, mapped to
 // the learning replacing each.
 func (s *Service) replacement(ctx context.Context, ids []string) (map[string]string, error) {
-	return s.store.Replaced(ctx, ids)
+	return s.replacements.Replaced(ctx, ids)
 }
 
 // current drops from ranked the items a learning replaces: a read finds

@@ -18,6 +18,39 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// vectorStore is the port of embedding's bookkeeping: which items lack a
+// vector of the active model, and the vectors computed for them.
+type vectorStore interface {
+	// PutVectors stores vectors of model; vectors of items deleted
+	// meanwhile are dropped.
+	PutVectors(ctx context.Context, model string, vs []Embedded) error
+	// Unembedded returns up to limit items with seq > after that have no
+	// vector of model, oldest first. Only their Seq and Text are read:
+	// that is all embedding needs.
+	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Item, error)
+	// CountUnembedded counts the items with seq > after that have no
+	// vector of model.
+	CountUnembedded(ctx context.Context, model string, after int64) (int64, error)
+	// DropVectorsExcept removes the vectors of every other model.
+	DropVectorsExcept(ctx context.Context, model string) (int64, error)
+}
+
+// noEmbedder stands in when the wiring gave none: search keeps its
+// keyword leg, and nothing waits for vectors that will not come.
+type noEmbedder struct{}
+
+func (noEmbedder) Model() string { return "" }
+
+func (noEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, contract.Errorf(contract.CodeNoModel, "memory runs without an embedder: search uses keywords alone")
+}
+
+// embeds reports whether the service has an embedder to run.
+func (s *Service) embeds() bool {
+	_, none := s.embedder.(noEmbedder)
+	return !none
+}
+
 // embedState is how far embedding has come. embedMu serializes
 // embedding; every item up to embeddedThrough has a vector of the active
 // model, so the search for items without one starts after it instead of
@@ -46,6 +79,9 @@ func (s *Service) EmbedNew(ctx context.Context) {
 }
 
 func (s *Service) embedNew(ctx context.Context) {
+	if !s.embeds() {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.embed.inlineTimeout)
 	defer cancel()
 	for {
@@ -70,7 +106,7 @@ func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
 	v := s.embed
 	v.embedMu.Lock()
 	defer v.embedMu.Unlock()
-	items, err := s.store.Unembedded(ctx, s.embedder.Model(), v.embeddedThrough, n)
+	items, err := s.vectors.Unembedded(ctx, s.embedder.Model(), v.embeddedThrough, n)
 	if err != nil || len(items) == 0 {
 		return 0, err
 	}
@@ -89,7 +125,7 @@ func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
 	for i, it := range items {
 		out[i] = Embedded{Seq: it.Seq, Vector: vecs[i]}
 	}
-	if err := s.store.PutVectors(ctx, s.embedder.Model(), out); err != nil {
+	if err := s.vectors.PutVectors(ctx, s.embedder.Model(), out); err != nil {
 		return 0, err
 	}
 	v.embeddedThrough = items[len(items)-1].Seq
@@ -106,6 +142,9 @@ func (s *Service) Run(ctx context.Context) {
 		return
 	}
 	s.warm(ctx)
+	if !s.embeds() {
+		return
+	}
 	const batch = 64
 	backoff := time.Second
 	tick := time.NewTicker(30 * time.Second)
@@ -146,7 +185,7 @@ func (s *Service) Run(ctx context.Context) {
 			done = 0
 		}
 		if !cleaned {
-			if dropped, err := s.store.DropVectorsExcept(ctx, s.embedder.Model()); err == nil {
+			if dropped, err := s.vectors.DropVectorsExcept(ctx, s.embedder.Model()); err == nil {
 				cleaned = true
 				if dropped > 0 {
 					s.log.Info("dropped vectors of previous models", "count", dropped, "model", s.embedder.Model())

@@ -141,8 +141,8 @@ func TestForgottenItemsLeaveTheVectorLeg(t *testing.T) {
 // Another process writing to the same file is seen by this one's index.
 func TestVectorIndexFollowsOtherWriters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	a := memory.NewService(mustOpenStoreAt(t, path), nil)
-	b := memory.NewService(mustOpenStoreAt(t, path), nil)
+	a := memory.NewService(mustOpenStoreAt(t, path), &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
+	b := memory.NewService(mustOpenStoreAt(t, path), &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	ctx := context.Background()
 	learn(t, a, "Quarterly planning happens in the second week of March.")
 	if res, _ := b.Fetch(ctx, memory.FetchParams{Query: "quartely planing", Mode: "vector"}, anyone); len(res.Hits) != 1 {
@@ -158,8 +158,8 @@ func TestVectorIndexFollowsOtherWriters(t *testing.T) {
 // ranks with filters applied.
 func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	a := memory.NewService(mustOpenStoreAt(t, path), nil)
-	b := memory.NewService(mustOpenStoreAt(t, path), nil)
+	a := memory.NewService(mustOpenStoreAt(t, path), &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
+	b := memory.NewService(mustOpenStoreAt(t, path), &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	ctx := context.Background()
 	keyword := func(svc *memory.Service, q string, f *memory.Filter) []string {
 		t.Helper()
@@ -208,11 +208,11 @@ func TestKeywordIndexFollowsOtherWriters(t *testing.T) {
 // background, before anyone searches.
 func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	writer := memory.NewService(mustOpenStoreAt(t, path), nil)
+	writer := memory.NewService(mustOpenStoreAt(t, path), &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	for i := 0; i < 20; i++ {
 		learn(t, writer, fmt.Sprintf("Note %d about the quarterly offsite.", i))
 	}
-	svc := memory.NewService(mustOpenStoreAt(t, path), nil)
+	svc := memory.NewService(mustOpenStoreAt(t, path), &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); svc.Run(ctx) }()

@@ -95,7 +95,7 @@ func (s *Service) countUnembedded(ctx context.Context, model string, through int
 		return n, err
 	}
 	p.mu.Unlock()
-	n, err := s.store.CountUnembedded(ctx, model, through)
+	n, err := s.vectors.CountUnembedded(ctx, model, through)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.counted, p.countAt, p.count, p.countErr = s.now(), m, n, err

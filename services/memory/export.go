@@ -66,7 +66,7 @@ func (s *Service) Export(ctx context.Context, p ExportParams, cc contract.CallCo
 		n = contract.DefaultExportLimit
 	}
 	n = min(n, contract.MaxExportLimit)
-	items, err := s.store.ListAfter(ctx, scoped(f, cc), c.After, n+1)
+	items, err := s.pages.ListAfter(ctx, scoped(f, cc), c.After, n+1)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -59,7 +60,7 @@ func BenchmarkExport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	svc := memory.NewService(st, nil)
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	b.ResetTimer()
 	for range b.N {
 		runtime.GC()

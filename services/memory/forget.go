@@ -45,7 +45,7 @@ func (s *Service) Forget(ctx context.Context, p ForgetParams, cc contract.CallCo
 		return s.countIDs(ctx, dedupe(p.IDs), cc)
 	}
 	ids := dedupe(p.IDs)
-	w, err := s.store.Delete(ctx, ids, scopeOf(cc))
+	w, err := s.writes.Delete(ctx, ids, scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}

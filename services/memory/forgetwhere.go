@@ -40,7 +40,7 @@ func (s *Service) forgetWhere(ctx context.Context, p ForgetParams, cc contract.C
 	}
 	for start := 0; start < len(ids); start += forgetBatch {
 		batch := ids[start:min(start+forgetBatch, len(ids))]
-		w, err := s.store.Delete(ctx, batch, scopeOf(cc))
+		w, err := s.writes.Delete(ctx, batch, scopeOf(cc))
 		if err != nil {
 			return nil, err
 		}
@@ -64,7 +64,7 @@ func (s *Service) selected(ctx context.Context, p ForgetParams, cc contract.Call
 	}
 	var sources []string
 	if src := strings.TrimSpace(p.Source); src != "" {
-		list, err := s.store.Sources(ctx, scope)
+		list, err := s.tree.Sources(ctx, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +97,7 @@ func (s *Service) selected(ctx context.Context, p ForgetParams, cc contract.Call
 // hundred thousand items costs what it holds, not its square.
 func (s *Service) idsOf(ctx context.Context, f *Filter, ids []string) ([]string, error) {
 	for after := int64(0); ; {
-		items, err := s.store.ListAfter(ctx, f, after, forgetBatch)
+		items, err := s.pages.ListAfter(ctx, f, after, forgetBatch)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +115,7 @@ func (s *Service) idsOf(ctx context.Context, f *Filter, ids []string) ([]string,
 func (s *Service) countIDs(ctx context.Context, ids []string, cc contract.CallContext) (*ForgetResult, error) {
 	res := &ForgetResult{NotFound: []string{}}
 	for _, id := range ids {
-		if _, err := s.store.Item(ctx, id, scopeOf(cc)); err != nil {
+		if _, err := s.tree.Item(ctx, id, scopeOf(cc)); err != nil {
 			if contract.ErrorCode(err) != contract.CodeNotFound {
 				return nil, err
 			}

@@ -38,7 +38,7 @@ func standard(path string) bool {
 // the embedders wrap.
 func TestDomainImports(t *testing.T) {
 	allowed := map[string]bool{"pkg/contract": true, "pkg/secrets": true}
-	for _, sub := range []string{"answer", "chunking", "entities", "lexicon", "localembed", "retrieval"} {
+	for _, sub := range []string{"answer", "chunking", "entities", "lexicon", "retrieval"} {
 		allowed["services/memory/"+sub] = true
 	}
 	for _, imp := range importsOf(t, ".") {

@@ -69,7 +69,7 @@ func (s *Service) Ingest(ctx context.Context, p IngestParams, cc contract.CallCo
 			out.Files = append(out.Files, rejected(f, err))
 			continue
 		}
-		w, err := s.store.ReplaceSource(ctx, src, items)
+		w, err := s.writes.ReplaceSource(ctx, src, items)
 		if err != nil {
 			return nil, err
 		}

@@ -34,7 +34,7 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	}
 	res.SourceID = f.SourceID
 	if f.Offset == 0 {
-		w, err := s.store.StartSource(ctx, src)
+		w, err := s.writes.StartSource(ctx, src)
 		if err != nil {
 			return res, false, 0, err
 		}
@@ -53,7 +53,7 @@ func (s *Service) ingestPart(ctx context.Context, f contract.IngestFile, cc cont
 	if err != nil {
 		return rejected(f, err), false, seq, nil
 	}
-	w, err := s.store.PutSourcePart(ctx, src, items, !f.More)
+	w, err := s.writes.PutSourcePart(ctx, src, items, !f.More)
 	if err != nil {
 		return res, false, seq, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 )
 
 // chunkIDs lists the chunks of source that cc sees, in the order they
@@ -326,7 +327,7 @@ func TestIngestInPartsScrubsItsSource(t *testing.T) {
 	const secret = "tok9f8e7d6c5b4a"
 	path := filepath.Join(t.TempDir(), "memory.db")
 	st := mustOpenStoreAt(t, path)
-	svc := memory.NewService(st, nil)
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	file := contract.IngestFile{SourceID: "/docs/runbook.md?token=" + secret, SourceKind: "folder", DisplayName: "runbook.md token=" + secret,
 		Language: "markdown", Workspace: "ops", FilePath: "runbook.md", ModifiedMS: 1_700_000_000_000}
 	v1 := bigMarkdown(120, "Old advice: reboot the host.")

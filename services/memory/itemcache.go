@@ -5,6 +5,12 @@ import (
 	"sync"
 )
 
+// itemReader is the port the hits of a search are read through.
+type itemReader interface {
+	// Items returns the items with the given seqs; missing ones are absent.
+	Items(ctx context.Context, seqs []int64) (map[int64]Item, error)
+}
+
 // itemCache keeps recently read items in memory, bounded by the bytes of
 // their text, so that the hits of a search are not decoded from SQLite again
 // each time they come up. Items never change once stored; one leaves the
@@ -71,7 +77,7 @@ func (s *Service) items(ctx context.Context, seqs []int64) (map[int64]Item, erro
 	if len(missing) == 0 {
 		return out, nil
 	}
-	read, err := s.store.Items(ctx, missing)
+	read, err := s.reads.Items(ctx, missing)
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ func (s *Service) Remember(ctx context.Context, items []Item) ([]LearnResult, er
 // put stores prepared items, sets out[i]'s Replayed and Seq, and embeds
 // the new ones.
 func (s *Service) put(ctx context.Context, items []Item, out []LearnResult) error {
-	w, err := s.store.Put(ctx, items)
+	w, err := s.writes.Put(ctx, items)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,17 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
+// pager is the port of paged reads: list, export and forget by filter
+// walk the store through it.
+type pager interface {
+	// List returns up to limit items passing f with seq < before (no bound
+	// when 0), newest first.
+	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
+	// ListAfter returns up to limit items passing f with seq > after,
+	// oldest first (an export's pages).
+	ListAfter(ctx context.Context, f *Filter, after int64, limit int) ([]Item, error)
+}
+
 // ListParams are memory.list's arguments.
 type ListParams struct {
 	Filter *Filter `json:"filter,omitempty"`
@@ -31,7 +42,7 @@ func (s *Service) List(ctx context.Context, p ListParams, cc contract.CallContex
 		return nil, err
 	}
 	n := limit(p.Limit)
-	items, err := s.store.List(ctx, scoped(p.Filter, cc), c.Before, n+1)
+	items, err := s.pages.List(ctx, scoped(p.Filter, cc), c.Before, n+1)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 )
 
 // fakeChat is an OpenAI-compatible chat server whose reply the test sets;
@@ -47,7 +48,7 @@ func TestRecallWithLanguageModel(t *testing.T) {
 	defer srv.Close()
 	st := mustOpenStoreAt(t, t.TempDir()+"/m.db")
 	writer := llm.NewWriter(llm.New(srv.URL+"/v1", "tiny-model", "", 5*time.Second), memory.AnswerInstructions)
-	svc := memory.NewService(st, &memory.Options{Writer: writer})
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0), Writer: writer})
 	ctx := context.Background()
 	for _, text := range []string{"Deploys to production happen on Tuesdays after the standup.", "Production deploys need two approvals."} {
 		if _, err := svc.Learn(ctx, memory.LearnParams{Text: text}, cursor); err != nil {
@@ -92,7 +93,7 @@ func TestRecallWithLanguageModel(t *testing.T) {
 		}
 	})
 	t.Run("model down: extractive answer and a warning", func(t *testing.T) {
-		down := memory.NewService(st, &memory.Options{Writer: llm.NewWriter(llm.New("http://127.0.0.1:1/v1", "tiny-model", "", time.Second), memory.AnswerInstructions)})
+		down := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0), Writer: llm.NewWriter(llm.New("http://127.0.0.1:1/v1", "tiny-model", "", time.Second), memory.AnswerInstructions)})
 		res, err := down.Recall(ctx, memory.RecallParams{Question: "When do production deploys happen?"}, anyone)
 		if err != nil || res.Model != "extractive" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "cannot be reached") {
 			t.Fatalf("%+v %v", res, err)

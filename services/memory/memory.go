@@ -1,6 +1,9 @@
 // Package memory is the memory service's domain: what an item is, how it is
-// learned, listed, found, recalled and forgotten. Storage is behind Store
-// (services/memory/sqlite; replicated, services/memory/jetstream);
+// learned, listed, found, recalled and forgotten. Storage is behind small
+// ports, each declared beside the part that uses it (Writer here, the
+// others in service.go, list.go, scope.go, itemcache.go, embedding.go,
+// tree.go, edit.go) and together Store, which services/memory/sqlite and,
+// replicated, services/memory/jetstream implement;
 // transports (the NATS bus) sit in their own packages. Its text work is in
 // packages named for it (chunking, entities, answer, lexicon), ranking in
 // retrieval, the built-in embedders in localembed. It imports only the
@@ -11,8 +14,6 @@ package memory
 import (
 	"context"
 	"time"
-
-	"github.com/openhuman-go/openhuman-go/pkg/contract"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
@@ -105,13 +106,16 @@ type Written struct {
 	// Missing are the ids a delete did not find.
 	Missing []string
 	// Seq is the write stream's sequence of the write when the store is
-	// replicated (0 otherwise): a read awaiting it (Store.Await) sees the
+	// replicated (0 otherwise): a read awaiting it (Store's Await) sees the
 	// write on any replica.
 	Seq uint64
 }
 
-// Writer is the half of a Store that changes what it holds. Each write
-// runs in one transaction.
+// Writer is the port of the writes: learn, ingest, import and forget
+// change what the store holds through it alone. Each write runs in one
+// transaction. Implementations return *contract.Error values: ENGINE when
+// storage fails, UNAVAILABLE when it is busy past its timeout (or,
+// replicated, cannot reach its write stream).
 type Writer interface {
 	// Put stores items, skipping those whose ID exists (Replayed).
 	Put(ctx context.Context, items []Item) (Written, error)
@@ -134,76 +138,6 @@ type Writer interface {
 	// (those of its workspace) that are not among items are deleted and
 	// the new ones stored.
 	ReplaceSource(ctx context.Context, src SourceRecord, items []Item) (Written, error)
-}
-
-// Store keeps items and their vectors. Implementations return
-// *contract.Error values: ENGINE when storage fails, UNAVAILABLE when it is
-// busy past its timeout (or, replicated, cannot reach its write stream).
-type Store interface {
-	Writer
-	// Await returns once the store holds every write up to seq, a
-	// Written.Seq of this store or of another replica's; UNAVAILABLE when
-	// it does not within a few seconds. A store that is not replicated
-	// holds every write it answered, and returns at once.
-	Await(ctx context.Context, seq uint64) error
-	// List returns up to limit items passing f with seq < before (no bound
-	// when 0), newest first.
-	List(ctx context.Context, f *Filter, before int64, limit int) ([]Item, error)
-	// ListAfter returns up to limit items passing f with seq > after,
-	// oldest first (an export's pages).
-	ListAfter(ctx context.Context, f *Filter, after int64, limit int) ([]Item, error)
-	// Matching returns the seqs (<= asOf) of the items passing f, ascending.
-	Matching(ctx context.Context, f *Filter, asOf int64) ([]int64, error)
-	// Items returns the items with the given seqs; missing ones are absent.
-	Items(ctx context.Context, seqs []int64) (map[int64]Item, error)
-	// Marks reads how far the store has come: newest item, newest vector,
-	// newest deletion. One cheap read tells a search whether its in-memory
-	// indexes have anything to catch up on.
-	Marks(ctx context.Context) (Marks, error)
-	// ItemChanges reports what changed since the marks: add is called for
-	// each item stored after addMark (with seq above it, ascending) with
-	// what the keyword index reads of it, remove for each item deleted
-	// after delMark. It returns the new marks.
-	ItemChanges(ctx context.Context, addMark, delMark int64,
-		add func(ItemChange), remove func(seq int64)) (newAdd, newDel int64, err error)
-
-	// PutVectors stores vectors of model; vectors of items deleted
-	// meanwhile are dropped.
-	PutVectors(ctx context.Context, model string, vs []Embedded) error
-	// Unembedded returns up to limit items with seq > after that have no
-	// vector of model, oldest first.
-	// Only their Seq and Text are read: that is all embedding needs.
-	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Item, error)
-	// CountUnembedded counts the items with seq > after that have no
-	// vector of model.
-	CountUnembedded(ctx context.Context, model string, after int64) (int64, error)
-	// VectorChanges reports what changed since the marks: add is called for
-	// each vector of model stored after addMark, remove for each item
-	// deleted after delMark. It returns the new marks.
-	VectorChanges(ctx context.Context, model string, addMark, delMark int64,
-		add func(seq int64, v []float32), remove func(seq int64)) (newAdd, newDel int64, err error)
-	// DropVectorsExcept removes the vectors of every other model.
-	DropVectorsExcept(ctx context.Context, model string) (int64, error)
-
-	// Item reads one item of workspaces (every workspace when nil) by id
-	// (NOT_FOUND when absent there).
-	Item(ctx context.Context, id string, workspaces []string) (Item, error)
-	// Browse lists items matching q, newest observed first, and how many match.
-	Browse(ctx context.Context, q BrowseQuery) ([]Item, int, error)
-	// TopEntities counts the items of workspaces (every workspace when nil)
-	// per entity, most mentioned first.
-	TopEntities(ctx context.Context, kind string, k int, workspaces []string) ([]EntityCount, error)
-	// Sources lists every source of workspaces (every workspace when nil)
-	// with its item count and latest item there.
-	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
-
-	// Replaced maps each of ids that a learning stored later replaces
-	// (its first tag is ReplacesTag + the id) to that learning's id.
-	Replaced(ctx context.Context, ids []string) (map[string]string, error)
-
-	// Health says whether the storage can be trusted: damaged, failing
-	// again and again, or sound.
-	Health() contract.StoreHealth
 }
 
 // SourceRecord is an ingested source as the store keeps it. A source is

@@ -15,6 +15,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -25,7 +26,7 @@ func mustOpenService(tb testing.TB) *memory.Service {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	svc := memory.NewService(st, nil)
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	clock := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	svc.SetClock(func() time.Time { clock = clock.Add(time.Second); return clock })
 	return svc

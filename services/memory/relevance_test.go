@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -115,7 +116,7 @@ func TestRecallMinCosine(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		svc := memory.NewService(st, &memory.Options{RecallMinCosine: c.cosine})
+		svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0), RecallMinCosine: c.cosine})
 		// Among a few notes, sharing one of the question's two words is
 		// enough (TestRecallInAFewNotes); among a hundred it is not, and
 		// the cosine decides.

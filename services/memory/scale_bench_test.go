@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -86,7 +87,7 @@ func BenchmarkScale(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			svc := memory.NewService(st, nil)
+			svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 			ctx := context.Background()
 			c := newCorpus(1)
 

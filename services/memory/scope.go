@@ -16,6 +16,12 @@ import (
 // paging, so that nothing a scoped caller gets back (hits, scores, totals,
 // counts, errors) depends on the items it may not see.
 
+// scopeStore is the port scoped reads narrow the store's items by.
+type scopeStore interface {
+	// Matching returns the seqs (<= asOf) of the items passing f, ascending.
+	Matching(ctx context.Context, f *Filter, asOf int64) ([]int64, error)
+}
+
 // scopeOf is the workspaces cc is limited to, nil when it is not limited:
 // the store's methods read nil as "every workspace".
 func scopeOf(cc contract.CallContext) []string {
@@ -74,7 +80,7 @@ func (s *Service) viewOf(ctx context.Context, f *Filter, m Marks, asOf int64) (v
 	}
 	var err error
 	if f.Workspaces != nil {
-		if v.universe, err = s.scopes.seqs(ctx, s.store, f.Workspaces, m, asOf); err != nil {
+		if v.universe, err = s.scopes.seqs(ctx, s.scope, f.Workspaces, m, asOf); err != nil {
 			return v, err
 		}
 		if f.onlyScope() {
@@ -82,7 +88,7 @@ func (s *Service) viewOf(ctx context.Context, f *Filter, m Marks, asOf int64) (v
 			return v, nil
 		}
 	}
-	if v.allowed, err = s.store.Matching(ctx, f, asOf); err != nil {
+	if v.allowed, err = s.scope.Matching(ctx, f, asOf); err != nil {
 		return v, err
 	}
 	if v.allowed == nil {
@@ -107,7 +113,7 @@ const maxCachedScopes = 64
 
 // seqs returns the seqs (<= asOf, ascending) of the items of workspaces, as
 // of m. The slice is shared: callers must not modify it.
-func (c *scopeCache) seqs(ctx context.Context, store Store, workspaces []string, m Marks, asOf int64) ([]int64, error) {
+func (c *scopeCache) seqs(ctx context.Context, store scopeStore, workspaces []string, m Marks, asOf int64) ([]int64, error) {
 	key := strings.Join(workspaces, "\x00")
 	seqs, ok := c.get(key, m)
 	if !ok {

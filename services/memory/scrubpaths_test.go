@@ -9,6 +9,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -24,7 +25,7 @@ func TestEveryWritePathScrubs(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc := memory.NewService(st, nil)
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	ctx := context.Background()
 
 	if _, err := svc.Learn(ctx, memory.LearnParams{Text: "Ops: my password is hunter2x, ask Maya."}, cursor); err != nil {

@@ -6,13 +6,61 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 )
 
-// Service is the memory domain behind every transport.
+// Store is everything the Service asks of storage: the ports its parts
+// declare where they use them, together, so one adapter serves them all
+// (services/memory/sqlite; replicated, services/memory/jetstream).
+// Implementations return *contract.Error values: ENGINE when storage
+// fails, UNAVAILABLE when it is busy past its timeout (or, replicated,
+// cannot reach its write stream).
+type Store interface {
+	Writer
+	marker
+	storeState
+	pager
+	scopeStore
+	itemReader
+	vectorStore
+	treeStore
+	replacements
+	retrieval.Source
+}
+
+// marker is how far the store has come: what search, recall, the tree
+// views, export and embedding read before anything else.
+type marker interface {
+	// Marks reads the store's newest item, newest vector and newest
+	// deletion. One cheap read tells a search whether its in-memory
+	// indexes have anything to catch up on.
+	Marks(ctx context.Context) (Marks, error)
+}
+
+// storeState is what readiness and min_seq ask of the store.
+type storeState interface {
+	// Await returns once the store holds every write up to seq, a
+	// Written.Seq of this store or of another replica's; UNAVAILABLE when
+	// it does not within a few seconds. A store that is not replicated
+	// holds every write it answered, and returns at once.
+	Await(ctx context.Context, seq uint64) error
+	// Health says whether the storage can be trusted: damaged, failing
+	// again and again, or sound.
+	Health() contract.StoreHealth
+}
+
+// Service is the memory domain behind every transport. Each part holds
+// the store by the port it uses.
 type Service struct {
-	store        Store
+	store        marker
+	state        storeState
+	writes       Writer
+	pages        pager
+	scope        scopeStore
+	reads        itemReader
+	vectors      vectorStore
+	tree         treeStore
+	replacements replacements
 	phase        PhaseFunc
 	off          string // reason memory is off, "" when on
 	failed       bool   // off because its store could not be opened, not by choice
@@ -30,7 +78,9 @@ type Service struct {
 
 // Options configure a Service; the zero value works.
 type Options struct {
-	// Embedder computes the vector leg's vectors (default: the GloVe embedder).
+	// Embedder computes the vector leg's vectors. The wiring picks it
+	// (memorymain.Embedder); without one, search runs on keywords alone
+	// and nothing is embedded.
 	Embedder Embedder
 	// InlineTimeout bounds the embedding done while learning; past it the
 	// item is stored anyway and embedded in the background (default 2 s).
@@ -70,7 +120,7 @@ func NewService(store Store, opts *Options) *Service {
 		o = *opts
 	}
 	if o.Embedder == nil {
-		o.Embedder = localembed.NewGloveEmbedder(0)
+		o.Embedder = noEmbedder{}
 	}
 	if o.InlineTimeout <= 0 {
 		o.InlineTimeout = 2 * time.Second
@@ -81,7 +131,8 @@ func NewService(store Store, opts *Options) *Service {
 	if o.Phase == nil {
 		o.Phase = noPhase
 	}
-	s := &Service{store: store, phase: o.Phase, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
+	s := &Service{store: store, state: store, writes: store, pages: store, scope: store, reads: store,
+		vectors: store, tree: store, replacements: store, phase: o.Phase, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
 		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState}
 	s.search = retrieval.New(store, o.Embedder, &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop})
 	return s
@@ -108,7 +159,7 @@ func (s *Service) StoreHealth() contract.StoreHealth {
 	case s.off != "":
 		return contract.StoreHealth{OK: true, State: contract.StoreDisabled, Detail: "memory is off: " + s.off}
 	}
-	return s.store.Health()
+	return s.state.Health()
 }
 
 // SetClock replaces the clock (tests).
@@ -144,8 +195,8 @@ func contains(list []string, s string) bool {
 // a seq a write answered (min_seq): a read that must see a write answered
 // by another replica. UNAVAILABLE when it does not within a few seconds.
 func (s *Service) AwaitSeq(ctx context.Context, min uint64) error {
-	if s.store == nil || min == 0 {
+	if s.state == nil || min == 0 {
 		return nil
 	}
-	return s.store.Await(ctx, min)
+	return s.state.Await(ctx, min)
 }

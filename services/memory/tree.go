@@ -16,6 +16,22 @@ import (
 // The memory tree is the older, read-only view of memory: chunks grouped
 // by source, and the entities they mention. Chunks are items.
 
+// treeStore is the port of the tree views, and of reading one item by id
+// (correct and forget check an id through it).
+type treeStore interface {
+	// Item reads one item of workspaces (every workspace when nil) by id
+	// (NOT_FOUND when absent there).
+	Item(ctx context.Context, id string, workspaces []string) (Item, error)
+	// Browse lists items matching q, newest observed first, and how many match.
+	Browse(ctx context.Context, q BrowseQuery) ([]Item, int, error)
+	// TopEntities counts the items of workspaces (every workspace when nil)
+	// per entity, most mentioned first.
+	TopEntities(ctx context.Context, kind string, k int, workspaces []string) ([]EntityCount, error)
+	// Sources lists every source of workspaces (every workspace when nil)
+	// with its item count and latest item there.
+	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
+}
+
 // ChunkRow is a chunk as the tree lists it.
 type ChunkRow struct {
 	ID             string   `json:"id"`
@@ -168,7 +184,7 @@ func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	it, err := s.store.Item(ctx, strings.TrimSpace(p.ChunkID), scopeOf(cc))
+	it, err := s.tree.Item(ctx, strings.TrimSpace(p.ChunkID), scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +238,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallCo
 			return &ChunkList{Chunks: []ChunkRow{}}, nil
 		}
 	}
-	items, total, err := s.store.Browse(ctx, q)
+	items, total, err := s.tree.Browse(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +266,7 @@ func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams, cc contr
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	list, err := s.store.TopEntities(ctx, strings.ToLower(p.Kind), treeK(p.K, 100), scopeOf(cc))
+	list, err := s.tree.TopEntities(ctx, strings.ToLower(p.Kind), treeK(p.K, 100), scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
@@ -279,13 +295,13 @@ func (s *Service) ListSources(ctx context.Context, p ListSourcesParams, cc contr
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	list, err := s.store.Sources(ctx, scopeOf(cc))
+	list, err := s.tree.Sources(ctx, scopeOf(cc))
 	if err != nil {
 		return nil, err
 	}
 	mentions := map[string]bool{}
 	if hint := strings.ToLower(strings.TrimSpace(p.UserEmailHint)); hint != "" {
-		items, _, err := s.store.Browse(ctx, BrowseQuery{EntityIDs: []string{entities.Email + ":" + hint}, Workspaces: scopeOf(cc), K: 1000})
+		items, _, err := s.tree.Browse(ctx, BrowseQuery{EntityIDs: []string{entities.Email + ":" + hint}, Workspaces: scopeOf(cc), K: 1000})
 		if err != nil {
 			return nil, err
 		}

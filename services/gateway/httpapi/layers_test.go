@@ -19,6 +19,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -34,7 +35,7 @@ func BenchmarkFetchLayers(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := memory.NewService(st, nil)
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	r := rand.New(rand.NewSource(1))
 	vocab := make([]string, 3000)
 	for i := range vocab {

@@ -13,6 +13,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/natsbus"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -37,6 +38,12 @@ func mustServe(tb testing.TB, opts *memory.Options) *rig {
 	}
 	tb.Cleanup(func() { st.Close() })
 	log := slog.New(slog.DiscardHandler)
+	if opts == nil {
+		opts = &memory.Options{}
+	}
+	if opts.Embedder == nil {
+		opts.Embedder = localembed.NewGloveEmbedder(0)
+	}
 	svc := memory.NewService(st, opts)
 	nc, err := ns.Connect("memory", log)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -264,7 +265,7 @@ func direct(ctx context.Context, path string, d time.Duration) (result, error) {
 		return result{}, err
 	}
 	defer st.Close()
-	svc := memory.NewService(st, nil)
+	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	qs := queries()
 	var res result
 	cpu0 := selfCPU()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -23,7 +24,7 @@ func WriteItems(tb testing.TB, path string, n int) {
 	if err := store.Open(); err != nil {
 		tb.Fatal(err)
 	}
-	svc := memory.NewService(store, nil)
+	svc := memory.NewService(store, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
 	for b := 0; b < n; b += 1000 {
 		items := make([]memory.Item, min(1000, n-b))
 		for i := range items {
