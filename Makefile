@@ -128,10 +128,13 @@ console-shots:
 	OPENHUMAN_TEST_BROWSER=1 OPENHUMAN_CONSOLE_SHOTS=$(SHOTS) go test -count=1 -run '^(TestEveryPage|TestOAuthRevokeInConsole|TestToolsPageShowsTheEmbeddingBacklog)$$' ./services/gateway/console/
 	@echo "screenshots: $(SHOTS)" >&2
 
-# Gateway and bus overhead, then memory at 10k and 100k items (bench-memory adds 1M), then an
-# export of 1,000,000 items, which fails when it raises the resident set past its bound.
+# Gateway and bus overhead, a raw stdio session at 3,000 notes (ping, a fetch that finds
+# nothing: the floor of every tool call, a fetch of five), then memory at 10k and 100k items
+# (bench-memory adds 1M), then an export of 1,000,000 items, which fails when it raises the
+# resident set past its bound.
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/ ./services/gateway/httpapi/
+	go test -run '^$$' -bench BenchmarkStdio -benchtime 2s ./services/gateway/mcpserver/ -stdio-notes 3000
 	go test -run '^$$' -bench BenchmarkMemoryPage -benchtime 200x -timeout 20m ./services/gateway/console/
 	go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 30m ./services/memory/
 	go test -run '^$$' -bench BenchmarkExport -benchtime 1x -timeout 30m ./services/memory/

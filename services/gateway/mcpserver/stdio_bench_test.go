@@ -88,6 +88,12 @@ func benchFetchArgs(n int) string {
 	return fmt.Sprintf(`{"query":"%s decision for team %d","limit":10}`, benchTopics[team%len(benchTopics)], team)
 }
 
+// benchFiveArgs is benchFetchArgs with five hits asked for.
+func benchFiveArgs(n int) string {
+	team := max(1, n/10) / 2
+	return fmt.Sprintf(`{"query":"%s decision for team %d","limit":5}`, benchTopics[team%len(benchTopics)], team)
+}
+
 func (c *stdioClient) roundTrip(b *testing.B, line string) []byte {
 	if _, err := c.in.Write([]byte(line + "\n")); err != nil {
 		b.Fatal(err)
@@ -99,15 +105,23 @@ func (c *stdioClient) roundTrip(b *testing.B, line string) []byte {
 	return resp
 }
 
+// benchNothingArgs is a fetch that matches no note: the floor of a tool
+// call through the bus and the memory service, retrieval finding nothing.
+const benchNothingArgs = `{"query":"zyzzyva quokka","limit":5}`
+
 // BenchmarkStdio is one request line in and its answer out, over a real
 // stdio session: ping (the protocol alone), a tools/call answered with a
 // recorded fetch reply (the session's own work on a large reply),
-// and the real memory.fetch behind it (bus and memory service included).
+// a memory.fetch that finds nothing (the floor under every tool call:
+// the bus, the call's signature and its checks), one of five hits, and
+// bench.mjs's real memory.fetch (bus and memory service included).
 func BenchmarkStdio(b *testing.B) {
 	c := startStdioBench(b)
 	for _, bc := range []struct{ name, line string }{
 		{"ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
 		{"canned-fetch-reply", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test.canned","arguments":` + benchFetchArgs(*benchNotes) + `}}`},
+		{"memory.fetch-nothing", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory.fetch","arguments":` + benchNothingArgs + `}}`},
+		{"memory.fetch-5", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memory.fetch","arguments":` + benchFiveArgs(*benchNotes) + `}}`},
 		{"memory.fetch", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory.fetch","arguments":` + benchFetchArgs(*benchNotes) + `}}`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
