@@ -228,11 +228,11 @@ func TestRunBuildsIndexesBeforeTheFirstSearch(t *testing.T) {
 
 // A memory embedded by the plain hash embedder (hash-v1, the default
 // before the GloVe embedder) opened with another offline embedder, the
-// default (provider hash-glove) or concepts (provider hash-wordnet): the
+// default the wiring picks (provider hash-glove) or concepts (provider hash-wordnet): the
 // background worker re-embeds every item, the vector leg then searches
 // the new vectors, and the old ones are dropped.
 func TestHashReembeds(t *testing.T) {
-	for name, next := range map[string]memory.Embedder{"default": nil, "hash-wordnet": &localembed.HashEmbedder{Dim: 256, Concepts: true}} {
+	for name, next := range map[string]memory.Embedder{"default": localembed.NewGloveEmbedder(0), "hash-wordnet": &localembed.HashEmbedder{Dim: 256, Concepts: true}} {
 		t.Run(name, func(t *testing.T) { testReembedsFromHash(t, next) })
 	}
 }
@@ -256,10 +256,7 @@ func testReembedsFromHash(t *testing.T, next memory.Embedder) {
 	}
 
 	svc := memory.NewService(st, &memory.Options{Embedder: next})
-	model := "hash-glove-v1-256"
-	if next != nil {
-		model = next.Model()
-	}
+	model := next.Model()
 	runInBackground(t, svc)
 	waitUntil(t, "every item re-embedded under "+model, func() bool {
 		todo, err := st.Unembedded(ctx, model, 0, 1)
