@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
@@ -62,9 +63,78 @@ func (s *Service) correct(ctx context.Context, p LearnParams, text string, cc co
 }
 
 // replacement reads which of items are superseded: their ids, mapped to
-// the learning replacing each.
+// the learning replacing each. Every read ranks its hits through it, so
+// what the store answered is remembered until the store changes.
 func (s *Service) replacement(ctx context.Context, ids []string) (map[string]string, error) {
-	return s.replacements.Replaced(ctx, ids)
+	if len(ids) == 0 {
+		return map[string]string{}, nil
+	}
+	m, err := s.store.Marks(ctx)
+	if err != nil {
+		return s.replacements.Replaced(ctx, ids)
+	}
+	out, missing := s.replaced.lookup(m, ids)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	read, err := s.replacements.Replaced(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for id, by := range read {
+		out[id] = by
+	}
+	s.replaced.keep(m, missing, read)
+	return out, nil
+}
+
+// replacedMemo remembers, per item id, the learning replacing it ("" for
+// none) as of the store's marks. Only a learning stored, or one deleted,
+// changes the answer, and either moves the marks (Items or Deletions),
+// which empties the memo: an answer read while a write landed is kept
+// under the marks read before it, which no later read sees again.
+type replacedMemo struct {
+	mu    sync.Mutex
+	items int64 // the marks the answers hold for
+	dels  int64
+	by    map[string]string
+}
+
+// replacedMemoMax bounds the memo; past it, it starts again.
+const replacedMemoMax = 1 << 16
+
+// lookup returns the replacements of ids it knows as of m, and the ids it
+// does not know.
+func (c *replacedMemo) lookup(m Marks, ids []string) (map[string]string, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]string{}
+	if c.by == nil || c.items != m.Items || c.dels != m.Deletions {
+		return out, ids
+	}
+	var missing []string
+	for _, id := range ids {
+		by, ok := c.by[id]
+		switch {
+		case !ok:
+			missing = append(missing, id)
+		case by != "":
+			out[id] = by
+		}
+	}
+	return out, missing
+}
+
+// keep records what the store answered for ids as of m.
+func (c *replacedMemo) keep(m Marks, ids []string, read map[string]string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil || c.items != m.Items || c.dels != m.Deletions || len(c.by)+len(ids) > replacedMemoMax {
+		c.by, c.items, c.dels = make(map[string]string, len(ids)), m.Items, m.Deletions
+	}
+	for _, id := range ids {
+		c.by[id] = read[id]
+	}
 }
 
 // current drops from ranked the items a learning replaces: a read finds

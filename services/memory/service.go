@@ -70,6 +70,7 @@ type Service struct {
 	search       *retrieval.Engine
 	cache        *itemCache
 	scopes       scopeCache
+	replaced     replacedMemo
 	writer       AnswerWriter
 	log          *slog.Logger
 	recallCosine float64 // Options.RecallMinCosine
