@@ -88,15 +88,25 @@ func (s *Service) embedNew(ctx context.Context) {
 		n, err := s.embedBatch(ctx, 64)
 		if err != nil {
 			s.log.Debug("embedding deferred to the background", "model", s.embedder.Model(), "err", err)
-			select {
-			case s.embed.wake <- struct{}{}:
-			default:
-			}
+			s.Wake(ctx)
 			return
 		}
 		if n == 0 {
 			return
 		}
+	}
+}
+
+// Wake tells the background worker (Run) that items without a vector
+// were stored, and returns at once: a replica's follower calls it after
+// applying others' writes, so the stream is never held up by an embedder.
+func (s *Service) Wake(context.Context) {
+	if s.embed == nil {
+		return
+	}
+	select {
+	case s.embed.wake <- struct{}{}:
+	default: // a wake is pending: the worker will find these items too
 	}
 }
 

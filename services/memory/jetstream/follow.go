@@ -25,8 +25,11 @@ type FollowOptions struct {
 	SnapshotInterval time.Duration
 	// TempDir holds a snapshot while it is uploaded (default: os.TempDir).
 	TempDir string
-	// NewItems, when set, is called after an event stored new items: the
-	// domain embeds them (memory.Service.EmbedNew).
+	// NewItems, when set, is called after events stored new items: the
+	// domain's embedding worker is woken (memory.Service.Wake). It is
+	// called from a goroutine of its own, never from the loop applying
+	// the stream, so a slow embedder holds back no event; events applied
+	// while it runs are told of by one call after it.
 	NewItems func(context.Context)
 }
 
@@ -46,6 +49,9 @@ type Follower struct {
 	caughtUp   chan struct{}
 	caughtOnce sync.Once
 	last       time.Time // last snapshot
+	// fresh holds a signal when events stored new items since NewItems
+	// was last called.
+	fresh chan struct{}
 }
 
 // NewFollower follows the stream as the durable consumer name (the
@@ -57,7 +63,8 @@ func (j *Journal) NewFollower(name string, st *Store, opts FollowOptions) *Follo
 	if opts.SnapshotInterval <= 0 {
 		opts.SnapshotInterval = 10 * time.Minute
 	}
-	return &Follower{j: j, name: name, st: st, opts: opts, last: time.Now(), caughtUp: make(chan struct{})}
+	return &Follower{j: j, name: name, st: st, opts: opts, last: time.Now(), caughtUp: make(chan struct{}),
+		fresh: make(chan struct{}, 1)}
 }
 
 // CaughtUp is closed once the follower follows the stream and has applied
@@ -76,6 +83,11 @@ func (f *Follower) AppliedEvents() int64 { return f.applied.Load() }
 // event's sequence with its effect): a consumer the server dropped while
 // the replica was away is made again at the right place.
 func (f *Follower) Run(ctx context.Context) error {
+	if f.opts.NewItems != nil {
+		told := make(chan struct{})
+		defer func() { <-told }()
+		go func() { defer close(told); f.tell(ctx) }()
+	}
 	for {
 		err := f.run(ctx)
 		if ctx.Err() != nil {
@@ -204,8 +216,8 @@ func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data [
 		fresh, err := f.st.apply(ctx, seq, data)
 		if err == nil {
 			f.applied.Add(1)
-			if fresh && f.opts.NewItems != nil {
-				f.opts.NewItems(context.WithoutCancel(ctx))
+			if fresh {
+				f.signalFresh()
 			}
 			return false, nil
 		}
@@ -235,6 +247,26 @@ func (f *Follower) apply(ctx context.Context, seq uint64, subject string, data [
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// signalFresh notes that new items were stored, for tell; it never waits.
+func (f *Follower) signalFresh() {
+	select {
+	case f.fresh <- struct{}{}:
+	default: // one is pending already: it covers these items too
+	}
+}
+
+// tell calls NewItems after each signal of new items until ctx ends.
+func (f *Follower) tell(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-f.fresh:
+			f.opts.NewItems(ctx)
+		}
 	}
 }
 

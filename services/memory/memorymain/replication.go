@@ -143,10 +143,11 @@ func retry(ctx context.Context, each time.Duration, log *slog.Logger, warning st
 }
 
 // follow makes the follower that applies the stream to the replica's own
-// store, telling domain of new items to embed; Start runs it.
+// store, waking domain's embedding worker when new items are stored;
+// Start runs it.
 func (r *replica) follow(domain *memory.Service, log *slog.Logger) {
 	opts := followOptions
-	opts.NewItems = domain.EmbedNew
+	opts.NewItems = domain.Wake
 	r.follower = r.journal.NewFollower(r.name, r.store, opts)
 	log.Info("memory replica following the write stream", "replica", r.name, "from", r.store.Applied()+1, "restored_from_snapshot", r.restored > 0)
 }
