@@ -160,3 +160,42 @@ func TestReplacesTagOnlyWithinAWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// Which hits are replaced is remembered between reads, and forgotten as
+// soon as the store changes: a fetch before a correction finds the old
+// learning, the same fetch after it does not, and after the correction
+// is forgotten finds it again.
+func TestReplacedIsReadAgainOnceTheStoreChanges(t *testing.T) {
+	svc := mustOpenService(t)
+	ctx := context.Background()
+	old := learn(t, svc, "The spare key is under the blue pot.")
+	finds := func(id string) bool {
+		t.Helper()
+		res, err := svc.Fetch(ctx, memory.FetchParams{Query: "where is the spare key?", Limit: 10}, anyone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if h.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	if !finds(old) || !finds(old) {
+		t.Fatal("the learning is not found before its correction")
+	}
+	res, err := svc.Learn(ctx, memory.LearnParams{Text: "The spare key is under the red pot now.", Replaces: old}, cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if finds(old) {
+		t.Error("after its correction, fetch still finds the replaced learning")
+	}
+	if _, err := svc.Forget(ctx, memory.ForgetParams{IDs: []string{res.ID}}, anyone); err != nil {
+		t.Fatal(err)
+	}
+	if !finds(old) {
+		t.Error("with its correction forgotten, fetch does not find the learning")
+	}
+}
