@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -51,20 +50,22 @@ func (s *Service) embeds() bool {
 	return !none
 }
 
-// embedState is how far embedding has come. embedMu serializes
-// embedding; every item up to embeddedThrough has a vector of the active
-// model, so the search for items without one starts after it instead of
-// at the first item.
+// embedState is how far embedding has come. Holding turn (its one slot
+// taken) serializes embedding, and is waited for only as long as the
+// caller's context allows: a write embedding inline gives up at its
+// deadline instead of queueing behind the worker's slow batch. Every item
+// up to embeddedThrough has a vector of the active model, so the search
+// for items without one starts after it instead of at the first item.
 type embedState struct {
 	inlineTimeout   time.Duration
 	wake            chan struct{}
-	embedMu         sync.Mutex
+	turn            chan struct{}
 	embeddedThrough int64
 	progress        embedProgress
 }
 
 func newEmbedState(inline time.Duration) *embedState {
-	return &embedState{inlineTimeout: inline, wake: make(chan struct{}, 1)}
+	return &embedState{inlineTimeout: inline, wake: make(chan struct{}, 1), turn: make(chan struct{}, 1)}
 }
 
 // EmbedNew embeds what the store holds without a vector, within a short
@@ -114,8 +115,12 @@ func (s *Service) Wake(context.Context) {
 // reports how many it stored.
 func (s *Service) embedBatch(ctx context.Context, n int) (int, error) {
 	v := s.embed
-	v.embedMu.Lock()
-	defer v.embedMu.Unlock()
+	select {
+	case v.turn <- struct{}{}:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	defer func() { <-v.turn }()
 	items, err := s.vectors.Unembedded(ctx, s.embedder.Model(), v.embeddedThrough, n)
 	if err != nil || len(items) == 0 {
 		return 0, err

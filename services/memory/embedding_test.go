@@ -272,3 +272,59 @@ func testReembedsFromHash(t *testing.T, next memory.Embedder) {
 		return err == nil && n == 0 && len(todo) == 1
 	})
 }
+
+// heldEmbedder answers nothing until released, or its caller gives up.
+type heldEmbedder struct {
+	release chan struct{}
+	entered chan struct{}
+}
+
+func (h *heldEmbedder) Model() string { return "held" }
+
+func (h *heldEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	select {
+	case h.entered <- struct{}{}:
+	default:
+	}
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return localembed.NewHashEmbedder(64).Embed(ctx, texts)
+}
+
+// While the background worker waits on a stalled embedder, a write's own
+// embedding gives up at its deadline instead of queueing behind it.
+func TestAStalledWorkerHoldsNoWriteUp(t *testing.T) {
+	st := mustOpenStoreAt(t, filepath.Join(t.TempDir(), "m.db"))
+	emb := &heldEmbedder{release: make(chan struct{}), entered: make(chan struct{}, 16)}
+	t.Cleanup(func() { close(emb.release) })
+	svc := memory.NewService(st, &memory.Options{Embedder: emb, InlineTimeout: 50 * time.Millisecond})
+	runInBackground(t, svc)
+	ctx := context.Background()
+	learnBy := func(text string) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { _, err := svc.Learn(ctx, memory.LearnParams{Text: text}, cursor); done <- err }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("learning %q waits for the stalled embedder", text)
+		}
+	}
+	// The first write's inline embedding gives up and wakes the worker,
+	// which then waits on the embedder for as long as it takes.
+	learnBy("The boiler was serviced in March.")
+	for range 2 {
+		select {
+		case <-emb.entered:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the embedder was not asked by both the write and the worker")
+		}
+	}
+	learnBy("The boiler's warranty ends next year.")
+}

@@ -10,7 +10,7 @@ import (
 )
 
 // embedProgress is what the background worker last saw, kept apart from
-// embedMu so that a status read never waits behind a slow embedder.
+// embedding's turn so that a status read never waits behind a slow embedder.
 type embedProgress struct {
 	mu        sync.Mutex
 	through   int64 // every item up to it has a vector of the active model
