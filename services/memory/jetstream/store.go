@@ -242,8 +242,12 @@ func sourceSubject(workspace, id string) string {
 }
 
 // Put appends each item on its own subject (so a forget can purge it
-// alone); Seq is the newest sequence.
+// alone); Seq is the newest sequence. A write of several items sends them
+// together (putMany).
 func (s *Store) Put(ctx context.Context, items []memory.Item) (memory.Written, error) {
+	if len(items) > 1 {
+		return s.putMany(ctx, items)
+	}
 	w := memory.Written{Replayed: make([]bool, len(items))}
 	for i, it := range items {
 		n, out, dup, err := s.publish(ctx, subjectItem+it.ID, "put:"+it.ID, event{Op: opPut, Items: []wireItem{toWire(it)}})
