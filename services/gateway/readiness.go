@@ -46,6 +46,9 @@ type Readiness struct {
 	// Status is "degraded", not "not ready": memory embeds with its
 	// offline embedder meanwhile.
 	MemoryModel string `json:"memory_model,omitempty"`
+	// MemoryReranker repeats memory_store.embedding.reranker's detail:
+	// the cross-encoder's state, when models are on.
+	MemoryReranker string `json:"memory_reranker,omitempty"`
 }
 
 // healthTimeout bounds a service's health answer.
@@ -145,8 +148,16 @@ func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
 			r.Status = ReadyDegraded
 			r.Services[contract.ServiceMemory] = "degraded: " + e.Detail
 		}
-		if m := e.Configured; m != nil {
-			r.MemoryModel = m.Detail
+		for _, m := range []*contract.ModelState{e.Reranker, e.Configured} {
+			if m == nil {
+				continue
+			}
+			if m == e.Configured {
+				r.MemoryModel = m.Detail
+			} else {
+				r.MemoryReranker = m.Detail
+			}
+			// The embedder's state, when both are not ready.
 			if !m.Ready() && r.Ready && !e.Failing() {
 				r.Status = ReadyDegraded
 				r.Services[contract.ServiceMemory] = "degraded: " + m.Detail

@@ -45,6 +45,8 @@ type server struct {
 // answers MEMORY_OFF with the reason: a client is told why, not left guessing.
 func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error) {
 	s := &server{}
+	// ctx ends the background work: embedding, and fetching models.
+	ctx, cancel := context.WithCancel(context.Background())
 	var domain *memory.Service
 	switch {
 	case !cfg.Memory.On():
@@ -53,9 +55,10 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 	case cfg.Memory.Replicated:
 		var err error
 		if s.repl, s.store, err = openReplicated(cfg, log); err != nil {
+			cancel()
 			return nil, fmt.Errorf("memory replication ([memory] replicated = true): %w", err)
 		}
-		domain = newDomain(s.repl.store, cfg, log)
+		domain = newDomain(ctx, s.repl.store, cfg, log)
 		s.repl.follow(domain, log)
 	default:
 		s.store = sqlite.New(cfg.Memory.Path)
@@ -64,11 +67,10 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			domain = memory.Failed(fmt.Sprintf("cannot open %s: %v", cfg.Memory.Path, err))
 			s.store = nil
 		} else {
-			domain = newDomain(s.store, cfg, log)
+			domain = newDomain(ctx, s.store, cfg, log)
 		}
 	}
 	s.domain = domain
-	ctx, cancel := context.WithCancel(context.Background())
 	// bgDone closes once every background goroutine has returned; each
 	// goroutine closes a channel of its own, never reading s.bgDone, which
 	// is set here meanwhile.
@@ -115,14 +117,20 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 	return checks, err
 }
 
-// newDomain serves memory from store with the configured embedder and writer.
-func newDomain(store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
+// newDomain serves memory from store with the configured embedder,
+// reranker and writer; models are fetched until ctx ends.
+func newDomain(ctx context.Context, store memory.Store, cfg config.Config, log *slog.Logger) *memory.Service {
 	tr := minilm.NewTracker()
-	emb := withFigures(embedder(cfg.Memory.Embeddings, tr, log), cfg.Memory.Embeddings)
 	// the embedder carries the configured figures
+	emb := withFigures(embedder(ctx, cfg.Memory.Embeddings, tr, log), cfg.Memory.Embeddings)
 	opts := &memory.Options{Logger: log, Embedder: emb, Phase: tracing.Phase}
 	if cfg.Memory.Embeddings.Provider == "minilm" {
 		opts.ModelState = tr.State
+	}
+	// The cross-encoder serves whichever embedder is configured: it reads
+	// the query and the text, not their vectors.
+	if r, _ := minilm.OpenReranker(ctx, modelOptions(cfg.Memory.Embeddings, nil, log)); r != nil {
+		opts.Reranker, opts.RerankerState = r, r.State
 	}
 	if cfg.LLM.Configured() {
 		opts.Writer = llm.NewWriter(llm.New(cfg.LLM.BaseURL, cfg.LLM.Model, cfg.LLM.APIKey, cfg.LLM.Timeout()), memory.AnswerInstructions)
@@ -188,12 +196,19 @@ func (s *server) closeStore() error {
 // Embedder builds the configured embedder with its figures (make eval
 // measures the same one).
 func Embedder(c config.Embeddings) memory.Embedder {
-	return withFigures(embedder(c, nil, nil), c)
+	return withFigures(embedder(context.Background(), c, nil, nil), c)
+}
+
+// modelOptions are the options of the models memory runs itself; tr,
+// when set, follows the embedder.
+func modelOptions(c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) minilm.Options {
+	return minilm.Options{Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "", Tracker: tr, Log: log}
 }
 
 // embedder is the configured embedder; tr, when set, follows minilm's
 // model from fetch to use, and log (slog's default when nil) has its lines.
-func embedder(c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) memory.Embedder {
+// A fetch it starts ends with ctx.
+func embedder(ctx context.Context, c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) memory.Embedder {
 	switch c.Provider {
 	case "openai":
 		return openai.New(c.BaseURL, c.Model, c.APIKey, c.BatchSize, c.Timeout())
@@ -205,11 +220,8 @@ func embedder(c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) memory.
 		return e
 	case "minilm":
 		// Until the model is on disk and checked, hash-glove; a fetch in
-		// the background, for the rest of the process, brings it for the
-		// next start.
-		e, _ := minilm.OpenEmbedder(context.Background(), minilm.Options{
-			Dir: c.ModelsDir, HubURL: c.ModelsHubURL, Off: c.Models == "off" || c.ModelsDir == "", Tracker: tr, Log: log,
-		}, localembed.NewGloveEmbedder(c.Dim))
+		// the background brings it for the next start.
+		e, _ := minilm.OpenEmbedder(ctx, modelOptions(c, tr, log), localembed.NewGloveEmbedder(c.Dim))
 		return e
 	}
 	return localembed.NewGloveEmbedder(c.Dim)

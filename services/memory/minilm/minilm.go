@@ -13,6 +13,9 @@ package minilm
 import (
 	"context"
 	"log/slog"
+	"net"
+	"net/url"
+	"testing"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -46,12 +49,35 @@ type Options struct {
 	Repo    *hfhub.Repo
 	Figures []bert.PairFigure
 	// Tracker, when set, follows the embedder from fetch to use, for
-	// memory's store health.
-	Tracker *Tracker
-	// Reranker and RerankerFigures replace the reranker the models command
-	// handles (tests).
+	// memory's store health; RerankerTracker the reranker.
+	Tracker         *Tracker
+	RerankerTracker *Tracker
+	// Reranker and RerankerFigures replace the published cross-encoder and
+	// its figures (tests).
 	Reranker        *hfhub.Repo
 	RerankerFigures []bert.PairFigure
+}
+
+// reachable is nil unless this is a test binary and the hub is not on
+// this machine: tests never reach the public hub (a local server stands
+// in for it), so a test that did not turn models off finds only what is
+// on disk, and memory behaves as offline.
+func (o Options) reachable() error {
+	if !testing.Testing() {
+		return nil
+	}
+	base := o.HubURL
+	if base == "" {
+		base = hfhub.DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err == nil {
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
+			return nil
+		}
+	}
+	return contract.Errorf(contract.CodeUnavailable, "a test fetches models from a hub on loopback only, not %s", base)
 }
 
 func (o Options) log() *slog.Logger {
@@ -89,6 +115,10 @@ func (o Options) backoff() hfhub.Backoff {
 func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check func(*bert.Encoder) error, tr *Tracker) (*bert.Encoder, string, <-chan error) {
 	dir, err := o.client().Local(repo)
 	if err != nil {
+		if r := o.reachable(); r != nil {
+			o.log().Debug("a model is not fetched", "repo", repo.Name, "why", contract.ErrorMessage(r))
+			return nil, "", nil
+		}
 		if contract.ErrorCode(err) != contract.CodeNotFound {
 			o.log().Warn("a model on disk is damaged; fetching it again", "repo", repo.Name, "err", contract.ErrorMessage(err))
 		}

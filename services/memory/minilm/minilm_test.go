@@ -231,27 +231,3 @@ func TestHubDownNothingWaits(t *testing.T) {
 		t.Fatal("a fetch from a hub that is down succeeded")
 	}
 }
-
-// TestRerankerAfterFetch: the reranker comes the same way and scores the
-// figures' pairs as measured.
-func TestRerankerAfterFetch(t *testing.T) {
-	files := tinyModel(t)
-	h := newHub(t, files)
-	figs := ownFigures(t, files, true)
-	o := testOptions(t, h.srv.URL, figs, io.Discard)
-	r, fetching := OpenReranker(context.Background(), o)
-	if r != nil {
-		t.Fatal("a reranker before its fetch")
-	}
-	if err := wait(t, fetching); err != nil {
-		t.Fatal(err)
-	}
-	r, _ = OpenReranker(context.Background(), o)
-	if r == nil {
-		t.Fatal("no reranker after its fetch")
-	}
-	scores, err := r.Score(context.Background(), figs[0].A, []string{figs[0].B, figs[1].B})
-	if err != nil || float64(scores[0]) != figs[0].Want || float64(scores[1]) != figs[1].Want {
-		t.Fatalf("%v %v, want %v", scores, err, figs)
-	}
-}

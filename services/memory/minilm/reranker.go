@@ -2,8 +2,11 @@ package minilm
 
 import (
 	"context"
+	"sync/atomic"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/bert"
 )
 
@@ -12,38 +15,111 @@ import (
 const rerankerMaxTokens = 512
 
 // Reranker is the cross-encoder: a relevance score for a query and each
-// passage, higher more relevant (a logit, not a probability).
+// passage, higher more relevant (a logit, not a probability). Until its
+// model is on disk and self-checked it answers UNAVAILABLE, and ranking
+// goes without it; unlike the embedder it has no vector space to keep,
+// so it is used from the moment its fetch is checked.
 type Reranker struct {
-	enc *bert.Encoder
+	enc   atomic.Pointer[bert.Encoder]
+	repo  string
+	state *Tracker
 }
 
-// Score scores each passage against query, stopping when ctx ends.
-func (r *Reranker) Score(ctx context.Context, query string, passages []string) ([]float32, error) {
-	out := make([]float32, len(passages))
+var _ memory.Reranker = (*Reranker)(nil)
+
+// Rerank scores each passage against query, in passages' order, stopping
+// when ctx ends. UNAVAILABLE while the model is not ready.
+func (r *Reranker) Rerank(ctx context.Context, query string, passages []string) ([]float64, error) {
+	enc := r.enc.Load()
+	if enc == nil {
+		return nil, contract.Errorf(contract.CodeUnavailable, "the reranker %s is not ready: %s", r.repo, r.notReady())
+	}
+	out := make([]float64, len(passages))
 	for i, p := range passages {
 		if ctx.Err() != nil {
 			return nil, contract.Errorf(contract.CodeUnavailable, "reranking stopped: %v", ctx.Err())
 		}
-		s, err := r.enc.Score(query, p)
+		s, err := enc.Score(query, p)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = s
+		out[i] = float64(s)
 	}
 	return out, nil
 }
 
-// OpenReranker returns the cross-encoder when it is on disk and passes its
-// self-check, else nil, and then (unless models are off) fetches it in the
-// background for the next start, as OpenEmbedder does.
+// notReady says why, from the tracker's state.
+func (r *Reranker) notReady() string {
+	if s := r.state.State(); s != nil {
+		return s.State
+	}
+	return "not loaded"
+}
+
+// Ready reports whether Rerank scores.
+func (r *Reranker) Ready() bool { return r.enc.Load() != nil }
+
+// State is how the reranker's model fares, as the embedder's tracker
+// says it for the embedder.
+func (r *Reranker) State() *contract.ModelState { return r.state.State() }
+
+// OpenReranker returns the cross-encoder, nil when models are off. When
+// its model is on disk and passes its self-check it scores at once; when
+// it is missing a background fetch, ending with ctx, brings it, and it
+// scores from when the fetch is checked; the channel says how that ended
+// (nil when no fetch was started). A refused model stays unavailable.
 func OpenReranker(ctx context.Context, o Options) (*Reranker, <-chan error) {
 	if o.Off {
 		return nil, nil
 	}
-	repo, figures := o.repoAndFigures(RerankerRepo, bert.RerankerFigures)
-	enc, _, fetching := open(ctx, o, repo, rerankerMaxTokens, func(e *bert.Encoder) error { return e.CheckReranker(figures) }, nil)
-	if enc == nil {
-		return nil, fetching
+	repo, figures := o.rerankerRepo()
+	r := &Reranker{repo: repo.Name, state: o.RerankerTracker}
+	if r.state == nil {
+		r.state = NewTracker()
 	}
-	return &Reranker{enc: enc}, nil
+	r.state.mu.Lock()
+	r.state.reranker = true
+	r.state.mu.Unlock()
+	check := func(e *bert.Encoder) error { return e.CheckReranker(figures) }
+	enc, _, fetching := open(ctx, o, repo, rerankerMaxTokens, check, r.state)
+	if enc != nil {
+		r.enc.Store(enc)
+		return r, nil
+	}
+	if fetching == nil {
+		return r, nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := <-fetching
+		if err == nil {
+			err = r.load(o, check)
+		}
+		done <- err
+	}()
+	return r, done
+}
+
+// load reads the fetched model, checks it and puts it to use.
+func (r *Reranker) load(o Options, check func(*bert.Encoder) error) error {
+	repo, _ := o.rerankerRepo()
+	start := time.Now()
+	dir, err := o.client().Local(repo)
+	var enc *bert.Encoder
+	if err == nil {
+		enc, err = bert.Load(dir)
+	}
+	if err == nil {
+		enc.MaxTokens = rerankerMaxTokens
+		err = check(enc)
+	}
+	if err != nil {
+		o.log().Error("the reranker is refused; memory ranks without it", "repo", repo.Name, "err", contract.ErrorMessage(err))
+		r.state.refused(err)
+		return err
+	}
+	r.enc.Store(enc)
+	r.state.start(repo, contract.ModelReady)
+	o.log().Info("reranker fetched, loaded and self-checked; ranking uses it", "repo", repo.Name, "took", time.Since(start).Round(time.Millisecond))
+	return nil
 }
