@@ -13,6 +13,12 @@ BINARIES := \
 	openhuman-search=./services/search/cmd/openhuman-search \
 	openhuman-bench=./services/gateway/cmd/openhuman-bench
 
+# Tests and evaluations never reach the public model hub: they run with
+# models off, memory's offline behaviour, and the tests that exercise the
+# models serve them from a local hub (docs/development.md). Recipes that
+# measure a model say so with OPENHUMAN_MODELS=on.
+test test-long test-race test-browser test-models console-shots eval eval-locomo bench bench-memory bench-ingest: export OPENHUMAN_MODELS ?= off
+
 .PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser test-models console-shots eval eval-locomo eval-use-lite eval-locomo-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:

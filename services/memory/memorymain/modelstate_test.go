@@ -138,23 +138,46 @@ func TestModelStateInStoreHealth(t *testing.T) {
 	}
 }
 
-// TestDefaultFetchesNothing: with the default embedder no model is
-// fetched, nothing is written under the models folder, and store health
-// names no configured model.
-func TestDefaultFetchesNothing(t *testing.T) {
+// TestDefaultFetchesBothModels: by default memory fetches the sentence
+// model and the reranker, and store health follows both: the sentence
+// model waits for the next start, the reranker is checked at once (these
+// random weights have no cross-encoder head, so it is refused).
+func TestDefaultFetchesBothModels(t *testing.T) {
 	ns := mustJetStream(t)
 	hub := slowHub(t)
-	models := t.TempDir()
-	cfg := minilmConfig(t, ns.ClientURL(), hub.URL, models)
+	cfg := minilmConfig(t, ns.ClientURL(), hub.URL, t.TempDir())
 	def, err := config.Load(t.TempDir(), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Memory.Embeddings.Provider = def.Memory.Embeddings.Provider
 	s := startReplica(t, cfg)
+	waitState(t, s, contract.ModelFetched, nil)
+	deadline := time.Now().Add(20 * time.Second)
+	r := s.domain.EmbeddingProgress(context.Background()).Reranker
+	for ; (r == nil || r.State != contract.ModelRefused) && time.Now().Before(deadline); r = s.domain.EmbeddingProgress(context.Background()).Reranker {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if r == nil || r.Repo != "cross-encoder/ms-marco-MiniLM-L6-v2" || r.State != contract.ModelRefused ||
+		!strings.Contains(r.Detail, "memory ranks without it meanwhile") {
+		t.Fatalf("the reranker: %+v", r)
+	}
+}
+
+// TestModelsOffFetchesNothing: with models off no model is fetched,
+// nothing is written under the models folder, store health names no
+// model, and memory embeds with hash-glove.
+func TestModelsOffFetchesNothing(t *testing.T) {
+	ns := mustJetStream(t)
+	hub := slowHub(t)
+	models := t.TempDir()
+	cfg := minilmConfig(t, ns.ClientURL(), hub.URL, models)
+	cfg.Memory.Embeddings.Models = "off"
+	s := startReplica(t, cfg)
 	time.Sleep(200 * time.Millisecond)
-	if m := modelState(t, s); m != nil {
-		t.Errorf("a model is configured: %+v", m)
+	p := s.domain.EmbeddingProgress(context.Background())
+	if p.Configured != nil || p.Reranker != nil || !strings.HasPrefix(p.Model, "hash-glove") {
+		t.Errorf("with models off: %s, %+v, %+v", p.Model, p.Configured, p.Reranker)
 	}
 	if entries, _ := os.ReadDir(models); len(entries) != 0 {
 		t.Errorf("the models folder holds %v", entries)
