@@ -21,12 +21,22 @@ const slowCommit = "fedcba9876543210fedcba9876543210fedcba98"
 // slowHub serves a random BERT of about 300 KB under any repository
 // name, its weights 32 KB at a time, 50 ms apart: slow enough to watch.
 func slowHub(t *testing.T) *httptest.Server {
+	return serveModel(t, randomModel(t))
+}
+
+// randomModel is the files of a random BERT of about 300 KB.
+func randomModel(t *testing.T) map[string][]byte {
 	vocab := strings.Fields("[PAD] [UNK] [CLS] [SEP] [MASK] the weather is lovely today . it ' s so sunny outside ! he drove to stadium")
 	c := bert.Config{VocabSize: len(vocab), Hidden: 64, Layers: 2, Heads: 2, Intermediate: 128, MaxPositions: 64, TypeVocabSize: 2, HiddenAct: "gelu"}
 	files, err := bert.ModelFiles(c, vocab, bert.RandomTensors(c, 7, false))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return files
+}
+
+// serveModel serves files as slowHub does.
+func serveModel(t *testing.T, files map[string][]byte) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, rest, _ := strings.Cut(r.URL.Path, "/resolve/")
 		_, file, _ := strings.Cut(rest, "/")
@@ -69,7 +79,7 @@ func minilmConfig(t *testing.T, url, hub, models string) config.Config {
 
 // modelState is what store health says of the configured model.
 func modelState(t *testing.T, s *server) *contract.ModelState {
-	p := s.domain.EmbeddingProgress(context.Background())
+	p := s.current().EmbeddingProgress(context.Background())
 	if p == nil {
 		t.Fatal("no embedding progress")
 	}
@@ -95,17 +105,17 @@ func waitState(t *testing.T, s *server, want string, seen func(*contract.ModelSt
 }
 
 // TestModelStateInStoreHealth: while the model comes, store health says
-// how many bytes of which file; once it is fetched, that the next start
-// uses it; at that start, the published figures refuse random weights,
-// and store health says so; with the hub down, when the next attempt is.
-// Memory embeds with hash-glove throughout.
+// how many bytes of which file; once it is fetched the published figures
+// refuse random weights, and store health says so, as at the next start;
+// with the hub down, when the next attempt is. Memory embeds with
+// hash-glove throughout.
 func TestModelStateInStoreHealth(t *testing.T) {
 	ns := mustJetStream(t)
 	hub := slowHub(t)
 	models := t.TempDir()
 	s := startReplica(t, minilmConfig(t, ns.ClientURL(), hub.URL, models))
 	var partial *contract.ModelState
-	got := waitState(t, s, contract.ModelFetched, func(m *contract.ModelState) {
+	got := waitState(t, s, contract.ModelRefused, func(m *contract.ModelState) {
 		if m.State == contract.ModelFetching && m.File == "model.safetensors" && m.FileBytes > 0 && m.FileBytes < m.FileSize && partial == nil {
 			partial = m
 		}
@@ -117,10 +127,10 @@ func TestModelStateInStoreHealth(t *testing.T) {
 		!strings.Contains(partial.Detail, "offline embedder meanwhile") {
 		t.Errorf("detail while fetching: %s", partial.Detail)
 	}
-	if got.FetchedBytes < partial.FileSize || got.FilesDone != 3 || !strings.Contains(got.Detail, "restart memory") {
-		t.Errorf("fetched: %+v", got)
+	if got.FetchedBytes < partial.FileSize || got.FilesDone != 3 || !strings.Contains(got.Detail, "self-check") {
+		t.Errorf("fetched, then refused: %+v", got)
 	}
-	if p := s.domain.EmbeddingProgress(context.Background()); !strings.HasPrefix(p.Model, "hash-glove") {
+	if p := s.current().EmbeddingProgress(context.Background()); !strings.HasPrefix(p.Model, "hash-glove") {
 		t.Errorf("memory embeds with %s while the model comes", p.Model)
 	}
 
@@ -139,9 +149,9 @@ func TestModelStateInStoreHealth(t *testing.T) {
 }
 
 // TestDefaultFetchesBothModels: by default memory fetches the sentence
-// model and the reranker, and store health follows both: the sentence
-// model waits for the next start, the reranker is checked at once (these
-// random weights have no cross-encoder head, so it is refused).
+// model and the reranker, and store health follows both: each is checked
+// once fetched, and refused (random weights; these have no cross-encoder
+// head).
 func TestDefaultFetchesBothModels(t *testing.T) {
 	ns := mustJetStream(t)
 	hub := slowHub(t)
@@ -152,10 +162,10 @@ func TestDefaultFetchesBothModels(t *testing.T) {
 	}
 	cfg.Memory.Embeddings.Provider = def.Memory.Embeddings.Provider
 	s := startReplica(t, cfg)
-	waitState(t, s, contract.ModelFetched, nil)
+	waitState(t, s, contract.ModelRefused, nil)
 	deadline := time.Now().Add(20 * time.Second)
-	r := s.domain.EmbeddingProgress(context.Background()).Reranker
-	for ; (r == nil || r.State != contract.ModelRefused) && time.Now().Before(deadline); r = s.domain.EmbeddingProgress(context.Background()).Reranker {
+	r := s.current().EmbeddingProgress(context.Background()).Reranker
+	for ; (r == nil || r.State != contract.ModelRefused) && time.Now().Before(deadline); r = s.current().EmbeddingProgress(context.Background()).Reranker {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if r == nil || r.Repo != "cross-encoder/ms-marco-MiniLM-L6-v2" || r.State != contract.ModelRefused ||
@@ -175,7 +185,7 @@ func TestModelsOffFetchesNothing(t *testing.T) {
 	cfg.Memory.Embeddings.Models = "off"
 	s := startReplica(t, cfg)
 	time.Sleep(200 * time.Millisecond)
-	p := s.domain.EmbeddingProgress(context.Background())
+	p := s.current().EmbeddingProgress(context.Background())
 	if p.Configured != nil || p.Reranker != nil || !strings.HasPrefix(p.Model, "hash-glove") {
 		t.Errorf("with models off: %s, %+v, %+v", p.Model, p.Configured, p.Reranker)
 	}

@@ -84,7 +84,7 @@ func stopReplica(tb testing.TB, s *server) {
 
 func learn(tb testing.TB, s *server, text string) *memory.LearnResult {
 	tb.Helper()
-	res, err := s.domain.Learn(context.Background(), memory.LearnParams{Text: text}, contract.CallContext{Source: "mcp:test"})
+	res, err := s.current().Learn(context.Background(), memory.LearnParams{Text: text}, contract.CallContext{Source: "mcp:test"})
 	if err != nil {
 		tb.Fatalf("learn %q: %v", text, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/bert"
+	"github.com/openhuman-go/openhuman-go/services/memory/hfhub"
 )
 
 // Embedder is the sentence model behind memory's Embedder interface.
@@ -52,5 +53,23 @@ func OpenEmbedder(ctx context.Context, o Options, fallback memory.Embedder) (mem
 		o.log().Info("memory embeds with its offline embedder until the sentence model is there", "embedder", fallback.Model())
 		return fallback, fetching
 	}
-	return &Embedder{enc: enc, model: path.Base(repo.Name) + "@" + filepath.Base(dir)[:12]}, nil
+	return &Embedder{enc: enc, model: modelName(repo, dir)}, nil
+}
+
+// LoadEmbedder loads the sentence model a background fetch of OpenEmbedder
+// brought and runs its self-check, telling o.Tracker: the embedder memory
+// hands over to while it runs. ENGINE when the model is refused.
+func LoadEmbedder(o Options) (memory.Embedder, error) {
+	repo, figures := o.repoAndFigures(SentenceRepo, bert.EmbedderFigures)
+	enc, dir, err := loadFetched(o, repo, bert.DefaultMaxTokens, func(e *bert.Encoder) error { return e.CheckEmbedder(figures) }, o.Tracker)
+	if err != nil {
+		return nil, err
+	}
+	return &Embedder{enc: enc, model: modelName(repo, dir)}, nil
+}
+
+// modelName is the repository's name and commit: another revision is
+// another vector space.
+func modelName(repo hfhub.Repo, dir string) string {
+	return path.Base(repo.Name) + "@" + filepath.Base(dir)[:12]
 }

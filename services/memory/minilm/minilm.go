@@ -5,9 +5,12 @@
 // whenever they are off, missing or refused, memory keeps the offline
 // embedder it falls back on.
 //
-// The model is chosen when memory starts: a model that arrives while
-// memory runs is used from the next start, so that a vector space never
-// changes under a search or a batch being embedded.
+// A memory service embeds with one model all its life, so that a vector
+// space never changes under a search or a batch being embedded: a
+// sentence model that arrives while memory runs is loaded (LoadEmbedder)
+// and memory hands over to a service built on it (memorymain), which
+// embeds every item anew. The reranker keeps no vectors, and scores from
+// the moment its model is checked.
 package minilm
 
 import (
@@ -142,16 +145,39 @@ func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check 
 	return e, dir, nil
 }
 
-// fetchLater fetches repo in the background until it is on disk, for the
-// next start; nothing waits for it.
+// loadFetched loads repo from disk once a fetch brought it, and checks
+// it, telling tr (when set) it is ready or refused.
+func loadFetched(o Options, repo hfhub.Repo, maxTokens int, check func(*bert.Encoder) error, tr *Tracker) (*bert.Encoder, string, error) {
+	start := time.Now()
+	dir, err := o.client().Local(repo)
+	var enc *bert.Encoder
+	if err == nil {
+		enc, err = bert.Load(dir)
+	}
+	if err == nil {
+		enc.MaxTokens = maxTokens
+		err = check(enc)
+	}
+	if err != nil {
+		o.log().Error("a fetched model is refused; memory goes on without it", "repo", repo.Name, "err", contract.ErrorMessage(err))
+		tr.refused(err)
+		return nil, "", err
+	}
+	tr.ready()
+	o.log().Info("model fetched, loaded and self-checked", "repo", repo.Name, "dir", dir, "took", time.Since(start).Round(time.Millisecond))
+	return enc, dir, nil
+}
+
+// fetchLater fetches repo in the background until it is on disk; nothing
+// waits for it.
 func fetchLater(ctx context.Context, o Options, repo hfhub.Repo, tr *Tracker) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		o.log().Info("fetching a model in the background; it is used from the next start", "repo", repo.Name, "hub", o.HubURL)
+		o.log().Info("fetching a model in the background", "repo", repo.Name, "hub", o.HubURL)
 		dir, err := o.trackedClient(tr).FetchRetrying(ctx, repo, o.backoff())
 		if err == nil {
 			tr.fetched()
-			o.log().Info("model fetched; restart memory to use it", "repo", repo.Name, "dir", dir)
+			o.log().Info("model fetched", "repo", repo.Name, "dir", dir)
 		}
 		done <- err
 	}()

@@ -3,7 +3,6 @@ package minilm
 import (
 	"context"
 	"sync/atomic"
-	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
@@ -103,23 +102,10 @@ func OpenReranker(ctx context.Context, o Options) (*Reranker, <-chan error) {
 // load reads the fetched model, checks it and puts it to use.
 func (r *Reranker) load(o Options, check func(*bert.Encoder) error) error {
 	repo, _ := o.rerankerRepo()
-	start := time.Now()
-	dir, err := o.client().Local(repo)
-	var enc *bert.Encoder
-	if err == nil {
-		enc, err = bert.Load(dir)
-	}
-	if err == nil {
-		enc.MaxTokens = rerankerMaxTokens
-		err = check(enc)
-	}
+	enc, _, err := loadFetched(o, repo, rerankerMaxTokens, check, r.state)
 	if err != nil {
-		o.log().Error("the reranker is refused; memory ranks without it", "repo", repo.Name, "err", contract.ErrorMessage(err))
-		r.state.refused(err)
 		return err
 	}
 	r.enc.Store(enc)
-	r.state.start(repo, contract.ModelReady)
-	o.log().Info("reranker fetched, loaded and self-checked; ranking uses it", "repo", repo.Name, "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -88,6 +88,10 @@ func (t *Tracker) refused(err error) {
 	t.set(func(s *contract.ModelState) { s.State, s.LastError = contract.ModelRefused, contract.ErrorMessage(err) })
 }
 
+func (t *Tracker) ready() {
+	t.set(func(s *contract.ModelState) { s.State, s.LastError = contract.ModelReady, "" })
+}
+
 func (t *Tracker) fetched() {
 	t.set(func(s *contract.ModelState) {
 		s.State, s.File, s.FileBytes, s.FileSize, s.FilesDone, s.RetryAt = contract.ModelFetched, "", 0, 0, s.Files, ""
@@ -128,7 +132,7 @@ func (t *Tracker) retrying(err error, wait time.Duration) {
 // detail says the state in a sentence, of the embedder or the reranker.
 func detail(s contract.ModelState, reranker bool) string {
 	fallback, fetched, ready := "; memory embeds with its offline embedder meanwhile",
-		" is fetched; restart memory to embed with it (its self-check runs then)", " is loaded, self-checked, and embeds"
+		" is fetched; memory loads and self-checks it next, then embeds every item with it", " is loaded, self-checked, and embeds"
 	if reranker {
 		fallback, fetched, ready = "; memory ranks without it meanwhile",
 			" is fetched; it is loaded and self-checked next", " is loaded, self-checked, and reranks"
