@@ -58,9 +58,9 @@ type EmbeddingProgress struct {
 	RetryAt        string  `json:"retry_at,omitempty"`
 	// Detail says it in a sentence a person can act on.
 	Detail string `json:"detail"`
-	// Configured is the model memory runs itself, when one is configured
-	// (the minilm provider with models on): fetching, failed, refused,
-	// fetched for the next start, or ready.
+	// Configured is the sentence model memory runs itself, when one is
+	// configured (the minilm provider, the default, with models on):
+	// fetching, failed, fetched (being loaded), refused, or ready.
 	Configured *ModelState `json:"configured_model,omitempty"`
 	// Reranker is the cross-encoder memory runs itself for ranking's
 	// second phase, when models are on: until it is ready memory ranks
@@ -75,7 +75,7 @@ func (p EmbeddingProgress) Failing() bool { return p.Failures > 0 }
 const (
 	ModelFetching = "fetching" // being fetched from the model hub
 	ModelFailed   = "failed"   // the last fetch failed; another comes at RetryAt
-	ModelFetched  = "fetched"  // on disk; the embedder is used from memory's next start
+	ModelFetched  = "fetched"  // on disk; being loaded and self-checked
 	ModelRefused  = "refused"  // on disk but failed its self-check: not used
 	ModelReady    = "ready"    // loaded, checked and embedding
 )

@@ -41,8 +41,8 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // OpenEmbedder returns the sentence model when it is on disk and passes
 // its self-check, else fallback. When it is missing (and models are on),
-// a background fetch, ending with ctx, brings it for the next start; the
-// channel says how that ended (nil when none was started).
+// a background fetch, ending with ctx, brings it; the channel says how
+// that ended (nil when none was started), and LoadEmbedder then loads it.
 func OpenEmbedder(ctx context.Context, o Options, fallback memory.Embedder) (memory.Embedder, <-chan error) {
 	if o.Off {
 		return fallback, nil

@@ -112,8 +112,7 @@ func (o Options) backoff() hfhub.Backoff {
 
 // open returns the encoder of repo when it is on disk, whole, and
 // reproduces its figures (check). When it is missing or damaged, a
-// background fetch brings it for the next start, and the channel says how
-// that ended; a model that loads but fails its figures is refused and not
+// background fetch brings it, and the channel says how that ended; a model that loads but fails its figures is refused and not
 // fetched again, as the same files would fail again.
 func open(ctx context.Context, o Options, repo hfhub.Repo, maxTokens int, check func(*bert.Encoder) error, tr *Tracker) (*bert.Encoder, string, <-chan error) {
 	dir, err := o.client().Local(repo)
