@@ -135,12 +135,19 @@ console-shots:
 	@echo "screenshots: $(SHOTS)" >&2
 
 # Gateway and bus overhead, then memory at 10k and 100k items (bench-memory adds 1M), then an
-# export of 1,000,000 items, which fails when it raises the resident set past its bound.
+# export of 1,000,000 items, which fails when it raises the resident set past its bound; then
+# the models memory runs itself, at all-MiniLM-L6-v2's shape with random weights (docs/models.md):
+# sentences/s at 16 and 128 tokens, a twelve-word query, reranked pairs/s, the memory both
+# models hold, and the cold start to initialize with models off and on (absent, being
+# fetched from a local hub, on disk).
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./services/gateway/ ./services/gateway/httpapi/
 	go test -run '^$$' -bench BenchmarkMemoryPage -benchtime 200x -timeout 20m ./services/gateway/console/
 	go test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 30m ./services/memory/
 	go test -run '^$$' -bench BenchmarkExport -benchtime 1x -timeout 30m ./services/memory/
+	go test -run '^$$' -bench . -benchtime 40x ./services/memory/bert/
+	go test -run '^$$' -bench BenchmarkBothModelsLoaded -benchtime 1x ./services/memory/minilm/
+	go test -run '^$$' -bench BenchmarkColdStart -benchtime 5x -timeout 20m ./services/gateway/cmd/openhuman-core/
 
 # Memory at 10k, 100k and 1M items (about five minutes).
 bench-memory:
