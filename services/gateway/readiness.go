@@ -148,19 +148,19 @@ func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
 			r.Status = ReadyDegraded
 			r.Services[contract.ServiceMemory] = "degraded: " + e.Detail
 		}
-		for _, m := range []*contract.ModelState{e.Reranker, e.Configured} {
-			if m == nil {
+		// A model that is not ready degrades; the embedder's detail is
+		// the one services.memory says when both are not.
+		for _, m := range []struct {
+			state  *contract.ModelState
+			detail *string
+		}{{e.Reranker, &r.MemoryReranker}, {e.Configured, &r.MemoryModel}} {
+			if m.state == nil {
 				continue
 			}
-			if m == e.Configured {
-				r.MemoryModel = m.Detail
-			} else {
-				r.MemoryReranker = m.Detail
-			}
-			// The embedder's state, when both are not ready.
-			if !m.Ready() && r.Ready && !e.Failing() {
+			*m.detail = m.state.Detail
+			if !m.state.Ready() && r.Ready && !e.Failing() {
 				r.Status = ReadyDegraded
-				r.Services[contract.ServiceMemory] = "degraded: " + m.Detail
+				r.Services[contract.ServiceMemory] = "degraded: " + m.state.Detail
 			}
 		}
 	}
