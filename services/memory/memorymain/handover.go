@@ -17,6 +17,12 @@ import (
 type upgrade struct {
 	fetched <-chan error
 	build   func() (*memory.Service, error)
+	// idle: the model was on disk at the start, and the offline domain
+	// serves without embedding until it is loaded, so as not to embed
+	// every item with the offline embedder and drop the model's vectors
+	// in the second it takes (its Run starts only if the model is
+	// refused).
+	idle bool
 }
 
 // handOver waits for the sentence model's fetch, then serves memory from
@@ -40,8 +46,15 @@ func (s *server) handOver(ctx context.Context, u *upgrade, nc *nats.Conn, checks
 		return
 	}
 	next, err := u.build()
-	if err != nil {
-		return // logged, and in store health
+	if err != nil { // logged, and in store health
+		if u.idle {
+			s.mu.Lock()
+			if !s.closing {
+				s.stopRun = s.run(ctx, s.domain)
+			}
+			s.mu.Unlock()
+		}
+		return
 	}
 	svc, err := natsbus.Serve(nc, next, telemetry.Version, checks, log)
 	if err != nil {

@@ -44,7 +44,8 @@ func ownFigures(t *testing.T, files map[string][]byte) []bert.PairFigure {
 // sentence model comes; once it is fetched and passes its self-check,
 // memory hands over to it in the same process, every item, those learned
 // before included, is embedded again in its space, and the vector search
-// finds them there.
+// finds them there; at the next start it is loaded from disk without
+// holding the start up.
 func TestHandOverToTheSentenceModel(t *testing.T) {
 	files := randomModel(t)
 	figs := ownFigures(t, files)
@@ -52,7 +53,8 @@ func TestHandOverToTheSentenceModel(t *testing.T) {
 	t.Cleanup(func() { tuneModels = nil })
 	ns := mustJetStream(t)
 	hub := serveModel(t, files)
-	s := startReplica(t, minilmConfig(t, ns.ClientURL(), hub.URL, t.TempDir()))
+	cfg := minilmConfig(t, ns.ClientURL(), hub.URL, t.TempDir())
+	s := startReplica(t, cfg)
 	first := s.current()
 	learn(t, s, "the weather is lovely today")
 	if p := first.EmbeddingProgress(context.Background()); !strings.HasPrefix(p.Model, "hash-glove") {
@@ -77,5 +79,19 @@ func TestHandOverToTheSentenceModel(t *testing.T) {
 	}
 	if len(res.Hits) != 2 {
 		t.Fatalf("the vector search found %d items in the model's space, want both", len(res.Hits))
+	}
+
+	// The next start finds the model on disk: it serves at once, loads the
+	// model in the background and hands over, the vectors still there.
+	stopReplica(t, s)
+	hub.Close()
+	next := startReplica(t, cfg)
+	waitState(t, next, contract.ModelReady, nil)
+	for next.current().EmbeddingProgress(context.Background()).Model != p.Model && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	res, err = next.current().Fetch(context.Background(), memory.FetchParams{Query: "he drove to the stadium", Mode: "vector"}, contract.CallContext{Source: "mcp:test"})
+	if err != nil || len(res.Hits) != 2 {
+		t.Fatalf("after the next start: %v, %d hits", err, len(res.Hits))
 	}
 }

@@ -134,9 +134,20 @@ func TestModelStateInStoreHealth(t *testing.T) {
 		t.Errorf("memory embeds with %s while the model comes", p.Model)
 	}
 
+	// The next start finds the model on disk, refuses it, and embeds
+	// with hash-glove.
 	next := startReplica(t, minilmConfig(t, ns.ClientURL(), hub.URL, models))
-	if m := modelState(t, next); m == nil || m.State != contract.ModelRefused || !strings.Contains(m.Detail, "self-check") {
+	if m := waitState(t, next, contract.ModelRefused, nil); !strings.Contains(m.Detail, "self-check") {
 		t.Errorf("random weights at the next start: %+v", m)
+	}
+	learn(t, next, "the weather is lovely today")
+	deadline := time.Now().Add(20 * time.Second)
+	p := next.current().EmbeddingProgress(context.Background())
+	for ; p.Pending != 0 && time.Now().Before(deadline); p = next.current().EmbeddingProgress(context.Background()) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.HasPrefix(p.Model, "hash-glove") || p.Pending != 0 {
+		t.Errorf("after the refusal memory embeds with %s, %d pending", p.Model, p.Pending)
 	}
 
 	hub.Close()

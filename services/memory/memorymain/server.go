@@ -80,7 +80,10 @@ func Start(nc *nats.Conn, cfg config.Config, log *slog.Logger) (io.Closer, error
 			domain, next = newDomain(ctx, s.store, cfg, log)
 		}
 	}
-	s.domain, s.stopRun = domain, s.run(ctx, domain)
+	s.domain, s.stopRun = domain, func() {}
+	if next == nil || !next.idle {
+		s.stopRun = s.run(ctx, domain)
+	}
 	if s.repl != nil && s.repl.follower != nil {
 		s.bg.Add(1)
 		go func() { defer s.bg.Done(); _ = s.repl.follower.Run(ctx) }()
@@ -147,7 +150,7 @@ func (s *server) checks(cfg config.Config, log *slog.Logger) (bus.Checks, error)
 func newDomain(ctx context.Context, store memory.Store, cfg config.Config, log *slog.Logger) (*memory.Service, *upgrade) {
 	c := cfg.Memory.Embeddings
 	tr := minilm.NewTracker()
-	e, fetching := embedder(ctx, c, tr, log)
+	e, fetching, onDisk := domainEmbedder(ctx, c, tr, log)
 	// the embedder carries the configured figures
 	opts := &memory.Options{Logger: log, Embedder: withFigures(e, c), Phase: tracing.Phase}
 	if c.Provider == "minilm" {
@@ -164,7 +167,7 @@ func newDomain(ctx context.Context, store memory.Store, cfg config.Config, log *
 	log.Debug("memory database open", "path", cfg.Memory.Path, "embeddings", opts.Embedder.Model())
 	var next *upgrade
 	if fetching != nil {
-		next = &upgrade{fetched: fetching, build: func() (*memory.Service, error) {
+		next = &upgrade{fetched: fetching, idle: onDisk, build: func() (*memory.Service, error) {
 			emb, err := minilm.LoadEmbedder(modelOptions(c, tr, log))
 			if err != nil {
 				return nil, err
@@ -260,6 +263,17 @@ func modelOptions(c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) min
 // tuneModels, when set, changes the models' options (tests: the figures
 // a random model reproduces).
 var tuneModels func(*minilm.Options)
+
+// domainEmbedder is embedder for a service, which waits for no model:
+// minilm's sentence model, when it is on disk, is loaded in the
+// background (onDisk), memory's service handing over to it then.
+func domainEmbedder(ctx context.Context, c config.Embeddings, tr *minilm.Tracker, log *slog.Logger) (e memory.Embedder, fetched <-chan error, onDisk bool) {
+	if c.Provider != "minilm" {
+		e, fetched = embedder(ctx, c, tr, log)
+		return e, fetched, false
+	}
+	return minilm.OpenEmbedderLater(ctx, modelOptions(c, tr, log), localembed.NewGloveEmbedder(c.Dim))
+}
 
 // embedder is the configured embedder; tr, when set, follows minilm's
 // model from fetch to use, and log (slog's default when nil) has its lines.

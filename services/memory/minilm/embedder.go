@@ -56,6 +56,26 @@ func OpenEmbedder(ctx context.Context, o Options, fallback memory.Embedder) (mem
 	return &Embedder{enc: enc, model: modelName(repo, dir)}, nil
 }
 
+// OpenEmbedderLater is OpenEmbedder for a service that must not wait for
+// a model: a sentence model already on disk is not loaded now but left to
+// LoadEmbedder, and onDisk says so, with a channel that has ended well.
+// Otherwise it is OpenEmbedder, which then only starts a fetch.
+func OpenEmbedderLater(ctx context.Context, o Options, fallback memory.Embedder) (e memory.Embedder, fetched <-chan error, onDisk bool) {
+	if o.Off {
+		return fallback, nil, false
+	}
+	repo, _ := o.repoAndFigures(SentenceRepo, bert.EmbedderFigures)
+	if !o.client().Fetched(repo) {
+		e, fetched = OpenEmbedder(ctx, o, fallback)
+		return e, fetched, false
+	}
+	o.Tracker.start(repo, contract.ModelFetched)
+	o.Tracker.set(func(s *contract.ModelState) { s.FilesDone = s.Files })
+	done := make(chan error, 1)
+	done <- nil
+	return fallback, done, true
+}
+
 // LoadEmbedder loads the sentence model a background fetch of OpenEmbedder
 // brought and runs its self-check, telling o.Tracker: the embedder memory
 // hands over to while it runs. ENGINE when the model is refused.

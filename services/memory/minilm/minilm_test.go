@@ -41,9 +41,11 @@ func tinyModel(t *testing.T) map[string][]byte {
 type hub struct {
 	files   map[string][]byte
 	anyRepo bool // serve the files under any owner/name
-	mu      sync.Mutex
-	calls   int
-	srv     *httptest.Server
+	// hold, when set, holds the weights back until it is closed.
+	hold  chan struct{}
+	mu    sync.Mutex
+	calls int
+	srv   *httptest.Server
 }
 
 func newHub(t *testing.T, files map[string][]byte) *hub {
@@ -64,6 +66,9 @@ func startHub(t testing.TB, h *hub) *hub {
 		if !ok {
 			http.NotFound(w, r)
 			return
+		}
+		if h.hold != nil && file == bert.WeightsFile {
+			<-h.hold
 		}
 		w.Header().Set("X-Repo-Commit", testCommit)
 		http.ServeContent(w, r, file, time.Time{}, bytes.NewReader(data))

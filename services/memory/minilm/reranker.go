@@ -62,11 +62,10 @@ func (r *Reranker) Ready() bool { return r.enc.Load() != nil }
 // says it for the embedder.
 func (r *Reranker) State() *contract.ModelState { return r.state.State() }
 
-// OpenReranker returns the cross-encoder, nil when models are off. When
-// its model is on disk and passes its self-check it scores at once; when
-// it is missing a background fetch, ending with ctx, brings it, and it
-// scores from when the fetch is checked; the channel says how that ended
-// (nil when no fetch was started). A refused model stays unavailable.
+// OpenReranker returns the cross-encoder at once, nil when models are
+// off. It answers UNAVAILABLE until its model is loaded and self-checked
+// in the background: from disk, or once a fetch (ending with ctx) brought
+// it. The channel says how that ended; a refused model stays unavailable.
 func OpenReranker(ctx context.Context, o Options) (*Reranker, <-chan error) {
 	if o.Off {
 		return nil, nil
@@ -80,23 +79,26 @@ func OpenReranker(ctx context.Context, o Options) (*Reranker, <-chan error) {
 	r.state.reranker = true
 	r.state.mu.Unlock()
 	check := func(e *bert.Encoder) error { return e.CheckReranker(figures) }
+	done := make(chan error, 1)
+	go func() { done <- r.open(ctx, o, check) }()
+	return r, done
+}
+
+// open loads the model from disk, or fetches it first.
+func (r *Reranker) open(ctx context.Context, o Options, check func(*bert.Encoder) error) error {
+	repo, _ := o.rerankerRepo()
 	enc, _, fetching := open(ctx, o, repo, rerankerMaxTokens, check, r.state)
 	if enc != nil {
 		r.enc.Store(enc)
-		return r, nil
+		return nil
 	}
-	if fetching == nil {
-		return r, nil
+	if fetching == nil { // refused, or a test's hub is not local
+		return contract.Errorf(contract.CodeUnavailable, "the reranker %s is not loaded: %s", repo.Name, r.notReady())
 	}
-	done := make(chan error, 1)
-	go func() {
-		err := <-fetching
-		if err == nil {
-			err = r.load(o, check)
-		}
-		done <- err
-	}()
-	return r, done
+	if err := <-fetching; err != nil {
+		return err
+	}
+	return r.load(o, check)
 }
 
 // load reads the fetched model, checks it and puts it to use.

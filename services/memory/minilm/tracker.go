@@ -132,7 +132,7 @@ func (t *Tracker) retrying(err error, wait time.Duration) {
 // detail says the state in a sentence, of the embedder or the reranker.
 func detail(s contract.ModelState, reranker bool) string {
 	fallback, fetched, ready := "; memory embeds with its offline embedder meanwhile",
-		" is fetched; memory loads and self-checks it next, then embeds every item with it", " is loaded, self-checked, and embeds"
+		" is fetched; memory loads and self-checks it, then embeds with it", " is loaded, self-checked, and embeds"
 	if reranker {
 		fallback, fetched, ready = "; memory ranks without it meanwhile",
 			" is fetched; it is loaded and self-checked next", " is loaded, self-checked, and reranks"
