@@ -47,18 +47,13 @@ func (s *server) handOver(ctx context.Context, u *upgrade, nc *nats.Conn, checks
 	}
 	next, err := u.build()
 	if err != nil { // logged, and in store health
-		if u.idle {
-			s.mu.Lock()
-			if !s.closing {
-				s.stopRun = s.run(ctx, s.domain)
-			}
-			s.mu.Unlock()
-		}
+		s.stayOffline(ctx, u)
 		return
 	}
 	svc, err := natsbus.Serve(nc, next, telemetry.Version, checks, log)
 	if err != nil {
 		log.Error("memory cannot hand over to the sentence model; it goes on with its offline embedder", "err", err)
+		s.stayOffline(ctx, u)
 		return
 	}
 	s.mu.Lock()
@@ -78,4 +73,17 @@ func (s *server) handOver(ctx context.Context, u *upgrade, nc *nats.Conn, checks
 	running.remove(old)
 	log.Info("memory embeds with the sentence model now; its items are embedded again in the background",
 		"model", next.EmbeddingProgress(ctx).Model)
+}
+
+// stayOffline keeps the offline domain serving, and embedding when it
+// was idle.
+func (s *server) stayOffline(ctx context.Context, u *upgrade) {
+	if !u.idle {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing {
+		s.stopRun = s.run(ctx, s.domain)
+	}
 }

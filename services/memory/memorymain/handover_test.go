@@ -64,9 +64,13 @@ func TestHandOverToTheSentenceModel(t *testing.T) {
 	if m.Detail != "sentence-transformers/all-MiniLM-L6-v2 is loaded, self-checked, and embeds" {
 		t.Errorf("ready: %+v", m)
 	}
+	// The model is ready a moment before the domain built on it serves.
+	deadline := time.Now().Add(20 * time.Second)
+	for s.current() == first && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 	learn(t, s, "he drove to the stadium")
 	var p *contract.EmbeddingProgress
-	deadline := time.Now().Add(20 * time.Second)
 	for p = s.current().EmbeddingProgress(context.Background()); p.Pending != 0 && time.Now().Before(deadline); p = s.current().EmbeddingProgress(context.Background()) {
 		time.Sleep(5 * time.Millisecond)
 	}
