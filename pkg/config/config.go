@@ -188,13 +188,14 @@ func (m Memory) MaxImportBytes() int64 { return int64(m.MaxImportMB) << 20 }
 
 // Embeddings chooses the embedder of memory's vector leg.
 type Embeddings struct {
-	// Provider is hash-glove (built in, offline: hash plus GloVe word
-	// vectors), hash (built in, offline: spelling only), hash-wordnet
-	// (hash plus WordNet concepts, offline), minilm (all-MiniLM-L6-v2 run
-	// in-process, fetched once from the model hub; hash-glove until it is
-	// there), openai (any OpenAI-compatible /v1/embeddings: OpenAI, Ollama,
-	// llama.cpp, vLLM) or ollama (Ollama's /api/embed).
-	Provider string `toml:"provider" env:"OPENHUMAN_EMBEDDINGS_PROVIDER" default:"hash-glove"`
+	// Provider is minilm (the default: all-MiniLM-L6-v2 run in-process,
+	// fetched once from the model hub in the background; hash-glove until
+	// it is there, and with models off), hash-glove (built in, offline:
+	// hash plus GloVe word vectors), hash (built in, offline: spelling
+	// only), hash-wordnet (hash plus WordNet concepts, offline), openai
+	// (any OpenAI-compatible /v1/embeddings: OpenAI, Ollama, llama.cpp,
+	// vLLM) or ollama (Ollama's /api/embed).
+	Provider string `toml:"provider" env:"OPENHUMAN_EMBEDDINGS_PROVIDER" default:"minilm"`
 	// BaseURL defaults to the provider's usual address.
 	BaseURL string `toml:"base_url" env:"OPENHUMAN_EMBEDDINGS_BASE_URL"`
 	Model   string `toml:"model" env:"OPENHUMAN_EMBEDDINGS_MODEL"`
@@ -217,8 +218,9 @@ type Embeddings struct {
 	// measured figure when docs/memory.md lists one, else 1 (0.5 for
 	// hash-glove, 0.3 for hash).
 	FusionWeight float64 `toml:"fusion_weight" env:"OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT"`
-	// Models is "on" or "off": off, no model is fetched or loaded, and
-	// minilm stays on hash-glove.
+	// Models is "on" or "off": off, no model is fetched or loaded, minilm
+	// stays on hash-glove and memory ranks without the cross-encoder:
+	// memory as it was before it ran models of its own.
 	Models string `toml:"models" env:"OPENHUMAN_MODELS" default:"on"`
 	// ModelsHubURL is the model hub the models are fetched from, once:
 	// Hugging Face's, or a mirror that serves its /<repo>/resolve/<rev>/

@@ -58,10 +58,14 @@ type EmbeddingProgress struct {
 	RetryAt        string  `json:"retry_at,omitempty"`
 	// Detail says it in a sentence a person can act on.
 	Detail string `json:"detail"`
-	// Configured is the model memory runs itself, when one is configured
-	// (the minilm provider with models on): fetching, failed, refused,
-	// fetched for the next start, or ready.
+	// Configured is the sentence model memory runs itself, when one is
+	// configured (the minilm provider, the default, with models on):
+	// fetching, failed, fetched (being loaded), refused, or ready.
 	Configured *ModelState `json:"configured_model,omitempty"`
+	// Reranker is the cross-encoder memory runs itself for ranking's
+	// second phase, when models are on: until it is ready memory ranks
+	// without it.
+	Reranker *ModelState `json:"reranker,omitempty"`
 }
 
 // Failing reports whether the embedder's last attempt failed.
@@ -71,14 +75,15 @@ func (p EmbeddingProgress) Failing() bool { return p.Failures > 0 }
 const (
 	ModelFetching = "fetching" // being fetched from the model hub
 	ModelFailed   = "failed"   // the last fetch failed; another comes at RetryAt
-	ModelFetched  = "fetched"  // on disk; used from memory's next start
+	ModelFetched  = "fetched"  // on disk; being loaded and self-checked
 	ModelRefused  = "refused"  // on disk but failed its self-check: not used
 	ModelReady    = "ready"    // loaded, checked and embedding
 )
 
-// ModelState is how the configured model memory runs itself (the minilm
-// provider) fares: until it is ready memory embeds with its offline
-// embedder, so a model that is not ready leaves memory working.
+// ModelState is how a model memory runs itself fares (the minilm
+// provider's sentence embedder, or the reranker): until it is ready memory
+// embeds with its offline embedder and ranks without the reranker, so a
+// model that is not ready leaves memory working.
 type ModelState struct {
 	// Repo is the model's repository on the hub.
 	Repo string `json:"repo"`
@@ -104,5 +109,5 @@ type ModelState struct {
 	Detail string `json:"detail"`
 }
 
-// Ready reports whether the model is the one memory embeds with.
+// Ready reports whether the model is in use.
 func (m ModelState) Ready() bool { return m.State == ModelReady }

@@ -46,6 +46,9 @@ type Readiness struct {
 	// Status is "degraded", not "not ready": memory embeds with its
 	// offline embedder meanwhile.
 	MemoryModel string `json:"memory_model,omitempty"`
+	// MemoryReranker repeats memory_store.embedding.reranker's detail:
+	// the cross-encoder's state, when models are on.
+	MemoryReranker string `json:"memory_reranker,omitempty"`
 }
 
 // healthTimeout bounds a service's health answer.
@@ -145,11 +148,19 @@ func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
 			r.Status = ReadyDegraded
 			r.Services[contract.ServiceMemory] = "degraded: " + e.Detail
 		}
-		if m := e.Configured; m != nil {
-			r.MemoryModel = m.Detail
-			if !m.Ready() && r.Ready && !e.Failing() {
+		// A model that is not ready degrades; the embedder's detail is
+		// the one services.memory says when both are not.
+		for _, m := range []struct {
+			state  *contract.ModelState
+			detail *string
+		}{{e.Reranker, &r.MemoryReranker}, {e.Configured, &r.MemoryModel}} {
+			if m.state == nil {
+				continue
+			}
+			*m.detail = m.state.Detail
+			if !m.state.Ready() && r.Ready && !e.Failing() {
 				r.Status = ReadyDegraded
-				r.Services[contract.ServiceMemory] = "degraded: " + m.Detail
+				r.Services[contract.ServiceMemory] = "degraded: " + m.state.Detail
 			}
 		}
 	}

@@ -82,6 +82,9 @@ func (s *Service) EmbeddingProgress(ctx context.Context) *contract.EmbeddingProg
 	if s.modelState != nil {
 		out.Configured = s.modelState()
 	}
+	if s.rerankerState != nil {
+		out.Reranker = s.rerankerState()
+	}
 	return &out
 }
 

@@ -117,17 +117,21 @@ func loadEval(tb testing.TB) ([]evalFact, []evalQuestion, []string) {
 
 // evalService opens a service on a fresh store. `make eval` measures the
 // embedder the environment configures (OPENHUMAN_EMBEDDINGS_PROVIDER,
-// _BASE_URL, _MODEL, _API_KEY, _RECALL_MIN_COSINE; the variables only, not
-// a config file; the default when unset), and waits for every vector
-// however long a model server takes; `make test` always measures the
-// default.
+// _BASE_URL, _MODEL, _API_KEY, _RECALL_MIN_COSINE, and OPENHUMAN_MODELS,
+// _DIR, _HUB_URL; the variables only, not a config file; the default when
+// unset, with models off unless OPENHUMAN_MODELS says on), and waits for
+// every vector however long a model server takes; `make test` always
+// measures the offline default.
 func evalService(tb testing.TB) (*memory.Service, *sqlite.Store, memory.Embedder) {
 	tb.Helper()
 	var emb memory.Embedder = localembed.NewGloveEmbedder(0)
 	var cosine float64
 	if os.Getenv("OPENHUMAN_EVAL_FULL") != "" {
 		cfg, err := config.Load(tb.TempDir(), func(k string) string {
-			if strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") {
+			if k == "OPENHUMAN_MODELS" && os.Getenv(k) == "" {
+				return "off" // never the public hub from a test
+			}
+			if strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") || strings.HasPrefix(k, "OPENHUMAN_MODELS") {
 				return os.Getenv(k)
 			}
 			return ""

@@ -75,6 +75,9 @@ type Service struct {
 	log          *slog.Logger
 	recallCosine float64 // Options.RecallMinCosine
 	modelState   func() *contract.ModelState
+	// reranker scores the second phase of ranking, nil without one.
+	reranker      Reranker
+	rerankerState func() *contract.ModelState
 }
 
 // Options configure a Service; the zero value works.
@@ -101,6 +104,11 @@ type Options struct {
 	// itself fares (minilm's Tracker): store health reports it with the
 	// embedding's progress.
 	ModelState func() *contract.ModelState
+	// Reranker, when set, scores the best candidates against the query in
+	// ranking's second phase; RerankerState says how its model fares, for
+	// store health.
+	Reranker      Reranker
+	RerankerState func() *contract.ModelState
 	// Phase, when set, is called as each retrieval phase starts (rank,
 	// read items, write answer) and returns the context to run it in and
 	// what to call with its outcome: the hook for tracing spans.
@@ -134,7 +142,8 @@ func NewService(store Store, opts *Options) *Service {
 	}
 	s := &Service{store: store, state: store, writes: store, pages: store, scope: store, reads: store,
 		vectors: store, tree: store, replacements: store, phase: o.Phase, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
-		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState}
+		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState,
+		reranker: o.Reranker, rerankerState: o.RerankerState}
 	s.search = retrieval.New(store, o.Embedder, &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop})
 	return s
 }

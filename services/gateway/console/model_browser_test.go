@@ -42,9 +42,9 @@ func trickleHub(t *testing.T) *httptest.Server {
 }
 
 // TestToolsPageShowsTheModelFetch: with the minilm provider, the tools
-// page shows the configured model being fetched, with the bytes of the
-// file that comes, and that memory embeds with its offline embedder
-// meanwhile.
+// page shows the configured model and the reranker being fetched, with
+// the bytes of the file that comes, and that memory embeds with its
+// offline embedder and ranks without the reranker meanwhile.
 func TestToolsPageShowsTheModelFetch(t *testing.T) {
 	browsertest.Require(t)
 	hub := trickleHub(t)
@@ -64,6 +64,7 @@ func TestToolsPageShowsTheModelFetch(t *testing.T) {
 	}
 	body := strings.Join(strings.Fields(p.bodyText()), " ")
 	for _, want := range []string{"Configured model sentence-transformers/all-MiniLM-L6-v2: fetching", "of 4194304 bytes",
+		"Reranker cross-encoder/ms-marco-MiniLM-L6-v2: fetching", "memory ranks without it meanwhile",
 		"memory embeds with its offline embedder meanwhile", "Model hash-glove"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q: %s", want, body)

@@ -48,9 +48,29 @@ type embedding struct {
 	// (contract.ModelState): until it is ready memory embeds with its
 	// offline embedder.
 	Configured *modelState `json:"configured_model"`
+	// Reranker is the cross-encoder memory runs itself for ranking, when
+	// models are on: until it is ready ranking goes without it.
+	Reranker *modelState `json:"reranker"`
+}
+
+// Models are the models memory runs itself, each named for its row.
+func (e *embedding) Models() []*modelState {
+	var out []*modelState
+	for _, m := range []struct {
+		role string
+		s    *modelState
+	}{{"Configured model", e.Configured}, {"Reranker", e.Reranker}} {
+		if m.s != nil {
+			m.s.Role = m.role
+			out = append(out, m.s)
+		}
+	}
+	return out
 }
 
 type modelState struct {
+	// Role names the row: "Configured model" or "Reranker".
+	Role         string `json:"-"`
 	Repo         string `json:"repo"`
 	State        string `json:"state"`
 	File         string `json:"file"`
@@ -98,6 +118,7 @@ func (c *Console) toolList(w http.ResponseWriter, r *http.Request) {
 	}
 	figures := c.stats.figures()
 	d := toolsData{Providers: diag.SearchProviders, Embedding: diag.MemoryEmbedding}
+
 	for _, e := range reg.Tools {
 		if e.Transport != "mcp_stdio" {
 			continue // the JSON-RPC methods behind them: the same tools

@@ -23,7 +23,7 @@ func Start(tb testing.TB, env map[string]string, opts gateway.Options) *gateway.
 // StartIn is Start with the home directory chosen by the test.
 func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Options) *gateway.Gateway {
 	tb.Helper()
-	cfg, err := config.Load(home, func(k string) string { return env[k] })
+	cfg, err := config.Load(home, func(k string) string { return withModelsOff(env)[k] })
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -50,4 +50,18 @@ func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Opt
 		opts.Local = def.Local
 	}
 	return gateway.New(bus.NewClient(sys.NC, sys.Signer), opts)
+}
+
+// withModelsOff is env with OPENHUMAN_MODELS=off unless it says whether
+// models are on or points at a hub of its own: tests never reach the
+// public model hub (docs/development.md).
+func withModelsOff(env map[string]string) map[string]string {
+	if _, set := env["OPENHUMAN_MODELS"]; set || env["OPENHUMAN_MODELS_HUB_URL"] != "" {
+		return env
+	}
+	out := map[string]string{"OPENHUMAN_MODELS": "off"}
+	for k, v := range env {
+		out[k] = v
+	}
+	return out
 }

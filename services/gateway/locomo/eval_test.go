@@ -71,7 +71,7 @@ func conversationsOf(convs []locomo.Conversation, half string) string {
 func embedderEnv() map[string]string {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
-		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") || strings.HasPrefix(k, "OPENHUMAN_MODELS") {
 			env[k] = v
 		}
 	}

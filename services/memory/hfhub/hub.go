@@ -156,6 +156,20 @@ func (c *Client) Local(r Repo) (string, error) {
 	return dir, nil
 }
 
+// Fetched reports whether a fetch recorded r's files whole, without
+// reading them: Local checks them.
+func (c *Client) Fetched(r Repo) bool {
+	if r.check() != nil {
+		return false
+	}
+	commit, err := c.commit(r)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(c.revDir(r, commit), checksumsFile))
+	return err == nil
+}
+
 // commit is r's commit: its revision, or the one a fetch recorded for it.
 func (c *Client) commit(r Repo) (string, error) {
 	if commitRe.MatchString(r.Revision) {

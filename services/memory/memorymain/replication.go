@@ -16,7 +16,6 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
-	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
@@ -143,11 +142,11 @@ func retry(ctx context.Context, each time.Duration, log *slog.Logger, warning st
 }
 
 // follow makes the follower that applies the stream to the replica's own
-// store, waking domain's embedding worker when new items are stored;
-// Start runs it.
-func (r *replica) follow(domain *memory.Service, log *slog.Logger) {
+// store, calling newItems (the serving domain's Wake) when new items are
+// stored, for its embedding worker; Start runs it.
+func (r *replica) follow(newItems func(context.Context), log *slog.Logger) {
 	opts := followOptions
-	opts.NewItems = domain.Wake
+	opts.NewItems = newItems
 	r.follower = r.journal.NewFollower(r.name, r.store, opts)
 	log.Info("memory replica following the write stream", "replica", r.name, "from", r.store.Applied()+1, "restored_from_snapshot", r.restored > 0)
 }

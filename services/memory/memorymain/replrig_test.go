@@ -38,7 +38,8 @@ const testIDKey = "00112233445566778899aabbccddeeff00112233445566778899aabbccdde
 func replConfig(tb testing.TB, url, home string, replicas int) config.Config {
 	tb.Helper()
 	env := map[string]string{"OPENHUMAN_NATS_URL": url, "OPENHUMAN_MEMORY_REPLICATED": "true",
-		"OPENHUMAN_MEMORY_STREAM_REPLICAS": fmt.Sprint(replicas), "OPENHUMAN_MEMORY_ID_KEY": testIDKey}
+		"OPENHUMAN_MEMORY_STREAM_REPLICAS": fmt.Sprint(replicas), "OPENHUMAN_MEMORY_ID_KEY": testIDKey,
+		"OPENHUMAN_MODELS": "off"}
 	cfg, err := config.Load(home, func(k string) string { return env[k] })
 	if err != nil {
 		tb.Fatal(err)
@@ -83,7 +84,7 @@ func stopReplica(tb testing.TB, s *server) {
 
 func learn(tb testing.TB, s *server, text string) *memory.LearnResult {
 	tb.Helper()
-	res, err := s.domain.Learn(context.Background(), memory.LearnParams{Text: text}, contract.CallContext{Source: "mcp:test"})
+	res, err := s.current().Learn(context.Background(), memory.LearnParams{Text: text}, contract.CallContext{Source: "mcp:test"})
 	if err != nil {
 		tb.Fatalf("learn %q: %v", text, err)
 	}

@@ -22,14 +22,21 @@ type Model struct {
 // reranker (tests replace them through Repo and Reranker).
 func (o Options) Models() []Model {
 	repo, figs := o.repoAndFigures(SentenceRepo, bert.EmbedderFigures)
-	rrepo, rfigs := RerankerRepo, bert.RerankerFigures
+	rrepo, rfigs := o.rerankerRepo()
+	return []Model{{Role: roleEmbedder, Repo: repo, Figures: figs}, {Role: roleReranker, Repo: rrepo, Figures: rfigs}}
+}
+
+// rerankerRepo is the published cross-encoder and its figures unless the
+// options replace them.
+func (o Options) rerankerRepo() (hfhub.Repo, []bert.PairFigure) {
+	repo, figs := RerankerRepo, bert.RerankerFigures
 	if o.Reranker != nil {
-		rrepo = *o.Reranker
+		repo = *o.Reranker
 	}
 	if o.RerankerFigures != nil {
-		rfigs = o.RerankerFigures
+		figs = o.RerankerFigures
 	}
-	return []Model{{Role: roleEmbedder, Repo: repo, Figures: figs}, {Role: roleReranker, Repo: rrepo, Figures: rfigs}}
+	return repo, figs
 }
 
 const (
@@ -52,6 +59,9 @@ func (m Model) check(e *bert.Encoder) error {
 // are left as they are. It stops at the first model that cannot be
 // fetched, returning the directories of those that were.
 func Pull(ctx context.Context, o Options, progress func(hfhub.Progress)) ([]string, error) {
+	if err := o.reachable(); err != nil {
+		return nil, err
+	}
 	c := o.client()
 	c.Progress = progress
 	var dirs []string

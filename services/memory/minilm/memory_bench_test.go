@@ -84,11 +84,12 @@ func BenchmarkBothModelsLoaded(b *testing.B) {
 	for b.Loop() {
 		heap0, rss0 := settle()
 		e, _ := OpenEmbedder(context.Background(), o, localembed.NewGloveEmbedder(256))
-		ro := o
-		ro.Repo, ro.Figures = &rr, o.RerankerFigures
-		r, _ := OpenReranker(context.Background(), ro)
-		if _, ok := e.(*Embedder); !ok || r == nil {
-			b.Fatal("a model was not loaded")
+		r, loaded := OpenReranker(context.Background(), o)
+		if err := <-loaded; err != nil || !r.Ready() {
+			b.Fatalf("the reranker was not loaded: %v", err)
+		}
+		if _, ok := e.(*Embedder); !ok {
+			b.Fatal("the sentence model was not loaded")
 		}
 		heap1, rss1 := settle()
 		b.ReportMetric((heap1-heap0)/(1<<20), "heap-MiB")

@@ -41,9 +41,11 @@ func tinyModel(t *testing.T) map[string][]byte {
 type hub struct {
 	files   map[string][]byte
 	anyRepo bool // serve the files under any owner/name
-	mu      sync.Mutex
-	calls   int
-	srv     *httptest.Server
+	// hold, when set, holds the weights back until it is closed.
+	hold  chan struct{}
+	mu    sync.Mutex
+	calls int
+	srv   *httptest.Server
 }
 
 func newHub(t *testing.T, files map[string][]byte) *hub {
@@ -64,6 +66,9 @@ func startHub(t testing.TB, h *hub) *hub {
 		if !ok {
 			http.NotFound(w, r)
 			return
+		}
+		if h.hold != nil && file == bert.WeightsFile {
+			<-h.hold
 		}
 		w.Header().Set("X-Repo-Commit", testCommit)
 		http.ServeContent(w, r, file, time.Time{}, bytes.NewReader(data))
@@ -229,29 +234,5 @@ func TestHubDownNothingWaits(t *testing.T) {
 	cancel()
 	if err := wait(t, fetching); err == nil {
 		t.Fatal("a fetch from a hub that is down succeeded")
-	}
-}
-
-// TestRerankerAfterFetch: the reranker comes the same way and scores the
-// figures' pairs as measured.
-func TestRerankerAfterFetch(t *testing.T) {
-	files := tinyModel(t)
-	h := newHub(t, files)
-	figs := ownFigures(t, files, true)
-	o := testOptions(t, h.srv.URL, figs, io.Discard)
-	r, fetching := OpenReranker(context.Background(), o)
-	if r != nil {
-		t.Fatal("a reranker before its fetch")
-	}
-	if err := wait(t, fetching); err != nil {
-		t.Fatal(err)
-	}
-	r, _ = OpenReranker(context.Background(), o)
-	if r == nil {
-		t.Fatal("no reranker after its fetch")
-	}
-	scores, err := r.Score(context.Background(), figs[0].A, []string{figs[0].B, figs[1].B})
-	if err != nil || float64(scores[0]) != figs[0].Want || float64(scores[1]) != figs[1].Want {
-		t.Fatalf("%v %v, want %v", scores, err, figs)
 	}
 }

@@ -16,7 +16,7 @@ import (
 var (
 	modelReady = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "openhuman_memory_model_ready",
-		Help: "1 while the configured model memory runs itself embeds, 0 while it is fetched, failed or refused (memory uses its offline embedder).",
+		Help: "1 while a model memory runs itself is in use (the sentence embedder, the reranker), 0 while it is fetched, failed or refused (memory embeds with its offline embedder, ranks without the reranker).",
 	}, []string{"repo"})
 	modelFetchedBytes = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "openhuman_memory_model_fetched_bytes_total",
@@ -39,6 +39,9 @@ type Tracker struct {
 	mu   sync.Mutex
 	s    contract.ModelState
 	seen map[string]int64 // bytes of each file already counted
+	// reranker: it follows the cross-encoder (OpenReranker sets it),
+	// which its sentences say.
+	reranker bool
 }
 
 // NewTracker returns a tracker with no state yet.
@@ -56,7 +59,7 @@ func (t *Tracker) State() *contract.ModelState {
 		return nil
 	}
 	s := t.s
-	s.Detail = detail(s)
+	s.Detail = detail(s, t.reranker)
 	return &s
 }
 
@@ -83,6 +86,10 @@ func (t *Tracker) start(repo hfhub.Repo, state string) {
 
 func (t *Tracker) refused(err error) {
 	t.set(func(s *contract.ModelState) { s.State, s.LastError = contract.ModelRefused, contract.ErrorMessage(err) })
+}
+
+func (t *Tracker) ready() {
+	t.set(func(s *contract.ModelState) { s.State, s.LastError = contract.ModelReady, "" })
 }
 
 func (t *Tracker) fetched() {
@@ -122,9 +129,14 @@ func (t *Tracker) retrying(err error, wait time.Duration) {
 	})
 }
 
-// detail says the state in a sentence.
-func detail(s contract.ModelState) string {
-	const fallback = "; memory embeds with its offline embedder meanwhile"
+// detail says the state in a sentence, of the embedder or the reranker.
+func detail(s contract.ModelState, reranker bool) string {
+	fallback, fetched, ready := "; memory embeds with its offline embedder meanwhile",
+		" is fetched; memory loads and self-checks it, then embeds with it", " is loaded, self-checked, and embeds"
+	if reranker {
+		fallback, fetched, ready = "; memory ranks without it meanwhile",
+			" is fetched; it is loaded and self-checked next", " is loaded, self-checked, and reranks"
+	}
 	switch s.State {
 	case contract.ModelFetching:
 		of := ""
@@ -140,11 +152,11 @@ func detail(s contract.ModelState) string {
 		return fmt.Sprintf("fetching %s failed%s (%s); the next attempt is at %s", s.Repo, times, s.LastError, s.RetryAt) + fallback +
 			": check OPENHUMAN_MODELS_HUB_URL, or pull the model where the hub can be reached (openhuman-core models pull) and copy the models folder"
 	case contract.ModelFetched:
-		return s.Repo + " is fetched; restart memory to embed with it (its self-check runs then)" + fallback
+		return s.Repo + fetched + fallback
 	case contract.ModelRefused:
 		return s.Repo + " is refused: " + s.LastError + fallback + ": openhuman-core models verify says more, models rm and pull fetch it again"
 	case contract.ModelReady:
-		return s.Repo + " is loaded, self-checked, and embeds"
+		return s.Repo + ready
 	}
 	return s.Repo + ": " + s.State
 }

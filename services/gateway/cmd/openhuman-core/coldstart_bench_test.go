@@ -14,12 +14,12 @@ import (
 )
 
 // BenchmarkColdStart is the time from starting `openhuman-core mcp` in an
-// empty home to its reply to initialize: with the default embedder, and
-// with the minilm provider while its model is absent (the hub down, or
-// the model being fetched in the background), and with a model of
-// MiniLM's exact shape on disk, which memory loads and self-checks
-// before it serves (random weights: refused by the self-check after the
-// same work).
+// empty home to its reply to initialize: with models off (the offline
+// embedder), and with models on, the default, while they are absent (the
+// hub down, or the models being fetched in the background), and with a
+// sentence model of MiniLM's exact shape on disk, which memory loads and
+// self-checks before it serves (random weights: refused by the
+// self-check after the same work).
 //
 //	go test -run '^$' -bench ColdStart -benchtime 5x ./services/gateway/cmd/openhuman-core/
 func BenchmarkColdStart(b *testing.B) {
@@ -31,10 +31,10 @@ func BenchmarkColdStart(b *testing.B) {
 		name string
 		env  []string
 	}{
-		{"default", nil},
-		{"minilm-hub-down", []string{"OPENHUMAN_EMBEDDINGS_PROVIDER=minilm", "OPENHUMAN_MODELS_HUB_URL=" + down.URL}},
-		{"minilm-fetching", []string{"OPENHUMAN_EMBEDDINGS_PROVIDER=minilm", "OPENHUMAN_MODELS_HUB_URL=" + trickle.URL}},
-		{"minilm-on-disk", []string{"OPENHUMAN_EMBEDDINGS_PROVIDER=minilm", "OPENHUMAN_MODELS_HUB_URL=" + down.URL, "OPENHUMAN_MODELS_DIR=" + onDisk}},
+		{"models-off", []string{"OPENHUMAN_MODELS=off"}},
+		{"minilm-hub-down", []string{"OPENHUMAN_MODELS_HUB_URL=" + down.URL}},
+		{"minilm-fetching", []string{"OPENHUMAN_MODELS_HUB_URL=" + trickle.URL}},
+		{"minilm-on-disk", []string{"OPENHUMAN_MODELS_HUB_URL=" + down.URL, "OPENHUMAN_MODELS_DIR=" + onDisk}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var total time.Duration

@@ -64,7 +64,19 @@ type mcpProc struct {
 
 func testEnv(home string, extra ...string) []string {
 	env := []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home, "OPENHUMAN_HOME=" + home}
-	return append(append(env, busEnv(bustest.Keys().Gateway())...), extra...)
+	return append(append(append(env, modelsOff(extra)...), busEnv(bustest.Keys().Gateway())...), extra...)
+}
+
+// modelsOff is OPENHUMAN_MODELS=off unless env points at a model hub of
+// its own (a later OPENHUMAN_MODELS in env wins): tests never reach the
+// public hub (docs/development.md).
+func modelsOff(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "OPENHUMAN_MODELS_HUB_URL=") {
+			return nil
+		}
+	}
+	return []string{"OPENHUMAN_MODELS=off"}
 }
 
 // busEnv is the bus keys' environment of a binary configured with b: the

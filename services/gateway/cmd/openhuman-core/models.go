@@ -77,7 +77,7 @@ func (m *Main) modelsPull(ctx context.Context, o minilm.Options, e config.Embedd
 		return exitFailure
 	}
 	if e.Provider != "minilm" {
-		fmt.Fprintln(m.Stderr, "memory embeds with them when OPENHUMAN_EMBEDDINGS_PROVIDER=minilm ([memory.embeddings] provider = \"minilm\")")
+		fmt.Fprintln(m.Stderr, "memory ranks with the reranker; it embeds with the sentence model with OPENHUMAN_EMBEDDINGS_PROVIDER=minilm ([memory.embeddings] provider = \"minilm\", the default)")
 	}
 	return exitOK
 }

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -116,6 +118,11 @@ func ServeOn(tb testing.TB, home, addr string, env ...string) *Server {
 		tb.Fatal(err)
 	}
 	cmd := exec.Command(bin, "--home", home, "serve", "--addr", addr)
+	// Tests never reach the public model hub: models are off unless env
+	// points at a hub of its own (a later OPENHUMAN_MODELS in env wins).
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "OPENHUMAN_MODELS_HUB_URL=") }) {
+		env = append([]string{"OPENHUMAN_MODELS=off"}, env...)
+	}
 	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -22,9 +22,13 @@ const env = `  OPENHUMAN_MEMORY_ENABLED
   OPENHUMAN_MEMORY_ID_KEY a secret (hex, openssl rand -hex 32) the same on every replica,
                           required when replicated: forgets name items on the stream keyed by it
   OPENHUMAN_EMBEDDINGS_PROVIDER, _BASE_URL, _MODEL, _API_KEY
-                          the embedder: hash-glove (default, offline: spelling and GloVe word
-                          meanings), hash (offline, spelling only), hash-wordnet (offline, adds
-                          WordNet senses), openai or ollama
+                          the embedder: minilm (default: all-MiniLM-L6-v2, fetched once from the
+                          model hub in the background, hash-glove until then), hash-glove
+                          (offline: spelling and GloVe word meanings), hash (offline, spelling
+                          only), hash-wordnet (offline, adds WordNet senses), openai or ollama
+  OPENHUMAN_MODELS, _HUB_URL, _DIR
+                          off: fetch and load no model (hash-glove, no reranker); the hub
+                          (https://huggingface.co); where models go ($OPENHUMAN_HOME/models)
   OPENHUMAN_LLM_BASE_URL, _MODEL, _API_KEY, _TIMEOUT_SECONDS
                           the model memory.recall answers with (default none: extractive)`
 
