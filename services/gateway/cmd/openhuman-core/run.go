@@ -26,10 +26,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/services/gateway/embedded"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
 )
 
@@ -195,7 +195,7 @@ func (m *Main) usageError(err error) int {
 }
 
 // start loads configuration and brings up the system the gateway talks to.
-func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.System, *slog.Logger, error) {
+func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *embedded.System, *slog.Logger, error) {
 	cfg, err := config.Load(g.home, m.Getenv)
 	if err != nil {
 		return nil, nil, nil, err
@@ -212,7 +212,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	// One tracer provider for the process: in embedded mode the services
 	// in it export their spans through it too.
 	m.stopTracing = tracing.Start("openhuman-core", log)
-	sys, err := system.Start(cfg, log)
+	sys, err := embedded.Start(cfg, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
