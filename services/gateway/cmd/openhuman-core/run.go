@@ -19,6 +19,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/connlimit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
@@ -281,7 +282,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	defer closeOAuth()
 	// One count of wrong tokens per client address, wherever presented.
-	guard := websession.DefaultGuard()
+	guard := failurelimit.DefaultGuard()
 	con := newConsole(gw, m.cfg, authz, guard, log)
 	defer con.Close()
 	api := httpapi.New(gw, mcp, httpapi.Options{
@@ -402,7 +403,7 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 
 // newConsole is the console serve mounts at /console/, signing in with the
 // tokens /rpc takes.
-func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, guard *websession.Guard, log *slog.Logger) *console.Console {
+func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, guard *failurelimit.Guard, log *slog.Logger) *console.Console {
 	var auth func(string) (string, []string, []string, bool)
 	if len(cfg.Auth.Tokens) > 0 {
 		auth = httpapi.Authenticator(cfg.Auth.Tokens)
