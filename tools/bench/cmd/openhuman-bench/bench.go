@@ -21,7 +21,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 const usageHead = `openhuman-bench: load on openhuman-core serve's /rpc and /mcp, with throughput,
@@ -259,12 +259,11 @@ func round(d time.Duration) string {
 // direct runs the benchmark query on the memory domain in this process, on
 // the server's own database file: the floor the gateway's overhead adds to.
 func direct(ctx context.Context, path string, d time.Duration) (result, error) {
-	st := sqlite.New(path)
-	if err := st.Open(); err != nil {
+	svc, db, err := memorymain.OpenLocal(path)
+	if err != nil {
 		return result{}, err
 	}
-	defer st.Close()
-	svc := memory.NewService(st, nil)
+	defer db.Close()
 	qs := queries()
 	var res result
 	cpu0 := selfCPU()
