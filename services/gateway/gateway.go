@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
+	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 )
 
 // caller is the bus as the gateway uses it.
@@ -65,7 +66,7 @@ type Options struct {
 type Gateway struct {
 	bus      caller
 	opts     Options
-	recent   *recent
+	recent   *healthwindow.Window
 	seq      writeSeq
 	stateKey []byte
 }
@@ -91,7 +92,7 @@ func New(bus caller, opts Options) *Gateway {
 	if len(key) == 0 {
 		key = newStateKey()
 	}
-	return &Gateway{bus: bus, opts: opts, recent: newRecent(time.Now), stateKey: key}
+	return &Gateway{bus: bus, opts: opts, recent: healthwindow.New(time.Now), stateKey: key}
 }
 
 // Tools returns the tools of the gateway's profile that can be answered
@@ -133,7 +134,7 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 	done := g.opts.Observe(label, cc.Transport)
 	raw, err := fn()
 	done(err)
-	g.recent.record(key, err)
+	g.recent.Record(key, err)
 	return raw, err
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
+	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 )
 
 // Registry transports: how an entry is called.
@@ -311,7 +312,7 @@ type entryBuilder struct {
 // provider); a web tool is degraded when some of its providers are
 // skipped or failing, unavailable when all are skipped.
 func (b entryBuilder) entry(t contract.Tool, id, transport, route, service string) Entry {
-	calls, failures := b.g.recent.counts(t.Subject())
+	calls, failures := b.g.recent.Counts(t.Subject())
 	enabled := b.served == nil || !b.answers[service] || b.served[t.Subject()]
 	health, reason := HealthAvailable, ""
 	switch {
@@ -320,7 +321,7 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 	case !enabled:
 		health, reason = HealthUnavailable, "not enabled here: "+t.Needs
 	case calls >= degradedMinCalls && float64(failures) > degradedAbove*float64(calls):
-		health, reason = HealthDegraded, fmt.Sprintf("%d of its %d calls in the last %s failed", failures, calls, recentWindow)
+		health, reason = HealthDegraded, fmt.Sprintf("%d of its %d calls in the last %s failed", failures, calls, healthwindow.Span)
 	}
 	if enabled && b.answers[service] && service == contract.ServiceSearch && b.providers != nil {
 		if word, detail := searchStatus(toolProviders(b.providers, t.Name)); word == "unavailable" {
@@ -349,7 +350,7 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
 		AllowedAgents: allowed, Tags: tags, WriteCapable: writes, Enabled: enabled, Health: health,
 		HealthDetail: HealthDetail{Service: service, ServiceAnswers: b.answers[service], RecentCalls: calls,
-			RecentFailures: failures, Window: recentWindow.String(), Reason: reason},
+			RecentFailures: failures, Window: healthwindow.Span.String(), Reason: reason},
 	}
 }
 
