@@ -10,6 +10,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
+	"github.com/openhuman-go/openhuman-go/services/gateway/auditlist"
 	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 )
 
@@ -94,7 +95,7 @@ var gatewayMethods = []contract.Tool{
 		Output:      &contract.Schema{Type: "object", Required: []string{"counts", "write_surfaces", "capability_providers"}},
 		Annotations: readsOnly,
 	},
-	auditListMethod,
+	auditlist.Method,
 }
 
 // RPCMethods lists every JSON-RPC method: the backing method of each tool
@@ -215,8 +216,8 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 		case "tool_registry.get":
 			id, _ := args["tool_id"].(string)
 			return g.RegistryEntry(ctx, id)
-		case auditListMethod.Name:
-			return g.auditList(ctx, args, cc)
+		case auditlist.Method.Name:
+			return auditlist.List(ctx, g.opts.Audit, args, cc)
 		default:
 			return g.Diagnostics(ctx).For(cc), nil
 		}
