@@ -2,7 +2,7 @@
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-MODULES := pkg services/memory services/agents services/search services/gateway deploy
+MODULES := pkg services/memory services/agents services/search services/gateway deploy tools/bench
 PKGS    := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 BIN     := $(CURDIR)/bin
 
@@ -11,7 +11,7 @@ BINARIES := \
 	openhuman-memory=./services/memory/cmd/openhuman-memory \
 	openhuman-agents=./services/agents/cmd/openhuman-agents \
 	openhuman-search=./services/search/cmd/openhuman-search \
-	openhuman-bench=./services/gateway/cmd/openhuman-bench
+	openhuman-bench=./tools/bench/cmd/openhuman-bench
 
 # Tests and evaluations never reach the public model hub: they run with
 # models off, memory's offline behaviour, and the tests that exercise the

@@ -91,8 +91,7 @@ func scanValue(b []byte, i int) int {
 			if i >= len(b) {
 				return -1
 			}
-			switch c := b[i]; {
-			case c == '{' || c == '[':
+			if c := b[i]; c == '{' || c == '[' {
 				if len(stack) >= MaxJSONDepth {
 					return tooDeep
 				}
@@ -111,20 +110,8 @@ func scanValue(b []byte, i int) int {
 					state = key
 				}
 				continue
-			case c == '"':
-				i = scanString(b, i)
-			case c == '-' || c >= '0' && c <= '9':
-				i = scanNumber(b, i)
-			case c == 't':
-				i = scanLiteral(b, i, "true")
-			case c == 'f':
-				i = scanLiteral(b, i, "false")
-			case c == 'n':
-				i = scanLiteral(b, i, "null")
-			default:
-				return -1
 			}
-			if i < 0 {
+			if i = scanScalar(b, i); i < 0 {
 				return -1
 			}
 			state = after
@@ -165,6 +152,24 @@ func scanValue(b []byte, i int) int {
 			state = value
 		}
 	}
+}
+
+// scanScalar returns the index just past the string, number, true, false
+// or null starting at b[i], or -1 when there is none.
+func scanScalar(b []byte, i int) int {
+	switch c := b[i]; {
+	case c == '"':
+		return scanString(b, i)
+	case c == '-' || c >= '0' && c <= '9':
+		return scanNumber(b, i)
+	case c == 't':
+		return scanLiteral(b, i, "true")
+	case c == 'f':
+		return scanLiteral(b, i, "false")
+	case c == 'n':
+		return scanLiteral(b, i, "null")
+	}
+	return -1
 }
 
 func skipSpace(b []byte, i int) int {

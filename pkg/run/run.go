@@ -131,30 +131,51 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 		fmt.Fprintln(stdout, s.Name, telemetry.Version)
 		return nil
 	}
-	getenv := lookup(environ)
-	cfg, err := config.Load(*home, getenv)
+	cfg, metricsAddr, err := s.config(*home, *natsURL, environ)
 	if err != nil {
 		return err
 	}
-	if *natsURL != "" {
-		cfg.NATS.URL = *natsURL
+	if healthcheck {
+		return healthcheckAt(metricsAddr, stdout, stderr)
+	}
+	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", s.Name)
+	WarnConfig(log, cfg, environ)
+	defer tracing.Start(s.Name, log)()
+	return s.serve(cfg, metricsAddr, log)
+}
+
+// config loads the configuration from home and environ, with --nats over
+// it, and says where metrics are served ("off" for nowhere).
+func (s Service) config(home, natsURL string, environ []string) (config.Config, string, error) {
+	cfg, err := config.Load(home, lookup(environ))
+	if err != nil {
+		return cfg, "", err
+	}
+	if natsURL != "" {
+		cfg.NATS.URL = natsURL
 	}
 	metricsAddr := s.MetricsAddr
 	if cfg.Metrics.Addr != "" {
 		metricsAddr = cfg.Metrics.Addr
 	}
-	if healthcheck {
-		if metricsAddr == "off" {
-			return errors.New("healthcheck asks /readyz on the metrics address, which is off: set OPENHUMAN_METRICS_ADDR to HOST:PORT")
-		}
-		if Healthcheck(metricsAddr, stdout, stderr) != 0 {
-			return errUnhealthy
-		}
-		return nil
+	return cfg, metricsAddr, nil
+}
+
+// healthcheckAt is the healthcheck subcommand: it asks /readyz on the
+// metrics address.
+func healthcheckAt(metricsAddr string, stdout, stderr io.Writer) error {
+	if metricsAddr == "off" {
+		return errors.New("healthcheck asks /readyz on the metrics address, which is off: set OPENHUMAN_METRICS_ADDR to HOST:PORT")
 	}
-	log := telemetry.NewLogger(stderr, cfg.Log.Level, *verbose).With("bin", s.Name)
-	WarnConfig(log, cfg, environ)
-	defer tracing.Start(s.Name, log)()
+	if Healthcheck(metricsAddr, stdout, stderr) != 0 {
+		return errUnhealthy
+	}
+	return nil
+}
+
+// serve connects to NATS, starts the service on it and serves until
+// SIGINT or SIGTERM, then shuts down within the grace period.
+func (s Service) serve(cfg config.Config, metricsAddr string, log *slog.Logger) error {
 	if cfg.NATS.URL == "" {
 		return errors.New(s.Name + " needs a NATS server: set OPENHUMAN_NATS_URL (or pass --nats); " +
 			"to run everything in one process without NATS, run openhuman-core instead")
@@ -188,13 +209,18 @@ func (s Service) run(args []string, stdout, stderr io.Writer, environ []string) 
 	log.Info("serving", "nats", secrets.RedactURL(nc.ConnectedUrl()), "version", telemetry.Version)
 	<-ctx.Done()
 	ready.stop()
-	grace := cfg.Shutdown.Grace()
+	return shutdown(nc, closer, cfg.Shutdown.Grace(), log)
+}
+
+// shutdown stops the service within grace and drains the connection.
+func shutdown(nc *nats.Conn, closer io.Closer, grace time.Duration, log *slog.Logger) error {
 	log.Info("shutting down: no new calls; those being handled may finish", "grace", grace)
 	// Close leaves the queue group, so new calls go to other replicas, and
 	// waits for the calls being handled to be answered; Drain then sends
 	// those answers before the connection closes.
 	closed := make(chan error, 1)
 	go func() { closed <- closer.Close() }()
+	var err error
 	select {
 	case err = <-closed:
 	case <-time.After(grace):

@@ -57,7 +57,7 @@ type ProviderSummary struct {
 // Diagnostics reports what the registry holds and how it is governed.
 func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	entries, health := g.registry(ctx)
-	policy, denials := g.opts.Policy.posture()
+	policy, denials := g.opts.Policy.Posture()
 	d := Diagnostics{
 		WriteSurfaces: []WriteSurface{},
 		Policy:        policy,

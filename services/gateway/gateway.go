@@ -16,6 +16,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
+	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
+	"github.com/openhuman-go/openhuman-go/services/gateway/writemark"
 )
 
 // caller is the bus as the gateway uses it.
@@ -65,8 +67,8 @@ type Options struct {
 type Gateway struct {
 	bus      caller
 	opts     Options
-	recent   *recent
-	seq      writeSeq
+	recent   *healthwindow.Window
+	seq      writemark.Mark
 	stateKey []byte
 }
 
@@ -91,7 +93,7 @@ func New(bus caller, opts Options) *Gateway {
 	if len(key) == 0 {
 		key = newStateKey()
 	}
-	return &Gateway{bus: bus, opts: opts, recent: newRecent(time.Now), stateKey: key}
+	return &Gateway{bus: bus, opts: opts, recent: healthwindow.New(time.Now), stateKey: key}
 }
 
 // Tools returns the tools of the gateway's profile that can be answered
@@ -133,7 +135,7 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 	done := g.opts.Observe(label, cc.Transport)
 	raw, err := fn()
 	done(err)
-	g.recent.record(key, err)
+	g.recent.Record(key, err)
 	return raw, err
 }
 
@@ -145,7 +147,7 @@ func (g *Gateway) measure(label, key string, cc contract.CallContext, fn func() 
 // audit without a summary.
 func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
 	audited := Audited(tool) && g.opts.Audit != nil
-	var reply *writeReply // read once, for the mark and the audit
+	var reply *writemark.Reply // read once, for the mark and the audit
 	if tool.Acts || audited {
 		var obj map[string]any
 		obj, err = tool.CheckArguments(args)
@@ -157,7 +159,7 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 		if audited {
 			defer func() {
 				if err == nil && reply == nil {
-					reply = readWriteReply(raw)
+					reply = writemark.ReadReply(raw)
 				}
 				g.audit(ctx, tool, obj, cc, reply, err)
 			}()
@@ -175,7 +177,7 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	raw, reply, err = g.seq.around(tool.Service, tool.Writes, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, reply, err = g.seq.Around(tool.Service, tool.Writes, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallTool(ctx, tool, args, cc)
 	})
 	return raw, err
@@ -201,14 +203,14 @@ func (g *Gateway) gate(ctx context.Context, tool contract.Tool, cc contract.Call
 func Audited(tool contract.Tool) bool { return tool.Scope() == contract.ScopeAct }
 
 // audit records one call of a tool that changes state.
-func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, reply *writeReply, err error) {
+func (g *Gateway) audit(ctx context.Context, tool contract.Tool, args map[string]any, cc contract.CallContext, reply *writemark.Reply, err error) {
 	row := audit.Row{Client: cc.Source, Token: cc.Token, ToolName: tool.Name, ArgsSummary: tool.Summarize(args), Success: err == nil}
 	if err != nil {
 		row.ErrorMessage = contract.ErrorMessage(err)
 	} else {
-		row.ResultingID = reply.id
-		if reply.forgotten >= 0 {
-			row.ArgsSummary["forgotten"] = reply.forgotten
+		row.ResultingID = reply.ID
+		if reply.Forgotten >= 0 {
+			row.ArgsSummary["forgotten"] = reply.Forgotten
 		}
 	}
 	g.opts.Audit.Record(ctx, row)
@@ -296,7 +298,7 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, _, err := g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, _, err := g.seq.Around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
 	})
 	return raw, err
@@ -306,7 +308,7 @@ func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext
 func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, _, err := g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, _, err := g.seq.Around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
 	})
 	return raw, err

@@ -16,7 +16,7 @@ import (
 func (g *Gateway) Import(ctx context.Context, records []json.RawMessage, cc contract.CallContext) (*contract.ImportResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, _, err := g.seq.around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+	raw, _, err := g.seq.Around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallEndpoint(ctx, contract.ImportEndpoint, map[string]any{"items": records}, cc)
 	})
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
+	"github.com/openhuman-go/openhuman-go/services/gateway/auditlist"
+	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 )
 
 // Registry transports: how an entry is called.
@@ -93,7 +95,7 @@ var gatewayMethods = []contract.Tool{
 		Output:      &contract.Schema{Type: "object", Required: []string{"counts", "write_surfaces", "capability_providers"}},
 		Annotations: readsOnly,
 	},
-	auditListMethod,
+	auditlist.Method,
 }
 
 // RPCMethods lists every JSON-RPC method: the backing method of each tool
@@ -214,8 +216,8 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 		case "tool_registry.get":
 			id, _ := args["tool_id"].(string)
 			return g.RegistryEntry(ctx, id)
-		case auditListMethod.Name:
-			return g.auditList(ctx, args, cc)
+		case auditlist.Method.Name:
+			return auditlist.List(ctx, g.opts.Audit, args, cc)
 		default:
 			return g.Diagnostics(ctx).For(cc), nil
 		}
@@ -311,7 +313,7 @@ type entryBuilder struct {
 // provider); a web tool is degraded when some of its providers are
 // skipped or failing, unavailable when all are skipped.
 func (b entryBuilder) entry(t contract.Tool, id, transport, route, service string) Entry {
-	calls, failures := b.g.recent.counts(t.Subject())
+	calls, failures := b.g.recent.Counts(t.Subject())
 	enabled := b.served == nil || !b.answers[service] || b.served[t.Subject()]
 	health, reason := HealthAvailable, ""
 	switch {
@@ -320,7 +322,7 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 	case !enabled:
 		health, reason = HealthUnavailable, "not enabled here: "+t.Needs
 	case calls >= degradedMinCalls && float64(failures) > degradedAbove*float64(calls):
-		health, reason = HealthDegraded, fmt.Sprintf("%d of its %d calls in the last %s failed", failures, calls, recentWindow)
+		health, reason = HealthDegraded, fmt.Sprintf("%d of its %d calls in the last %s failed", failures, calls, healthwindow.Span)
 	}
 	if enabled && b.answers[service] && service == contract.ServiceSearch && b.providers != nil {
 		if word, detail := searchStatus(toolProviders(b.providers, t.Name)); word == "unavailable" {
@@ -349,7 +351,7 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
 		AllowedAgents: allowed, Tags: tags, WriteCapable: writes, Enabled: enabled, Health: health,
 		HealthDetail: HealthDetail{Service: service, ServiceAnswers: b.answers[service], RecentCalls: calls,
-			RecentFailures: failures, Window: recentWindow.String(), Reason: reason},
+			RecentFailures: failures, Window: healthwindow.Span.String(), Reason: reason},
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
@@ -49,7 +50,7 @@ type Options struct {
 	Sessions *websession.Manager
 	// SignInLimit bounds wrong tokens per client address (default: 5,
 	// then one every 12 seconds); serve shares one with /rpc and /mcp.
-	SignInLimit *websession.Guard
+	SignInLimit *failurelimit.Guard
 	// Metrics is where the tools page reads calls and latencies (default:
 	// the process's Prometheus registry, what /metrics serves).
 	Metrics prometheus.Gatherer
@@ -79,7 +80,7 @@ type Console struct {
 	gw       gateway
 	opts     Options
 	sessions *websession.Manager
-	limiter  *websession.Guard
+	limiter  *failurelimit.Guard
 	stats    *toolStats
 	router   chi.Router
 }
@@ -96,7 +97,7 @@ func New(gw gateway, opts Options) *Console {
 		opts.Sessions = websession.New(websession.Options{})
 	}
 	if opts.SignInLimit == nil {
-		opts.SignInLimit = websession.DefaultGuard()
+		opts.SignInLimit = failurelimit.DefaultGuard()
 	}
 	if opts.Metrics == nil {
 		opts.Metrics = prometheus.DefaultGatherer

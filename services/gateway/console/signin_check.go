@@ -6,12 +6,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 )
 
 // signInCheck signs in with the token posted: a session cookie for the
 // token's name and workspaces. Wrong tokens count against the client's
-// address (websession.Guard), so a correct one from elsewhere is never
+// address (failurelimit.Guard), so a correct one from elsewhere is never
 // held back by them.
 func (c *Console) signInCheck(w http.ResponseWriter, r *http.Request) {
 	if err := parseForm(r); err != nil {
@@ -23,7 +24,7 @@ func (c *Console) signInCheck(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, next, http.StatusSeeOther)
 		return
 	}
-	addr := websession.Address(r.RemoteAddr)
+	addr := clientaddr.Key(r.RemoteAddr)
 	if wait := c.limiter.Wait(addr); wait > 0 {
 		secs := int(wait.Round(time.Second).Seconds()) + 1
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

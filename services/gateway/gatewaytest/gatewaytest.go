@@ -10,7 +10,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/gateway/embedded"
 )
 
 // Start returns a gateway over a fresh embedded system, configured by env
@@ -27,7 +27,7 @@ func StartIn(tb testing.TB, home string, env map[string]string, opts gateway.Opt
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	sys, err := embedded.Start(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		tb.Fatal(err)
 	}

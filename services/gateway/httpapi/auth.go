@@ -15,7 +15,8 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
@@ -27,7 +28,7 @@ import (
 // hash in constant time, so neither a match's position nor its prefix
 // shows in the time taken. Neither a token nor its hash is ever logged.
 // Wrong tokens count against the client's address in a
-// websession.Guard, shared with the console's sign-in: past a few, that
+// failurelimit.Guard, shared with the console's sign-in: past a few, that
 // address is answered 429 until its wait is over, and no other address
 // is held back by it.
 
@@ -118,7 +119,7 @@ func Authenticator(tokens []config.Token) func(presented string) (name string, s
 // address only (see CheckListen). A refusal tells the client which token
 // to send (advice). At /mcp an OAuth access token (oauth.go) is taken too,
 // and a refusal there names the resource metadata clients sign in by.
-func requireToken(tokens []config.Token, auth *OAuth, advice string, guard *websession.Guard, log *slog.Logger) func(http.Handler) http.Handler {
+func requireToken(tokens []config.Token, auth *OAuth, advice string, guard *failurelimit.Guard, log *slog.Logger) func(http.Handler) http.Handler {
 	known := newTokenSet(tokens)
 	return func(next http.Handler) http.Handler {
 		if len(tokens) == 0 && auth == nil {
@@ -130,7 +131,7 @@ func requireToken(tokens []config.Token, auth *OAuth, advice string, guard *webs
 				return
 			}
 			presented, problem := bearer(r.Header.Get("Authorization"))
-			source := websession.Address(r.RemoteAddr)
+			source := clientaddr.Key(r.RemoteAddr)
 			var who *caller
 			if problem == "" {
 				if wait := guard.Wait(source); wait > 0 {

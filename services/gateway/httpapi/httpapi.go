@@ -21,11 +21,11 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/bodybudget"
 	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
-	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
@@ -71,7 +71,7 @@ type Options struct {
 	// SignInLimit counts wrong bearer tokens per client address; serve
 	// shares it with the console's sign-in (default: 5, then one every
 	// 12 seconds).
-	SignInLimit *websession.Guard
+	SignInLimit *failurelimit.Guard
 	// TrustedProxies are the proxies whose X-Forwarded-For names the
 	// client every limit and log counts (clientaddr); none by default.
 	TrustedProxies clientaddr.Trusted
@@ -115,7 +115,7 @@ func New(gw *gateway.Gateway, mcp *mcpserver.Server, opts Options) *Server {
 		opts.MaxSessionsPerToken = 256
 	}
 	if opts.SignInLimit == nil {
-		opts.SignInLimit = websession.DefaultGuard()
+		opts.SignInLimit = failurelimit.DefaultGuard()
 	}
 	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
 	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 30*time.Second)

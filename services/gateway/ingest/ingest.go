@@ -135,102 +135,116 @@ func Walk(ctx context.Context, roots []string, opts Options, send Sender, progre
 			return Stats{}, contract.Errorf(contract.CodeInvalidRequest, "argument `workspace`: %v", err).With("field", "workspace")
 		}
 	}
-	w := &walker{opts: opts, send: send}
-	tick := func() {
-		if progress != nil {
-			progress(w.st)
-		}
-	}
+	w := &walker{opts: opts, send: send, progress: progress}
 	for _, root := range roots {
-		abs, err := filepath.Abs(root)
-		if err == nil {
-			var info os.FileInfo
-			if info, err = os.Stat(abs); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
-				err = errNotRegular
-			}
-		}
-		if err != nil {
-			w.st.Seen++
-			w.fail(Failure{Path: root, Reason: pathError(err)})
-			tick()
-			continue
-		}
-		git := gitInfo(abs)
-		if info, _ := os.Stat(abs); !info.IsDir() {
-			// A file named on the command line is ingested even when its
-			// name says it holds secrets: they are scrubbed before storing.
-			w.st.Seen++
-			workspace, err := workspaceOf(opts, filepath.Dir(abs))
-			if err != nil {
-				w.fail(Failure{Path: root, Reason: err.Error()})
-			} else if err := w.file(ctx, abs, filepath.Base(abs), "file", git, workspace); err != nil {
-				return w.st, err
-			}
-			tick()
-			continue
-		}
-		workspace, err := workspaceOf(opts, abs)
-		if err != nil {
-			w.st.Seen++
-			w.fail(Failure{Path: root, Reason: err.Error()})
-			tick()
-			continue
-		}
-		var sets []*ignoreSet
-		err = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return ctxErr
-			}
-			rel, _ := filepath.Rel(abs, path)
-			rel = filepath.ToSlash(rel)
-			if err != nil {
-				w.st.unreadable(rel)
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if d.Name() == ".git" {
-					return fs.SkipDir
-				}
-				if rel != "." && ignored(sets, rel, true) {
-					w.st.Ignored++
-					return fs.SkipDir
-				}
-				// This folder's .gitignore applies below it; sets from
-				// folders the walk has left no longer match any path.
-				if set := readIgnore(abs, rel); set != nil {
-					if rel == "." {
-						set.base = ""
-					}
-					sets = append(sets, set)
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			w.st.Seen++
-			switch {
-			case ignored(sets, rel, false):
-				w.st.Ignored++
-			case isSecretFile(rel):
-				w.st.Secret++
-				w.st.SecretNames = append(w.st.SecretNames, rel)
-			default:
-				if err := w.file(ctx, path, rel, "folder", git, workspace); err != nil {
-					return err
-				}
-			}
-			tick()
-			return nil
-		})
-		if err != nil {
+		if err := w.root(ctx, root); err != nil {
 			return w.st, err
 		}
 	}
 	return w.st, w.flush(ctx)
+}
+
+// tick reports the counts so far to the progress function, if any.
+func (w *walker) tick() {
+	if w.progress != nil {
+		w.progress(w.st)
+	}
+}
+
+// root ingests one path named on the command line, a file or a folder. A
+// path that cannot be read is a failure counted; the error is one that
+// ends the whole walk.
+func (w *walker) root(ctx context.Context, root string) error {
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		var info os.FileInfo
+		if info, err = os.Stat(abs); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
+			err = errNotRegular
+		}
+	}
+	if err != nil {
+		w.st.Seen++
+		w.fail(Failure{Path: root, Reason: pathError(err)})
+		w.tick()
+		return nil
+	}
+	git := gitInfo(abs)
+	if info, _ := os.Stat(abs); !info.IsDir() {
+		// A file named on the command line is ingested even when its
+		// name says it holds secrets: they are scrubbed before storing.
+		w.st.Seen++
+		workspace, err := workspaceOf(w.opts, filepath.Dir(abs))
+		if err != nil {
+			w.fail(Failure{Path: root, Reason: err.Error()})
+		} else if err := w.file(ctx, abs, filepath.Base(abs), "file", git, workspace); err != nil {
+			return err
+		}
+		w.tick()
+		return nil
+	}
+	workspace, err := workspaceOf(w.opts, abs)
+	if err != nil {
+		w.st.Seen++
+		w.fail(Failure{Path: root, Reason: err.Error()})
+		w.tick()
+		return nil
+	}
+	return w.folder(ctx, abs, git, workspace)
+}
+
+// folder ingests the files under abs that neither .gitignore nor their
+// names (secret files) keep out.
+func (w *walker) folder(ctx context.Context, abs string, git repoInfo, workspace string) error {
+	var sets []*ignoreSet
+	return filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		rel, _ := filepath.Rel(abs, path)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			w.st.unreadable(rel)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return fs.SkipDir
+			}
+			if rel != "." && ignored(sets, rel, true) {
+				w.st.Ignored++
+				return fs.SkipDir
+			}
+			// This folder's .gitignore applies below it; sets from
+			// folders the walk has left no longer match any path.
+			if set := readIgnore(abs, rel); set != nil {
+				if rel == "." {
+					set.base = ""
+				}
+				sets = append(sets, set)
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		w.st.Seen++
+		switch {
+		case ignored(sets, rel, false):
+			w.st.Ignored++
+		case isSecretFile(rel):
+			w.st.Secret++
+			w.st.SecretNames = append(w.st.SecretNames, rel)
+		default:
+			if err := w.file(ctx, path, rel, "folder", git, workspace); err != nil {
+				return err
+			}
+		}
+		w.tick()
+		return nil
+	})
 }
 
 // file reads one file and sends it, in the current batch or in parts.

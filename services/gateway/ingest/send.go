@@ -30,12 +30,13 @@ var errNotRegular = errors.New("not a regular file")
 
 // walker sends files as the walk finds them.
 type walker struct {
-	opts  Options
-	send  Sender
-	st    Stats
-	batch []json.RawMessage
-	paths []string // of the files in batch
-	size  int      // encoded bytes in batch
+	opts     Options
+	send     Sender
+	progress func(Stats) // told the counts after each file; may be nil
+	st       Stats
+	batch    []json.RawMessage
+	paths    []string // of the files in batch
+	size     int      // encoded bytes in batch
 	// unavailable counts the files in a row that failed with the memory
 	// service unavailable.
 	unavailable int

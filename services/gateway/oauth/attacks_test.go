@@ -14,7 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
@@ -314,7 +314,7 @@ func TestGrantBeyondTheToken(t *testing.T) {
 
 func TestRegistrationFlood(t *testing.T) {
 	t.Run("from one address", func(t *testing.T) {
-		e := serve(t, mustOpenStore(t), func(o *oauth.Options) { o.RegisterLimit = websession.NewLimiter(time.Hour, 3) })
+		e := serve(t, mustOpenStore(t), func(o *oauth.Options) { o.RegisterLimit = failurelimit.NewLimiter(time.Hour, 3) })
 		for range 3 {
 			e.register("App", cb)
 		}

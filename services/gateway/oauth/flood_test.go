@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
@@ -35,7 +35,7 @@ func TestRegistrationFloodDuringAnAuthorization(t *testing.T) {
 }
 
 func floodDuringAnAuthorization(t *testing.T, open func() oauth.Store) {
-	e := serve(t, open(), func(o *oauth.Options) { o.RegisterLimit = websession.NewLimiter(time.Hour, 1<<20) })
+	e := serve(t, open(), func(o *oauth.Options) { o.RegisterLimit = failurelimit.NewLimiter(time.Hour, 1<<20) })
 	const max = 1000 // the default of auth.oauth.max_clients
 	waiting := e.register("Waiting for the person", cb)
 	exchanging := e.register("Exchanging its code", cb)

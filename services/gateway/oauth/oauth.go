@@ -44,7 +44,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 )
 
 // Paths of the built-in authorization server, under the public URL.
@@ -77,7 +77,7 @@ type Options struct {
 	ConsentURL string
 	// RegisterLimit bounds registrations per client address (default 20,
 	// then one every 30 seconds).
-	RegisterLimit *websession.Limiter
+	RegisterLimit *failurelimit.Limiter
 	// DocumentRoots are the CAs trusted for client metadata documents
 	// (default: the system's).
 	DocumentRoots *x509.CertPool
@@ -112,7 +112,7 @@ func New(opts Options) *Server {
 	opts.GrantTTL = cmp.Or(opts.GrantTTL, 30*24*time.Hour)
 	opts.ConsentURL = cmp.Or(opts.ConsentURL, opts.PublicURL+"/console/oauth/consent")
 	if opts.RegisterLimit == nil {
-		opts.RegisterLimit = websession.NewLimiter(30*time.Second, 20)
+		opts.RegisterLimit = failurelimit.NewLimiter(30*time.Second, 20)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)

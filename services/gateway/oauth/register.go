@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 )
 
 // Dynamic client registration (RFC 7591). A registration is bounded in
@@ -30,7 +30,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, &protoError{"access_denied", "dynamic client registration is turned off on this server (auth.oauth.dynamic_registration); use a client ID metadata document URL as client_id", http.StatusForbidden})
 		return
 	}
-	addr := websession.Address(r.RemoteAddr)
+	addr := clientaddr.Key(r.RemoteAddr)
 	if wait := s.opts.RegisterLimit.Wait(addr); wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		s.writeError(w, r, &protoError{"temporarily_unavailable", "too many registrations from your address; try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds", http.StatusTooManyRequests})

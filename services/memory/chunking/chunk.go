@@ -61,98 +61,127 @@ func chunkMarkdown(text string, budget int) []Chunk {
 // a whole-file chunking makes the same, and says at which line of text to
 // resume and in what state (see resumeAt).
 func chunkMarkdownFrom(text string, first int, st partState, more bool, budget int) ([]Chunk, int, partState) {
-	var out []Chunk
-	path := append([]string(nil), st.Path...) // heading titles by level
-	var body []string
-	start, bodyAt := first, 0
-	// mid: the part resumes inside a section whose heading came before.
-	mid := st.Section > 0
-	if mid {
-		start = st.Section
-	}
-	best := resumeAt{state: st}
-	sectionText := func() string {
-		s := strings.Join(body, "\n")
-		if mid {
-			// The section's start was trimmed in an earlier part, not here.
-			return strings.TrimRightFunc(s, unicode.IsSpace)
-		}
-		return strings.TrimSpace(s)
-	}
-	ref := func(end int) string {
-		if r := strings.Join(nonEmpty(path), " > "); r != "" {
-			return r
-		}
-		return fmt.Sprintf("lines %d-%d", start, end)
-	}
-	flush := func(end int) {
-		if !mid && onlyHeadings(body) {
-			return // a heading with nothing under it leads into the next section
-		}
-		if section := sectionText(); section != "" {
-			out = append(out, pack(paragraphs(section, start), budget, ref(end))...)
-		}
-		body, mid = body[:0], false
+	c := &mdChunker{first: first, budget: budget, path: append([]string(nil), st.Path...),
+		start: first, mid: st.Section > 0, best: resumeAt{state: st}}
+	if c.mid {
+		c.start = st.Section
 	}
 	lines := strings.Split(text, "\n")
-	fenceAt := make([]bool, len(lines)) // whether a fence is open before each line
-	inFence := st.Fence
+	fenceAt, inFence := c.scan(lines, st.Fence)
+	end := first + strings.Count(text, "\n")
+	if !more {
+		c.flush(end)
+		return c.out, len(lines), partState{}
+	}
+	c.resumeInOpenSection(fenceAt)
+	if c.best.line > 0 {
+		return c.best.chunks, c.best.line, c.best.state
+	}
+	// No place in this part where chunking starts afresh: the open section
+	// is cut at the part's end, the one place where the chunks can differ
+	// from the whole file's.
+	c.flush(end)
+	return c.out, len(lines), partState{Path: c.path, Fence: inFence, Section: c.start}
+}
+
+// mdChunker is chunkMarkdownFrom's state as it reads a part's lines.
+type mdChunker struct {
+	first, budget int
+	out           []Chunk
+	path          []string // heading titles by level
+	body          []string // the open section's lines
+	start, bodyAt int      // the open section's first line, and its body's index in the part
+	// mid: the part resumes inside a section whose heading came before.
+	mid  bool
+	best resumeAt // the last place a next part may start afresh
+}
+
+// scan reads the lines, flushing a section at each heading outside a
+// fence. It returns whether a fence is open before each line, and after
+// the last.
+func (c *mdChunker) scan(lines []string, inFence bool) ([]bool, bool) {
+	fenceAt := make([]bool, len(lines))
 	for i, line := range lines {
 		fenceAt[i] = inFence
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
 			inFence = !inFence
 		}
 		if m := mdHeading.FindStringSubmatch(line); m != nil && !inFence {
-			fresh := mid || !onlyHeadings(body)
-			flush(first - 1 + i)
-			if fresh && i > 0 {
-				best = resumeAt{line: i, chunks: out, state: partState{Path: append([]string(nil), path...)}}
-			}
-			level := len(m[1])
-			for len(path) < level {
-				path = append(path, "")
-			}
-			path = append(path[:level-1], m[2])
-			start = first + i
+			c.heading(i, len(m[1]), m[2])
 		}
-		if len(body) == 0 && !mid {
-			bodyAt = i
+		if len(c.body) == 0 && !c.mid {
+			c.bodyAt = i
 		}
-		body = append(body, line)
+		c.body = append(c.body, line)
 	}
-	if !more {
-		flush(first + strings.Count(text, "\n"))
-		return out, len(lines), partState{}
+	return fenceAt, inFence
+}
+
+// heading ends the open section at line i and opens the one titled title.
+func (c *mdChunker) heading(i, level int, title string) {
+	fresh := c.mid || !onlyHeadings(c.body)
+	c.flush(c.first - 1 + i)
+	if fresh && i > 0 {
+		c.best = resumeAt{line: i, chunks: c.out, state: partState{Path: append([]string(nil), c.path...)}}
 	}
-	// Inside the open section packing starts afresh at some paragraphs.
-	// The section's chunks are named by its heading path, which is known,
-	// unless the section is the text before the first heading, named by
-	// its line range: that ends where no part has reached yet.
-	name := strings.Join(nonEmpty(path), " > ")
-	if name != "" && (mid || !onlyHeadings(body)) {
-		pieces := paragraphs(sectionText(), first+bodyAt)
-		var at, n int
-		packed := packPiecesResets(pieces, budget, func(i, k int) {
-			if i > 0 {
-				at, n = pieces[i].line-first, k
-			}
-		})
-		if at > best.line {
-			chunks := append([]Chunk(nil), out...)
-			for _, p := range packed[:n] {
-				chunks = append(chunks, Chunk{Text: strings.TrimSpace(p.text), Ref: name})
-			}
-			best = resumeAt{line: at, chunks: chunks, state: partState{Path: path, Fence: fenceAt[at], Section: start}}
+	for len(c.path) < level {
+		c.path = append(c.path, "")
+	}
+	c.path = append(c.path[:level-1], title)
+	c.start = c.first + i
+}
+
+func (c *mdChunker) sectionText() string {
+	s := strings.Join(c.body, "\n")
+	if c.mid {
+		// The section's start was trimmed in an earlier part, not here.
+		return strings.TrimRightFunc(s, unicode.IsSpace)
+	}
+	return strings.TrimSpace(s)
+}
+
+func (c *mdChunker) ref(end int) string {
+	if r := strings.Join(nonEmpty(c.path), " > "); r != "" {
+		return r
+	}
+	return fmt.Sprintf("lines %d-%d", c.start, end)
+}
+
+// flush packs the open section, ending at line end, into chunks.
+func (c *mdChunker) flush(end int) {
+	if !c.mid && onlyHeadings(c.body) {
+		return // a heading with nothing under it leads into the next section
+	}
+	if section := c.sectionText(); section != "" {
+		c.out = append(c.out, pack(paragraphs(section, c.start), c.budget, c.ref(end))...)
+	}
+	c.body, c.mid = c.body[:0], false
+}
+
+// resumeInOpenSection moves best into the open section when packing
+// starts afresh at some of its paragraphs past best. The section's chunks
+// are named by its heading path, which is known, unless the section is the
+// text before the first heading, named by its line range: that ends where
+// no part has reached yet.
+func (c *mdChunker) resumeInOpenSection(fenceAt []bool) {
+	name := strings.Join(nonEmpty(c.path), " > ")
+	if name == "" || !c.mid && onlyHeadings(c.body) {
+		return
+	}
+	pieces := paragraphs(c.sectionText(), c.first+c.bodyAt)
+	var at, n int
+	packed := packPiecesResets(pieces, c.budget, func(i, k int) {
+		if i > 0 {
+			at, n = pieces[i].line-c.first, k
 		}
+	})
+	if at > c.best.line {
+		chunks := append([]Chunk(nil), c.out...)
+		for _, p := range packed[:n] {
+			chunks = append(chunks, Chunk{Text: strings.TrimSpace(p.text), Ref: name})
+		}
+		c.best = resumeAt{line: at, chunks: chunks, state: partState{Path: c.path, Fence: fenceAt[at], Section: c.start}}
 	}
-	if best.line > 0 {
-		return best.chunks, best.line, best.state
-	}
-	// No place in this part where chunking starts afresh: the open section
-	// is cut at the part's end, the one place where the chunks can differ
-	// from the whole file's.
-	flush(first + strings.Count(text, "\n"))
-	return out, len(lines), partState{Path: path, Fence: inFence, Section: start}
 }
 
 func onlyHeadings(lines []string) bool {

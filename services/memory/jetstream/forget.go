@@ -34,8 +34,52 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 	if err := s.await(ctx, last); err != nil {
 		return memory.Written{}, contract.Errorf(contract.CodeUnavailable, "this memory replica is behind the write stream (at %d of %d); retry the forget", s.applied.Load(), last)
 	}
-	type source struct{ workspace, id, kind string }
-	sources := map[source]bool{}
+	sources, forgotten, err := s.purgeItems(ctx, ids, scope)
+	if err != nil {
+		return memory.Written{}, err
+	}
+	restores, err := s.readRestores(ctx, sources, forgotten)
+	if err != nil {
+		return memory.Written{}, err
+	}
+	// Snapshots may hold the text. Replicas take new ones once they have
+	// applied the deletion; one that was uploading as this ran replaces
+	// its own then, and the check after the deletion catches it sooner.
+	if err := s.j.DropSnapshots(ctx, 0); err != nil {
+		return memory.Written{}, err
+	}
+	keys, back := forgetKeys(s.j.key, ids)
+	forgetSeq, out, _, err := s.publish(ctx, subjectForget, "", event{Op: opForget, Keys: keys, KeyID: keyID(s.j.key), Workspaces: scope})
+	if err != nil {
+		return memory.Written{}, err
+	}
+	var missingIDs []string
+	for _, k := range out.Missing {
+		missingIDs = append(missingIDs, back[k])
+	}
+	seq, err := s.afterForget(ctx, ids, missingIDs, restores, forgetSeq)
+	if err != nil {
+		return memory.Written{}, err
+	}
+	return memory.Written{Missing: missingIDs, Seq: seq}, nil
+}
+
+// forgetSource is a source some of whose chunks are forgotten.
+type forgetSource struct{ workspace, id, kind string }
+
+// sourceRestore is what remains of a source once its forgotten chunks are
+// gone, to append again after the deletion.
+type sourceRestore struct {
+	subject string
+	src     memory.SourceRecord
+	items   []memory.Item
+}
+
+// purgeItems purges the subjects of the learnings and turns among ids the
+// scope can see, and returns the sources of the chunks among them, and
+// every id found.
+func (s *Store) purgeItems(ctx context.Context, ids, scope []string) (map[forgetSource]bool, map[string]bool, error) {
+	sources := map[forgetSource]bool{}
 	forgotten := map[string]bool{}
 	for _, id := range ids {
 		it, err := s.in.Item(ctx, id, scope)
@@ -44,33 +88,33 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 		case errors.As(err, &ce) && ce.Code == contract.CodeNotFound:
 			continue
 		case err != nil:
-			return memory.Written{}, err
+			return nil, nil, err
 		}
 		forgotten[id] = true
 		if it.Kind == "document" && it.SourceID != "" {
-			sources[source{it.Meta.Workspace, it.SourceID, it.Source}] = true
+			sources[forgetSource{it.Meta.Workspace, it.SourceID, it.Source}] = true
 			continue
 		}
 		if err := s.j.Purge(ctx, subjectItem+it.ID, 0); err != nil {
-			return memory.Written{}, err
+			return nil, nil, err
 		}
 	}
-	// What remains of each source, read before the deletion is applied.
-	type restore struct {
-		subject string
-		src     memory.SourceRecord
-		items   []memory.Item
-	}
-	var restores []restore
+	return sources, forgotten, nil
+}
+
+// readRestores reads what remains of each source, before the deletion is
+// applied, and purges the source's subject up to what it read.
+func (s *Store) readRestores(ctx context.Context, sources map[forgetSource]bool, forgotten map[string]bool) ([]sourceRestore, error) {
+	var restores []sourceRestore
 	for src := range sources {
 		subject := sourceSubject(src.workspace, src.id)
 		upTo, err := s.j.Last(ctx, subject)
 		if err != nil {
-			return memory.Written{}, err
+			return nil, err
 		}
 		items, _, err := s.in.Browse(ctx, memory.BrowseQuery{SourceIDs: []string{src.id}, Workspaces: []string{src.workspace}, K: 1 << 30})
 		if err != nil {
-			return memory.Written{}, err
+			return nil, err
 		}
 		keep := items[:0]
 		for _, it := range items {
@@ -83,60 +127,55 @@ func (s *Store) Delete(ctx context.Context, ids []string, scope []string) (memor
 		}
 		rec, err := s.sourceRecord(ctx, src.workspace, src.id, src.kind)
 		if err != nil {
-			return memory.Written{}, err
+			return nil, err
 		}
 		// Anything appended to the source after upTo stays: it is newer
 		// than what this forget read.
 		if upTo > 0 {
 			if err := s.j.Purge(ctx, subject, upTo+1); err != nil {
-				return memory.Written{}, err
+				return nil, err
 			}
 		}
 		if len(keep) > 0 {
-			restores = append(restores, restore{subject, rec, keep})
+			restores = append(restores, sourceRestore{subject, rec, keep})
 		}
 	}
-	// Snapshots may hold the text. Replicas take new ones once they have
-	// applied the deletion; one that was uploading as this ran replaces
-	// its own then, and the check after the deletion catches it sooner.
-	if err := s.j.DropSnapshots(ctx, 0); err != nil {
-		return memory.Written{}, err
-	}
-	keys, back := forgetKeys(s.j.key, ids)
-	seq, out, _, err := s.publish(ctx, subjectForget, "", event{Op: opForget, Keys: keys, KeyID: keyID(s.j.key), Workspaces: scope})
-	if err != nil {
-		return memory.Written{}, err
-	}
-	forgetSeq := seq
+	return restores, nil
+}
+
+// afterForget finishes a forget published at forgetSeq: it purges again
+// the subjects of the ids found, appends what remains of the sources, and
+// drops the snapshots older than the deletion. It returns the last
+// sequence written.
+func (s *Store) afterForget(ctx context.Context, ids, missingIDs []string, restores []sourceRestore, forgetSeq uint64) (uint64, error) {
 	// A learning sent again while this ran was appended after the purge
 	// and before the deletion, which removed it everywhere: purged again
 	// below the deletion, its subject keeps only what came after.
 	missing := map[string]bool{}
-	var missingIDs []string
-	for _, k := range out.Missing {
-		missing[back[k]] = true
-		missingIDs = append(missingIDs, back[k])
+	for _, id := range missingIDs {
+		missing[id] = true
 	}
 	for _, id := range ids {
 		if !missing[id] {
 			if err := s.j.Purge(ctx, subjectItem+id, forgetSeq); err != nil {
-				return memory.Written{}, err
+				return 0, err
 			}
 		}
 	}
+	seq := forgetSeq
 	for _, rs := range restores {
 		// The forgotten text's hash is no version of the source: "" makes
 		// the next ingest of the file store it again.
 		w, err := s.appendVersion(ctx, rs.subject, "", rs.src, rs.items)
 		if err != nil {
-			return memory.Written{}, err
+			return 0, err
 		}
 		seq = max(seq, w.Seq)
 	}
 	if err := s.j.DropSnapshots(ctx, forgetSeq); err != nil {
-		return memory.Written{}, err
+		return 0, err
 	}
-	return memory.Written{Missing: missingIDs, Seq: seq}, nil
+	return seq, nil
 }
 
 // sourceRecord is the record of a source as stored, its content hash

@@ -88,54 +88,86 @@ func parse(gz []byte) (*table, error) {
 	if _, err := io.Copy(&sb, zr); err != nil {
 		return nil, err
 	}
-	rest := sb.String()
-	line := func() string {
-		l, r, _ := strings.Cut(rest, "\n")
-		rest = r
-		return l
-	}
-	count := func(what string) (int, error) {
-		l := line()
-		n, unit, _ := strings.Cut(l, " ")
-		v, err := strconv.Atoi(n)
-		if err != nil || unit != what {
-			return 0, fmt.Errorf("expected a count of %s, got %q", what, l)
-		}
-		return v, nil
-	}
-	if l := line(); l != "wordnet-table 2" {
+	r := &tableReader{rest: sb.String()}
+	if l := r.line(); l != "wordnet-table 2" {
 		return nil, fmt.Errorf("unknown table version %q", l)
 	}
-	total, err := count("tagged")
+	total, err := r.count("tagged")
 	if err != nil {
 		return nil, err
 	}
-	nsyn, err := count("synsets")
+	nsyn, err := r.count("synsets")
 	if err != nil {
 		return nil, err
 	}
 	t := &table{total: float64(total), hypAt: make([]int32, 1, nsyn+1), memAt: make([]int32, nsyn+1)}
+	if err := t.readHypernyms(r, nsyn); err != nil {
+		return nil, err
+	}
+	nw, err := r.count("words")
+	if err != nil {
+		return nil, err
+	}
+	derivedNames, err := t.readWords(r, nw, nsyn)
+	if err != nil {
+		return nil, err
+	}
+	t.placeMembers(nsyn, nw)
+	t.linkDerived(derivedNames)
+	nf, err := r.count("forms")
+	if err != nil {
+		return nil, err
+	}
+	t.readForms(r, nf)
+	return t, nil
+}
+
+// tableReader reads the table's text a line at a time.
+type tableReader struct{ rest string }
+
+func (r *tableReader) line() string {
+	l, rest, _ := strings.Cut(r.rest, "\n")
+	r.rest = rest
+	return l
+}
+
+// count reads a line "N what".
+func (r *tableReader) count(what string) (int, error) {
+	l := r.line()
+	n, unit, _ := strings.Cut(l, " ")
+	v, err := strconv.Atoi(n)
+	if err != nil || unit != what {
+		return 0, fmt.Errorf("expected a count of %s, got %q", what, l)
+	}
+	return v, nil
+}
+
+// readHypernyms reads a line of hypernyms for each of nsyn synsets.
+func (t *table) readHypernyms(r *tableReader, nsyn int) error {
 	for i := 0; i < nsyn; i++ {
-		for _, f := range strings.Fields(line()) {
+		for _, f := range strings.Fields(r.line()) {
 			h, err := strconv.Atoi(f)
 			if err != nil || h >= nsyn {
-				return nil, fmt.Errorf("synset %d: bad hypernym %q", i, f)
+				return fmt.Errorf("synset %d: bad hypernym %q", i, f)
 			}
 			t.hyper = append(t.hyper, int32(h))
 		}
 		t.hypAt = append(t.hypAt, int32(len(t.hyper)))
 	}
-	nw, err := count("words")
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// readWords reads nw word lines (lemma, tagged count, senses, derived
+// words), counting each synset's words as it goes. It returns the derived
+// words' names, which can be resolved once every word is read.
+func (t *table) readWords(r *tableReader, nw, nsyn int) ([]string, error) {
 	t.index = make(map[string]int32, nw)
 	t.lemmas = make([]string, nw)
 	t.tagged = make([]int32, nw)
 	t.senseAt = make([]int32, 1, nw+1)
 	derivedNames := make([]string, nw)
 	for i := 0; i < nw; i++ {
-		l := line()
+		l := r.line()
 		f := strings.Split(l, "\t")
 		if len(f) != 4 {
 			return nil, fmt.Errorf("word line %q", l)
@@ -160,7 +192,11 @@ func parse(gz []byte) (*table, error) {
 		t.senseAt = append(t.senseAt, int32(len(t.senses)))
 		derivedNames[i] = f[3]
 	}
-	// Synsets' words: counted above, placed now.
+	return derivedNames, nil
+}
+
+// placeMembers lists each synset's words: counted by readWords, placed now.
+func (t *table) placeMembers(nsyn, nw int) {
 	for i := 1; i <= nsyn; i++ {
 		t.memAt[i] += t.memAt[i-1]
 	}
@@ -172,7 +208,12 @@ func parse(gz []byte) (*table, error) {
 			fill[s.Synset]++
 		}
 	}
-	t.derAt = make([]int32, 1, nw+1)
+}
+
+// linkDerived resolves each word's derived words to their indexes,
+// dropping the names the table does not hold.
+func (t *table) linkDerived(derivedNames []string) {
+	t.derAt = make([]int32, 1, len(derivedNames)+1)
 	for _, names := range derivedNames {
 		for _, d := range strings.Fields(names) {
 			if j, ok := t.index[d]; ok {
@@ -181,13 +222,13 @@ func parse(gz []byte) (*table, error) {
 		}
 		t.derAt = append(t.derAt, int32(len(t.derived)))
 	}
-	nf, err := count("forms")
-	if err != nil {
-		return nil, err
-	}
+}
+
+// readForms reads nf inflected forms and their bases.
+func (t *table) readForms(r *tableReader, nf int) {
 	t.exc = make(map[string]int32, nf)
 	for i := 0; i < nf; i++ {
-		form, base, _ := strings.Cut(line(), " ")
+		form, base, _ := strings.Cut(r.line(), " ")
 		if _, dup := t.exc[form]; dup {
 			continue // the first base listed is the commonest
 		}
@@ -195,7 +236,6 @@ func parse(gz []byte) (*table, error) {
 			t.exc[form] = j
 		}
 	}
-	return t, nil
 }
 
 // Senses returns the frequent senses of a word, lowercase, in any

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
 )
 
 // runExport writes every item the caller may see as JSON Lines
@@ -54,36 +55,16 @@ func (m *Main) runExport(ctx context.Context, g globalFlags, args []string) int 
 	defer sys.Close()
 	cc := contract.CallContext{Source: "cli", Transport: contract.TransportCLI}
 	w := bufio.NewWriterSize(out, 256<<10)
-	n := 0
 	term := fs.Arg(0) != "" && fs.Arg(0) != "-" && isTerminal(m.Stderr)
-	for {
-		raw, err := gw.Export(ctx, params, cc)
-		if err != nil {
-			closeOut(false)
-			fmt.Fprintln(m.Stderr, "openhuman-core: export:", contract.ErrorMessage(err))
-			return exitFailure
-		}
-		var page struct {
-			Items      []json.RawMessage `json:"items"`
-			NextCursor string            `json:"next_cursor"`
-		}
-		if err := json.Unmarshal(raw, &page); err != nil {
-			closeOut(false)
-			fmt.Fprintln(m.Stderr, "openhuman-core: export: the memory service sent a malformed page")
-			return exitFailure
-		}
-		for _, line := range page.Items {
-			w.Write(line)
-			w.WriteByte('\n')
-		}
-		n += len(page.Items)
+	n, err := exportPages(ctx, gw, params, cc, w, func(n int) {
 		if term {
 			fmt.Fprintf(m.Stderr, "\r\033[Kexporting: %d items", n)
 		}
-		if page.NextCursor == "" {
-			break
-		}
-		params["cursor"] = page.NextCursor
+	})
+	if err != nil {
+		closeOut(false)
+		fmt.Fprintln(m.Stderr, "openhuman-core: export:", err)
+		return exitFailure
 	}
 	if term {
 		fmt.Fprint(m.Stderr, "\r\033[K")
@@ -101,6 +82,36 @@ func (m *Main) runExport(ctx context.Context, g globalFlags, args []string) int 
 		fmt.Fprintf(m.Stdout, "exported %s to %s (format v%d)\n", plural(n, "item"), fs.Arg(0), contract.ExportVersion)
 	}
 	return exitOK
+}
+
+// exportPages writes every page of the export params ask for to w, and
+// calls progress with the count of items written after each. Its error is
+// said as is after "export:".
+func exportPages(ctx context.Context, gw *gateway.Gateway, params map[string]any, cc contract.CallContext, w *bufio.Writer, progress func(n int)) (int, error) {
+	n := 0
+	for {
+		raw, err := gw.Export(ctx, params, cc)
+		if err != nil {
+			return n, errors.New(contract.ErrorMessage(err))
+		}
+		var page struct {
+			Items      []json.RawMessage `json:"items"`
+			NextCursor string            `json:"next_cursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return n, errors.New("the memory service sent a malformed page")
+		}
+		for _, line := range page.Items {
+			w.Write(line)
+			w.WriteByte('\n')
+		}
+		n += len(page.Items)
+		progress(n)
+		if page.NextCursor == "" {
+			return n, nil
+		}
+		params["cursor"] = page.NextCursor
+	}
 }
 
 // openOutput opens FILE for writing, or stdout for "" and "-". A file is

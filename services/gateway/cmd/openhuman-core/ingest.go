@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
 )
 
@@ -50,6 +51,12 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 		})
 	}
 
+	return m.ingestFiles(ctx, gw, cc, fs.Args(), ingest.Options{Workspace: *workspace, MaxFileBytes: *maxSize, MaxRequestBytes: int(sys.NC.MaxPayload())}, g.verbose)
+}
+
+// ingestFiles walks paths and sends their files to memory through gw,
+// saying on stderr how far it got and what failed, then sums up on stdout.
+func (m *Main) ingestFiles(ctx context.Context, gw *gateway.Gateway, cc contract.CallContext, paths []string, opts ingest.Options, verbose bool) int {
 	send := func(ctx context.Context, files []json.RawMessage) ([]contract.IngestedFile, error) {
 		raw, err := gw.Ingest(ctx, files, cc)
 		if err != nil {
@@ -70,17 +77,16 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 			fmt.Fprintf(m.Stderr, "\r\033[Kingesting: %d files read, %d sent, %d skipped, %d failed", st.Seen, st.Sent, st.Skipped(), len(st.Failures))
 		}
 	}
-	opts := ingest.Options{Workspace: *workspace, MaxFileBytes: *maxSize, MaxRequestBytes: int(sys.NC.MaxPayload()),
-		Failed: func(f ingest.Failure) {
-			if term {
-				fmt.Fprint(m.Stderr, "\r\033[K")
-			}
-			fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: %s\n", f.Path, f.Reason)
-			if f.Partly {
-				fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: part of its new content is stored beside its old; ingesting it again in full replaces the old\n", f.Path)
-			}
-		}}
-	st, err := ingest.Walk(ctx, fs.Args(), opts, send, progress)
+	opts.Failed = func(f ingest.Failure) {
+		if term {
+			fmt.Fprint(m.Stderr, "\r\033[K")
+		}
+		fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: %s\n", f.Path, f.Reason)
+		if f.Partly {
+			fmt.Fprintf(m.Stderr, "openhuman-core: ingest: %s: part of its new content is stored beside its old; ingesting it again in full replaces the old\n", f.Path)
+		}
+	}
+	st, err := ingest.Walk(ctx, paths, opts, send, progress)
 	if progress != nil {
 		fmt.Fprint(m.Stderr, "\r\033[K")
 	}
@@ -94,10 +100,20 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 		summary += fmt.Sprintf(", %d sent in parts", st.InParts)
 	}
 	fmt.Fprintf(m.Stdout, "%s; skipped %d ignored, %d binary, %d over %d bytes, %d unreadable, %d secret; %d failed\n",
-		summary, st.Ignored, st.Binary, st.TooLarge, *maxSize, st.Unreadable, st.Secret, len(st.Failures))
+		summary, st.Ignored, st.Binary, st.TooLarge, opts.MaxFileBytes, st.Unreadable, st.Secret, len(st.Failures))
+	m.printIngestSkips(st, opts.MaxFileBytes, verbose)
+	if len(st.Failures) > 0 {
+		return exitSomeFailed
+	}
+	return exitOK
+}
+
+// printIngestSkips names the files stored with secrets removed and those
+// skipped, the first few of each or, verbose, all.
+func (m *Main) printIngestSkips(st ingest.Stats, maxSize int64, verbose bool) {
 	// Every file named, or the first few and --verbose for all of them.
 	shown := namesShown
-	if g.verbose {
+	if verbose {
 		shown = -1
 	}
 	if len(st.RedactedFiles) > 0 {
@@ -112,7 +128,7 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 		why   string
 		names []string
 	}{
-		{fmt.Sprintf("over %d bytes (--max-file-size raises the limit)", *maxSize), st.TooLargeNames},
+		{fmt.Sprintf("over %d bytes (--max-file-size raises the limit)", maxSize), st.TooLargeNames},
 		{"as binary", st.BinaryNames},
 		{"as unreadable", st.UnreadableNames},
 		{"as secret files (name one on the command line to ingest it, scrubbed)", st.SecretNames},
@@ -121,10 +137,6 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 			fmt.Fprintf(m.Stdout, "skipped %s: %s\n", skip.why, listSome(skip.names, shown))
 		}
 	}
-	if len(st.Failures) > 0 {
-		return exitSomeFailed
-	}
-	return exitOK
 }
 
 // namesShown is how many files a line of the summary names without

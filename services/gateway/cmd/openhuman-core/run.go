@@ -8,17 +8,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/connlimit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/pkg/failurelimit"
 	"github.com/openhuman-go/openhuman-go/pkg/run"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
@@ -26,10 +24,10 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/services/gateway/embedded"
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
 	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
 )
 
@@ -195,7 +193,7 @@ func (m *Main) usageError(err error) int {
 }
 
 // start loads configuration and brings up the system the gateway talks to.
-func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.System, *slog.Logger, error) {
+func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *embedded.System, *slog.Logger, error) {
 	cfg, err := config.Load(g.home, m.Getenv)
 	if err != nil {
 		return nil, nil, nil, err
@@ -212,7 +210,7 @@ func (m *Main) start(g globalFlags, quiet bool) (*gateway.Gateway, *system.Syste
 	// One tracer provider for the process: in embedded mode the services
 	// in it export their spans through it too.
 	m.stopTracing = tracing.Start("openhuman-core", log)
-	sys, err := system.Start(cfg, log)
+	sys, err := embedded.Start(cfg, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -255,17 +253,8 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	if g.addr != "" {
 		addr = g.addr
 	}
-	if err := httpapi.CheckListen(addr, m.cfg.Auth.Tokens); err != nil {
-		fmt.Fprintln(m.Stderr, "openhuman-core:", err)
-		return exitFailure
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		hint := "another address: --addr HOST:PORT or OPENHUMAN_HTTP_ADDR"
-		if errors.Is(err, syscall.EADDRINUSE) {
-			hint = "something already listens there: stop it, or choose " + hint
-		}
-		fmt.Fprintf(m.Stderr, "openhuman-core: cannot listen on %s: %v (%s)\n", addr, err, hint)
+	ln, ok := m.listen(addr)
+	if !ok {
 		return exitFailure
 	}
 	proxies, err := clientaddr.ParseTrusted(m.cfg.HTTP.TrustedProxies)
@@ -281,7 +270,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	}
 	defer closeOAuth()
 	// One count of wrong tokens per client address, wherever presented.
-	guard := websession.DefaultGuard()
+	guard := failurelimit.DefaultGuard()
 	con := newConsole(gw, m.cfg, authz, guard, log)
 	defer con.Close()
 	api := httpapi.New(gw, mcp, httpapi.Options{
@@ -307,16 +296,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 	// Connections stay below the descriptor limit, with room for newcomers
 	// (/healthz among them) however many sit idle.
 	go func() { errc <- connlimit.Serve(srv, ln, 0) }()
-	url := "http://" + ln.Addr().String()
-	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
-		// Every address of the host: named as asked (0.0.0.0), not as
-		// the dual-stack socket reports itself ([::]).
-		host, _, _ := net.SplitHostPort(addr)
-		if host == "" {
-			host = "0.0.0.0"
-		}
-		url = "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
-	}
+	url := servingURL(ln, addr)
 	fmt.Fprintf(m.Stdout, "openhuman-core serving on %s  (console %s/console/, MCP %s/mcp, JSON-RPC %s/rpc, metrics %s/metrics)\n", url, url, url, url, url)
 	if edge != nil {
 		log.Info("remote clients sign in with OAuth", "resource", edge.Resource, "authorization_server", edge.Issuers[0], "built_in", authz != nil)
@@ -328,18 +308,7 @@ func (m *Main) runServe(ctx context.Context, g globalFlags) int {
 		log.Error("HTTP server stopped", "err", err)
 		return exitFailure
 	}
-	grace := m.cfg.Shutdown.Grace()
-	log.Info("shutting down: no new requests; those being handled may finish", "grace", grace)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		log.Warn("requests still running after the shutdown grace period were cut off: raise OPENHUMAN_SHUTDOWN_GRACE_SECONDS, "+
-			"and the orchestrator's stop timeout with it, if they must finish", "grace", grace, "err", err)
-	}
-	// The services get what is left of the same grace period.
-	if err := sys.Shutdown(shutdownCtx); err != nil {
-		log.Warn("stopping the services", "err", err)
-	}
+	shutDownServe(srv, sys, m.cfg.Shutdown.Grace(), log)
 	return exitOK
 }
 
@@ -402,7 +371,7 @@ func (m *Main) runCall(ctx context.Context, g globalFlags, tool, args string) in
 
 // newConsole is the console serve mounts at /console/, signing in with the
 // tokens /rpc takes.
-func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, guard *websession.Guard, log *slog.Logger) *console.Console {
+func newConsole(gw *gateway.Gateway, cfg config.Config, authz *oauth.Server, guard *failurelimit.Guard, log *slog.Logger) *console.Console {
 	var auth func(string) (string, []string, []string, bool)
 	if len(cfg.Auth.Tokens) > 0 {
 		auth = httpapi.Authenticator(cfg.Auth.Tokens)

@@ -114,28 +114,3 @@ func TestCSRF(t *testing.T) {
 		t.Errorf("ran %d, refused %v", ran, refused)
 	}
 }
-
-func TestLimiter(t *testing.T) {
-	c := &clock{t: time.Unix(1_800_000_000, 0)}
-	l := NewLimiter(10*time.Second, 3)
-	l.now = c.now
-	for range 3 {
-		if w := l.Wait("10.0.0.1"); w != 0 {
-			t.Fatalf("waits %v before its burst is spent", w)
-		}
-		l.Failed("10.0.0.1")
-	}
-	if w := l.Wait("10.0.0.1"); w <= 0 || w > 10*time.Second {
-		t.Fatalf("after 3 failures it waits %v", w)
-	}
-	if w := l.Wait("10.0.0.2"); w != 0 {
-		t.Errorf("another address waits %v", w)
-	}
-	c.t = c.t.Add(10 * time.Second)
-	if w := l.Wait("10.0.0.1"); w != 0 {
-		t.Errorf("after the interval it still waits %v", w)
-	}
-	if Address("192.0.2.7:5555") != "192.0.2.7" || Address("[::1]:80") != "loopback" {
-		t.Error("Address")
-	}
-}

@@ -83,8 +83,45 @@ func run(dict, out string) error {
 	}
 	sort.Strings(lemmas)
 
-	// Synsets get dense ids: first the kept senses, then their hypernyms,
-	// in lemma order, so the numbering follows the data alone.
+	ids, order, kept := numberSynsets(lemmas, senses, synsets)
+	var b bytes.Buffer
+	total := 0
+	for _, c := range tagged {
+		total += c
+	}
+	fmt.Fprintf(&b, "wordnet-table 2\n%d tagged\n%d synsets\n", total, len(order))
+	for i, key := range order {
+		var hs []string
+		if i < kept {
+			for _, h := range synsets[key].hypernyms {
+				hs = append(hs, strconv.Itoa(ids[h]))
+			}
+		}
+		fmt.Fprintln(&b, strings.Join(hs, " "))
+	}
+	writeWords(&b, lemmas, senses, synsets, tagged, ids)
+	exc, err := readExceptions(dict, senses)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "%d forms\n", len(exc))
+	for _, e := range exc {
+		fmt.Fprintln(&b, e)
+	}
+
+	z, err := gzipped(b.Bytes())
+	if err != nil {
+		return err
+	}
+	log.Printf("%d lemmas, %d synsets, %d forms: %d bytes, %d gzipped", len(lemmas), len(order), len(exc), b.Len(), len(z))
+	return os.WriteFile(out, z, 0o644)
+}
+
+// numberSynsets gives synsets dense ids: first the kept senses, then their
+// hypernyms, in lemma order, so the numbering follows the data alone. It
+// returns the ids, the synsets in id order, and how many of them are kept
+// senses.
+func numberSynsets(lemmas []string, senses map[string][]sense, synsets map[string]*synset) (map[string]int, []string, int) {
 	ids := map[string]int{}
 	var order []string
 	id := func(key string) int {
@@ -106,23 +143,13 @@ func run(dict, out string) error {
 			id(h)
 		}
 	}
+	return ids, order, kept
+}
 
-	var b bytes.Buffer
-	total := 0
-	for _, c := range tagged {
-		total += c
-	}
-	fmt.Fprintf(&b, "wordnet-table 2\n%d tagged\n%d synsets\n", total, len(order))
-	for i, key := range order {
-		var hs []string
-		if i < kept {
-			for _, h := range synsets[key].hypernyms {
-				hs = append(hs, strconv.Itoa(ids[h]))
-			}
-		}
-		fmt.Fprintln(&b, strings.Join(hs, " "))
-	}
-	fmt.Fprintf(&b, "%d words\n", len(lemmas))
+// writeWords writes a line for each lemma: its tagged count, its senses by
+// synset id and weight, and its derivationally related lemmas.
+func writeWords(b *bytes.Buffer, lemmas []string, senses map[string][]sense, synsets map[string]*synset, tagged map[string]int, ids map[string]int) {
+	fmt.Fprintf(b, "%d words\n", len(lemmas))
 	for _, l := range lemmas {
 		var ss []string
 		derived := map[string]bool{}
@@ -139,30 +166,24 @@ func run(dict, out string) error {
 			ds = append(ds, d)
 		}
 		sort.Strings(ds)
-		fmt.Fprintf(&b, "%s\t%d\t%s\t%s\n", l, tagged[l], strings.Join(ss, " "), strings.Join(ds, " "))
+		fmt.Fprintf(b, "%s\t%d\t%s\t%s\n", l, tagged[l], strings.Join(ss, " "), strings.Join(ds, " "))
 	}
-	exc, err := readExceptions(dict, senses)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(&b, "%d forms\n", len(exc))
-	for _, e := range exc {
-		fmt.Fprintln(&b, e)
-	}
+}
 
+// gzipped is data compressed as well as gzip can.
+func gzipped(data []byte) ([]byte, error) {
 	var z bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := zw.Write(b.Bytes()); err != nil {
-		return err
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
 	}
 	if err := zw.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	log.Printf("%d lemmas, %d synsets, %d forms: %d bytes, %d gzipped", len(lemmas), len(order), len(exc), b.Len(), z.Len())
-	return os.WriteFile(out, z.Bytes(), 0o644)
+	return z.Bytes(), nil
 }
 
 // lemmaAt resolves a "synset#word number" reference to its lemma.

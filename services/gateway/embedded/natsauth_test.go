@@ -1,4 +1,4 @@
-package system_test
+package embedded_test
 
 import (
 	"context"
@@ -17,13 +17,13 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
-	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	busembedded "github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/llm"
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/gateway/embedded"
 	"github.com/openhuman-go/openhuman-go/services/memory/jetstream"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
@@ -57,7 +57,7 @@ func mustStartDeployNATS(t *testing.T) (string, map[string]string) {
 		t.Error("deploy/nats/nats.conf does not enable JetStream, which memory replication needs")
 	}
 	opts.StoreDir = t.TempDir()
-	srv, err := embedded.StartServer(opts)
+	srv, err := busembedded.StartServer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func natsConfig(url, user, password string) config.NATS {
 
 // inboxPrefix is the reply prefix each user's binary takes, the only one
 // deploy/nats/auth.conf lets it read.
-var inboxPrefix = map[string]string{"gateway": system.InboxPrefix, "agents": agentsmain.InboxPrefix, "memory": jetstream.InboxPrefix}
+var inboxPrefix = map[string]string{"gateway": embedded.InboxPrefix, "agents": agentsmain.InboxPrefix, "memory": jetstream.InboxPrefix}
 
 func mustDialAs(t *testing.T, cfg config.NATS) *nats.Conn {
 	t.Helper()
@@ -156,7 +156,7 @@ func TestDeployNATSPermissions(t *testing.T) {
 	mustStartService(t, searchmain.Start, cfgFor("search"))
 	agentsNC := mustStartService(t, agentsmain.Start, cfgFor("agents"))
 
-	sys, err := system.Start(cfgFor("gateway"), slog.New(slog.DiscardHandler))
+	sys, err := embedded.Start(cfgFor("gateway"), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestDeployNATSPermissions(t *testing.T) {
 	t.Run("a wrong password is refused, clearly", func(t *testing.T) {
 		cfg := cfgFor("gateway")
 		cfg.NATS.Password = "not-" + pw["gateway"]
-		_, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+		_, err := embedded.Start(cfg, slog.New(slog.DiscardHandler))
 		want := "NATS at " + url + " refused the credentials: authorization violation; check nats.user/nats.password"
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("wrong password: %v, want %q", err, want)

@@ -1,4 +1,4 @@
-package system_test
+package embedded_test
 
 import (
 	"crypto/rand"

@@ -1,4 +1,7 @@
-package gateway
+// Package healthwindow counts each tool's calls and failures over the last
+// few minutes, from which the registry tells a degraded tool from a healthy
+// one.
+package healthwindow
 
 import (
 	"sync"
@@ -7,15 +10,15 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// recentWindow is how far back health looks at a tool's failures.
-const recentWindow = 5 * time.Minute
+// Span is how far back health looks at a tool's failures.
+const Span = 5 * time.Minute
 
-// recent counts each tool's calls and failures over the last few minutes,
+// Window counts each tool's calls and failures over the last few minutes,
 // in one-minute buckets. A failure is the server's fault (the service was
 // down, the engine failed). A caller's mistake counts neither way: as a
 // failure it would let any caller mark a tool degraded, and as a call it
 // would let one hide the failures of others under its own.
-type recent struct {
+type Window struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	byTool map[string]*[5]bucket
@@ -26,11 +29,13 @@ type bucket struct {
 	calls, failures int
 }
 
-func newRecent(now func() time.Time) *recent {
-	return &recent{now: now, byTool: map[string]*[5]bucket{}}
+// New returns an empty window read on the clock now.
+func New(now func() time.Time) *Window {
+	return &Window{now: now, byTool: map[string]*[5]bucket{}}
 }
 
-func (r *recent) record(tool string, err error) {
+// Record counts one call of tool that ended with err.
+func (r *Window) Record(tool string, err error) {
 	if callerFault(err) {
 		return
 	}
@@ -52,8 +57,8 @@ func (r *recent) record(tool string, err error) {
 	}
 }
 
-// counts returns calls and failures within recentWindow.
-func (r *recent) counts(tool string) (calls, failures int) {
+// Counts returns calls and failures within Span.
+func (r *Window) Counts(tool string) (calls, failures int) {
 	minute := r.now().Unix() / 60
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -1,4 +1,4 @@
-package gateway
+package policy
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 
 func TestActionBudgetSlidesOverTheHour(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	p := NewPolicy(AutonomyFull, 3)
+	p := New(AutonomyFull, 3)
 	p.now = func() time.Time { return now }
 	for i := range 3 {
 		if err := p.Allow("memory.learn", "mcp"); err != nil {
@@ -25,15 +25,15 @@ func TestActionBudgetSlidesOverTheHour(t *testing.T) {
 	if err := p.Allow("memory.learn", "mcp"); err == nil {
 		t.Fatal("the budget refilled by more than the acts that aged out")
 	}
-	posture, denials := p.posture()
+	posture, denials := p.Posture()
 	if posture["actions_last_hour"] != 3 || len(denials) != 2 {
 		t.Fatalf("posture %v denials %v", posture, denials)
 	}
 	// Unlimited and read-only.
-	if err := NewPolicy(AutonomyFull, 0).Allow("memory.learn", "mcp"); err != nil {
+	if err := New(AutonomyFull, 0).Allow("memory.learn", "mcp"); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewPolicy(AutonomyReadOnly, 0).Allow("memory.forget", "mcp"); err == nil {
+	if err := New(AutonomyReadOnly, 0).Allow("memory.forget", "mcp"); err == nil {
 		t.Fatal("read-only allowed a forget")
 	}
 }

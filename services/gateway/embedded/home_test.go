@@ -1,6 +1,6 @@
 //go:build unix
 
-package system_test
+package embedded_test
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/gateway/embedded"
 )
 
 // TestHomeIsPrivate: under the usual umask (022), a start in a home that
@@ -32,13 +32,13 @@ func TestHomeIsPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	start := func() *system.System {
+	start := func() *embedded.System {
 		t.Helper()
 		cfg, err := config.Load(home, func(string) string { return "" })
 		if err != nil {
 			t.Fatal(err)
 		}
-		sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+		sys, err := embedded.Start(cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,17 +1,22 @@
-package websession
+// Package failurelimit slows down guessing: it bounds failed attempts per
+// client address (Limiter), and wrong tokens per address counted once each
+// (Guard). The console's sign-in, the bearer tokens at /rpc and /mcp, and
+// the OAuth server's client registration are held by it.
+//
+// The buckets are golang.org/x/time/rate's; what this package adds is a
+// bucket per address, bounded in number, that only failures spend.
+package failurelimit
 
 import (
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
-
-	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
 )
 
-// Limiter bounds failed sign-ins per client address: a few at once, then
+// Limiter bounds failed attempts per client address: a few at once, then
 // one per interval, so a token cannot be guessed from one address at any
-// useful speed. Successful sign-ins cost nothing.
+// useful speed. Successful attempts cost nothing.
 type Limiter struct {
 	mu    sync.Mutex
 	every time.Duration
@@ -28,12 +33,6 @@ const maxAddresses = 10000
 func NewLimiter(every time.Duration, burst int) *Limiter {
 	return &Limiter{every: every, burst: burst, by: map[string]*rate.Limiter{}, now: time.Now}
 }
-
-// Address is the key a request's failures count against: its client
-// address, as clientaddr.Key has it (every loopback address one, an IPv6
-// address its /64). RemoteAddr holds the client's address already, behind
-// a trusted proxy too (clientaddr.Middleware).
-func Address(remoteAddr string) string { return clientaddr.Key(remoteAddr) }
 
 // Wait is how long addr must wait before it may try again; 0 when it may now.
 func (l *Limiter) Wait(addr string) time.Duration {
@@ -52,7 +51,7 @@ func (l *Limiter) Wait(addr string) time.Duration {
 	return r.DelayFrom(now)
 }
 
-// Failed counts one failed sign-in from addr.
+// Failed counts one failed attempt from addr.
 func (l *Limiter) Failed(addr string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -1,4 +1,4 @@
-package system
+package embedded
 
 import "github.com/nats-io/nats.go"
 

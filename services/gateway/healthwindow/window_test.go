@@ -1,4 +1,4 @@
-package gateway
+package healthwindow
 
 import (
 	"testing"
@@ -9,24 +9,24 @@ import (
 
 func TestRecentCountsServerFaultsInTheWindow(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	r := newRecent(func() time.Time { return now })
-	r.record("memory.fetch", nil)
-	r.record("memory.fetch", contract.Errorf(contract.CodeInvalidRequest, "bad"))
-	r.record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
+	r := New(func() time.Time { return now })
+	r.Record("memory.fetch", nil)
+	r.Record("memory.fetch", contract.Errorf(contract.CodeInvalidRequest, "bad"))
+	r.Record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
 	now = now.Add(2 * time.Minute)
-	r.record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
-	if calls, failures := r.counts("memory.fetch"); calls != 3 || failures != 2 {
+	r.Record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
+	if calls, failures := r.Counts("memory.fetch"); calls != 3 || failures != 2 {
 		t.Errorf("calls %d failures %d, want 3 and 2 (a caller's mistake is not counted)", calls, failures)
 	}
 	now = now.Add(4 * time.Minute) // the first minute has left the window
-	if calls, failures := r.counts("memory.fetch"); calls != 1 || failures != 1 {
+	if calls, failures := r.Counts("memory.fetch"); calls != 1 || failures != 1 {
 		t.Errorf("calls %d failures %d, want 1 and 1", calls, failures)
 	}
 	now = now.Add(10 * time.Minute)
-	if calls, _ := r.counts("memory.fetch"); calls != 0 {
+	if calls, _ := r.Counts("memory.fetch"); calls != 0 {
 		t.Errorf("old calls still counted: %d", calls)
 	}
-	if calls, _ := r.counts("memory.learn"); calls != 0 {
+	if calls, _ := r.Counts("memory.learn"); calls != 0 {
 		t.Errorf("unknown tool has calls")
 	}
 }
@@ -36,16 +36,16 @@ func TestRecentCountsServerFaultsInTheWindow(t *testing.T) {
 // nor hiding other calls' failures under a flood of them.
 func TestRecentIgnoresCallersMistakes(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	r := newRecent(func() time.Time { return now })
+	r := New(func() time.Time { return now })
 	for _, code := range []contract.Code{contract.CodeInvalidRequest, contract.CodeDenied, contract.CodeNotFound, contract.CodeUnsupported} {
 		for range 25 {
-			r.record("memory.fetch", contract.Errorf(code, "the caller's"))
+			r.Record("memory.fetch", contract.Errorf(code, "the caller's"))
 		}
 	}
-	r.record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
-	r.record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
-	r.record("memory.fetch", nil)
-	if calls, failures := r.counts("memory.fetch"); calls != 3 || failures != 2 {
+	r.Record("memory.fetch", contract.Errorf(contract.CodeEngine, "disk"))
+	r.Record("memory.fetch", contract.Errorf(contract.CodeUnavailable, "down"))
+	r.Record("memory.fetch", nil)
+	if calls, failures := r.Counts("memory.fetch"); calls != 3 || failures != 2 {
 		t.Errorf("calls %d failures %d, want 3 and 2: 100 caller mistakes hid two failures in three", calls, failures)
 	}
 }

@@ -1,4 +1,4 @@
-package gateway
+package writemark
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ func TestReadWriteReplyAgreesWithUnmarshal(t *testing.T) {
 		var seq struct{ Seq uint64 }
 		_ = json.Unmarshal([]byte(raw), &id)
 		_ = json.Unmarshal([]byte(raw), &seq)
-		got := readWriteReply(json.RawMessage(raw))
-		if got.id != id.ID || got.seq != seq.Seq {
+		got := ReadReply(json.RawMessage(raw))
+		if got.ID != id.ID || got.Seq != seq.Seq {
 			t.Errorf("%s: got %+v, json.Unmarshal gives id %q seq %d", raw, got, id.ID, seq.Seq)
 		}
 	}

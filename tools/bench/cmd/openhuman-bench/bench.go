@@ -21,8 +21,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/telemetry"
 	"github.com/openhuman-go/openhuman-go/services/memory"
-	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
-	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 const usageHead = `openhuman-bench: load on openhuman-core serve's /rpc and /mcp, with throughput,
@@ -57,7 +56,38 @@ type options struct {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var o options
+	o, done, err := parseOptions(args, stdout, stderr)
+	if done || err != nil {
+		return err
+	}
+	if o.url == "" {
+		home, err := os.MkdirTemp("", "openhuman-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(home)
+		stop, err := o.startOwn(ctx, home, stderr)
+		if stop != nil {
+			defer stop()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var transport http.RoundTripper = &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}
+	if o.token != "" {
+		transport = bearer{token: o.token, next: transport}
+	}
+	client := &http.Client{Transport: transport}
+	if o.soak > 0 {
+		return soak(ctx, client, o, slices.Max(o.concurrency), stdout)
+	}
+	return measure(ctx, client, o, stdout)
+}
+
+// parseOptions reads the flags. done is true when they asked only for the
+// usage or the version, which it has printed then.
+func parseOptions(args []string, stdout, stderr io.Writer) (o options, done bool, err error) {
 	fs := flag.NewFlagSet("openhuman-bench", flag.ContinueOnError)
 	fs.StringVar(&o.url, "url", "", "base URL of a running openhuman-core serve; empty starts one with a fresh home")
 	fs.StringVar(&o.home, "home", "", "with --url: the server's home, for the direct baseline (optional)")
@@ -79,23 +109,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(w, usageHead)
 		fs.PrintDefaults()
 		fmt.Fprint(w, usageTail)
-		return err
+		return o, true, err
 	}
 	if *version {
 		fmt.Fprintln(stdout, "openhuman-bench", telemetry.Version)
-		return nil
-	}
-	for _, c := range strings.Split(*conc, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(c))
-		if err != nil || n < 1 {
-			return fmt.Errorf("--concurrency %q: use positive whole numbers", *conc)
-		}
-		o.concurrency = append(o.concurrency, n)
+		return o, true, nil
 	}
 	if o.token == "" {
 		o.token = os.Getenv("OPENHUMAN_API_TOKEN")
 	}
 	o.stderr = stderr
+	return o, false, o.readLists(fs, *conc, *tr, *replicas)
+}
+
+// readLists reads the comma-separated flags, and gives a soak its own
+// defaults for the flags not set.
+func (o *options) readLists(fs *flag.FlagSet, conc, tr, replicas string) error {
+	for _, c := range strings.Split(conc, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return fmt.Errorf("--concurrency %q: use positive whole numbers", conc)
+		}
+		o.concurrency = append(o.concurrency, n)
+	}
 	if o.soak > 0 {
 		// A soak's memory stays about this size: its writes are forgotten
 		// again. Ten thousand items would only make it start slower.
@@ -108,15 +144,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			o.concurrency = []int{8}
 		}
 	}
-	for _, t := range strings.Split(*tr, ",") {
+	for _, t := range strings.Split(tr, ",") {
 		t = strings.TrimSpace(t)
 		if paths[t] == "" {
 			return fmt.Errorf("--transports: unknown transport %q: use rpc, mcp, rpc-learn, rpc-nothing or healthz", t)
 		}
 		o.transports = append(o.transports, t)
 	}
-
-	for _, u := range strings.Split(*replicas, ",") {
+	for _, u := range strings.Split(replicas, ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 				return fmt.Errorf("--replicas %q: give each replica's metrics URL, such as http://memory-1:9301/metrics", u)
@@ -124,34 +159,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			o.replicas = append(o.replicas, u)
 		}
 	}
+	return nil
+}
 
-	if o.url == "" {
-		home, err := os.MkdirTemp("", "openhuman-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(home)
-		o.home = home
-		url, pid, stop, err := startServe(home, stderr)
-		if err != nil {
-			return err
-		}
-		o.serverPID = pid
-		defer stop()
-		o.url = url
-		fmt.Fprintf(stderr, "storing %d items through %s/rpc ...\n", o.items, url)
-		if err := seed(ctx, url, o.items); err != nil {
-			return err
-		}
+// startOwn starts openhuman-core serve on home and stores o.items through
+// it. stop, when not nil, stops the server, whatever err says.
+func (o *options) startOwn(ctx context.Context, home string, stderr io.Writer) (stop func(), err error) {
+	o.home = home
+	url, pid, stop, err := startServe(home, stderr)
+	if err != nil {
+		return nil, err
 	}
-	var transport http.RoundTripper = &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}
-	if o.token != "" {
-		transport = bearer{token: o.token, next: transport}
-	}
-	client := &http.Client{Transport: transport}
-	if o.soak > 0 {
-		return soak(ctx, client, o, slices.Max(o.concurrency), stdout)
-	}
+	o.serverPID = pid
+	o.url = url
+	fmt.Fprintf(stderr, "storing %d items through %s/rpc ...\n", o.items, url)
+	return stop, seed(ctx, url, o.items)
+}
+
+// measure prints the table: the direct baseline when the home is known,
+// then a row per transport and concurrency.
+func measure(ctx context.Context, client *http.Client, o options, stdout io.Writer) error {
 	if o.serverPID > 0 {
 		fmt.Fprintf(stdout, "memory.fetch, %d items, %s per row\n\n", o.items, o.duration)
 	} else {
@@ -260,12 +287,11 @@ func round(d time.Duration) string {
 // direct runs the benchmark query on the memory domain in this process, on
 // the server's own database file: the floor the gateway's overhead adds to.
 func direct(ctx context.Context, path string, d time.Duration) (result, error) {
-	st := sqlite.New(path)
-	if err := st.Open(); err != nil {
+	svc, db, err := memorymain.OpenLocal(path)
+	if err != nil {
 		return result{}, err
 	}
-	defer st.Close()
-	svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0)})
+	defer db.Close()
 	qs := queries()
 	var res result
 	cpu0 := selfCPU()

@@ -1,4 +1,4 @@
-package system_test
+package embedded_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway/system"
+	"github.com/openhuman-go/openhuman-go/services/gateway/embedded"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 	"github.com/openhuman-go/openhuman-go/services/search/searchmain"
 )
@@ -299,17 +299,17 @@ func TestBusTrustEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := system.Start(cfg, slog.New(slog.DiscardHandler))
+	sys, err := embedded.Start(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sys.Close() })
-	if url := system.ListenURL(sys); url != "" {
+	if url := embedded.ListenURL(sys); url != "" {
 		t.Fatalf("the embedded NATS server listens at %s", url)
 	}
 	gw := bus.NewClient(sys.NC, sys.Signer)
 	seedWorkspaces(t, gw)
-	nc, err := system.Dial(sys, "intruder")
+	nc, err := embedded.Dial(sys, "intruder")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package websession
+package failurelimit
 
 import (
 	"crypto/hmac"
@@ -11,11 +11,11 @@ import (
 // Guard limits wrong tokens, wherever one is presented: the console's
 // sign-in, and a bearer token at /rpc and /mcp. It keeps two things.
 //
-//   - Per client address (Address; behind a trusted proxy, the client it
-//     forwarded for): a few wrong tokens at once, then one per interval.
-//     No source guesses at any useful speed, and a source is held back for
-//     its own failures only: a correct token from any other address gets
-//     in, whatever is tried elsewhere.
+//   - Per client address (the gateway's clientaddr.Key; behind a trusted
+//     proxy, the client it forwarded for): a few wrong tokens at once,
+//     then one per interval. No source guesses at any useful speed, and a
+//     source is held back for its own failures only: a correct token from
+//     any other address gets in, whatever is tried elsewhere.
 //   - Per token tried: a wrong token counts against its source the first
 //     time only, so a client that keeps sending a revoked or mistyped
 //     token holds back neither itself nor, behind a proxy not trusted,

@@ -1,9 +1,9 @@
-// Package system brings up what the gateway talks to. Without a NATS URL it
+// Package embedded brings up what the gateway talks to. Without a NATS URL it
 // starts an in-process NATS server and the memory, search and agents
 // services on it (the embedded default); with one, it only connects, and the
 // services run as their own processes. Either way the gateway gets a bus connection and
 // uses it the same way.
-package system
+package embedded
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/audit/auditmain"
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
-	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	busembedded "github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/callauth"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -68,7 +68,7 @@ type System struct {
 	Embedded bool
 	// Audit records the gateway's writes (nil when auditing is off).
 	Audit    *audit.Recorder
-	server   *embedded.Server
+	server   *busembedded.Server
 	conns    []*nats.Conn
 	services []io.Closer
 	local    map[string]func() error // the in-process services' readiness
@@ -112,7 +112,7 @@ func Start(cfg config.Config, log *slog.Logger) (*System, error) {
 	}
 	// One process: its own HMAC keys, which nothing outside it sees.
 	keys := bus.NewEmbeddedKeys()
-	srv, err := embedded.Start(embedded.Options{MaxPayload: maxPayload})
+	srv, err := busembedded.Start(busembedded.Options{MaxPayload: maxPayload})
 	if err != nil {
 		closeAudit(rec)
 		return nil, err

@@ -142,112 +142,141 @@ func soak(ctx context.Context, client *http.Client, o options, clients int, stdo
 // soakClient is one client: JSON-RPC calls and an MCP session of its own,
 // which it ends and opens again every 50 MCP calls.
 func soakClient(ctx context.Context, client *http.Client, o options, w int, st *soakStats) {
+	c := &soaker{ctx: ctx, client: client, url: o.url, w: w, st: st}
 	r := rand.New(rand.NewSource(int64(w) + 100))
 	qs := queries()
-	var learned []string
-	var mcp http.Header
-	mcpCalls := 0
-	rpc := func(op, method string, params any) (json.RawMessage, error) {
-		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-		t := time.Now()
-		resp, err := post(ctx, client, o.url+"/rpc", body, nil)
-		var out struct {
-			Result json.RawMessage `json:"result"`
-			Error  *struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if err == nil {
-			if jerr := json.Unmarshal(resp, &out); jerr != nil {
-				err = fmt.Errorf("not JSON: %.200s", resp)
-			} else if out.Error != nil {
-				err = errors.New(out.Error.Message)
-			}
-		}
-		if ctx.Err() == nil {
-			st.record(op, time.Since(t), err)
-		}
-		return out.Result, err
-	}
-	mcpCall := func(op string, body []byte) {
-		if mcp == nil || mcpCalls%50 == 0 {
-			if mcp != nil {
-				t := time.Now()
-				err := deleteSession(ctx, client, o.url, mcp)
-				if ctx.Err() == nil {
-					st.record("mcp session end", time.Since(t), err)
-				}
-			}
-			mcp = http.Header{"Accept": {"application/json, text/event-stream"}}
-			t := time.Now()
-			err := openSession(ctx, client, o.url, mcp)
-			if ctx.Err() == nil {
-				st.record("mcp session open", time.Since(t), err)
-			}
-			if err != nil {
-				mcp = nil
-				return
-			}
-		}
-		mcpCalls++
-		t := time.Now()
-		resp, err := post(ctx, client, o.url+"/mcp", body, mcp)
-		if err == nil && (!bytes.Contains(resp, []byte(`"result"`)) || bytes.Contains(resp, []byte(`"isError":true`))) {
-			err = fmt.Errorf("%.200s", resp)
-		}
-		if ctx.Err() == nil {
-			st.record(op, time.Since(t), err)
-		}
-	}
 	for i := 0; ctx.Err() == nil; i++ {
-		q := qs[r.Intn(len(qs))]
-		switch p := r.Intn(100); {
-		case p < 30:
-			_, _ = rpc("rpc memory.fetch", "openhuman.memory_fetch", map[string]any{"query": q, "limit": 10})
-		case p < 38:
-			_, _ = rpc("rpc memory.recall", "openhuman.memory_recall", map[string]any{"question": "what about " + q + "?"})
-		case p < 43:
-			_, _ = rpc("rpc memory.list", "openhuman.memory_items_list", map[string]any{"limit": 20})
-		case p < 55:
-			raw, err := rpc("rpc memory.learn", "openhuman.memory_learn", map[string]any{"text": fmt.Sprintf("Soak %d-%d: %s", w, i, note(r, i))})
-			var res struct {
-				ID string `json:"id"`
-			}
-			if err == nil && json.Unmarshal(raw, &res) == nil && res.ID != "" {
-				learned = append(learned, res.ID)
-			}
-			if len(learned) > 50 {
-				raw, err := rpc("rpc memory.forget", "openhuman.memory_forget", map[string]any{"ids": learned[:10]})
-				if err == nil && !bytes.Contains(raw, []byte(`"forgotten":10`)) {
-					st.record("rpc memory.forget", 0, fmt.Errorf("forgot fewer than asked: %.200s", raw))
-				}
-				learned = learned[10:]
-			}
-		case p < 80:
-			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call",
-				"params": map[string]any{"name": "memory.fetch", "arguments": map[string]any{"query": q, "limit": 10}}})
-			mcpCall("mcp memory.fetch", body)
-		case p < 85:
-			mcpCall("mcp tools/list", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-		case p < 92:
-			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call",
-				"params": map[string]any{"name": "memory.recall", "arguments": map[string]any{"question": "anything on " + q + "?"}}})
-			mcpCall("mcp memory.recall", body)
-		default:
-			_, _ = rpc("rpc tool_registry.list", "openhuman.tool_registry_list", map[string]any{})
+		c.step(r, i, qs[r.Intn(len(qs))])
+	}
+	c.cleanUp()
+}
+
+// soaker is one soak client's state.
+type soaker struct {
+	ctx      context.Context
+	client   *http.Client
+	url      string
+	w        int // the client's number
+	st       *soakStats
+	learned  []string    // ids learned and not forgotten yet
+	mcp      http.Header // the MCP session's headers; nil when none is open
+	mcpCalls int
+}
+
+// step makes one call, picked at random in the soak's mix, about q.
+func (c *soaker) step(r *rand.Rand, i int, q string) {
+	switch p := r.Intn(100); {
+	case p < 30:
+		_, _ = c.rpc("rpc memory.fetch", "openhuman.memory_fetch", map[string]any{"query": q, "limit": 10})
+	case p < 38:
+		_, _ = c.rpc("rpc memory.recall", "openhuman.memory_recall", map[string]any{"question": "what about " + q + "?"})
+	case p < 43:
+		_, _ = c.rpc("rpc memory.list", "openhuman.memory_items_list", map[string]any{"limit": 20})
+	case p < 55:
+		c.learn(fmt.Sprintf("Soak %d-%d: %s", c.w, i, note(r, i)))
+	case p < 80:
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+			"params": map[string]any{"name": "memory.fetch", "arguments": map[string]any{"query": q, "limit": 10}}})
+		c.mcpCall("mcp memory.fetch", body)
+	case p < 85:
+		c.mcpCall("mcp tools/list", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	case p < 92:
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+			"params": map[string]any{"name": "memory.recall", "arguments": map[string]any{"question": "anything on " + q + "?"}}})
+		c.mcpCall("mcp memory.recall", body)
+	default:
+		_, _ = c.rpc("rpc tool_registry.list", "openhuman.tool_registry_list", map[string]any{})
+	}
+}
+
+// learn stores text, and forgets the ten oldest of its notes once it holds
+// more than 50, so the soak's memory stays about the same size.
+func (c *soaker) learn(text string) {
+	raw, err := c.rpc("rpc memory.learn", "openhuman.memory_learn", map[string]any{"text": text})
+	var res struct {
+		ID string `json:"id"`
+	}
+	if err == nil && json.Unmarshal(raw, &res) == nil && res.ID != "" {
+		c.learned = append(c.learned, res.ID)
+	}
+	if len(c.learned) > 50 {
+		raw, err := c.rpc("rpc memory.forget", "openhuman.memory_forget", map[string]any{"ids": c.learned[:10]})
+		if err == nil && !bytes.Contains(raw, []byte(`"forgotten":10`)) {
+			c.st.record("rpc memory.forget", 0, fmt.Errorf("forgot fewer than asked: %.200s", raw))
+		}
+		c.learned = c.learned[10:]
+	}
+}
+
+// record counts a call unless the soak is over: a call cut short by its
+// end is no failure of the server.
+func (c *soaker) record(op string, took time.Duration, err error) {
+	if c.ctx.Err() == nil {
+		c.st.record(op, took, err)
+	}
+}
+
+// rpc makes one JSON-RPC call and records it as op.
+func (c *soaker) rpc(op, method string, params any) (json.RawMessage, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	t := time.Now()
+	resp, err := post(c.ctx, c.client, c.url+"/rpc", body, nil)
+	var out struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err == nil {
+		if jerr := json.Unmarshal(resp, &out); jerr != nil {
+			err = fmt.Errorf("not JSON: %.200s", resp)
+		} else if out.Error != nil {
+			err = errors.New(out.Error.Message)
 		}
 	}
-	// What this client learned and still holds is forgotten, so a soak
-	// against a long-lived server leaves it as it found it.
-	if len(learned) > 0 {
-		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "openhuman.memory_forget", "params": map[string]any{"ids": learned}})
+	c.record(op, time.Since(t), err)
+	return out.Result, err
+}
+
+// mcpCall sends body in the client's MCP session, opening one first when
+// none is open or the last has had its 50 calls.
+func (c *soaker) mcpCall(op string, body []byte) {
+	if c.mcp == nil || c.mcpCalls%50 == 0 {
+		if c.mcp != nil {
+			t := time.Now()
+			err := deleteSession(c.ctx, c.client, c.url, c.mcp)
+			c.record("mcp session end", time.Since(t), err)
+		}
+		c.mcp = http.Header{"Accept": {"application/json, text/event-stream"}}
+		t := time.Now()
+		err := openSession(c.ctx, c.client, c.url, c.mcp)
+		c.record("mcp session open", time.Since(t), err)
+		if err != nil {
+			c.mcp = nil
+			return
+		}
+	}
+	c.mcpCalls++
+	t := time.Now()
+	resp, err := post(c.ctx, c.client, c.url+"/mcp", body, c.mcp)
+	if err == nil && (!bytes.Contains(resp, []byte(`"result"`)) || bytes.Contains(resp, []byte(`"isError":true`))) {
+		err = fmt.Errorf("%.200s", resp)
+	}
+	c.record(op, time.Since(t), err)
+}
+
+// cleanUp forgets what the client learned and still holds, and ends its
+// session, so a soak against a long-lived server leaves it as it found it.
+func (c *soaker) cleanUp() {
+	if len(c.learned) > 0 {
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "openhuman.memory_forget", "params": map[string]any{"ids": c.learned}})
 		cleanup, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, _ = post(cleanup, client, o.url+"/rpc", body, nil)
+		_, _ = post(cleanup, c.client, c.url+"/rpc", body, nil)
 		cancel()
 	}
-	if mcp != nil {
+	if c.mcp != nil {
 		cleanup, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_ = deleteSession(cleanup, client, o.url, mcp)
+		_ = deleteSession(cleanup, c.client, c.url, c.mcp)
 		cancel()
 	}
 }

@@ -1,4 +1,4 @@
-package system_test
+package embedded_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/bus"
 	"github.com/openhuman-go/openhuman-go/pkg/bus/bustest"
-	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
+	busembedded "github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
@@ -25,7 +25,7 @@ import (
 // shared with the other replicas in Redis with it): a captured forget sent
 // again after memory restarted is refused.
 func TestReplayedForgetAfterRestart(t *testing.T) {
-	srv, err := embedded.Start(embedded.Options{Port: -1})
+	srv, err := busembedded.Start(busembedded.Options{Port: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package websession
+package failurelimit
 
 import (
 	"strings"
