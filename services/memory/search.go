@@ -189,12 +189,28 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	return ranked, warning, err
 }
 
-// explain is what a candidate's score came from.
+// explain is where a candidate's score came from, so that the score is
+// the sum of value × weight over the features listed. Keyword and vector
+// modes score by their leg alone. In hybrid mode a reranked hit's score
+// is its fused score and the share of the question it holds, weighed,
+// and what the rerank's rules added to it; a hit below the reranked ones
+// keeps its fused order under them.
 func explain(mode string, f retrieval.Candidate) *Explanation {
+	one := func(name, phase string, v float64) *Explanation {
+		return &Explanation{Profile: mode, Features: []FeatureValue{{Name: name, Phase: phase, Value: v, Weight: 1}}}
+	}
+	switch {
+	case mode == ModeKeyword:
+		return one("bm25", "first", f.Keyword)
+	case mode == ModeVector:
+		return one("cosine", "first", f.Vector)
+	case !f.Reranked:
+		return one("fused_order", "global", f.Score)
+	}
+	wf, wc := retrieval.RerankWeights()
 	return &Explanation{Profile: mode, Features: []FeatureValue{
-		{Name: "bm25", Phase: "first", Value: f.Keyword},
-		{Name: "cosine", Phase: "first", Value: f.Vector},
-		{Name: "coverage", Phase: "second", Value: f.Coverage},
-		{Name: "coverage_in_context", Phase: "second", Value: f.InContext},
+		{Name: "fused", Phase: "second", Value: f.Fused, Weight: wf},
+		{Name: "coverage_in_context", Phase: "second", Value: f.InContext, Weight: wc},
+		{Name: "rules", Phase: "second", Value: f.Score - wf*f.Fused - wc*f.InContext, Weight: 1},
 	}}
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/wordnet"
 )
 
-// Rerank weights, set on the design half of the evaluation.
+// Rerank weights, set on the design half of the evaluation. Explain
+// (RerankWeights) reports the first two; the rules' boosts it reports
+// as what they added.
 const (
 	// rerankDepth is how many of the best fused candidates are reranked by
 	// the words they hold; rerankVectorExtra more come from the vector
@@ -122,7 +124,8 @@ func (e *Engine) rerank(idx *keywordindex.Index, q Query, kwTerms []keywordindex
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
-		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
+		c.Fused, c.Reranked = c.Score/best, true
+		c.Score = rerankFused*c.Fused + rerankCoverage*inContext[i]
 		if mine != nil && mine[i]&0b11 != 0 {
 			c.Score += rerankFirstPerson
 		}
@@ -410,3 +413,7 @@ func termKeys(terms []string, kwTerms []keywordindex.Term) [][]string {
 	}
 	return out
 }
+
+// RerankWeights are the weights of the fused score and of InContext in a
+// reranked candidate's score.
+func RerankWeights() (fused, inContext float64) { return rerankFused, rerankCoverage }

@@ -135,6 +135,11 @@ type Candidate struct {
 	// InContext is Coverage with what the turns before a conversation's
 	// turn hold counted for less, as the rerank ranks by it.
 	InContext float64
+	// Fused is the fused score over the best candidate's, set on the
+	// candidates the rerank weighed (Reranked): their score is
+	// rerankFused × Fused + InContext, and what the rules added.
+	Fused    float64
+	Reranked bool
 	// Supersedes is the seq of the older note this correction was put
 	// above, as correcting it (rerank.go's supersede), 0 for none.
 	Supersedes int64
