@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/services/memory"
+	"github.com/openhuman-go/openhuman-go/services/memory/localembed"
+	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
 // A hit's explanation adds up to its score in every mode, for the hits
@@ -51,5 +55,56 @@ func TestExplainAddsUpToTheScore(t *testing.T) {
 	res, err := svc.Fetch(context.Background(), memory.FetchParams{Query: "coffee"}, anyone)
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Explain != nil {
 		t.Fatalf("an explanation not asked for: %v %+v", err, res)
+	}
+}
+
+// scoreByWord is a cross-encoder that finds a passage relevant when it
+// holds word: ranking's use of one, not a model's quality, is tested here
+// (services/memory/minilm tests the model).
+type scoreByWord string
+
+func (w scoreByWord) Rerank(_ context.Context, _ string, passages []string) ([]float64, error) {
+	out := make([]float64, len(passages))
+	for i, p := range passages {
+		out[i] = -8
+		if strings.Contains(p, string(w)) {
+			out[i] = 8
+		}
+	}
+	return out, nil
+}
+
+// A cross-encoder reorders the candidates the rerank weighs, and explain
+// shows what it added.
+func TestACrossEncoderReordersTheCandidates(t *testing.T) {
+	first := func(reranker memory.Reranker) memory.Hit {
+		st := sqlite.New(filepath.Join(t.TempDir(), "memory.db"))
+		if err := st.Open(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		svc := memory.NewService(st, &memory.Options{Embedder: localembed.NewGloveEmbedder(0), Reranker: reranker})
+		for _, n := range newcomerNotes {
+			learn(t, svc, n)
+		}
+		res, err := svc.Fetch(context.Background(), memory.FetchParams{Query: "coffee or home?", Explain: true}, anyone)
+		if err != nil || len(res.Hits) < 2 {
+			t.Fatalf("%v %+v", err, res)
+		}
+		return res.Hits[0]
+	}
+	if h := first(nil); strings.Contains(h.Text, "roast") {
+		t.Fatalf("without a cross-encoder the coffee note is first already: %q", h.Text)
+	}
+	h := first(scoreByWord("roast"))
+	if !strings.Contains(h.Text, "roast") {
+		t.Errorf("first hit %q, want the note the cross-encoder finds relevant", h.Text)
+	}
+	found := false
+	for _, f := range h.Explain.Features {
+		found = found || f.Name == "cross_encoder" && f.Value > 0.99
+	}
+	if !found {
+		t.Errorf("explain shows no cross-encoder: %+v", h.Explain)
 	}
 }

@@ -11,3 +11,16 @@ import "context"
 type Reranker interface {
 	Rerank(ctx context.Context, query string, passages []string) ([]float64, error)
 }
+
+// texts are the quotable texts of the items of seqs, for the cross-encoder.
+func (s *Service) texts(ctx context.Context, seqs []int64) (map[int64]string, error) {
+	items, err := s.items(ctx, seqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(items))
+	for seq, it := range items {
+		out[seq] = quotable(it)
+	}
+	return out, nil
+}

@@ -207,10 +207,16 @@ func explain(mode string, f retrieval.Candidate) *Explanation {
 	case !f.Reranked:
 		return one("fused_order", "global", f.Score)
 	}
-	wf, wc := retrieval.RerankWeights()
-	return &Explanation{Profile: mode, Features: []FeatureValue{
+	wf, wc, wm := retrieval.RerankWeights()
+	out := &Explanation{Profile: mode, Features: []FeatureValue{
 		{Name: "fused", Phase: "second", Value: f.Fused, Weight: wf},
 		{Name: "coverage_in_context", Phase: "second", Value: f.InContext, Weight: wc},
-		{Name: "rules", Phase: "second", Value: f.Score - wf*f.Fused - wc*f.InContext, Weight: 1},
 	}}
+	rules := f.Score - wf*f.Fused - wc*f.InContext
+	if f.CrossEncoder > 0 {
+		out.Features = append(out.Features, FeatureValue{Name: "cross_encoder", Phase: "second", Value: f.CrossEncoder, Weight: wm})
+		rules -= wm * f.CrossEncoder
+	}
+	out.Features = append(out.Features, FeatureValue{Name: "rules", Phase: "second", Value: rules, Weight: 1})
+	return out
 }

@@ -144,7 +144,11 @@ func NewService(store Store, opts *Options) *Service {
 		vectors: store, tree: store, replacements: store, phase: o.Phase, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
 		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState,
 		reranker: o.Reranker, rerankerState: o.RerankerState}
-	s.search = retrieval.New(store, o.Embedder, &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop})
+	ro := &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop}
+	if o.Reranker != nil {
+		ro.Reranker, ro.Texts = o.Reranker, s.texts
+	}
+	s.search = retrieval.New(store, o.Embedder, ro)
 	return s
 }
 

@@ -80,6 +80,13 @@ type Options struct {
 	// Removed, when set, is told of each item an index saw deleted (the
 	// caller's caches drop it).
 	Removed func(seq int64)
+	// Reranker, with Texts to read the items it scores, is a
+	// cross-encoder the rerank reads its candidates with (rerank.go's
+	// crossEncode); nil ranks without one.
+	Reranker interface {
+		Rerank(ctx context.Context, query string, passages []string) ([]float64, error)
+	}
+	Texts func(ctx context.Context, seqs []int64) (map[int64]string, error)
 }
 
 // Engine ranks items of one store.
@@ -140,6 +147,9 @@ type Candidate struct {
 	// rerankFused × Fused + InContext, and what the rules added.
 	Fused    float64
 	Reranked bool
+	// CrossEncoder is the cross-encoder's relevance, squashed into
+	// [0, 1], on the candidates it read; 0 without one.
+	CrossEncoder float64
 	// Supersedes is the seq of the older note this correction was put
 	// above, as correcting it (rerank.go's supersede), 0 for none.
 	Supersedes int64
@@ -175,7 +185,7 @@ func (e *Engine) Rank(ctx context.Context, q Query) ([]Candidate, string, error)
 	}
 	best := e.fuse(q, kw, vec)
 	if q.Mode == ModeHybrid {
-		best = e.rerank(idx, q, terms, best, vec)
+		best = e.rerank(ctx, idx, q, terms, best, vec)
 	}
 	return best[:min(q.Need, q.Depth, len(best))], warning, nil
 }
