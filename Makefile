@@ -2,7 +2,7 @@
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-MODULES := pkg services/memory services/agents services/search services/gateway deploy tools/bench
+MODULES := pkg services/memory services/agents services/search services/gateway deploy tools/bench tools/eval
 PKGS    := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 BIN     := $(CURDIR)/bin
 
@@ -88,12 +88,13 @@ eval:
 # turn and as a conversation, every answerable question through
 # memory.fetch in each mode and memory.recall; recall@5/@10, nDCG@10 and
 # recall's first citation per category, design and held-out halves (about
-# a minute offline). The data is CC BY-NC 4.0 and not in this repository:
+# a minute offline; the harness is the tools/eval module, apart from the
+# services it measures). The data is CC BY-NC 4.0 and not in this repository:
 # it is read from LOCOMO_DATA, else ../shared/data/locomo beside the
 # checkout. Like eval, it measures the embedder the OPENHUMAN_EMBEDDINGS_*
 # variables configure; OPENHUMAN_EVAL_LOCOMO_HALF=design runs one half.
 eval-locomo:
-	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 1h -v -run '^TestLoCoMo$$' ./services/gateway/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
+	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 1h -v -run '^TestLoCoMo$$' ./tools/eval/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
 
 # The same with a real sentence model, the Universal Sentence Encoder lite,
 # served as Ollama would (Node and npm needed): the WordNet evaluation in
