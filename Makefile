@@ -87,14 +87,20 @@ eval:
 # nobody here wrote: each in a memory of its own, loaded as a learning per
 # turn and as a conversation, every answerable question through
 # memory.fetch in each mode and memory.recall; recall@5/@10, nDCG@10 and
-# recall's first citation per category, design and held-out halves (about
-# a minute offline; the harness is the tools/eval module, apart from the
-# services it measures). The data is CC BY-NC 4.0 and not in this repository:
-# it is read from LOCOMO_DATA, else ../shared/data/locomo beside the
-# checkout. Like eval, it measures the embedder the OPENHUMAN_EMBEDDINGS_*
-# variables configure; OPENHUMAN_EVAL_LOCOMO_HALF=design runs one half.
+# recall's first citation per category, design and held-out halves. Then
+# the mixed memory: each conversation again in a memory that also holds
+# tens of thousands of chunks of manual pages and Python's documentation
+# (scripts/eval-corpus.sh installs and renders them; the documents' memory
+# is built once and cached under ~/.cache/openhuman-go/eval), recall@5 and
+# first citation alone and mixed side by side. The data is CC BY-NC 4.0 and
+# not in this repository: it is read from LOCOMO_DATA, else
+# ../shared/data/locomo beside the checkout. Like eval, it measures the
+# embedder the OPENHUMAN_EMBEDDINGS_* variables configure;
+# OPENHUMAN_EVAL_LOCOMO_HALF=design runs one half. The harness is the
+# tools/eval module, apart from the services it measures.
 eval-locomo:
-	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 1h -v -run '^TestLoCoMo$$' ./tools/eval/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
+	scripts/eval-corpus.sh >/dev/null
+	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 3h -v -run '^TestLoCoMo$$' ./tools/eval/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
 
 # The same with a real sentence model, the Universal Sentence Encoder lite,
 # served as Ollama would (Node and npm needed): the WordNet evaluation in

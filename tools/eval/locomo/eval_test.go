@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/tools/eval/locomo"
 )
 
@@ -15,7 +16,8 @@ import (
 // ways a user can (a learning per turn in the paper's baseline form, or
 // `ingest --conversation` with a thread per session, speakers and times),
 // asks every answerable question through memory.fetch in each mode and
-// through memory.recall, and prints the figures of both halves. It
+// through memory.recall, and prints the figures of both halves; then again
+// in the mixed memory, beside the documents of scripts/eval-corpus.sh. It
 // measures; it asserts only that the run was whole. `make eval-locomo`
 // runs it.
 func TestLoCoMo(t *testing.T) {
@@ -50,6 +52,41 @@ func TestLoCoMo(t *testing.T) {
 		fmt.Printf("\nLoCoMo, %s half (conversations %s)\n%s", half, conversationsOf(convs, half), rep.Table(half))
 	}
 	fmt.Printf("fetch p50: hybrid %s, keyword %s, vector %s\n", rep.P50("hybrid"), rep.P50("keyword"), rep.P50("vector"))
+	mixedRun(t, wd, convs, emb, rep)
+}
+
+// mixedRun is the second part of TestLoCoMo: each conversation in a copy
+// of the documents' memory, hybrid fetch and recall.
+func mixedRun(t *testing.T, wd string, convs []locomo.Conversation, emb memory.Embedder, alone *locomo.Report) {
+	corpus, stamp, err := locomo.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := locomo.Repo(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	docs, err := locomo.DocsMemory(context.Background(), repo, corpus, stamp, nil, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := time.Since(start)
+	mixed := locomo.NewReport()
+	start = time.Now()
+	for _, c := range convs {
+		for _, load := range locomo.Loads {
+			t.Run("mixed/conv-"+c.ID+"/"+load, func(t *testing.T) {
+				m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMixed(dir, docs, emb) })
+				askAll(t, m, c, load, mixed, []string{"hybrid"})
+			})
+		}
+	}
+	fmt.Printf("\nmixed memory: each conversation beside %s (%s, built or found in %s); its run took %s\n",
+		docsSummary(t, docs), docs, built.Round(time.Second), time.Since(start).Round(time.Second))
+	for _, half := range []string{"design", "held-out"} {
+		fmt.Printf("\nLoCoMo, %s half, alone and mixed (hybrid fetch, every category)\n%s", half, locomo.MixedTable(alone, mixed, half))
+	}
 }
 
 func only(convs []locomo.Conversation, half string) []locomo.Conversation {
@@ -95,6 +132,16 @@ func askAll(t testing.TB, m *locomo.Memory, c locomo.Conversation, load string, 
 		t.Fatal(err)
 	}
 	t.Logf("%d turns, %d questions, %s", len(c.Turns()), len(c.Questions), time.Since(start).Round(time.Millisecond))
+}
+
+// docsSummary counts the documents' chunks.
+func docsSummary(t testing.TB, docs string) string {
+	t.Helper()
+	n, err := locomo.Chunks(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%d chunks of documents", n)
 }
 
 func conversationsOf(convs []locomo.Conversation, half string) string {
