@@ -19,6 +19,12 @@ func MixedTable(alone, mixed *Report, half string) string {
 		fmt.Fprintf(&b, "%-12s %5d %14s %14.3f %18s %18s\n", load, m.N, orDash(a.N > 0, a.avg(a.Recall5)), m.avg(m.Recall5),
 			cited(a), cited(m))
 	}
+	for _, load := range Loads {
+		k := half + "|" + load
+		if n := mixed.Adversarial[k]; n > 0 {
+			fmt.Fprintf(&b, "%s: recall said it does not know on %d of %d adversarial questions mixed (%d alone)\n", load, mixed.IDK[k], n, alone.IDK[k])
+		}
+	}
 	return b.String()
 }
 
