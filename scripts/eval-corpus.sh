@@ -13,7 +13,7 @@
 # takes a second. It prints the folder of documents.
 set -euo pipefail
 
-packages=(manpages manpages-dev perl-doc python3-doc mandoc)
+packages=(manpages manpages-dev perl-doc python3-doc mandoc bsdextrautils)
 out=${OPENHUMAN_EVAL_CORPUS:-$HOME/.cache/openhuman-go/eval/corpus}
 
 missing=()
@@ -40,7 +40,8 @@ rm -rf "$out"
 mkdir -p "$out/docs/man" "$out/docs/python" "$out/copyright"
 
 # Manual pages: every page the packages ship (links between pages aside),
-# rendered by mandoc at a fixed width, overstrikes removed by col.
+# rendered by mandoc at a fixed width, overstrikes removed by col
+# (bsdextrautils).
 for p in manpages manpages-dev perl-doc; do
   cp "/usr/share/doc/$p/copyright" "$out/copyright/$p"
   dpkg -L "$p" | grep -E '^/usr/share/man/man[0-9][^/]*/[^/]+$' | while read -r f; do
