@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
@@ -62,8 +63,10 @@ func DocsMemory(ctx context.Context, repo, corpus, stamp string, sub []string, e
 	dir := filepath.Join(filepath.Dir(filepath.Dir(corpus)), "memory")
 	path := filepath.Join(dir, "docs-"+key+".db")
 	if _, err := os.Stat(path); err == nil {
-		return path, nil
+		now := time.Now()
+		return path, os.Chtimes(path, now, now)
 	}
+	prune(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -92,6 +95,18 @@ func Chunks(path string) (int, error) {
 		return 0, err
 	}
 	return strconv.Atoi(string(b))
+}
+
+// prune removes the documents' memories no run has used for a week: each
+// change to memory's code leaves one behind, some hundred megabytes.
+func prune(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, "docs-*.db"))
+	for _, p := range old {
+		if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) > 7*24*time.Hour {
+			os.Remove(p)
+			os.Remove(p + ".chunks")
+		}
+	}
 }
 
 // ingestDocs ingests the folders and returns how many chunks they made.
