@@ -52,8 +52,10 @@ smoke: build
 	  | OPENHUMAN_HOME=$$home PATH=$(BIN):$$PATH openhuman-core mcp
 
 # The tiers. `make test` is `go test -short` over every module (unit,
-# storage, bus, HTTP, end to end through the binaries) and the retrieval
-# evaluation at 2,000 sentences: everything a change can break, in minutes.
+# storage, bus, HTTP, end to end through the binaries), the retrieval
+# evaluation at 2,000 sentences and the mixed memory's gate (LoCoMo's
+# conversation 26 among manual pages, tools/eval; scripts/eval-corpus.sh
+# makes its documents first): everything a change can break, in minutes.
 # `make test-long` runs the packages whose tests -short skips (clusters,
 # replicas killed, a thousand writes through two processes, the load and
 # soak of openhuman-bench) without it; `make test-all` is both and `make
