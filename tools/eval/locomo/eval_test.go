@@ -47,7 +47,7 @@ func TestLoCoMo(t *testing.T) {
 			})
 		}
 	}
-	fmt.Printf("\nembedder %s, in %s\n", locomo.EmbedderName(), time.Since(start).Round(time.Second))
+	fmt.Printf("\nembedder %s, in %s\n", locomo.EmbedderName(emb), time.Since(start).Round(time.Second))
 	for _, half := range []string{"design", "held-out"} {
 		fmt.Printf("\nLoCoMo, %s half (conversations %s)\n%s", half, conversationsOf(convs, half), rep.Table(half))
 	}

@@ -68,9 +68,9 @@ func (m *Memory) AwaitVectors(ctx context.Context) error {
 	}
 }
 
-// Embedder is the embedder the OPENHUMAN_EMBEDDINGS_* variables of this
-// process configure, the offline default when they are unset, with the
-// figures openhuman-memory gives it.
+// Embedder is the embedder the OPENHUMAN_EMBEDDINGS_* and OPENHUMAN_MODELS*
+// variables of this process configure (models off unless OPENHUMAN_MODELS
+// says on), with the figures openhuman-memory gives it.
 func Embedder() (memory.Embedder, error) {
 	dir, err := os.MkdirTemp("", "locomo-config")
 	if err != nil {
@@ -78,6 +78,9 @@ func Embedder() (memory.Embedder, error) {
 	}
 	defer os.RemoveAll(dir)
 	cfg, err := config.Load(dir, func(k string) string {
+		if k == "OPENHUMAN_MODELS" && os.Getenv(k) == "" {
+			return "off" // never the public hub from an evaluation
+		}
 		if strings.HasPrefix(k, "OPENHUMAN_EMBEDDINGS_") || strings.HasPrefix(k, "OPENHUMAN_MODELS") {
 			return os.Getenv(k)
 		}
@@ -89,13 +92,10 @@ func Embedder() (memory.Embedder, error) {
 	return memorymain.Embedder(cfg.Memory.Embeddings), nil
 }
 
-// EmbedderName says which embedder Embedder configures.
-func EmbedderName() string {
-	p := os.Getenv("OPENHUMAN_EMBEDDINGS_PROVIDER")
-	if p == "" {
-		return "offline default"
-	}
-	out := p + ":" + os.Getenv("OPENHUMAN_EMBEDDINGS_MODEL")
+// EmbedderName says which embedder emb is, with the fusion weight the
+// environment gives it.
+func EmbedderName(emb memory.Embedder) string {
+	out := emb.Model()
 	if w := os.Getenv("OPENHUMAN_EMBEDDINGS_FUSION_WEIGHT"); w != "" {
 		out += ", fusion weight " + w
 	}
