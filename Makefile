@@ -2,7 +2,7 @@
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-MODULES := pkg services/memory services/agents services/search services/gateway deploy tools/bench
+MODULES := pkg services/memory services/agents services/search services/gateway deploy tools/bench tools/eval
 PKGS    := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 BIN     := $(CURDIR)/bin
 
@@ -52,8 +52,10 @@ smoke: build
 	  | OPENHUMAN_HOME=$$home PATH=$(BIN):$$PATH openhuman-core mcp
 
 # The tiers. `make test` is `go test -short` over every module (unit,
-# storage, bus, HTTP, end to end through the binaries) and the retrieval
-# evaluation at 2,000 sentences: everything a change can break, in minutes.
+# storage, bus, HTTP, end to end through the binaries), the retrieval
+# evaluation at 2,000 sentences and the mixed memory's gate (LoCoMo's
+# conversation 26 among manual pages, tools/eval; scripts/eval-corpus.sh
+# makes its documents first): everything a change can break, in minutes.
 # `make test-long` runs the packages whose tests -short skips (clusters,
 # replicas killed, a thousand writes through two processes, the load and
 # soak of openhuman-bench) without it; `make test-all` is both and `make
@@ -65,6 +67,7 @@ EVAL_TESTS := ^TestEval(Glosses)?$$
 
 test:
 	@echo "testing every module (go test -short), then the retrieval evaluation: the first run compiles for several minutes" >&2
+	@scripts/eval-corpus.sh >/dev/null || echo "the mixed memory's documents (scripts/eval-corpus.sh) could not be made: its gate, TestMixedMemory, will skip" >&2
 	{ go test -count=1 -short -v $(PKGS); s=$$?; \
 	  go test -count=1 -v -run '$(EVAL_TESTS)' ./services/memory/; exit $$((s | $$?)); } | awk -f scripts/test-report.awk
 
@@ -87,13 +90,20 @@ eval:
 # nobody here wrote: each in a memory of its own, loaded as a learning per
 # turn and as a conversation, every answerable question through
 # memory.fetch in each mode and memory.recall; recall@5/@10, nDCG@10 and
-# recall's first citation per category, design and held-out halves (about
-# a minute offline). The data is CC BY-NC 4.0 and not in this repository:
-# it is read from LOCOMO_DATA, else ../shared/data/locomo beside the
-# checkout. Like eval, it measures the embedder the OPENHUMAN_EMBEDDINGS_*
-# variables configure; OPENHUMAN_EVAL_LOCOMO_HALF=design runs one half.
+# recall's first citation per category, design and held-out halves. Then
+# the mixed memory: each conversation again in a memory that also holds
+# tens of thousands of chunks of manual pages and Python's documentation
+# (scripts/eval-corpus.sh installs and renders them; the documents' memory
+# is built once and cached under ~/.cache/openhuman-go/eval), recall@5 and
+# first citation alone and mixed side by side. The data is CC BY-NC 4.0 and
+# not in this repository: it is read from LOCOMO_DATA, else
+# ../shared/data/locomo beside the checkout. Like eval, it measures the
+# embedder the OPENHUMAN_EMBEDDINGS_* variables configure;
+# OPENHUMAN_EVAL_LOCOMO_HALF=design runs one half. The harness is the
+# tools/eval module, apart from the services it measures.
 eval-locomo:
-	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 1h -v -run '^TestLoCoMo$$' ./services/gateway/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
+	scripts/eval-corpus.sh >/dev/null
+	OPENHUMAN_EVAL_LOCOMO=1 go test -count=1 -timeout 3h -v -run '^TestLoCoMo$$' ./tools/eval/locomo/ | grep -vE '^(=== RUN|    --- PASS)'
 
 # The same with a real sentence model, the Universal Sentence Encoder lite,
 # served as Ollama would (Node and npm needed): the WordNet evaluation in

@@ -1,9 +1,11 @@
 // Package locomo reads the LoCoMo benchmark (Maharana et al., "Evaluating
 // Very Long-Term Conversational Memory of LLM Agents", ACL 2024): ten long
 // conversations between two people over many sessions, and questions about
-// them, each naming the dialog turns that hold its evidence. The retrieval
-// evaluation (locomo_test.go, `make eval-locomo`) stores each conversation in
-// a memory of its own and asks the questions through the gateway.
+// them, each naming the dialog turns that hold its evidence; and the
+// retrieval evaluation on it (`make eval-locomo`), which stores each
+// conversation in a memory of its own, alone or beside a folder of
+// documents (the mixed memory), and asks the questions of memory's service
+// through its Go API, as the bus would.
 //
 // The data is CC BY-NC 4.0 and never part of this repository: Find looks
 // for it in LOCOMO_DATA, else in ../shared/data/locomo beside the checkout,

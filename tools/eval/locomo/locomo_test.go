@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openhuman-go/openhuman-go/services/gateway/locomo"
+	"github.com/openhuman-go/openhuman-go/tools/eval/locomo"
 )
 
 // testdata/99.json is a two-session conversation in the data's form, with
