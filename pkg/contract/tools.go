@@ -170,14 +170,6 @@ func chunkRow() *Schema {
 
 func chunkRows() *Schema { return &Schema{Type: "array", Items: chunkRow()} }
 
-func limitSchema() *Schema {
-	return Integer("Maximum number of results (1 to 100).").Range(1, MaxLimit).Def(DefaultLimit)
-}
-
-func cursorSchema() *Schema {
-	return String("Opaque cursor from a previous next_cursor; omit to start from the beginning.").AllowBlank().MaxLen(512)
-}
-
 // catalog is every tool of every profile, in listing order.
 var catalog = []Tool{
 	WebSearch,

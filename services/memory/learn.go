@@ -12,16 +12,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 )
 
-// LearnParams are memory.learn's arguments.
-type LearnParams struct {
-	Text       string   `json:"text"`
-	Kind       string   `json:"kind,omitempty"`
-	Confidence *float64 `json:"confidence,omitempty"`
-	Workspace  string   `json:"workspace,omitempty"`
-	// Replaces is a learning this one corrects in place (edit.go).
-	Replaces string `json:"replaces,omitempty"`
-}
-
 // LearnResult says which item holds the learning.
 type LearnResult struct {
 	ID       string `json:"id"`

@@ -65,12 +65,6 @@ func chunkRow(it Item) ChunkRow {
 		TimestampMS: it.ObservedAt.UnixMilli(), TokenCount: it.TokenCount, ContentPreview: preview, Tags: tags}
 }
 
-// TreeQuery are memory.search's and memory.recall's (v1) arguments.
-type TreeQuery struct {
-	Query string `json:"query"`
-	K     int    `json:"k,omitempty"`
-}
-
 // ChunkList is a list of chunks and how many matched in all.
 type ChunkList struct {
 	Chunks []ChunkRow `json:"chunks"`
@@ -164,11 +158,6 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery, cc contract.CallC
 	return out, nil
 }
 
-// ReadChunkParams name one chunk.
-type ReadChunkParams struct {
-	ChunkID string `json:"chunk_id"`
-}
-
 // FullChunk is a chunk with its whole content, and the item it is as
 // memory.list shows items (its kind and every date), with the entities it
 // mentions: what a person needs to judge one item.
@@ -201,18 +190,6 @@ func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.
 	}
 	h.Meta.SupersededBy = replaced[it.ID]
 	return &FullChunk{Chunk: chunkRow(it), Content: it.Text, Item: h, Entities: ents}, nil
-}
-
-// BrowseParams are tree.browse's arguments.
-type BrowseParams struct {
-	SourceKinds []string `json:"source_kinds,omitempty"`
-	SourceIDs   []string `json:"source_ids,omitempty"`
-	EntityIDs   []string `json:"entity_ids,omitempty"`
-	SinceMS     int64    `json:"since_ms,omitempty"`
-	UntilMS     int64    `json:"until_ms,omitempty"`
-	Query       string   `json:"query,omitempty"`
-	K           int      `json:"k,omitempty"`
-	Offset      int      `json:"offset,omitempty"`
 }
 
 // Browse pages through the chunks cc may see, newest first, by source,
@@ -249,12 +226,6 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallCo
 	return out, nil
 }
 
-// TopEntitiesParams are tree.top_entities's arguments.
-type TopEntitiesParams struct {
-	Kind string `json:"kind,omitempty"`
-	K    int    `json:"k,omitempty"`
-}
-
 // EntityList is the most mentioned entities.
 type EntityList struct {
 	Entities []EntityCount `json:"entities"`
@@ -271,11 +242,6 @@ func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams, cc contr
 		return nil, err
 	}
 	return &EntityList{Entities: list}, nil
-}
-
-// ListSourcesParams are tree.list_sources's arguments.
-type ListSourcesParams struct {
-	UserEmailHint string `json:"user_email_hint,omitempty"`
 }
 
 // SourceRow is a source as tree.list_sources shows it.
