@@ -60,16 +60,9 @@ var MemoryFetch = Tool{
 // explainSchema is a hit's explanation, as Vespa's match-features: the
 // features are named by the rank profile, and change with it.
 func explainSchema() *Schema {
-	return outObject("Where the score came from: the score is the sum of value × weight over the features of the last phase. Only with explain: true.",
-		[]string{"profile", "features"}, map[string]*Schema{
-			"profile": out("string", "The rank profile that scored the hit."),
-			"features": {Type: "array", Items: outObject("", []string{"name", "phase", "value", "weight"}, map[string]*Schema{
-				"name":   out("string", "The feature, as the rank profile names it."),
-				"phase":  out("string", "The ranking phase that read it."),
-				"value":  out("number", "Its value for this hit."),
-				"weight": out("number", "The weight the profile gives it in that phase."),
-			})},
-		})
+	s := outputFor[Explanation](nil)
+	s.Description = "Where the score came from: the score is the sum of value × weight over the features of the last phase. Only with explain: true."
+	return s
 }
 
 // MemoryList pages through stored items, newest first.
