@@ -32,18 +32,13 @@ type treeStore interface {
 	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
 }
 
-// ChunkRow is a chunk as the tree lists it.
-type ChunkRow struct {
-	ID             string   `json:"id"`
-	SourceKind     string   `json:"source_kind"`
-	SourceID       string   `json:"source_id"`
-	SourceRef      string   `json:"source_ref,omitempty"`
-	Owner          string   `json:"owner"`
-	TimestampMS    int64    `json:"timestamp_ms"`
-	TokenCount     int      `json:"token_count"`
-	ContentPreview string   `json:"content_preview"`
-	Tags           []string `json:"tags"`
-}
+// The tree's rows are declared in pkg/contract, where the tools' output
+// schemas are generated from them.
+type (
+	ChunkRow     = contract.ChunkRow
+	ChunkList    = contract.ChunkList
+	ScoredChunks = contract.ScoredChunks
+)
 
 // previewChars bounds content_preview.
 const previewChars = 500
@@ -63,18 +58,6 @@ func chunkRow(it Item) ChunkRow {
 	}
 	return ChunkRow{ID: it.ID, SourceKind: it.Source, SourceID: source, SourceRef: it.SourceRef, Owner: it.Provenance,
 		TimestampMS: it.ObservedAt.UnixMilli(), TokenCount: it.TokenCount, ContentPreview: preview, Tags: tags}
-}
-
-// ChunkList is a list of chunks and how many matched in all.
-type ChunkList struct {
-	Chunks []ChunkRow `json:"chunks"`
-	Total  int        `json:"total"`
-}
-
-// ScoredChunks are chunks with a score each, in the same order.
-type ScoredChunks struct {
-	Chunks []ChunkRow `json:"chunks"`
-	Scores []float64  `json:"scores"`
 }
 
 func treeK(k, max int) int {

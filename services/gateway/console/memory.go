@@ -19,22 +19,10 @@ type page struct {
 }
 
 // chunk is a memory-tree row (tree.browse), with the item's id.
-type chunk struct {
-	ID             string   `json:"id"`
-	SourceKind     string   `json:"source_kind"`
-	SourceID       string   `json:"source_id"`
-	SourceRef      string   `json:"source_ref"`
-	Owner          string   `json:"owner"`
-	TimestampMS    int64    `json:"timestamp_ms"`
-	TokenCount     int      `json:"token_count"`
-	ContentPreview string   `json:"content_preview"`
-	Tags           []string `json:"tags"`
-}
-
-type chunkList struct {
-	Chunks []chunk `json:"chunks"`
-	Total  int     `json:"total"`
-}
+type (
+	chunk     = contract.ChunkRow
+	chunkList = contract.ChunkList
+)
 
 // fullItem is tree.read_chunk's answer: the whole text, the item and its
 // entities.
