@@ -52,3 +52,32 @@ type FeatureValue struct {
 
 // Product is what the feature adds to the score of its phase.
 func (f FeatureValue) Product() float64 { return f.Value * f.Weight }
+
+// LearnResult says which item holds a learning.
+type LearnResult struct {
+	ID       string `json:"id" jsonschema:"Id of the item holding the learning."`
+	Replayed bool   `json:"replayed" jsonschema:"True when the same learning was already stored."`
+	// Redacted names the kinds of secret removed before storing.
+	Redacted []string `json:"redacted,omitempty" jsonschema:"Kinds of secret removed before storing (api_key, password, ...)."`
+	// Seq is the write stream's sequence of the learning, when replicated:
+	// a read with min_seq at least this sees it on any replica.
+	Seq uint64 `json:"seq,omitempty"`
+	// Replaces is the learning this one corrects, kept and marked
+	// superseded.
+	Replaces string `json:"replaces,omitempty" jsonschema:"The learning this one corrects, when replaces was given."`
+}
+
+// ForgetResult counts what was removed and names ids that were not there.
+type ForgetResult struct {
+	Forgotten int      `json:"forgotten" jsonschema:"How many items were deleted."`
+	NotFound  []string `json:"not_found" jsonschema:"Ids that were not stored."`
+	// Matched is how many items a source or workspace held: what a dry
+	// run would forget.
+	Matched *int `json:"matched,omitempty" jsonschema:"How many items the source or workspace held, or how many of the ids were stored: what a dry run would forget."`
+	// Seq is the write stream's sequence of the forget, when replicated.
+	Seq uint64 `json:"seq,omitempty"`
+}
+
+// seqRule describes a memory write's place in the replicated write stream.
+var seqRule = described("With memory replication on: the write's sequence in the write stream. " +
+	"A read with ctx.min_seq at least this sees the write on any replica (the gateway sets it for you).")

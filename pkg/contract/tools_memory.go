@@ -94,22 +94,12 @@ var MemoryLearn = Tool{
 		"workspace":  workspaceName,
 		"replaces":   maxLen(128),
 	}),
-	Output: outObject("", []string{"id", "replayed"}, map[string]*Schema{
-		"id":       out("string", "Id of the item holding the learning."),
-		"replayed": out("boolean", "True when the same learning was already stored."),
-		"redacted": {Type: "array", Description: "Kinds of secret removed before storing (api_key, password, ...).", Items: out("string", "")},
-		"seq":      seqOut,
-		"replaces": out("string", "The learning this one corrects, when replaces was given."),
-	}),
+	Output:      outputFor[LearnResult](rules{"seq": seqRule}),
 	Annotations: Annotations{Title: "Learn", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "learn", RPC: "openhuman.memory_learn", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.learn to store a new preference, fact, procedure or correction (replaces corrects a learning in place)",
 	Summary: []SummaryField{LengthOf("text"), ValueOf("kind")},
 }
-
-// seqOut is a memory write's place in the replicated write stream.
-var seqOut = out("integer", "With memory replication on: the write's sequence in the write stream. "+
-	"A read with ctx.min_seq at least this sees the write on any replica (the gateway sets it for you).")
 
 // MemoryForget deletes items by id.
 var MemoryForget = Tool{
@@ -123,12 +113,7 @@ var MemoryForget = Tool{
 		"source":    maxLen(4096),
 		"workspace": workspaceName,
 	}),
-	Output: outObject("", []string{"forgotten", "not_found"}, map[string]*Schema{
-		"forgotten": out("integer", "How many items were deleted."),
-		"not_found": {Type: "array", Description: "Ids that were not stored.", Items: out("string", "")},
-		"matched":   out("integer", "How many items the source or workspace held, or how many of the ids were stored: what a dry run would forget."),
-		"seq":       seqOut,
-	}),
+	Output:      outputFor[ForgetResult](rules{"seq": seqRule}),
 	Annotations: Annotations{Title: "Forget", ReadOnlyHint: no, DestructiveHint: yes, IdempotentHint: yes, OpenWorldHint: no},
 	Service:     ServiceMemory, Method: "forget", RPC: "openhuman.memory_forget", Writes: true, Acts: true, Idempotent: true,
 	Use:     "memory.forget to delete items by id, or what a source or workspace holds, when the user asks",

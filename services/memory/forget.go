@@ -7,16 +7,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// ForgetResult counts what was removed and names ids that were not there.
-type ForgetResult struct {
-	Forgotten int      `json:"forgotten"`
-	NotFound  []string `json:"not_found"`
-	// Matched is how many items a source or workspace held: what a dry
-	// run would forget.
-	Matched *int `json:"matched,omitempty"`
-	// Seq is the write stream's sequence of the forget, when replicated.
-	Seq uint64 `json:"seq,omitempty"`
-}
+// ForgetResult is declared in pkg/contract, where its schema is generated.
+type ForgetResult = contract.ForgetResult
 
 // Forget removes items for good. An item cc may not see is not there for
 // it: reported not found, and left alone.
