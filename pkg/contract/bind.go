@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Bind fills dst, a pointer to a params struct, from arguments that passed
@@ -16,9 +15,9 @@ import (
 // encode and a second decode of the same arguments: a service decodes a
 // request's bytes once, checks the decoded value, and binds it.
 //
-// A key the struct has no field for is an error, never dropped; CheckStruct
-// catches such a mismatch when the endpoint is registered, so here it would
-// mean a caller bypassed the schema.
+// A key the struct has no field for is an error, never dropped. The
+// schema is generated from the struct (inputFor), so such a key means a
+// caller bound arguments to a type other than the one its schema came from.
 func Bind(args map[string]any, dst any) error {
 	v := reflect.ValueOf(dst)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
@@ -157,80 +156,4 @@ func fieldsOf(t reflect.Type) map[string]field {
 	walk(t, nil)
 	fieldCache.Store(t, fields)
 	return fields
-}
-
-var timeType = reflect.TypeFor[time.Time]()
-
-// CheckStruct reports where a params struct and the schema it is bound
-// from disagree: a property with no field (its value would be refused), a
-// field with no property (it could never be set), or a field whose type
-// cannot hold what the schema lets through. Registering an endpoint runs
-// it, so the two cannot drift apart unnoticed.
-func CheckStruct(s *Schema, t reflect.Type) error { return checkStruct("", s, t) }
-
-func checkStruct(path string, s *Schema, t reflect.Type) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() == reflect.Interface {
-		return nil
-	}
-	mismatch := func(want string) error {
-		return fmt.Errorf("%s: the schema says %s, the struct has %s", orRoot(path), want, t)
-	}
-	switch s.Type {
-	case "object":
-		if t.Kind() == reflect.Map {
-			return nil
-		}
-		if t.Kind() != reflect.Struct {
-			return mismatch("an object")
-		}
-		fields := fieldsOf(t)
-		for name, prop := range s.Properties {
-			f, ok := fields[name]
-			if !ok {
-				return fmt.Errorf("%s: the schema has property %q, the struct %s has no field for it", orRoot(path), name, t)
-			}
-			if err := checkStruct(join(path, name), prop, f.typ); err != nil {
-				return err
-			}
-		}
-		for name := range fields {
-			if _, ok := s.Properties[name]; !ok {
-				return fmt.Errorf("%s: the struct %s has field %q, the schema has no such property", orRoot(path), t, name)
-			}
-		}
-	case "string":
-		if t.Kind() != reflect.String && t != timeType {
-			return mismatch("a string")
-		}
-	case "integer":
-		switch t.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		default:
-			return mismatch("an integer")
-		}
-	case "number":
-		if t.Kind() != reflect.Float64 && t.Kind() != reflect.Float32 {
-			return mismatch("a number")
-		}
-	case "boolean":
-		if t.Kind() != reflect.Bool {
-			return mismatch("a boolean")
-		}
-	case "array":
-		if t.Kind() != reflect.Slice {
-			return mismatch("an array")
-		}
-		return checkStruct(path+"[]", s.Items, t.Elem())
-	}
-	return nil
-}
-
-func orRoot(path string) string {
-	if path == "" {
-		return "arguments"
-	}
-	return path
 }

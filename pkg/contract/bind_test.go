@@ -82,29 +82,3 @@ func TestBind(t *testing.T) {
 		}
 	})
 }
-
-func TestCheckStruct(t *testing.T) {
-	if err := CheckStruct(bindSchema, reflect.TypeFor[bindParams]()); err != nil {
-		t.Fatalf("matching struct refused: %v", err)
-	}
-	for _, tc := range []struct {
-		name   string
-		schema *Schema
-		want   string
-	}{
-		{"a property the struct lacks", Object("", nil, map[string]*Schema{"query": String(""), "mode": String("")}), `property "mode"`},
-		{"a field the schema lacks", Object("", nil, map[string]*Schema{"limit": Integer("")}), `field "query"`},
-		{"a type that cannot hold the value", Object("", nil, map[string]*Schema{"query": Integer("")}), "query: the schema says an integer"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			type small struct {
-				Query string `json:"query"`
-				Limit int    `json:"limit"`
-			}
-			err := CheckStruct(tc.schema, reflect.TypeFor[small]())
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("got %v, want it to mention %s", err, tc.want)
-			}
-		})
-	}
-}

@@ -45,16 +45,16 @@ func (t Tool) Endpoint() Endpoint {
 var (
 	IngestEndpoint        = Endpoint{Service: ServiceMemory, Method: MethodIngest, Input: IngestInput(), Retryable: true, Scope: ScopeAct}
 	ConversationEndpoint  = Endpoint{Service: ServiceMemory, Method: MethodConversation, Input: ConversationInput(), Retryable: true, Scope: ScopeAct}
-	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: Object("", nil, nil), Retryable: true, Scope: ScopeRead}
+	ResourcesListEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesList, Input: inputFor[NoParams](nil), Retryable: true, Scope: ScopeRead}
 	ResourcesReadEndpoint = Endpoint{Service: ServiceAgents, Method: MethodResourcesRead,
-		Input: Object("", []string{"uri"}, map[string]*Schema{"uri": String("Resource URI.").MaxLen(1024)}), Retryable: true, Scope: ScopeRead}
-	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: Object("", nil, nil), Retryable: true, Scope: ScopeRead}
+		Input: inputFor[ResourceReadParams](rules{"uri": maxLen(1024)}), Retryable: true, Scope: ScopeRead}
+	SearchHealthEndpoint = Endpoint{Service: ServiceSearch, Method: MethodSearchHealth, Input: inputFor[NoParams](nil), Retryable: true, Scope: ScopeRead}
 	// RunResultEndpoint collects the outcome of an agent.run_subagent call
 	// by its CallContext.Call, for the caller that ran it (same token and
 	// workspaces): RunResult, done false while the run goes on. An MCP
 	// 2026-07-28 client's retry after input_required waits on it.
 	RunResultEndpoint = Endpoint{Service: ServiceAgents, Method: MethodRunResult,
-		Input: Object("", []string{"call"}, map[string]*Schema{"call": String("The call that ran the sub-agent.").MaxLen(64)}), Retryable: true, Scope: ScopeAct}
+		Input: inputFor[RunResultParams](rules{"call": maxLen(64)}), Retryable: true, Scope: ScopeAct}
 )
 
 // RunResult is what RunResultEndpoint answers: while Done is false the run

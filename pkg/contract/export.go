@@ -26,58 +26,50 @@ const (
 // ExportRecord is one line of an export: an item with everything that
 // places it, by the names memory.list's meta uses.
 type ExportRecord struct {
-	V            int        `json:"v"`
-	ID           string     `json:"id,omitempty"`
-	Kind         string     `json:"kind"`
-	LearningKind string     `json:"learning_kind,omitempty"`
-	Confidence   *float64   `json:"confidence,omitempty"`
-	Text         string     `json:"text"`
-	Tags         []string   `json:"tags,omitempty"`
-	Provenance   string     `json:"provenance,omitempty"`
-	Source       string     `json:"source,omitempty"`
-	SourceID     string     `json:"source_id,omitempty"`
-	SourceRef    string     `json:"source_ref,omitempty"`
-	Meta         ExportMeta `json:"meta,omitzero"`
-	ObservedAt   string     `json:"observed_at,omitempty"` // RFC 3339
-	CreatedAt    string     `json:"created_at,omitempty"`  // RFC 3339
-}
-
-// ExportMeta is the metadata that places an item (part of its id).
-type ExportMeta struct {
-	Workspace string `json:"workspace,omitempty"`
-	Folder    string `json:"folder,omitempty"`
-	FilePath  string `json:"file_path,omitempty"`
-	Language  string `json:"language,omitempty"`
-	Repo      string `json:"repo,omitempty"`
-	Commit    string `json:"commit,omitempty"`
-	URL       string `json:"url,omitempty"`
-	ThreadID  string `json:"thread_id,omitempty"`
-	AgentID   string `json:"agent_id,omitempty"`
+	V            int      `json:"v" jsonschema:"Format version; a reader refuses versions newer than it knows."`
+	ID           string   `json:"id,omitempty" jsonschema:"The item's id: a fingerprint of its kind, learning kind, text, meta and source. Import keeps it, and refuses a line whose id does not match its content; leave it out to have one computed."`
+	Kind         string   `json:"kind" jsonschema:"What the item is."`
+	LearningKind string   `json:"learning_kind,omitempty" jsonschema:"For learnings: what sort."`
+	Confidence   *float64 `json:"confidence,omitempty" jsonschema:"For learnings: how sure the writer was, 0 to 1."`
+	Text         string   `json:"text" jsonschema:"The item's text (secrets were removed before it was stored)."`
+	Tags         []string `json:"tags,omitempty" jsonschema:"Tags."`
+	Provenance   string   `json:"provenance,omitempty" jsonschema:"Who wrote it: mcp:cursor, rpc, cli, agent:..., import:server-memory, ..."`
+	Source       string   `json:"source,omitempty" jsonschema:"Where it came from."`
+	SourceID     string   `json:"source_id,omitempty" jsonschema:"What it came from: a file's path, thread:<id> for a conversation."`
+	SourceRef    string   `json:"source_ref,omitempty" jsonschema:"Where in its source: a heading, a line range, a turn's time."`
+	Meta         Meta     `json:"meta,omitzero" jsonschema:"Metadata that places the item (part of its id)."`
+	ObservedAt   string   `json:"observed_at,omitempty" jsonschema:"When what it says was observed (RFC 3339)."`
+	CreatedAt    string   `json:"created_at,omitempty" jsonschema:"When it was first stored (RFC 3339)."`
 }
 
 // ExportRecordSchema checks one line of an export, as import reads it.
 func ExportRecordSchema() *Schema {
-	str := func(d string) *Schema { return String(d).MaxLen(4096) }
-	return Object("One memory item of an openhuman-core export (JSON Lines: one such object per line).",
-		[]string{"v", "kind", "text"}, map[string]*Schema{
-			"v":             Integer("Format version; a reader refuses versions newer than it knows.").Range(1, 1e6),
-			"id":            String("The item's id: a fingerprint of its kind, learning kind, text, meta and source. Import keeps it, and refuses a line whose id does not match its content; leave it out to have one computed.").MaxLen(64),
-			"kind":          Enum("What the item is.", ItemKinds...),
-			"learning_kind": Enum("For learnings: what sort.", LearningKinds...),
-			"confidence":    Number("For learnings: how sure the writer was, 0 to 1.").Range(0, 1),
-			"text":          String("The item's text (secrets were removed before it was stored).").MaxLen(MaxExportText),
-			"tags":          Array("Tags.", String("").MaxLen(200)).Count(0, 100),
-			"provenance":    str("Who wrote it: mcp:cursor, rpc, cli, agent:..., import:server-memory, ..."),
-			"source":        Enum("Where it came from.", ItemSources...),
-			"source_id":     str("What it came from: a file's path, thread:<id> for a conversation."),
-			"source_ref":    str("Where in its source: a heading, a line range, a turn's time."),
-			"meta": Object("Metadata that places the item (part of its id).", nil, map[string]*Schema{
-				"workspace": Workspace(""), "folder": str(""), "file_path": str(""), "language": str(""),
-				"repo": str(""), "commit": str(""), "url": str(""), "thread_id": str(""), "agent_id": str(""),
-			}),
-			"observed_at": Timestamp("When what it says was observed (RFC 3339)."),
-			"created_at":  Timestamp("When it was first stored (RFC 3339)."),
-		})
+	str := maxLen(4096)
+	rs := rules{
+		"v":             between(1, 1e6),
+		"id":            maxLen(64),
+		"kind":          oneOf(ItemKinds...),
+		"learning_kind": oneOf(LearningKinds...),
+		"confidence":    between(0, 1),
+		"text":          maxLen(MaxExportText),
+		"tags":          allOf(count(0, 100), items(maxLen(200))),
+		"provenance":    str,
+		"source":        oneOf(ItemSources...),
+		"source_id":     str,
+		"source_ref":    str,
+		"meta":          described("Metadata that places the item (part of its id)."),
+		"observed_at":   dateTime,
+		"created_at":    dateTime,
+	}
+	// The meta fields say what they are in a filter; here the record's
+	// description says it for them all.
+	for _, f := range []string{"folder", "file_path", "language", "repo", "commit", "url", "thread_id", "agent_id"} {
+		rs["meta."+f] = allOf(described(""), str)
+	}
+	rs["meta.workspace"] = allOf(described(""), workspaceName)
+	s := inputFor[ExportRecord](rs)
+	s.Description = "One memory item of an openhuman-core export (JSON Lines: one such object per line)."
+	return s
 }
 
 // MemoryExport pages through every item a caller may see as export
@@ -87,11 +79,11 @@ var MemoryExport = Tool{
 	Name: "memory.export", Title: "Export memory",
 	Description: "Every item the caller may see, oldest first, as export records (docs/export.md): " +
 		"id, kind, text, tags, provenance, source, times. Page with next_cursor.",
-	Input: Object("", nil, map[string]*Schema{
-		"workspace": Workspace("Only items of this workspace."),
-		"since":     Timestamp("Only items observed at or after this RFC 3339 time."),
-		"limit":     Integer("Items per page (1 to 1000); a page also ends before about 1 MB.").Range(1, MaxExportLimit).Def(DefaultExportLimit),
-		"cursor":    cursorSchema(),
+	Input: inputFor[ExportParams](rules{
+		"workspace": workspaceName,
+		"since":     dateTime,
+		"limit":     allOf(between(1, MaxExportLimit), byDefault(DefaultExportLimit)),
+		"cursor":    cursorRule,
 	}),
 	Output:      pageOf("items", outObject("An export record (docs/export.schema.json).", []string{"v", "kind", "text"}, nil)),
 	Annotations: readOnly("Export memory"),
@@ -106,7 +98,13 @@ const MethodImport = "import"
 // It is retryable: a record's id is its fingerprint, and one stored before
 // is left alone.
 var ImportEndpoint = Endpoint{Service: ServiceMemory, Method: MethodImport, Retryable: true, Scope: ScopeAct,
-	Input: Object("", []string{"items"}, map[string]*Schema{"items": Array("", ExportRecordSchema()).Count(1, MaxImportItems)})}
+	Input: importInput()}
+
+func importInput() *Schema {
+	s := inputFor[ImportParams](rules{"items": count(1, MaxImportItems)})
+	s.Properties["items"].Items = ExportRecordSchema()
+	return s
+}
 
 // ImportResult is what memory's import did with each record, in order.
 type ImportResult struct {

@@ -48,7 +48,7 @@ func TestExportRecordSchema(t *testing.T) {
 	conf := 0.8
 	rec := contract.ExportRecord{V: 1, ID: "0123456789abcdef0123456789abcdef", Kind: "learning", LearningKind: "fact", Confidence: &conf,
 		Text: "Maya prefers tea.", Tags: []string{"tea"}, Provenance: "mcp:cursor", Source: "client",
-		Meta: contract.ExportMeta{Workspace: "work"}, ObservedAt: "2026-01-02T03:04:05Z", CreatedAt: "2026-01-02T03:04:05.123Z"}
+		Meta: contract.Meta{Workspace: "work"}, ObservedAt: "2026-01-02T03:04:05Z", CreatedAt: "2026-01-02T03:04:05.123Z"}
 	check := func(r any) error {
 		b, _ := json.Marshal(r)
 		args, err := contract.DecodeArguments(b)

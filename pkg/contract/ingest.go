@@ -10,10 +10,10 @@ const (
 
 // IngestFile is one file sent to memory's ingest method.
 type IngestFile struct {
-	SourceID    string `json:"source_id"`   // stable name of the file, e.g. its absolute path
+	SourceID    string `json:"source_id" jsonschema:"Stable name of the file, such as its absolute path."`
 	SourceKind  string `json:"source_kind"` // file, or folder when it came from a walked folder
-	DisplayName string `json:"display_name"`
-	Content     string `json:"content"`
+	DisplayName string `json:"display_name" jsonschema:"How the file is shown."`
+	Content     string `json:"content" jsonschema:"The file's text."`
 	Language    string `json:"language,omitempty"`
 	Workspace   string `json:"workspace,omitempty"`
 	Folder      string `json:"folder,omitempty"`
@@ -28,11 +28,11 @@ type IngestFile struct {
 	// in the file, and More that the file goes on. Each part but the last
 	// starts where the reply to the one before said (NextOffset, NextLine)
 	// and carries its Resume back.
-	SHA256 string `json:"sha256,omitempty"`
-	Offset int64  `json:"offset,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	More   bool   `json:"more,omitempty"`
-	Resume string `json:"resume,omitempty"`
+	SHA256 string `json:"sha256,omitempty" jsonschema:"SHA-256 of the whole file, in hex, when it is sent in parts."`
+	Offset int64  `json:"offset,omitempty" jsonschema:"Byte offset of content in the file."`
+	Line   int    `json:"line,omitempty" jsonschema:"Line of the file content starts at."`
+	More   bool   `json:"more,omitempty" jsonschema:"The file goes on after content."`
+	Resume string `json:"resume,omitempty" jsonschema:"The previous part's reply's resume."`
 }
 
 // IngestedFile is what memory's ingest method did with one file (or part).
@@ -64,36 +64,35 @@ const (
 // IngestInput checks memory's ingest method: a batch of files to store as
 // document chunks (openhuman-core ingest sends them).
 func IngestInput() *Schema {
-	str := func(d string) *Schema { return String(d).MaxLen(4096) }
-	file := Object("", []string{"source_id", "source_kind", "display_name", "content"}, map[string]*Schema{
-		"source_id":    str("Stable name of the file, such as its absolute path."),
-		"source_kind":  Enum("", "file", "folder"),
-		"display_name": str("How the file is shown."),
-		"content":      String("The file's text.").AllowBlank().MaxLen(MaxIngestFileChars),
-		"language":     str(""),
-		"workspace":    Workspace(""),
-		"folder":       str(""),
-		"file_path":    str(""),
-		"repo":         str(""),
-		"commit":       str(""),
-		"modified_ms":  Integer("").Range(0, 1e15),
-		"sha256":       String("SHA-256 of the whole file, in hex, when it is sent in parts.").MaxLen(64),
-		"offset":       Integer("Byte offset of content in the file.").Range(0, 1e15),
-		"line":         Integer("Line of the file content starts at.").Range(0, 1e12),
-		"more":         Boolean("The file goes on after content."),
-		"resume":       String("The previous part's reply's resume.").MaxLen(1 << 16),
+	str := maxLen(4096)
+	return inputFor[IngestParams](rules{
+		"files":              count(1, MaxIngestFiles),
+		"files.source_id":    str,
+		"files.source_kind":  oneOf("file", "folder"),
+		"files.display_name": str,
+		"files.content":      allOf(blankOK, maxLen(MaxIngestFileChars)),
+		"files.language":     str,
+		"files.workspace":    workspaceName,
+		"files.folder":       str,
+		"files.file_path":    str,
+		"files.repo":         str,
+		"files.commit":       str,
+		"files.modified_ms":  between(0, 1e15),
+		"files.sha256":       maxLen(64),
+		"files.offset":       between(0, 1e15),
+		"files.line":         between(0, 1e12),
+		"files.resume":       maxLen(1 << 16),
 	})
-	return Object("", []string{"files"}, map[string]*Schema{"files": Array("", file).Count(1, MaxIngestFiles)})
 }
 
 // ConversationInput checks memory's ingest_conversation method.
 func ConversationInput() *Schema {
-	turn := Object("", []string{"thread_id", "text"}, map[string]*Schema{
-		"thread_id": String("").MaxLen(256),
-		"speaker":   String("").MaxLen(256),
-		"text":      String("").MaxLen(MaxLearnText),
-		"timestamp": Timestamp(""),
-		"workspace": Workspace(""),
+	return inputFor[ConversationParams](rules{
+		"turns":           count(1, MaxTurns),
+		"turns.thread_id": maxLen(256),
+		"turns.speaker":   maxLen(256),
+		"turns.text":      maxLen(MaxLearnText),
+		"turns.timestamp": dateTime,
+		"turns.workspace": workspaceName,
 	})
-	return Object("", []string{"turns"}, map[string]*Schema{"turns": Array("", turn).Count(1, MaxTurns)})
 }

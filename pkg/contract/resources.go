@@ -18,7 +18,7 @@ type ResourceContents struct {
 
 // ResourceReadParams asks for one resource.
 type ResourceReadParams struct {
-	URI string `json:"uri"`
+	URI string `json:"uri" jsonschema:"Resource URI."`
 }
 
 // ResourceList is the result of MethodResourcesList.

@@ -5,7 +5,7 @@ package contract
 const MethodStoreHealth = "store_health"
 
 // StoreHealthEndpoint serves StoreHealth.
-var StoreHealthEndpoint = Endpoint{Service: ServiceMemory, Method: MethodStoreHealth, Input: Object("", nil, nil), Retryable: true, Scope: ScopeRead}
+var StoreHealthEndpoint = Endpoint{Service: ServiceMemory, Method: MethodStoreHealth, Input: inputFor[NoParams](nil), Retryable: true, Scope: ScopeRead}
 
 // Store health states.
 const (

@@ -160,24 +160,6 @@ func pageOf(field string, item *Schema) *Schema {
 	})
 }
 
-func chunkRow() *Schema {
-	return outObject("A memory-tree chunk.", []string{"id", "source_kind", "source_id", "owner", "timestamp_ms", "token_count", "content_preview", "tags"}, map[string]*Schema{
-		"id": out("string", ""), "source_kind": out("string", ""), "source_id": out("string", ""), "source_ref": out("string", "Where in the source: a heading or a line range."),
-		"owner": out("string", "Who stored it."), "timestamp_ms": out("integer", ""), "token_count": out("integer", ""),
-		"content_preview": out("string", "Up to 500 characters."), "tags": {Type: "array", Items: out("string", "")},
-	})
-}
-
-func chunkRows() *Schema { return &Schema{Type: "array", Items: chunkRow()} }
-
-func limitSchema() *Schema {
-	return Integer("Maximum number of results (1 to 100).").Range(1, MaxLimit).Def(DefaultLimit)
-}
-
-func cursorSchema() *Schema {
-	return String("Opaque cursor from a previous next_cursor; omit to start from the beginning.").AllowBlank().MaxLen(512)
-}
-
 // catalog is every tool of every profile, in listing order.
 var catalog = []Tool{
 	WebSearch,

@@ -5,7 +5,7 @@ var CoreListTools = Tool{
 	Name:        "core.list_tools",
 	Title:       "List core agent tools",
 	Description: "The live catalog of tools the core agent can use: name, description and JSON Schema parameters.",
-	Input:       Object("", nil, nil),
+	Input:       inputFor[NoParams](nil),
 	Output: outObject("", []string{"tools"}, map[string]*Schema{
 		"tools": {Type: "array", Items: outObject("", []string{"name", "description", "parameters"}, map[string]*Schema{
 			"name": out("string", ""), "description": out("string", ""), "parameters": out("object", "JSON Schema of the arguments."),
@@ -21,7 +21,7 @@ var CoreToolInstructions = Tool{
 	Name:        "core.tool_instructions",
 	Title:       "Core tool instructions",
 	Description: "The Markdown tool-use instruction block given to prompt-guided agents, built from the live tool catalog.",
-	Input:       Object("", nil, nil),
+	Input:       inputFor[NoParams](nil),
 	Output: outObject("", []string{"instructions"}, map[string]*Schema{
 		"instructions": out("string", "Markdown."),
 	}),
@@ -35,7 +35,7 @@ var AgentListSubagents = Tool{
 	Name:        "agent.list_subagents",
 	Title:       "List sub-agents",
 	Description: "The registered sub-agent definitions: id, name, when to use each, its tools, temperature, iteration cap and sandbox mode.",
-	Input:       Object("", nil, nil),
+	Input:       inputFor[NoParams](nil),
 	Output: outObject("", []string{"definitions"}, map[string]*Schema{
 		"definitions": {Type: "array", Items: outObject("", []string{"id", "display_name", "when_to_use", "tools", "temperature", "max_iterations", "sandbox_mode"}, map[string]*Schema{
 			"id": out("string", ""), "display_name": out("string", ""), "when_to_use": out("string", ""),
@@ -56,9 +56,9 @@ var AgentRunSubagent = Tool{
 	Description: "Hand a task to one of the registered sub-agents (see agent.list_subagents) and get its final response. " +
 		"The sub-agent works with a language model and only the tools of its definition; its memory writes pass the " +
 		"approval gate and are audited.",
-	Input: Object("", []string{"agent_id", "prompt"}, map[string]*Schema{
-		"agent_id": String("Id of a registered sub-agent, as agent.list_subagents returns it (e.g. librarian, researcher).").MaxLen(64),
-		"prompt":   String("The task, in full: the sub-agent sees nothing else of this conversation.").MaxLen(MaxLearnText),
+	Input: inputFor[RunParams](rules{
+		"agent_id": maxLen(64),
+		"prompt":   maxLen(MaxLearnText),
 	}),
 	Output: outObject("", []string{"agent_id", "response", "steps", "tool_calls"}, map[string]*Schema{
 		"agent_id": out("string", ""),
@@ -102,7 +102,7 @@ func decidedItem() *Schema {
 var ApprovalList = Tool{
 	Name: "approval.list", Title: "List pending approvals",
 	Description: "Sub-agents' side-effecting calls waiting for a decision ([approval] mode = ask), oldest first, and the last ones decided, newest first.",
-	Input:       Object("", nil, nil),
+	Input:       inputFor[NoParams](nil),
 	Output: outObject("", []string{"mode", "pending"}, map[string]*Schema{
 		"mode":    out("string", "The approval mode: auto, deny or ask."),
 		"pending": {Type: "array", Items: approvalItem()},
@@ -117,10 +117,9 @@ var ApprovalList = Tool{
 var ApprovalDecide = Tool{
 	Name: "approval.decide", Title: "Decide a pending approval",
 	Description: "Approve or deny one waiting call by id; the sub-agent goes on either way, told the outcome.",
-	Input: Object("", []string{"id", "approve"}, map[string]*Schema{
-		"id":      String("The id from openhuman.approval_list.").MaxLen(64),
-		"approve": Boolean("true to let the call run, false to refuse it."),
-		"reason":  String("Why, told to the sub-agent when denied.").MaxLen(500),
+	Input: inputFor[DecideParams](rules{
+		"id":     maxLen(64),
+		"reason": maxLen(500),
 	}),
 	Output: outObject("", []string{"id", "approved"}, map[string]*Schema{
 		"id": out("string", ""), "approved": out("boolean", ""),

@@ -6,11 +6,8 @@ var TreeSearch = Tool{
 	Title: "Search memory",
 	Description: "Keyword search over memory-tree chunks (stored notes and ingested files), best first. " +
 		"Returns chunk rows with a 500-character preview; read one whole with tree.read_chunk.",
-	Input: Object("", []string{"query"}, map[string]*Schema{
-		"query": String("Words to look for.").MaxLen(MaxQueryText),
-		"k":     Integer("How many chunks (1 to 50).").Range(1, 50).Def(10),
-	}),
-	Output:      outObject("", []string{"chunks", "total"}, map[string]*Schema{"chunks": chunkRows(), "total": out("integer", "How many chunks match in all.")}),
+	Input:       treeQuery("Words to look for."),
+	Output:      chunkList(),
 	Annotations: readOnly("Search memory"),
 	Service:     ServiceMemory, Method: "tree_search", RPC: "openhuman.memory_tree_search", Profiles: []string{ProfileV1},
 	Use: "memory.search for chunks containing some words",
@@ -21,11 +18,8 @@ var TreeRecall = Tool{
 	Name:        "memory.recall",
 	Title:       "Recall chunks",
 	Description: "Semantic recall over memory-tree chunks: the chunks closest to the query in meaning and words, with scores.",
-	Input: Object("", []string{"query"}, map[string]*Schema{
-		"query": String("What to recall.").MaxLen(MaxQueryText),
-		"k":     Integer("How many chunks (1 to 50).").Range(1, 50).Def(10),
-	}),
-	Output:      outObject("", []string{"chunks", "scores"}, map[string]*Schema{"chunks": chunkRows(), "scores": {Type: "array", Items: out("number", "")}}),
+	Input:       treeQuery("What to recall."),
+	Output:      scoredChunks(),
 	Annotations: readOnly("Recall chunks"),
 	Service:     ServiceMemory, Method: "tree_recall", RPC: "openhuman.memory_tree_recall", Profiles: []string{ProfileV1},
 	Use: "memory.recall for the chunks most related to a topic",
@@ -36,9 +30,7 @@ var TreeReadChunk = Tool{
 	Name:        "tree.read_chunk",
 	Title:       "Read a chunk",
 	Description: "One chunk in full, by the id memory.search, memory.recall, memory.fetch or tree.browse returned.",
-	Input: Object("", []string{"chunk_id"}, map[string]*Schema{
-		"chunk_id": String("The chunk's id.").MaxLen(128),
-	}),
+	Input:       inputFor[ReadChunkParams](rules{"chunk_id": maxLen(128)}),
 	Output: outObject("", []string{"chunk", "content"}, map[string]*Schema{"chunk": chunkRow(), "content": out("string", "The whole text."),
 		"item": hitSchema(),
 		"entities": {Type: "array", Description: "The names, handles, addresses and links it mentions.", Items: outObject("", []string{"entity_id", "kind", "surface"}, map[string]*Schema{
@@ -54,17 +46,17 @@ var TreeBrowse = Tool{
 	Name:        "tree.browse",
 	Title:       "Browse chunks",
 	Description: "Page through chunks, newest first, narrowed by source kinds, source ids, entity ids, a time window and words.",
-	Input: Object("", nil, map[string]*Schema{
-		"source_kinds": Array("Source kinds: folder, file, conversation, agent, ...", String("").MaxLen(64)).Count(1, 20),
-		"source_ids":   Array("Source ids, as tree.list_sources names them.", String("").MaxLen(4096)).Count(1, 100),
-		"entity_ids":   Array("Entity ids, as tree.top_entities names them (kind:surface).", String("").MaxLen(512)).Count(1, 100),
-		"since_ms":     Integer("Only chunks observed at or after this Unix time in milliseconds.").Range(0, 1e15),
-		"until_ms":     Integer("Only chunks observed before this Unix time in milliseconds.").Range(0, 1e15),
-		"query":        String("Only chunks containing any of these words.").MaxLen(MaxQueryText),
-		"k":            Integer("How many chunks (1 to 100).").Range(1, 100).Def(10),
-		"offset":       Integer("How many to skip, for paging.").Range(0, 1e9).Def(0),
+	Input: inputFor[BrowseParams](rules{
+		"source_kinds": allOf(count(1, 20), items(maxLen(64))),
+		"source_ids":   allOf(count(1, 100), items(maxLen(4096))),
+		"entity_ids":   allOf(count(1, 100), items(maxLen(512))),
+		"since_ms":     between(0, 1e15),
+		"until_ms":     between(0, 1e15),
+		"query":        maxLen(MaxQueryText),
+		"k":            allOf(between(1, 100), byDefault(10)),
+		"offset":       allOf(between(0, 1e9), byDefault(0)),
 	}),
-	Output:      outObject("", []string{"chunks", "total"}, map[string]*Schema{"chunks": chunkRows(), "total": out("integer", "How many chunks match in all.")}),
+	Output:      chunkList(),
 	Annotations: readOnly("Browse chunks"),
 	Service:     ServiceMemory, Method: "tree_list_chunks", RPC: "openhuman.memory_tree_list_chunks", Profiles: []string{ProfileV2, ProfileV1},
 	Use: "tree.browse to page through chunks by source, entity or time",
@@ -75,9 +67,9 @@ var TreeTopEntities = Tool{
 	Name:        "tree.top_entities",
 	Title:       "Top entities",
 	Description: "The most mentioned entities (people and terms, emails, URLs, @handles, #hashtags), optionally of one kind.",
-	Input: Object("", nil, map[string]*Schema{
-		"kind": Enum("Only this kind.", "term", "email", "url", "handle", "hashtag"),
-		"k":    Integer("How many (1 to 100).").Range(1, 100).Def(10),
+	Input: inputFor[TopEntitiesParams](rules{
+		"kind": oneOf(EntityKinds...),
+		"k":    allOf(between(1, 100), byDefault(10)),
 	}),
 	Output: outObject("", []string{"entities"}, map[string]*Schema{"entities": {Type: "array", Items: outObject("", []string{"entity_id", "kind", "surface", "count"}, map[string]*Schema{
 		"entity_id": out("string", "kind:lowercased-surface"), "kind": out("string", ""), "surface": out("string", ""), "count": out("integer", "How many chunks mention it."),
@@ -92,9 +84,7 @@ var TreeListSources = Tool{
 	Name:        "tree.list_sources",
 	Title:       "List sources",
 	Description: "Every source of memory (ingested files and folders, conversations, the clients that stored learnings) with chunk counts and last activity.",
-	Input: Object("", nil, map[string]*Schema{
-		"user_email_hint": String("The user's email address: sources that mention it are marked and listed first.").MaxLen(320),
-	}),
+	Input:       inputFor[ListSourcesParams](rules{"user_email_hint": maxLen(320)}),
 	Output: outObject("", []string{"sources"}, map[string]*Schema{"sources": {Type: "array", Items: outObject("", []string{"source_id", "display_name", "source_kind", "chunk_count", "most_recent_ms"}, map[string]*Schema{
 		"source_id": out("string", ""), "display_name": out("string", ""), "source_kind": out("string", ""),
 		"chunk_count": out("integer", ""), "most_recent_ms": out("integer", ""), "mentions_user": out("boolean", ""),

@@ -13,11 +13,8 @@ const (
 // SearchProviders are the providers web_search can be pinned to.
 var SearchProviders = []string{"searxng", "brave", "tavily", "exa"}
 
-func webQuery(desc string) *Schema { return String(desc).MaxLen(MaxSearchQuery) }
-
-func maxResults() *Schema {
-	return Integer("How many results (1 to 20).").Range(1, MaxSearchResults).Def(DefaultSearchResults)
-}
+// maxResults bounds web_search's max_results.
+var maxResults = allOf(between(1, MaxSearchResults), byDefault(DefaultSearchResults))
 
 // webPage is the result of the web tools.
 func webPage(answer bool) *Schema {
@@ -56,10 +53,10 @@ var WebSearch = Tool{
 	Title: "Web search",
 	Description: "Search the web through the configured providers in order (SearXNG, Brave, Tavily, Exa), falling back " +
 		"to the next when one fails; fallback_from says who was skipped and why. Set provider to use only that one.",
-	Input: Object("", []string{"query"}, map[string]*Schema{
-		"query":       webQuery("What to search for."),
-		"max_results": maxResults(),
-		"provider":    Enum("Use only this provider, with no fallback; it must be configured.", SearchProviders...),
+	Input: inputFor[SearchParams](rules{
+		"query":       maxLen(MaxSearchQuery),
+		"max_results": maxResults,
+		"provider":    oneOf(SearchProviders...),
 	}),
 	Output:      webPage(false),
 	Annotations: webAnnotations("Web search"),
@@ -74,9 +71,9 @@ var WebAnswer = Tool{
 	Description: "Answer a question from the web with numbered citations [n]: Gemini grounded in Google Search when " +
 		"configured, else Tavily's answer, else web results written up by the configured language model or quoted. " +
 		"model and provider say which.",
-	Input: Object("", []string{"query"}, map[string]*Schema{
-		"query": webQuery("The question."),
-		"depth": Enum("quick (the default) or deep: more sources and a deeper search where the provider offers one.", WebAnswerQuick, WebAnswerDeep).Def(WebAnswerQuick),
+	Input: inputFor[AnswerParams](rules{
+		"query": maxLen(MaxSearchQuery),
+		"depth": allOf(oneOf(WebAnswerQuick, WebAnswerDeep), byDefault(WebAnswerQuick)),
 	}),
 	Output:      webPage(true),
 	Annotations: webAnnotations("Web answer"),
@@ -89,9 +86,9 @@ var SearXNGSearch = Tool{
 	Name:        "searxng_search",
 	Title:       "SearXNG search",
 	Description: "Search the configured self-hosted SearXNG instance only.",
-	Input: Object("", []string{"query"}, map[string]*Schema{
-		"query":       webQuery("What to search for."),
-		"max_results": Integer("How many results (1 to 20; default from [searxng] max_results).").Range(1, MaxSearchResults),
+	Input: inputFor[SearXNGParams](rules{
+		"query":       maxLen(MaxSearchQuery),
+		"max_results": between(1, MaxSearchResults),
 	}),
 	Output:      webPage(false),
 	Annotations: webAnnotations("SearXNG search"),

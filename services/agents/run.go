@@ -78,11 +78,8 @@ func NewRunner(tools Tools, opts RunnerOptions) *Runner {
 	return &Runner{opts: opts, tools: tools}
 }
 
-// RunParams are agent.run_subagent's arguments.
-type RunParams struct {
-	AgentID string `json:"agent_id"`
-	Prompt  string `json:"prompt"`
-}
+// RunParams are declared in pkg/contract, which generates their schema.
+type RunParams = contract.RunParams
 
 // ToolCallRecord is one tool call of a run.
 type ToolCallRecord struct {

@@ -15,14 +15,6 @@ import (
 // same write path as a learning (the journal when replicated), keeping
 // each record's id, provenance and times.
 
-// ExportParams are memory.export's arguments.
-type ExportParams struct {
-	Workspace string `json:"workspace,omitempty"`
-	Since     string `json:"since,omitempty"`
-	Limit     int    `json:"limit,omitempty"`
-	Cursor    string `json:"cursor,omitempty"`
-}
-
 // ExportResult is one page of an export.
 type ExportResult struct {
 	Items      []contract.ExportRecord `json:"items"`
@@ -93,13 +85,8 @@ func (s *Service) Export(ctx context.Context, p ExportParams, cc contract.CallCo
 func RecordOf(it Item) contract.ExportRecord {
 	return contract.ExportRecord{V: contract.ExportVersion, ID: it.ID, Kind: it.Kind, LearningKind: it.LearningKind,
 		Confidence: it.Confidence, Text: it.Text, Tags: it.Tags, Provenance: it.Provenance, Source: it.Source,
-		SourceID: it.SourceID, SourceRef: it.SourceRef, Meta: contract.ExportMeta(it.Meta),
+		SourceID: it.SourceID, SourceRef: it.SourceRef, Meta: contract.Meta(it.Meta),
 		ObservedAt: it.ObservedAt.UTC().Format(time.RFC3339Nano), CreatedAt: it.CreatedAt.UTC().Format(time.RFC3339Nano)}
-}
-
-// ImportParams are records to store.
-type ImportParams struct {
-	Items []contract.ExportRecord `json:"items"`
 }
 
 // SourceImport is the source of an imported record that names none.

@@ -7,27 +7,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// ForgetParams are memory.forget's arguments: the items to forget by id,
-// or every item of a source (an ingested file, or a folder: every file
-// ingested under it) or of a workspace, or both.
-type ForgetParams struct {
-	IDs       []string `json:"ids,omitempty"`
-	Source    string   `json:"source,omitempty"`
-	Workspace string   `json:"workspace,omitempty"`
-	// DryRun counts what would be forgotten, and forgets nothing.
-	DryRun bool `json:"dry_run,omitempty"`
-}
-
-// ForgetResult counts what was removed and names ids that were not there.
-type ForgetResult struct {
-	Forgotten int      `json:"forgotten"`
-	NotFound  []string `json:"not_found"`
-	// Matched is how many items a source or workspace held: what a dry
-	// run would forget.
-	Matched *int `json:"matched,omitempty"`
-	// Seq is the write stream's sequence of the forget, when replicated.
-	Seq uint64 `json:"seq,omitempty"`
-}
+// ForgetResult is declared in pkg/contract, where its schema is generated.
+type ForgetResult = contract.ForgetResult
 
 // Forget removes items for good. An item cc may not see is not there for
 // it: reported not found, and left alone.
@@ -35,7 +16,7 @@ func (s *Service) Forget(ctx context.Context, p ForgetParams, cc contract.CallCo
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	if err := p.check(); err != nil {
+	if err := checkForget(p); err != nil {
 		return nil, err
 	}
 	if len(p.IDs) == 0 {

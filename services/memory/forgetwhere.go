@@ -11,9 +11,9 @@ import (
 // with replication one event, of a bounded size.
 const forgetBatch = 500
 
-// check refuses arguments that name nothing, or ids beside a selection:
+// checkForget refuses arguments that name nothing, or ids beside a selection:
 // one call forgets either the items named or the items selected.
-func (p ForgetParams) check() error {
+func checkForget(p ForgetParams) error {
 	selects := strings.TrimSpace(p.Source) != "" || strings.TrimSpace(p.Workspace) != ""
 	switch {
 	case len(p.IDs) > 0 && selects:

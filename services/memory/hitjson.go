@@ -50,18 +50,18 @@ func appendHits(dst []byte, hits []Hit) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		var err error
-		if dst, err = hits[i].appendJSON(dst); err != nil {
+		if dst, err = appendHit(dst, &hits[i]); err != nil {
 			return dst, err
 		}
 	}
 	return append(dst, ']'), nil
 }
 
-func (h *Hit) appendJSON(dst []byte) ([]byte, error) {
+func appendHit(dst []byte, h *Hit) ([]byte, error) {
 	dst = contract.AppendString(append(dst, `{"id":`...), h.ID)
 	dst = contract.AppendString(append(dst, `,"kind":`...), h.Kind)
 	dst = contract.AppendString(append(dst, `,"text":`...), h.Text)
-	dst = h.Meta.appendJSON(append(dst, `,"meta":`...))
+	dst = appendHitMeta(append(dst, `,"meta":`...), &h.Meta)
 	var err error
 	if h.Score != nil {
 		if dst, err = contract.AppendFloat(append(dst, `,"score":`...), *h.Score); err != nil {
@@ -77,14 +77,14 @@ func (h *Hit) appendJSON(dst []byte) ([]byte, error) {
 		dst = contract.AppendString(append(dst, `,"snippet":`...), h.Snippet)
 	}
 	if h.Explain != nil {
-		if dst, err = h.Explain.appendJSON(append(dst, `,"explain":`...)); err != nil {
+		if dst, err = appendExplanation(append(dst, `,"explain":`...), h.Explain); err != nil {
 			return dst, err
 		}
 	}
 	return append(dst, '}'), nil
 }
 
-func (e *Explanation) appendJSON(dst []byte) ([]byte, error) {
+func appendExplanation(dst []byte, e *Explanation) ([]byte, error) {
 	dst = contract.AppendString(append(dst, `{"profile":`...), e.Profile)
 	dst = append(dst, `,"features":`...)
 	if e.Features == nil {
@@ -109,7 +109,7 @@ func (e *Explanation) appendJSON(dst []byte) ([]byte, error) {
 	return append(dst, "]}"...), nil
 }
 
-func (m *HitMeta) appendJSON(dst []byte) []byte {
+func appendHitMeta(dst []byte, m *HitMeta) []byte {
 	dst = contract.AppendString(append(dst, `{"source":`...), m.Source)
 	dst = contract.AppendString(append(dst, `,"provenance":`...), m.Provenance)
 	dst = appendOmitEmpty(dst, `,"learning_kind":`, m.LearningKind)

@@ -16,11 +16,6 @@ import (
 // re-ingesting a file re-chunks it instead of calling it unchanged.
 const chunkerVersion = "chunk-v2"
 
-// IngestParams are a batch of files.
-type IngestParams struct {
-	Files []contract.IngestFile `json:"files"`
-}
-
 // IngestedFile says what became of one file.
 type IngestedFile = contract.IngestedFile
 
@@ -126,20 +121,6 @@ func fileItems(f contract.IngestFile, chunks []chunking.Chunk, cc contract.CallC
 		}
 	}
 	return items
-}
-
-// Turn is one message of a conversation.
-type Turn struct {
-	ThreadID  string `json:"thread_id"`
-	Speaker   string `json:"speaker,omitempty"`
-	Text      string `json:"text"`
-	Timestamp string `json:"timestamp,omitempty"` // RFC 3339
-	Workspace string `json:"workspace,omitempty"`
-}
-
-// ConversationParams are turns to store.
-type ConversationParams struct {
-	Turns []Turn `json:"turns"`
 }
 
 // ConversationResult counts what was stored.

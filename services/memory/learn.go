@@ -12,29 +12,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 )
 
-// LearnParams are memory.learn's arguments.
-type LearnParams struct {
-	Text       string   `json:"text"`
-	Kind       string   `json:"kind,omitempty"`
-	Confidence *float64 `json:"confidence,omitempty"`
-	Workspace  string   `json:"workspace,omitempty"`
-	// Replaces is a learning this one corrects in place (edit.go).
-	Replaces string `json:"replaces,omitempty"`
-}
-
-// LearnResult says which item holds the learning.
-type LearnResult struct {
-	ID       string `json:"id"`
-	Replayed bool   `json:"replayed"`
-	// Redacted names the kinds of secret removed before storing.
-	Redacted []string `json:"redacted,omitempty"`
-	// Seq is the write stream's sequence of the learning, when replicated:
-	// a read with min_seq at least this sees it on any replica.
-	Seq uint64 `json:"seq,omitempty"`
-	// Replaces is the learning this one corrects, kept and marked
-	// superseded.
-	Replaces string `json:"replaces,omitempty"`
-}
+// LearnResult is declared in pkg/contract, where its schema is generated.
+type LearnResult = contract.LearnResult
 
 // Sources of learnings (contract.ItemSources): what a client stored itself,
 // over MCP, /rpc or the CLI, and what a sub-agent stored.

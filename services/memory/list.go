@@ -17,13 +17,6 @@ type pager interface {
 	ListAfter(ctx context.Context, f *Filter, after int64, limit int) ([]Item, error)
 }
 
-// ListParams are memory.list's arguments.
-type ListParams struct {
-	Filter *Filter `json:"filter,omitempty"`
-	Limit  int     `json:"limit,omitempty"`
-	Cursor string  `json:"cursor,omitempty"`
-}
-
 // ListResult is one page of items, newest first.
 type ListResult struct {
 	Items      []Hit  `json:"items"`

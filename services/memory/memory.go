@@ -47,36 +47,6 @@ type Item struct {
 // Entity is something an item mentions (services/memory/entities).
 type Entity = entities.Entity
 
-// Meta is the metadata filters match on.
-type Meta struct {
-	Workspace string `json:"workspace,omitempty"`
-	Folder    string `json:"folder,omitempty"`
-	FilePath  string `json:"file_path,omitempty"`
-	Language  string `json:"language,omitempty"`
-	Repo      string `json:"repo,omitempty"`
-	Commit    string `json:"commit,omitempty"`
-	URL       string `json:"url,omitempty"`
-	ThreadID  string `json:"thread_id,omitempty"`
-	AgentID   string `json:"agent_id,omitempty"`
-}
-
-// Filter restricts reads; every set field must match.
-type Filter struct {
-	Meta
-	Kinds          []string   `json:"kinds,omitempty"`
-	Sources        []string   `json:"sources,omitempty"`
-	LearningKinds  []string   `json:"learning_kinds,omitempty"`
-	TagsAny        []string   `json:"tags_any,omitempty"`
-	ObservedAfter  *time.Time `json:"observed_after,omitempty"`
-	ObservedBefore *time.Time `json:"observed_before,omitempty"`
-	// Workspaces, when not nil, are the only workspaces an item may be of:
-	// the caller's scope, which the service sets and no argument can.
-	Workspaces []string `json:"-"`
-	// SourceIDs, when not empty, are the only sources (as tree.list_sources
-	// names them) an item may be of: forget by source sets them.
-	SourceIDs []string `json:"-"`
-}
-
 // Ranked is an item's position in a ranking, with its score.
 type Ranked = retrieval.Ranked
 

@@ -68,7 +68,7 @@ func TestImportScopedCaller(t *testing.T) {
 	cc := contract.CallContext{Source: "cli", Token: "work", Workspaces: []string{"work"}}
 	res, err := svc.Import(context.Background(), memory.ImportParams{Items: []contract.ExportRecord{
 		{V: 1, Kind: "learning", Text: "Into the caller's one workspace."},
-		{V: 1, Kind: "learning", Text: "Into another.", Meta: contract.ExportMeta{Workspace: "home"}},
+		{V: 1, Kind: "learning", Text: "Into another.", Meta: contract.Meta{Workspace: "home"}},
 		{V: 1, Kind: "learning", Text: "Into the caller's one workspace."},
 	}}, cc)
 	if err != nil {

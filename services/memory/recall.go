@@ -16,13 +16,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 )
 
-// RecallParams are memory.recall's arguments.
-type RecallParams struct {
-	Question string  `json:"question"`
-	Filter   *Filter `json:"filter,omitempty"`
-	Limit    int     `json:"limit,omitempty"`
-}
-
 // Citation is a hit an answer points at with [n], n counting from 1.
 type Citation struct {
 	ID      string  `json:"id"`

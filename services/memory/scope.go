@@ -46,7 +46,7 @@ func scoped(f *Filter, cc contract.CallContext) *Filter {
 }
 
 // onlyScope reports whether f restricts by nothing but the caller's scope.
-func (f *Filter) onlyScope() bool {
+func onlyScope(f *Filter) bool {
 	return f.Meta == (Meta{}) && len(f.Kinds) == 0 && len(f.Sources) == 0 && len(f.LearningKinds) == 0 && len(f.SourceIDs) == 0 && len(f.TagsAny) == 0 &&
 		f.ObservedAfter == nil && f.ObservedBefore == nil
 }
@@ -83,7 +83,7 @@ func (s *Service) viewOf(ctx context.Context, f *Filter, m Marks, asOf int64) (v
 		if v.universe, err = s.scopes.seqs(ctx, s.scope, f.Workspaces, m, asOf); err != nil {
 			return v, err
 		}
-		if f.onlyScope() {
+		if onlyScope(f) {
 			v.allowed = v.universe
 			return v, nil
 		}

@@ -26,21 +26,6 @@ var Modes = []string{ModeHybrid, ModeKeyword, ModeVector}
 // results; memory.list walks everything.
 const maxDepth = 200
 
-// FetchParams are memory.fetch's arguments.
-type FetchParams struct {
-	Query  string  `json:"query"`
-	Mode   string  `json:"mode,omitempty"`
-	Filter *Filter `json:"filter,omitempty"`
-	Limit  int     `json:"limit,omitempty"`
-	Cursor string  `json:"cursor,omitempty"`
-	// MinScore leaves out hits below it; nil means contract.DefaultMinScore
-	// in hybrid mode and no floor in the others.
-	MinScore *float64 `json:"min_score,omitempty"`
-	Snippets bool     `json:"snippets,omitempty"`
-	// Explain gives each hit the feature values its score came from.
-	Explain bool `json:"explain,omitempty"`
-}
-
 // FetchResult is one page of hits, best first.
 type FetchResult struct {
 	Hits       []Hit  `json:"hits"`

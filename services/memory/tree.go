@@ -32,18 +32,13 @@ type treeStore interface {
 	Sources(ctx context.Context, workspaces []string) ([]SourceSummary, error)
 }
 
-// ChunkRow is a chunk as the tree lists it.
-type ChunkRow struct {
-	ID             string   `json:"id"`
-	SourceKind     string   `json:"source_kind"`
-	SourceID       string   `json:"source_id"`
-	SourceRef      string   `json:"source_ref,omitempty"`
-	Owner          string   `json:"owner"`
-	TimestampMS    int64    `json:"timestamp_ms"`
-	TokenCount     int      `json:"token_count"`
-	ContentPreview string   `json:"content_preview"`
-	Tags           []string `json:"tags"`
-}
+// The tree's rows are declared in pkg/contract, where the tools' output
+// schemas are generated from them.
+type (
+	ChunkRow     = contract.ChunkRow
+	ChunkList    = contract.ChunkList
+	ScoredChunks = contract.ScoredChunks
+)
 
 // previewChars bounds content_preview.
 const previewChars = 500
@@ -63,24 +58,6 @@ func chunkRow(it Item) ChunkRow {
 	}
 	return ChunkRow{ID: it.ID, SourceKind: it.Source, SourceID: source, SourceRef: it.SourceRef, Owner: it.Provenance,
 		TimestampMS: it.ObservedAt.UnixMilli(), TokenCount: it.TokenCount, ContentPreview: preview, Tags: tags}
-}
-
-// TreeQuery are memory.search's and memory.recall's (v1) arguments.
-type TreeQuery struct {
-	Query string `json:"query"`
-	K     int    `json:"k,omitempty"`
-}
-
-// ChunkList is a list of chunks and how many matched in all.
-type ChunkList struct {
-	Chunks []ChunkRow `json:"chunks"`
-	Total  int        `json:"total"`
-}
-
-// ScoredChunks are chunks with a score each, in the same order.
-type ScoredChunks struct {
-	Chunks []ChunkRow `json:"chunks"`
-	Scores []float64  `json:"scores"`
 }
 
 func treeK(k, max int) int {
@@ -164,11 +141,6 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery, cc contract.CallC
 	return out, nil
 }
 
-// ReadChunkParams name one chunk.
-type ReadChunkParams struct {
-	ChunkID string `json:"chunk_id"`
-}
-
 // FullChunk is a chunk with its whole content, and the item it is as
 // memory.list shows items (its kind and every date), with the entities it
 // mentions: what a person needs to judge one item.
@@ -201,18 +173,6 @@ func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.
 	}
 	h.Meta.SupersededBy = replaced[it.ID]
 	return &FullChunk{Chunk: chunkRow(it), Content: it.Text, Item: h, Entities: ents}, nil
-}
-
-// BrowseParams are tree.browse's arguments.
-type BrowseParams struct {
-	SourceKinds []string `json:"source_kinds,omitempty"`
-	SourceIDs   []string `json:"source_ids,omitempty"`
-	EntityIDs   []string `json:"entity_ids,omitempty"`
-	SinceMS     int64    `json:"since_ms,omitempty"`
-	UntilMS     int64    `json:"until_ms,omitempty"`
-	Query       string   `json:"query,omitempty"`
-	K           int      `json:"k,omitempty"`
-	Offset      int      `json:"offset,omitempty"`
 }
 
 // Browse pages through the chunks cc may see, newest first, by source,
@@ -249,12 +209,6 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallCo
 	return out, nil
 }
 
-// TopEntitiesParams are tree.top_entities's arguments.
-type TopEntitiesParams struct {
-	Kind string `json:"kind,omitempty"`
-	K    int    `json:"k,omitempty"`
-}
-
 // EntityList is the most mentioned entities.
 type EntityList struct {
 	Entities []EntityCount `json:"entities"`
@@ -271,11 +225,6 @@ func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams, cc contr
 		return nil, err
 	}
 	return &EntityList{Entities: list}, nil
-}
-
-// ListSourcesParams are tree.list_sources's arguments.
-type ListSourcesParams struct {
-	UserEmailHint string `json:"user_email_hint,omitempty"`
 }
 
 // SourceRow is a source as tree.list_sources shows it.

@@ -9,11 +9,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// AnswerParams are web_answer's arguments.
-type AnswerParams struct {
-	Query string `json:"query"`
-	Depth string `json:"depth,omitempty"` // quick (default) or deep
-}
+// AnswerParams are declared in pkg/contract, which generates their schema.
+type AnswerParams = contract.AnswerParams
 
 // AnswerInstructions tell a language model how to answer from web results.
 const AnswerInstructions = `You answer the question using only the numbered web search results.

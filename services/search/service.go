@@ -204,12 +204,8 @@ func configured[T any](order []string, m map[string]T) []string {
 	return out
 }
 
-// SearchParams are web_search's (and searxng_search's) arguments.
-type SearchParams struct {
-	Query      string `json:"query"`
-	MaxResults int    `json:"max_results,omitempty"`
-	Provider   string `json:"provider,omitempty"`
-}
+// SearchParams are declared in pkg/contract, which generates their schema.
+type SearchParams = contract.SearchParams
 
 // WebSearch searches with the configured providers in order; a pinned
 // provider is the only one tried, and its own failure is returned.

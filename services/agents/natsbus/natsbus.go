@@ -16,8 +16,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/agents"
 )
 
-type none struct{}
-
 // Serve registers the agents service on nc; runner runs sub-agents and
 // gate holds their approvals.
 func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version string, checks bus.Checks, log *slog.Logger) (*bus.Service, error) {
@@ -30,16 +28,16 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 		Description: "OpenHuman agents: sub-agent definitions and runs, approvals, prompts and the core tool catalog",
 		Logger:      log,
 		Endpoints: []bus.Endpoint{
-			bus.Handle(contract.AgentListSubagents.Endpoint(), func(context.Context, none, contract.CallContext) (any, error) {
+			bus.Handle(contract.AgentListSubagents.Endpoint(), func(context.Context, contract.NoParams, contract.CallContext) (any, error) {
 				return map[string]any{"definitions": agents.Builtins()}, nil
 			}),
 			bus.Handle(contract.AgentRunSubagent.Endpoint(), func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
 				return runner.Run(ctx, p, cc)
 			}),
-			bus.Handle(contract.RunResultEndpoint, func(ctx context.Context, p runResultParams, cc contract.CallContext) (any, error) {
+			bus.Handle(contract.RunResultEndpoint, func(ctx context.Context, p contract.RunResultParams, cc contract.CallContext) (any, error) {
 				return runner.Collect(ctx, p.Call, cc)
 			}),
-			bus.Handle(contract.ApprovalList.Endpoint(), func(ctx context.Context, _ none, cc contract.CallContext) (any, error) {
+			bus.Handle(contract.ApprovalList.Endpoint(), func(ctx context.Context, _ contract.NoParams, cc contract.CallContext) (any, error) {
 				pending, err := gate.List(ctx, cc)
 				if err != nil {
 					return nil, err
@@ -50,19 +48,19 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 				}
 				return map[string]any{"mode": gate.Mode(), "pending": pending, "decided": decided}, nil
 			}),
-			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p decideParams, cc contract.CallContext) (any, error) {
+			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p contract.DecideParams, cc contract.CallContext) (any, error) {
 				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason, By: cc.Source, Token: cc.Token}, cc); err != nil {
 					return nil, err
 				}
 				return map[string]any{"id": p.ID, "approved": p.Approve}, nil
 			}),
-			bus.Handle(contract.CoreListTools.Endpoint(), func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
+			bus.Handle(contract.CoreListTools.Endpoint(), func(ctx context.Context, _ contract.NoParams, _ contract.CallContext) (any, error) {
 				return map[string]any{"tools": coreTools(ctx)}, nil
 			}),
-			bus.Handle(contract.CoreToolInstructions.Endpoint(), func(ctx context.Context, _ none, _ contract.CallContext) (any, error) {
+			bus.Handle(contract.CoreToolInstructions.Endpoint(), func(ctx context.Context, _ contract.NoParams, _ contract.CallContext) (any, error) {
 				return map[string]any{"instructions": agents.ToolInstructions(coreTools(ctx))}, nil
 			}),
-			bus.Handle(contract.ResourcesListEndpoint, func(context.Context, none, contract.CallContext) (any, error) {
+			bus.Handle(contract.ResourcesListEndpoint, func(context.Context, contract.NoParams, contract.CallContext) (any, error) {
 				return contract.ResourceList{Resources: agents.Resources()}, nil
 			}),
 			bus.Handle(contract.ResourcesReadEndpoint, func(_ context.Context, p contract.ResourceReadParams, _ contract.CallContext) (any, error) {
@@ -70,16 +68,6 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 			}),
 		},
 	})
-}
-
-type runResultParams struct {
-	Call string `json:"call"`
-}
-
-type decideParams struct {
-	ID      string `json:"id"`
-	Approve bool   `json:"approve"`
-	Reason  string `json:"reason"`
 }
 
 // busTools are the tools served on the bus right now.

@@ -1,50 +1,13 @@
 package console
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
+)
 
 // hit is a memory item as memory.list and memory.fetch return it.
-type hit struct {
-	ID         string   `json:"id"`
-	Kind       string   `json:"kind"`
-	Text       string   `json:"text"`
-	Meta       hitMeta  `json:"meta"`
-	Score      *float64 `json:"score"`
-	Confidence *float64 `json:"confidence"`
-	// Explain is where Score came from, when the fetch asked.
-	Explain *explanation `json:"explain"`
-}
-
-// explanation is a hit's rank profile and the features its score read.
-type explanation struct {
-	Profile  string    `json:"profile"`
-	Features []feature `json:"features"`
-}
-
-type feature struct {
-	Name   string  `json:"name"`
-	Phase  string  `json:"phase"`
-	Value  float64 `json:"value"`
-	Weight float64 `json:"weight"`
-}
-
-// Product is what the feature adds to the score of its phase.
-func (f feature) Product() float64 { return f.Value * f.Weight }
-
-type hitMeta struct {
-	Source       string   `json:"source"`
-	Provenance   string   `json:"provenance"`
-	LearningKind string   `json:"learning_kind"`
-	ObservedAt   string   `json:"observed_at"`
-	CreatedAt    string   `json:"created_at"`
-	Tags         []string `json:"tags"`
-	SourceID     string   `json:"source_id"`
-	SourceRef    string   `json:"source_ref"`
-	SupersededBy string   `json:"superseded_by"`
-	Workspace    string   `json:"workspace"`
-	Language     string   `json:"language"`
-	FilePath     string   `json:"file_path"`
-	URL          string   `json:"url"`
-}
+type hit = contract.Hit
 
 // page is a page of items and the cursor of the next.
 type page struct {
@@ -56,22 +19,10 @@ type page struct {
 }
 
 // chunk is a memory-tree row (tree.browse), with the item's id.
-type chunk struct {
-	ID             string   `json:"id"`
-	SourceKind     string   `json:"source_kind"`
-	SourceID       string   `json:"source_id"`
-	SourceRef      string   `json:"source_ref"`
-	Owner          string   `json:"owner"`
-	TimestampMS    int64    `json:"timestamp_ms"`
-	TokenCount     int      `json:"token_count"`
-	ContentPreview string   `json:"content_preview"`
-	Tags           []string `json:"tags"`
-}
-
-type chunkList struct {
-	Chunks []chunk `json:"chunks"`
-	Total  int     `json:"total"`
-}
+type (
+	chunk     = contract.ChunkRow
+	chunkList = contract.ChunkList
+)
 
 // fullItem is tree.read_chunk's answer: the whole text, the item and its
 // entities.

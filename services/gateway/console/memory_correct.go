@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpstatus"
 )
 
 // memoryCorrect corrects a learning in place: memory.learn with replaces,
@@ -31,5 +32,5 @@ func (c *Console) memoryCorrect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e := contract.AsError(err)
-	c.render(w, r, statusOf(e.Code), "item", view{Title: "Item", Nav: "memory", Data: it, Error: e.Message})
+	c.render(w, r, httpstatus.Of(e.Code), "item", view{Title: "Item", Nav: "memory", Data: it, Error: e.Message})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpstatus"
 )
 
 type learnData struct {
@@ -51,7 +52,7 @@ func (c *Console) memoryLearn(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := c.call(r, contract.MemoryLearn.RPC, params, &res); err != nil {
 		e := contract.AsError(err)
-		c.render(w, r, statusOf(e.Code), "learn", view{Title: "Learn a note", Nav: "memory", Data: d, Error: e.Message})
+		c.render(w, r, httpstatus.Of(e.Code), "learn", view{Title: "Learn a note", Nav: "memory", Data: d, Error: e.Message})
 		return
 	}
 	http.Redirect(w, r, Prefix+"/memory/item?id="+url.QueryEscape(res.ID)+"&done=learned", http.StatusSeeOther)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpstatus"
 )
 
 // memoryPageSize is how many items a page of memory shows.
@@ -48,7 +49,7 @@ func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		e := contract.AsError(err)
 		v.Error = e.Message
-		c.render(w, r, statusOf(e.Code), "memory", v)
+		c.render(w, r, httpstatus.Of(e.Code), "memory", v)
 		return
 	}
 	d.Next, d.Warnings = res.NextCursor, res.Warnings

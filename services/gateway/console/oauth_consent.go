@@ -7,6 +7,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpstatus"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
 )
 
@@ -79,7 +80,7 @@ func (c *Console) consentDecide(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		code := contract.ErrorCode(err)
 		if p, perr := c.opts.OAuth.Request(r.Context(), id); perr == nil && (code == contract.CodeDenied || code == contract.CodeInvalidRequest) {
-			c.renderConsent(w, r, statusOf(code), id, p, contract.ErrorMessage(err))
+			c.renderConsent(w, r, httpstatus.Of(code), id, p, contract.ErrorMessage(err))
 			return
 		}
 		c.fail(w, r, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/console/websession"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpstatus"
 )
 
 //go:embed templates/*.html
@@ -142,33 +143,12 @@ func (c *Console) renderError(w http.ResponseWriter, r *http.Request, status int
 // fail shows a gateway call's error on a page of its own.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := contract.AsError(err)
-	c.renderError(w, r, statusOf(e.Code), e.Message)
+	c.renderError(w, r, httpstatus.Of(e.Code), e.Message)
 }
 
 // deny answers a request websession refused.
 func (c *Console) deny(w http.ResponseWriter, r *http.Request, status int, reason string) {
 	c.renderError(w, r, status, reason)
-}
-
-// statusOf is the HTTP status of every contract code on a console page.
-func statusOf(code contract.Code) int {
-	if s, ok := statuses[code]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
-
-var statuses = map[contract.Code]int{
-	contract.CodeInvalidRequest: http.StatusBadRequest,
-	contract.CodeNotFound:       http.StatusNotFound,
-	contract.CodeDenied:         http.StatusForbidden,
-	contract.CodeRateLimited:    http.StatusTooManyRequests,
-	contract.CodeMemoryOff:      http.StatusServiceUnavailable,
-	contract.CodeUnsupported:    http.StatusNotImplemented,
-	contract.CodeUnavailable:    http.StatusServiceUnavailable,
-	contract.CodeNoModel:        http.StatusServiceUnavailable,
-	contract.CodeEngine:         http.StatusInternalServerError,
-	contract.CodeInternal:       http.StatusInternalServerError,
 }
 
 // assetHandler serves assets/ with a day's caching: they hold no content

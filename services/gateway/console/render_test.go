@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 func TestCodeSpans(t *testing.T) {
@@ -64,8 +66,8 @@ func TestWhyThisHit(t *testing.T) {
 		why  *why
 		want []string
 	}{
-		{"explained", &why{Search: search, Mode: "hybrid", Hit: &hit{ID: "abc", Score: &score, Explain: &explanation{Profile: "p1",
-			Features: []feature{{Name: "f_one", Phase: "second", Value: 0.5, Weight: 2.5}}}}},
+		{"explained", &why{Search: search, Mode: "hybrid", Hit: &hit{ID: "abc", Score: &score, Explain: &contract.Explanation{Profile: "p1",
+			Features: []contract.FeatureValue{{Name: "f_one", Phase: "second", Value: 0.5, Weight: 2.5}}}}},
 			[]string{"rank profile <code>p1</code>", "<code>f_<wbr>one</code>", "1.2500</td>", `href="/console/memory?q=coffee"`}},
 		{"not explained", &why{Search: search, Mode: "keyword", Hit: &hit{ID: "abc", Score: &score}}, []string{"scored it 1.2500; memory did not say from what"}},
 		{"gone", &why{Search: search}, []string{"no longer finds this item"}},

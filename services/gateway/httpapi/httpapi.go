@@ -26,6 +26,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/bodybudget"
 	"github.com/openhuman-go/openhuman-go/services/gateway/clientaddr"
+	"github.com/openhuman-go/openhuman-go/services/gateway/httpstatus"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 )
@@ -277,7 +278,7 @@ func writeEncoded(w http.ResponseWriter, out []byte) {
 // for a reason with a contract code, carried in data.code as /rpc does.
 func writeContractError(w http.ResponseWriter, err error) {
 	e := contract.AsError(err)
-	writeJSON(w, httpStatus[e.Code], map[string]any{"jsonrpc": "2.0", "id": nil,
+	writeJSON(w, httpstatus.Of(e.Code), map[string]any{"jsonrpc": "2.0", "id": nil,
 		"error": map[string]any{"code": rpcErrors[e.Code], "message": e.Message, "data": jsonrpc.ErrorData(e)}})
 }
 

@@ -24,22 +24,6 @@ var rpcErrors = map[contract.Code]int{
 	contract.CodeInternal:       jsonrpc.CodeInternalError,
 }
 
-// httpStatus is the HTTP status of every contract code, for requests the
-// edge refuses itself; a call that reached a handler is answered 200 with
-// the error in its JSON-RPC response.
-var httpStatus = map[contract.Code]int{
-	contract.CodeInvalidRequest: http.StatusBadRequest,
-	contract.CodeNotFound:       http.StatusNotFound,
-	contract.CodeDenied:         http.StatusForbidden,
-	contract.CodeRateLimited:    http.StatusTooManyRequests,
-	contract.CodeMemoryOff:      http.StatusServiceUnavailable,
-	contract.CodeUnsupported:    http.StatusNotImplemented,
-	contract.CodeUnavailable:    http.StatusServiceUnavailable,
-	contract.CodeNoModel:        http.StatusServiceUnavailable,
-	contract.CodeEngine:         http.StatusInternalServerError,
-	contract.CodeInternal:       http.StatusInternalServerError,
-}
-
 // rpc serves POST /rpc: JSON-RPC 2.0, single or batched, with every tool's
 // backing method and the registry methods. Calls carry provenance
 // http:<token name>, or "rpc" when the edge has no tokens.

@@ -23,11 +23,6 @@ func TestRPCErrorTable(t *testing.T) {
 			t.Errorf("%s maps to 0", code)
 		}
 	}
-	for _, code := range contract.Codes() {
-		if httpStatus[code] < 400 {
-			t.Errorf("%s has no HTTP status", code)
-		}
-	}
 	if rpcErrors[contract.CodeInvalidRequest] != jsonrpc.CodeInvalidParams {
 		t.Error("bad arguments must be -32602")
 	}

@@ -108,7 +108,7 @@ func readNote(root, path string, opts Options, sink Sink) error {
 	}
 	rec := contract.ExportRecord{V: contract.ExportVersion, Kind: "document", Text: text, Tags: noteTags(fm.Tags),
 		Provenance: provBasicMemory, Source: "import", SourceID: "basic-memory:" + permalink,
-		Meta:       contract.ExportMeta{Workspace: opts.Workspace, FilePath: rel, Language: "markdown"},
+		Meta:       contract.Meta{Workspace: opts.Workspace, FilePath: rel, Language: "markdown"},
 		ObservedAt: observed.Format(timeLayout), CreatedAt: created.Format(timeLayout)}
 	return sink.Record(rel, rec)
 }

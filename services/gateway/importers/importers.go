@@ -176,7 +176,7 @@ func learning(text, provenance string, tags []string, observed time.Time, opts O
 	at := observed.UTC().Format(time.RFC3339Nano)
 	return contract.ExportRecord{V: contract.ExportVersion, Kind: "learning", LearningKind: contract.DefaultLearningKind,
 		Text: text, Tags: tags, Provenance: provenance, Source: "import",
-		Meta: contract.ExportMeta{Workspace: opts.Workspace}, ObservedAt: at, CreatedAt: at}
+		Meta: contract.Meta{Workspace: opts.Workspace}, ObservedAt: at, CreatedAt: at}
 }
 
 // lines calls fn with each non-blank line of path and its number.

@@ -44,35 +44,22 @@ type event struct {
 
 // wireItem is a memory.Item in an event.
 type wireItem struct {
-	Seq          int64        `json:"Seq"`
-	ID           string       `json:"ID"`
-	Kind         string       `json:"Kind"`
-	LearningKind string       `json:"LearningKind"`
-	Text         string       `json:"Text"`
-	Confidence   *float64     `json:"Confidence"`
-	Source       string       `json:"Source"`
-	Provenance   string       `json:"Provenance"`
-	Meta         wireMeta     `json:"Meta"`
-	Tags         []string     `json:"Tags"`
-	ObservedAt   time.Time    `json:"ObservedAt"`
-	CreatedAt    time.Time    `json:"CreatedAt"`
-	SourceID     string       `json:"SourceID"`
-	SourceRef    string       `json:"SourceRef"`
-	TokenCount   int          `json:"TokenCount"`
-	Entities     []wireEntity `json:"Entities"`
-}
-
-// wireMeta is a memory.Meta in an event.
-type wireMeta struct {
-	Workspace string `json:"workspace,omitempty"`
-	Folder    string `json:"folder,omitempty"`
-	FilePath  string `json:"file_path,omitempty"`
-	Language  string `json:"language,omitempty"`
-	Repo      string `json:"repo,omitempty"`
-	Commit    string `json:"commit,omitempty"`
-	URL       string `json:"url,omitempty"`
-	ThreadID  string `json:"thread_id,omitempty"`
-	AgentID   string `json:"agent_id,omitempty"`
+	Seq          int64         `json:"Seq"`
+	ID           string        `json:"ID"`
+	Kind         string        `json:"Kind"`
+	LearningKind string        `json:"LearningKind"`
+	Text         string        `json:"Text"`
+	Confidence   *float64      `json:"Confidence"`
+	Source       string        `json:"Source"`
+	Provenance   string        `json:"Provenance"`
+	Meta         contract.Meta `json:"Meta"`
+	Tags         []string      `json:"Tags"`
+	ObservedAt   time.Time     `json:"ObservedAt"`
+	CreatedAt    time.Time     `json:"CreatedAt"`
+	SourceID     string        `json:"SourceID"`
+	SourceRef    string        `json:"SourceRef"`
+	TokenCount   int           `json:"TokenCount"`
+	Entities     []wireEntity  `json:"Entities"`
 }
 
 // wireEntity is a memory.Entity in an event.
@@ -92,11 +79,9 @@ type wireSource struct {
 }
 
 func toWire(it memory.Item) wireItem {
-	m := it.Meta
 	w := wireItem{Seq: it.Seq, ID: it.ID, Kind: it.Kind, LearningKind: it.LearningKind, Text: it.Text,
 		Confidence: it.Confidence, Source: it.Source, Provenance: it.Provenance,
-		Meta: wireMeta{Workspace: m.Workspace, Folder: m.Folder, FilePath: m.FilePath, Language: m.Language,
-			Repo: m.Repo, Commit: m.Commit, URL: m.URL, ThreadID: m.ThreadID, AgentID: m.AgentID},
+		Meta: it.Meta,
 		Tags: it.Tags, ObservedAt: it.ObservedAt, CreatedAt: it.CreatedAt, SourceID: it.SourceID,
 		SourceRef: it.SourceRef, TokenCount: it.TokenCount}
 	if it.Entities != nil {
@@ -109,11 +94,9 @@ func toWire(it memory.Item) wireItem {
 }
 
 func (w wireItem) item() memory.Item {
-	m := w.Meta
 	it := memory.Item{Seq: w.Seq, ID: w.ID, Kind: w.Kind, LearningKind: w.LearningKind, Text: w.Text,
 		Confidence: w.Confidence, Source: w.Source, Provenance: w.Provenance,
-		Meta: memory.Meta{Workspace: m.Workspace, Folder: m.Folder, FilePath: m.FilePath, Language: m.Language,
-			Repo: m.Repo, Commit: m.Commit, URL: m.URL, ThreadID: m.ThreadID, AgentID: m.AgentID},
+		Meta: w.Meta,
 		Tags: w.Tags, ObservedAt: w.ObservedAt, CreatedAt: w.CreatedAt, SourceID: w.SourceID,
 		SourceRef: w.SourceRef, TokenCount: w.TokenCount}
 	if w.Entities != nil {

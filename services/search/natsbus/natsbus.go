@@ -25,7 +25,7 @@ func Serve(nc *nats.Conn, svc *search.Service, version string, checks bus.Checks
 		bus.Handle(contract.WebAnswer.Endpoint(), func(ctx context.Context, p search.AnswerParams, _ contract.CallContext) (any, error) {
 			return svc.WebAnswer(ctx, p)
 		}),
-		bus.Handle(contract.SearXNGSearch.Endpoint(), func(ctx context.Context, p searxngParams, _ contract.CallContext) (any, error) {
+		bus.Handle(contract.SearXNGSearch.Endpoint(), func(ctx context.Context, p contract.SearXNGParams, _ contract.CallContext) (any, error) {
 			return svc.SearXNGSearch(ctx, search.SearchParams{Query: p.Query, MaxResults: p.MaxResults})
 		}),
 	}
@@ -46,11 +46,4 @@ func Serve(nc *nats.Conn, svc *search.Service, version string, checks bus.Checks
 		Logger:      log,
 		Endpoints:   endpoints,
 	})
-}
-
-// searxngParams are searxng_search's arguments: web_search's without a
-// provider to pin, since SearXNG is the only one it asks.
-type searxngParams struct {
-	Query      string `json:"query"`
-	MaxResults int    `json:"max_results,omitempty"`
 }
