@@ -119,10 +119,13 @@ func ServeOn(tb testing.TB, home, addr string, env ...string) *Server {
 	}
 	cmd := exec.Command(bin, "--home", home, "serve", "--addr", addr)
 	// Tests never reach the public model hub: models are off unless env
-	// points at a hub of its own (a later OPENHUMAN_MODELS in env wins).
-	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "OPENHUMAN_MODELS_HUB_URL=") }) {
-		env = append([]string{"OPENHUMAN_MODELS=off"}, env...)
+	// points at a hub of its own, and then on whatever this process's
+	// environment says (a later OPENHUMAN_MODELS in env wins).
+	models := "OPENHUMAN_MODELS=off"
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "OPENHUMAN_MODELS_HUB_URL=") }) {
+		models = "OPENHUMAN_MODELS=on"
 	}
+	env = append([]string{models}, env...)
 	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
