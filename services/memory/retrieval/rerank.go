@@ -125,8 +125,10 @@ func (e *Engine) rerank(ctx context.Context, idx *keywordindex.Index, q Query, k
 	for i := range cands {
 		c := &cands[i]
 		c.Coverage, c.InContext = cover[i], inContext[i]
+		// The score is computed as it always was, to the last bit: explain
+		// reports Fused beside it.
 		c.Fused, c.Reranked = c.Score/best, true
-		c.Score = rerankFused*c.Fused + rerankCoverage*inContext[i]
+		c.Score = rerankFused*c.Score/best + rerankCoverage*inContext[i]
 		if mine != nil && mine[i]&0b11 != 0 {
 			c.Score += rerankFirstPerson
 		}
