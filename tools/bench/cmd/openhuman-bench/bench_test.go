@@ -175,7 +175,14 @@ func TestReplicaLag(t *testing.T) {
 	seq[1].Store(1) // replica 2 applies write 1 about 60 ms after its reply
 	acks.add(2, time.Now())
 	seq[0].Store(2) // write 2 never reaches replica 2
-	time.Sleep(30 * time.Millisecond)
+	// The probe polls on its own clock, which a loaded machine (or the
+	// race detector) slows: wait until it has seen the last state.
+	for deadline := time.Now().Add(10 * time.Second); !probeSaw(p, 0, 2) || !probeSaw(p, 1, 1); {
+		if time.Now().After(deadline) {
+			t.Fatal("the probe never saw the replicas' last state")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	cancel()
 	<-done
 	// No lag can be longer than the test ran; how much longer than 60 ms
@@ -191,4 +198,12 @@ func TestReplicaLag(t *testing.T) {
 	if line := lagLine(lags, missing, 2); !strings.Contains(line, "not seen applied everywhere: 1") {
 		t.Errorf("lag line %q", line)
 	}
+}
+
+// probeSaw reports whether p has seen replica i at seq.
+func probeSaw(p *replicaProbe, i int, seq uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	obs := p.seen[i]
+	return len(obs) > 0 && obs[len(obs)-1].seq >= seq
 }
