@@ -46,20 +46,7 @@ func caller(ctx context.Context, client *http.Client, base, transport string, ac
 		}, nil
 	case "healthz":
 		return func(string) error {
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
-			if err != nil {
-				return err
-			}
-			resp, err := client.Do(req)
-			if err != nil {
-				return err
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				return fmt.Errorf("GET /healthz: HTTP %d", resp.StatusCode)
-			}
-			return nil
+			return expect(ctx, client, http.MethodGet, base, "/healthz", nil, http.StatusOK)
 		}, nil
 	case "mcp":
 		headers := http.Header{"Accept": {"application/json, text/event-stream"}}

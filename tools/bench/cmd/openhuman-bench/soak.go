@@ -294,19 +294,27 @@ func openSession(ctx context.Context, client *http.Client, base string, headers 
 }
 
 func deleteSession(ctx context.Context, client *http.Client, base string, headers http.Header) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, base+"/mcp", nil)
+	return expect(ctx, client, http.MethodDelete, base, "/mcp", headers, http.StatusNoContent)
+}
+
+// expect sends a bodiless request to base+path and fails unless it
+// answers status; the body is read and dropped so the connection is reused.
+func expect(ctx context.Context, client *http.Client, method, base, path string, headers http.Header, status int) error {
+	req, err := http.NewRequestWithContext(ctx, method, base+path, nil)
 	if err != nil {
 		return err
 	}
-	req.Header = headers.Clone()
+	if headers != nil {
+		req.Header = headers.Clone()
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent {
-		return fmt.Errorf("DELETE /mcp: HTTP %d", resp.StatusCode)
+	if resp.StatusCode != status {
+		return fmt.Errorf("%s %s: HTTP %d", method, path, resp.StatusCode)
 	}
 	return nil
 }
