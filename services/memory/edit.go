@@ -73,6 +73,16 @@ func (s *Service) replacement(ctx context.Context, ids []string) (map[string]str
 	if err != nil {
 		return s.replacements.Replaced(ctx, ids)
 	}
+	return s.replacementAt(ctx, m, ids)
+}
+
+// replacementAt is replacement with the store's marks already read: a
+// read that ranked as of m looks its hits up under the same marks
+// instead of reading them again.
+func (s *Service) replacementAt(ctx context.Context, m Marks, ids []string) (map[string]string, error) {
+	if len(ids) == 0 {
+		return map[string]string{}, nil
+	}
 	out, missing := s.replaced.lookup(m, ids)
 	if len(missing) == 0 {
 		return out, nil
@@ -140,6 +150,12 @@ func (c *replacedMemo) keep(m Marks, ids []string, read map[string]string) {
 // current drops from ranked the items a learning replaces: a read finds
 // what memory now holds, not what it was told and then told otherwise.
 func (s *Service) current(ctx context.Context, ranked []retrieval.Candidate) ([]retrieval.Candidate, error) {
+	return s.currentAt(ctx, nil, ranked)
+}
+
+// currentAt is current with the store's marks the ranking was made as of,
+// so that they are not read again; nil reads them.
+func (s *Service) currentAt(ctx context.Context, m *Marks, ranked []retrieval.Candidate) ([]retrieval.Candidate, error) {
 	if len(ranked) == 0 {
 		return ranked, nil
 	}
@@ -153,7 +169,12 @@ func (s *Service) current(ctx context.Context, ranked []retrieval.Candidate) ([]
 			ids = append(ids, it.ID)
 		}
 	}
-	replaced, err := s.replacement(ctx, ids)
+	var replaced map[string]string
+	if m == nil {
+		replaced, err = s.replacement(ctx, ids)
+	} else {
+		replaced, err = s.replacementAt(ctx, *m, ids)
+	}
 	if err != nil || len(replaced) == 0 {
 		return ranked, err
 	}

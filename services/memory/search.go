@@ -170,7 +170,7 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	if err != nil {
 		return nil, "", err
 	}
-	ranked, err = s.current(ctx, ranked)
+	ranked, err = s.currentAt(ctx, &m, ranked)
 	return ranked, warning, err
 }
 
