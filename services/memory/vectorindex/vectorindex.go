@@ -85,8 +85,10 @@ func (x *Index) Remove(seq int64) {
 }
 
 // Search returns the k vectors closest to q (unit length), best first,
-// scored by their dot product with it. allowed, when not nil, restricts
-// the search to those seqs.
+// scored by their dot product with it, among those it scores above 0: a
+// vector at a right angle to q or beyond is nothing like it, and leaving
+// those out spares ranking some half of the index for a query near none.
+// allowed, when not nil, restricts the search to those seqs.
 func (x *Index) Search(q []float32, k int, allowed []int64) []topk.Ranked {
 	if len(q) != x.dim || k <= 0 {
 		return nil
@@ -125,6 +127,9 @@ func (x *Index) Search(q []float32, k int, allowed []int64) []topk.Ranked {
 	dotSlots(x.q8, x.dim, slots, qq, dots)
 	hits := sc.hits[:0]
 	for i, s := range slots {
+		if dots[i] <= 0 {
+			continue
+		}
 		score := float32(dots[i]) * x.scale[s] * qscale
 		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: float64(score)})
 	}

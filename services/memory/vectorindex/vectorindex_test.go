@@ -173,13 +173,33 @@ func TestVectorIndexRemoveAndReuse(t *testing.T) {
 	idx.Put(2, []float32{0, 1, 0, 0})
 	idx.Remove(1)
 	idx.Put(3, []float32{0.9, 0.1, 0, 0})
-	got := idx.Search([]float32{1, 0, 0, 0}, 5, nil)
+	got := idx.Search([]float32{0.8, 0.6, 0, 0}, 5, nil)
 	if len(got) != 2 || got[0].Seq != 3 || idx.Len() != 2 {
 		t.Fatalf("%+v", got)
 	}
 	idx.Put(3, []float32{0, 0, 1, 0}) // replace
-	if got := idx.Search([]float32{1, 0, 0, 0}, 1, nil); got[0].Seq == 3 && got[0].Score > 0.5 {
+	if got := idx.Search([]float32{1, 0, 0, 0}, 1, nil); len(got) > 0 && got[0].Seq == 3 {
 		t.Fatalf("replaced vector still scored as before: %+v", got)
+	}
+}
+
+// TestVectorIndexLeavesOutNothingAlike: a vector at a right angle to the
+// query, or pointing away from it, is not returned, however few are asked
+// for or found.
+func TestVectorIndexLeavesOutNothingAlike(t *testing.T) {
+	idx := New(4)
+	idx.Put(1, []float32{1, 0, 0, 0})
+	idx.Put(2, []float32{0, 1, 0, 0})
+	idx.Put(3, []float32{-1, 0, 0, 0})
+	idx.Put(4, []float32{0.6, 0, 0.8, 0})
+	for _, allowed := range [][]int64{nil, {1, 2, 3, 4}} {
+		got := idx.Search([]float32{1, 0, 0, 0}, 10, allowed)
+		if len(got) != 2 || got[0].Seq != 1 || got[1].Seq != 4 {
+			t.Errorf("allowed %v: got %+v, want 1 and 4 alone", allowed, got)
+		}
+	}
+	if got := idx.Search([]float32{0, 0, 0, 1}, 10, nil); len(got) != 0 {
+		t.Errorf("a query near none found %+v", got)
 	}
 }
 
