@@ -99,35 +99,78 @@ func (x *Index) collection(asOf int64, universe []int64) (n, total float64, ok b
 // same scores, summed in the same order, without scoring and ranking every
 // item that holds a common word; pruned says whether it did.
 func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, totalLen float64, universe []int64, prune bool) (hits []topk.Ranked, pruned bool) {
-	avgLen := totalLen / n
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
 	sc.scores.size(len(x.seqs))
-	scores := &sc.scores
-	// idf is the key's weight in BM25, and whether any item holds it.
-	idf := func(key string) (*postings, float64) {
-		df := 0
-		var p *postings
-		if id, ok := x.ids[key]; ok {
-			p = &x.terms[id]
-			df = p.df
-			if universe != nil {
-				df = x.docFreqWithin(p, universe)
-			}
-		}
-		v := math.Log((n - float64(df) + 0.5) / (float64(df) + 0.5))
-		if v <= 0 {
-			v = 1e-6 // as FTS5 does: a term in most items still counts a little
-		}
-		if df == 0 {
-			p = nil
-		}
-		return p, v
+	q := ranking{x: x, sc: sc, asOf: asOf, allowed: allowed, universe: universe, n: n, avgLen: totalLen / n}
+	plans, alts := q.plan(terms)
+	rest := 0.0
+	if rare, outside := pickRare(plans, k, sc); prune && rare > 0 {
+		// Score only the items holding a rare term (pickRare); the
+		// others' scores are below outside, and taken as lower than
+		// the k-th best such item's, which is checked below.
+		q.markRare(plans, alts, sc.order[:rare])
+		rest = outside
 	}
-	plans := sc.plans[:0]
-	alts := sc.alts[:0]
+	q.scoreAll(plans, alts)
+	hits = sc.hits[:0]
+	for _, s := range sc.scores.touched {
+		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: sc.scores.v[s]})
+	}
+	sc.hits = hits
+	best := topk.Select(hits, k)
+	if q.cand != nil && (len(best) < k || best[k-1].Score <= rest) {
+		// An item holding common terms only might have made the k best:
+		// rank them all.
+		sc.cand.reset()
+		sc.scores.reset()
+		return x.search(terms, k, asOf, allowed, n, totalLen, universe, false)
+	}
+	return best, q.cand != nil
+}
+
+// ranking is one search's reading of the index: the collection it weighs
+// terms over, the items it may rank, and, when pruning, the candidates.
+type ranking struct {
+	x        *Index
+	sc       *scratch
+	asOf     int64
+	allowed  []int64
+	universe []int64
+	n        float64 // items in the collection
+	avgLen   float64 // their mean length in tokens
+	cand     *marks  // when not nil, the only slots scored
+}
+
+// idf is the key's weight in BM25, and its postings (nil when no item
+// holds it).
+func (q *ranking) idf(key string) (*postings, float64) {
+	df := 0
+	var p *postings
+	if id, ok := q.x.ids[key]; ok {
+		p = &q.x.terms[id]
+		df = p.df
+		if q.universe != nil {
+			df = q.x.docFreqWithin(p, q.universe)
+		}
+	}
+	v := math.Log((q.n - float64(df) + 0.5) / (float64(df) + 0.5))
+	if v <= 0 {
+		v = 1e-6 // as FTS5 does: a term in most items still counts a little
+	}
+	if df == 0 {
+		p = nil
+	}
+	return p, v
+}
+
+// plan reads each term's postings, weight and alternatives, into the
+// scratch's plans and alts.
+func (q *ranking) plan(terms []Term) ([]termPlan, []altPlan) {
+	plans := q.sc.plans[:0]
+	alts := q.sc.alts[:0]
 	for _, t := range terms {
-		p, termIDF := idf(t.Key)
+		p, termIDF := q.idf(t.Key)
 		pl := termPlan{p: p, idf: termIDF, altFrom: len(alts)}
 		if p != nil {
 			pl.bound = termIDF
@@ -136,11 +179,11 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 		// Alternatives no item holds cost nothing: most words' are not
 		// in memory at all.
 		for _, a := range t.Alts {
-			if _, ok := x.ids[a.Key]; !ok || a.Weight <= 0 {
+			if _, ok := q.x.ids[a.Key]; !ok || a.Weight <= 0 {
 				continue
 			}
 			pl.grouped = true
-			if ap, altIDF := idf(a.Key); ap != nil {
+			if ap, altIDF := q.idf(a.Key); ap != nil {
 				w := a.Weight * min(altIDF, termIDF)
 				alts = append(alts, altPlan{p: ap, idf: w})
 				pl.bound = max(pl.bound, w)
@@ -153,81 +196,74 @@ func (x *Index) search(terms []Term, k int, asOf int64, allowed []int64, n, tota
 		pl.bound *= bm25K1 + 1
 		plans = append(plans, pl)
 	}
-	sc.plans, sc.alts = plans, alts
-	var cand *marks
-	rest := 0.0
-	if rare, outside := pickRare(plans, k, sc); prune && rare > 0 {
-		// Score only the items holding a rare term (pickRare); the
-		// others' scores are below outside, and taken as lower than
-		// the k-th best such item's, which is checked below.
-		cand = &sc.cand
-		cand.size(len(x.seqs))
-		for _, i := range sc.order[:rare] {
-			pl := &plans[i]
-			if pl.p != nil {
-				cand.markAll(pl.p.slots)
-			}
-			for _, a := range alts[pl.altFrom:pl.altTo] {
-				cand.markAll(a.p.slots)
-			}
+	q.sc.plans, q.sc.alts = plans, alts
+	return plans, alts
+}
+
+// markRare marks as the only candidates the items holding the terms
+// plans[i] for i in rare, or one of their alternatives.
+func (q *ranking) markRare(plans []termPlan, alts []altPlan, rare []int) {
+	q.cand = &q.sc.cand
+	q.cand.size(len(q.x.seqs))
+	for _, i := range rare {
+		pl := &plans[i]
+		if pl.p != nil {
+			q.cand.markAll(pl.p.slots)
 		}
-		rest = outside
-	}
-	// add scores p's items into into, summing, or keeping the best when
-	// best is set; with candidates marked, theirs only.
-	add := func(p *postings, idf float64, into *sums, best bool) {
-		for i, s := range p.slots {
-			if cand != nil && !cand.has(s) {
-				continue
-			}
-			seq := x.seqs[s]
-			if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
-				continue
-			}
-			tf := float64(p.tfs[i])
-			norm := 1 - bm25B + bm25B*float64(x.lens[s])/avgLen
-			v := idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
-			if !best {
-				into.add(s, v)
-			} else {
-				into.max(s, v)
-			}
+		for _, a := range alts[pl.altFrom:pl.altTo] {
+			q.cand.markAll(a.p.slots)
 		}
 	}
+}
+
+// scoreAll sums each term's BM25 part into the scratch's scores, a term
+// with alternatives giving each item the best of them.
+func (q *ranking) scoreAll(plans []termPlan, alts []altPlan) {
+	scores := &q.sc.scores
 	for _, pl := range plans {
 		if !pl.grouped {
 			if pl.p != nil {
-				add(pl.p, pl.idf, scores, false)
+				q.add(pl.p, pl.idf, scores, false)
 			}
 			continue
 		}
-		group := &sc.group
-		group.size(len(x.seqs))
+		group := &q.sc.group
+		group.size(len(q.x.seqs))
 		if pl.p != nil {
-			add(pl.p, pl.idf, group, true)
+			q.add(pl.p, pl.idf, group, true)
 		}
 		for _, a := range alts[pl.altFrom:pl.altTo] {
-			add(a.p, a.idf, group, true)
+			q.add(a.p, a.idf, group, true)
 		}
 		for _, s := range group.touched {
 			scores.add(s, group.v[s])
 		}
 		group.reset()
 	}
-	hits = sc.hits[:0]
-	for _, s := range scores.touched {
-		hits = append(hits, topk.Ranked{Seq: x.seqs[s], Score: scores.v[s]})
+}
+
+// add scores p's items into into, summing, or keeping the best when best
+// is set; with candidates marked, theirs only.
+func (q *ranking) add(p *postings, idf float64, into *sums, best bool) {
+	// Read once here, not through q at every posting.
+	x, cand, asOf, allowed, avgLen := q.x, q.cand, q.asOf, q.allowed, q.avgLen
+	for i, s := range p.slots {
+		if cand != nil && !cand.has(s) {
+			continue
+		}
+		seq := x.seqs[s]
+		if seq <= 0 || seq > asOf || (allowed != nil && !containsSorted(allowed, seq)) {
+			continue
+		}
+		tf := float64(p.tfs[i])
+		norm := 1 - bm25B + bm25B*float64(x.lens[s])/avgLen
+		v := idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+		if !best {
+			into.add(s, v)
+		} else {
+			into.max(s, v)
+		}
 	}
-	sc.hits = hits
-	best := topk.Select(hits, k)
-	if cand != nil && (len(best) < k || best[k-1].Score <= rest) {
-		// An item holding common terms only might have made the k best:
-		// rank them all.
-		sc.cand.reset()
-		sc.scores.reset()
-		return x.search(terms, k, asOf, allowed, n, totalLen, universe, false)
-	}
-	return best, cand != nil
 }
 
 // scratch is a search's working space, reused.
