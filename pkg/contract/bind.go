@@ -45,78 +45,115 @@ func bindValue(path string, v reflect.Value, x any) error {
 		}
 		return nil
 	}
+	if ok, err := bindKind(path, v, x); ok || err != nil {
+		return err
+	}
+	return wrongType(path, "a "+v.Type().String(), x)
+}
+
+// bindKind sets v, by its kind, from x; false when x is not of the JSON
+// type that kind is bound from.
+func bindKind(path string, v reflect.Value, x any) (bool, error) {
 	switch v.Kind() {
 	case reflect.Interface:
 		v.Set(reflect.ValueOf(x))
-		return nil
+		return true, nil
 	case reflect.String:
-		if s, ok := x.(string); ok {
+		s, ok := x.(string)
+		if ok {
 			v.SetString(s)
-			return nil
 		}
+		return ok, nil
 	case reflect.Bool:
-		if b, ok := x.(bool); ok {
+		b, ok := x.(bool)
+		if ok {
 			v.SetBool(b)
-			return nil
 		}
+		return ok, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if n, ok := x.(json.Number); ok {
-			i, err := n.Int64()
-			if err != nil {
-				// The schema lets 10.0 through as a whole number.
-				f, ferr := strconv.ParseFloat(n.String(), 64)
-				if ferr != nil || f != float64(int64(f)) {
-					return invalid(path, "argument `%s` must be a whole number, got %s", path, clip(n.String()))
-				}
-				i = int64(f)
-			}
-			if v.OverflowInt(i) {
-				return invalid(path, "argument `%s` is out of range: %s", path, clip(n.String()))
-			}
-			v.SetInt(i)
-			return nil
+		n, ok := x.(json.Number)
+		if !ok {
+			return false, nil
 		}
+		return true, bindInt(path, v, n)
 	case reflect.Float32, reflect.Float64:
-		if n, ok := x.(json.Number); ok {
-			f, err := n.Float64()
-			if err != nil {
-				return invalid(path, "argument `%s` must be a number, got %s", path, clip(n.String()))
-			}
-			v.SetFloat(f)
-			return nil
+		n, ok := x.(json.Number)
+		if !ok {
+			return false, nil
 		}
+		f, err := n.Float64()
+		if err != nil {
+			return true, invalid(path, "argument `%s` must be a number, got %s", path, clip(n.String()))
+		}
+		v.SetFloat(f)
+		return true, nil
 	case reflect.Slice:
-		if arr, ok := x.([]any); ok {
-			s := reflect.MakeSlice(v.Type(), len(arr), len(arr))
-			for i, item := range arr {
-				if err := bindValue(fmt.Sprintf("%s[%d]", path, i), s.Index(i), item); err != nil {
-					return err
-				}
-			}
-			v.Set(s)
-			return nil
+		arr, ok := x.([]any)
+		if !ok {
+			return false, nil
 		}
+		return true, bindSlice(path, v, arr)
 	case reflect.Map:
-		if m, ok := x.(map[string]any); ok && reflect.TypeOf(m).ConvertibleTo(v.Type()) {
-			v.Set(reflect.ValueOf(m).Convert(v.Type()))
-			return nil
+		m, ok := x.(map[string]any)
+		if !ok || !reflect.TypeOf(m).ConvertibleTo(v.Type()) {
+			return false, nil
 		}
+		v.Set(reflect.ValueOf(m).Convert(v.Type()))
+		return true, nil
 	case reflect.Struct:
-		if m, ok := x.(map[string]any); ok {
-			fields := fieldsOf(v.Type())
-			for key, val := range m {
-				f, ok := fields[key]
-				if !ok {
-					return invalid(join(path, key), "unexpected argument `%s`: this method takes no such field", join(path, key))
-				}
-				if err := bindValue(join(path, key), v.FieldByIndex(f.index), val); err != nil {
-					return err
-				}
-			}
-			return nil
+		m, ok := x.(map[string]any)
+		if !ok {
+			return false, nil
+		}
+		return true, bindStruct(path, v, m)
+	}
+	return false, nil
+}
+
+// bindInt sets v, an integer, from n: a whole number in its range.
+func bindInt(path string, v reflect.Value, n json.Number) error {
+	i, err := n.Int64()
+	if err != nil {
+		// The schema lets 10.0 through as a whole number.
+		f, ferr := strconv.ParseFloat(n.String(), 64)
+		if ferr != nil || f != float64(int64(f)) {
+			return invalid(path, "argument `%s` must be a whole number, got %s", path, clip(n.String()))
+		}
+		i = int64(f)
+	}
+	if v.OverflowInt(i) {
+		return invalid(path, "argument `%s` is out of range: %s", path, clip(n.String()))
+	}
+	v.SetInt(i)
+	return nil
+}
+
+// bindSlice sets v, a slice, to arr's items, each bound to its type.
+func bindSlice(path string, v reflect.Value, arr []any) error {
+	s := reflect.MakeSlice(v.Type(), len(arr), len(arr))
+	for i, item := range arr {
+		if err := bindValue(fmt.Sprintf("%s[%d]", path, i), s.Index(i), item); err != nil {
+			return err
 		}
 	}
-	return wrongType(path, "a "+v.Type().String(), x)
+	v.Set(s)
+	return nil
+}
+
+// bindStruct sets v's fields from m's keys by their JSON names; a key
+// without a field is an error.
+func bindStruct(path string, v reflect.Value, m map[string]any) error {
+	fields := fieldsOf(v.Type())
+	for key, val := range m {
+		f, ok := fields[key]
+		if !ok {
+			return invalid(join(path, key), "unexpected argument `%s`: this method takes no such field", join(path, key))
+		}
+		if err := bindValue(join(path, key), v.FieldByIndex(f.index), val); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // field is a struct field as JSON names it.
