@@ -51,11 +51,12 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 			mode, strings.Join(Modes, ", "))
 	}
 	query := strings.TrimSpace(p.Query)
-	fp := argsFingerprint(cursorKind("fetch", cc), struct {
-		Q, M string
-		F    *Filter
-		S    *float64 `json:",omitempty"`
-	}{query, mode, p.Filter, p.MinScore})
+	// The fingerprint is made when a cursor is read or made, not for a
+	// page with none, such as a fetch that finds nothing.
+	fp := ""
+	if p.Cursor != "" {
+		fp = fetchFingerprint(query, mode, p, cc)
+	}
 	c, err := decodeCursor(p.Cursor, fp)
 	if err != nil {
 		return nil, err
@@ -89,14 +90,25 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 	if len(page) > n {
 		page = page[:n]
 		if c.Offset+n < maxDepth {
+			if fp == "" {
+				fp = fetchFingerprint(query, mode, p, cc)
+			}
 			out.NextCursor = cursor{AsOf: c.AsOf, Offset: c.Offset + n, For: fp}.encode()
 		}
 	}
+	if out.Hits, err = s.pageHits(ctx, page, query, mode, p); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// pageHits reads the items of a page of fetch's ranking, as hits.
+func (s *Service) pageHits(ctx context.Context, page []retrieval.Candidate, query, mode string, p FetchParams) ([]Hit, error) {
 	items, err := s.itemsOf(ctx, page)
 	if err != nil {
 		return nil, err
 	}
-	out.Hits = make([]Hit, 0, len(page))
+	hits := make([]Hit, 0, len(page))
 	for _, f := range page {
 		it, ok := items[f.Seq]
 		if !ok {
@@ -110,9 +122,18 @@ func (s *Service) Fetch(ctx context.Context, p FetchParams, cc contract.CallCont
 		if p.Explain {
 			h.Explain = explain(mode, f)
 		}
-		out.Hits = append(out.Hits, h)
+		hits = append(hits, h)
 	}
-	return out, nil
+	return hits, nil
+}
+
+// fetchFingerprint ties a fetch's cursors to the arguments that made them.
+func fetchFingerprint(query, mode string, p FetchParams, cc contract.CallContext) string {
+	return argsFingerprint(cursorKind("fetch", cc), struct {
+		Q, M string
+		F    *Filter
+		S    *float64 `json:",omitempty"`
+	}{query, mode, p.Filter, p.MinScore})
 }
 
 // vecFloorShare is the share of recall's cosine a hit must reach when
