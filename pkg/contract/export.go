@@ -85,10 +85,16 @@ var MemoryExport = Tool{
 		"limit":     allOf(between(1, MaxExportLimit), byDefault(DefaultExportLimit)),
 		"cursor":    cursorRule,
 	}),
-	Output:      pageOf("items", outObject("An export record (docs/export.schema.json).", []string{"v", "kind", "text"}, nil)),
+	Output:      outputFor[ExportResult](rules{"items": items(described("An export record (docs/export.schema.json)."))}),
 	Annotations: readOnly("Export memory"),
 	Service:     ServiceMemory, Method: "export", RPC: "openhuman.memory_export", Profiles: []string{ProfileRPC},
 	Use: "memory.export to copy every item out",
+}
+
+// ExportResult is memory.export's result: one page of an export.
+type ExportResult struct {
+	Items      []ExportRecord `json:"items"`
+	NextCursor string         `json:"next_cursor,omitempty" jsonschema:"Pass as cursor for the next page; absent on the last page."`
 }
 
 // MethodImport is memory's method that stores export records.

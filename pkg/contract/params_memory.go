@@ -1,6 +1,9 @@
 package contract
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Memory tools' arguments. Each type is what the memory service binds a
 // call to and, through inputFor, the schema tools/list publishes and the
@@ -12,12 +15,12 @@ import "time"
 // it is part of an item's id.
 type Meta struct {
 	Workspace string `json:"workspace,omitempty" jsonschema:"Workspace name."`
-	Folder    string `json:"folder,omitempty" jsonschema:"Folder path, exact."`
-	FilePath  string `json:"file_path,omitempty" jsonschema:"File path, exact."`
+	Folder    string `json:"folder,omitempty" jsonschema:"Folder path."`
+	FilePath  string `json:"file_path,omitempty" jsonschema:"File path."`
 	Language  string `json:"language,omitempty" jsonschema:"Language, e.g. go, markdown, en."`
 	Repo      string `json:"repo,omitempty" jsonschema:"Repository name or URL."`
 	Commit    string `json:"commit,omitempty" jsonschema:"Commit hash."`
-	URL       string `json:"url,omitempty" jsonschema:"Source URL, exact."`
+	URL       string `json:"url,omitempty" jsonschema:"Source URL."`
 	ThreadID  string `json:"thread_id,omitempty" jsonschema:"Conversation thread id."`
 	AgentID   string `json:"agent_id,omitempty" jsonschema:"Agent that wrote the item."`
 }
@@ -43,10 +46,11 @@ type Filter struct {
 // filterRules complete the schema of a filter argument named field.
 func filterRules(field string, rs rules) rules {
 	str := maxLen(1024)
+	exact := allOf(str, exactMatch)
 	rs[field] = described("Only return items whose metadata matches every field given.")
 	for name, r := range map[string]rule{
-		"workspace": workspaceName, "folder": str, "file_path": str, "language": str, "repo": str,
-		"commit": str, "url": str, "thread_id": str, "agent_id": str,
+		"workspace": workspaceName, "folder": exact, "file_path": exact, "language": str, "repo": str,
+		"commit": str, "url": exact, "thread_id": str, "agent_id": str,
 		"kinds":           allOf(count(1, len(ItemKinds)), items(oneOf(ItemKinds...))),
 		"sources":         allOf(count(1, len(ItemSources)), items(oneOf(ItemSources...))),
 		"learning_kinds":  allOf(count(1, len(LearningKinds)), items(oneOf(LearningKinds...))),
@@ -58,6 +62,9 @@ func filterRules(field string, rs rules) rules {
 	}
 	return rs
 }
+
+// exactMatch says a filter's field matches the whole value, not a part.
+func exactMatch(s *Schema) { s.Description = strings.TrimSuffix(s.Description, ".") + ", exact." }
 
 // limitRule and cursorRule are the paging arguments' bounds.
 var (

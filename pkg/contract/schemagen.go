@@ -39,8 +39,14 @@ func outputFor[T any](rs rules) *Schema {
 	return s
 }
 
+// opaque are types whose schema is any object: a JSON Schema (a tool's
+// parameters), which describes itself.
+var opaque = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[Schema](): {Type: "object", AdditionalProperties: &jsonschema.Schema{}},
+}
+
 func generate(t reflect.Type, input bool) *Schema {
-	js, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	js, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: opaque})
 	if err != nil {
 		panic(fmt.Sprintf("contract: schema of %s: %v", t, err))
 	}

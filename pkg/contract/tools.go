@@ -134,32 +134,6 @@ var ItemSources = []string{"folder", "file", "link", "github", "rss", "composio"
 // support only some of them and answers UNSUPPORTED for the rest.
 var FetchModes = []string{"keyword", "vector", "hybrid"}
 
-// out is a schema for a result field: results promise what they hold, not
-// that nothing else will ever appear, so objects stay open.
-func out(typ, desc string) *Schema { return &Schema{Type: typ, Description: desc} }
-
-func outObject(desc string, required []string, props map[string]*Schema) *Schema {
-	return &Schema{Type: "object", Description: desc, Required: required, Properties: props}
-}
-
-func hitSchema() *Schema {
-	return outObject("A stored item.", []string{"id", "kind", "text", "meta"}, map[string]*Schema{
-		"id":         out("string", "Item id (a fingerprint of its content)."),
-		"kind":       out("string", "document, conversation or learning."),
-		"text":       out("string", "The item's text."),
-		"meta":       out("object", "Metadata: source, provenance, observed_at, created_at, learning_kind, workspace, repo, tags, ..."),
-		"score":      out("number", "Relevance; higher is better. Only on search results."),
-		"confidence": out("number", "How sure the writer was, 0 to 1. Only on learnings."),
-	})
-}
-
-func pageOf(field string, item *Schema) *Schema {
-	return outObject("", []string{field}, map[string]*Schema{
-		field:         {Type: "array", Items: item},
-		"next_cursor": out("string", "Pass as cursor for the next page; absent on the last page."),
-	})
-}
-
 // catalog is every tool of every profile, in listing order.
 var catalog = []Tool{
 	WebSearch,

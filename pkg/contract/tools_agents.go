@@ -6,11 +6,7 @@ var CoreListTools = Tool{
 	Title:       "List core agent tools",
 	Description: "The live catalog of tools the core agent can use: name, description and JSON Schema parameters.",
 	Input:       inputFor[NoParams](nil),
-	Output: outObject("", []string{"tools"}, map[string]*Schema{
-		"tools": {Type: "array", Items: outObject("", []string{"name", "description", "parameters"}, map[string]*Schema{
-			"name": out("string", ""), "description": out("string", ""), "parameters": out("object", "JSON Schema of the arguments."),
-		})},
-	}),
+	Output:      outputFor[CoreToolList](nil),
 	Annotations: readOnly("List core agent tools"),
 	Service:     ServiceAgents, Method: "list_tools",
 	Use: "core.list_tools to see every tool the core agent can call",
@@ -22,9 +18,7 @@ var CoreToolInstructions = Tool{
 	Title:       "Core tool instructions",
 	Description: "The Markdown tool-use instruction block given to prompt-guided agents, built from the live tool catalog.",
 	Input:       inputFor[NoParams](nil),
-	Output: outObject("", []string{"instructions"}, map[string]*Schema{
-		"instructions": out("string", "Markdown."),
-	}),
+	Output:      outputFor[CoreInstructions](nil),
 	Annotations: readOnly("Core tool instructions"),
 	Service:     ServiceAgents, Method: "tool_instructions",
 	Use: "core.tool_instructions for the tool-use block agents are prompted with",
@@ -36,14 +30,7 @@ var AgentListSubagents = Tool{
 	Title:       "List sub-agents",
 	Description: "The registered sub-agent definitions: id, name, when to use each, its tools, temperature, iteration cap and sandbox mode.",
 	Input:       inputFor[NoParams](nil),
-	Output: outObject("", []string{"definitions"}, map[string]*Schema{
-		"definitions": {Type: "array", Items: outObject("", []string{"id", "display_name", "when_to_use", "tools", "temperature", "max_iterations", "sandbox_mode"}, map[string]*Schema{
-			"id": out("string", ""), "display_name": out("string", ""), "when_to_use": out("string", ""),
-			"tools":       {Type: "array", Items: out("string", "")},
-			"temperature": out("number", ""), "max_iterations": out("integer", ""),
-			"sandbox_mode": out("string", "read_only or memory_write."),
-		})},
-	}),
+	Output:      outputFor[AgentList](nil),
 	Annotations: readOnly("List sub-agents"),
 	Service:     ServiceAgents, Method: "list_subagents",
 	Use: "agent.list_subagents to see the specialist sub-agents",
@@ -60,42 +47,11 @@ var AgentRunSubagent = Tool{
 		"agent_id": maxLen(64),
 		"prompt":   maxLen(MaxLearnText),
 	}),
-	Output: outObject("", []string{"agent_id", "response", "steps", "tool_calls"}, map[string]*Schema{
-		"agent_id": out("string", ""),
-		"response": out("string", "The sub-agent's final answer."),
-		"steps":    out("integer", "Language-model turns taken."),
-		"tool_calls": {Type: "array", Description: "Every tool the sub-agent called, in order.", Items: outObject("", []string{"tool", "ok", "ms"}, map[string]*Schema{
-			"tool": out("string", ""), "ok": out("boolean", ""), "ms": out("integer", "How long it took."),
-			"error": out("string", "Why it failed, when it did."),
-		})},
-		"model": out("string", "The language model that ran it."),
-	}),
+	Output:      outputFor[AgentRun](nil),
 	Annotations: Annotations{Title: "Run a sub-agent", ReadOnlyHint: no, DestructiveHint: yes, OpenWorldHint: yes},
 	Service:     ServiceAgents, Method: "run_subagent", Acts: true,
 	Use:     "agent.run_subagent to hand a task to a specialist sub-agent",
 	Summary: []SummaryField{ValueOf("agent_id"), LengthOf("prompt")},
-}
-
-// approvalItem is a call waiting for a decision.
-func approvalItem() *Schema {
-	return outObject("", []string{"id", "agent_id", "tool", "arguments", "client", "requested_ms", "expires_ms"}, map[string]*Schema{
-		"id": out("string", "Pass to openhuman.approval_decide."), "agent_id": out("string", "The sub-agent asking."),
-		"tool": out("string", "The tool it wants to call."), "arguments": out("object", "What it would call it with."),
-		"client": out("string", "Who started the run."), "requested_ms": out("integer", ""),
-		"expires_ms": out("integer", "When the call is denied if nobody decides."),
-	})
-}
-
-// decidedItem is a call that waited and was decided, or timed out.
-func decidedItem() *Schema {
-	s := approvalItem()
-	s.Required = append(s.Required, "outcome", "decided_ms")
-	s.Properties["outcome"] = out("string", "approved, denied or timed_out.")
-	s.Properties["reason"] = out("string", "The approver's note.")
-	s.Properties["decided_by"] = out("string", "Who decided: the provenance of the deciding call (console:<token>, mcp:<client>, http:<token>).")
-	s.Properties["decided_token"] = out("string", "The bearer token name of whoever decided.")
-	s.Properties["decided_ms"] = out("integer", "")
-	return s
 }
 
 // ApprovalList lists calls waiting for approval (JSON-RPC only).
@@ -103,11 +59,7 @@ var ApprovalList = Tool{
 	Name: "approval.list", Title: "List pending approvals",
 	Description: "Sub-agents' side-effecting calls waiting for a decision ([approval] mode = ask), oldest first, and the last ones decided, newest first.",
 	Input:       inputFor[NoParams](nil),
-	Output: outObject("", []string{"mode", "pending"}, map[string]*Schema{
-		"mode":    out("string", "The approval mode: auto, deny or ask."),
-		"pending": {Type: "array", Items: approvalItem()},
-		"decided": {Type: "array", Description: "The last 50 decided (or timed out), newest first, with who decided.", Items: decidedItem()},
-	}),
+	Output:      outputFor[ApprovalQueue](nil),
 	Annotations: readOnly("List pending approvals"),
 	Service:     ServiceAgents, Method: "approval_list", RPC: "openhuman.approval_list", Profiles: []string{ProfileRPC},
 	Use: "approval.list to see sub-agents' calls waiting for approval",
@@ -121,9 +73,7 @@ var ApprovalDecide = Tool{
 		"id":     maxLen(64),
 		"reason": maxLen(500),
 	}),
-	Output: outObject("", []string{"id", "approved"}, map[string]*Schema{
-		"id": out("string", ""), "approved": out("boolean", ""),
-	}),
+	Output:      outputFor[ApprovalDecided](nil),
 	Annotations: Annotations{Title: "Decide a pending approval", ReadOnlyHint: no, DestructiveHint: no, IdempotentHint: no, OpenWorldHint: no},
 	Service:     ServiceAgents, Method: "approval_decide", RPC: "openhuman.approval_decide", Profiles: []string{ProfileRPC},
 	Use:     "approval.decide to approve or deny a sub-agent's waiting call",

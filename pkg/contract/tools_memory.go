@@ -10,15 +10,7 @@ var MemoryRecall = Tool{
 		"question": maxLen(MaxQueryText),
 		"limit":    limitRule,
 	})),
-	Output: outObject("", []string{"answer", "citations", "model"}, map[string]*Schema{
-		"answer": out("string", "The answer, with [n] markers pointing at citations[n-1]; starts with \"I don't know\" when memory holds nothing relevant."),
-		"citations": {Type: "array", Items: outObject("", []string{"id", "kind", "snippet", "meta", "score"}, map[string]*Schema{
-			"id": out("string", ""), "kind": out("string", ""), "snippet": out("string", "The quoted part of the item."),
-			"meta": out("object", ""), "score": out("number", ""),
-		})},
-		"model":    out("string", "How the answer was written: extractive, or the language model's name."),
-		"warnings": {Type: "array", Description: "Why the answer is less than it could be, when it is.", Items: out("string", "")},
-	}),
+	Output:      outputFor[RecallResult](nil),
 	Annotations: readOnly("Recall from memory"),
 	Service:     ServiceMemory, Method: "recall", RPC: "openhuman.memory_recall",
 	Use: "memory.recall to answer a question from what the user told you before",
@@ -43,26 +35,10 @@ var MemoryFetch = Tool{
 		"cursor":    cursorRule,
 		"min_score": between(0, 1000),
 	})),
-	Output: func() *Schema {
-		hit := hitSchema()
-		hit.Properties["snippet"] = out("string", "The sentence that best matches the query, its matching words in **bold**. Only with snippets: true.")
-		hit.Properties["explain"] = explainSchema()
-		s := pageOf("hits", hit)
-		s.Properties["mode"] = out("string", "The retrieval mode used.")
-		s.Properties["warnings"] = &Schema{Type: "array", Description: "Why the results are less than asked for, when they are.", Items: out("string", "")}
-		return s
-	}(),
+	Output:      outputFor[FetchResult](hitRules("hits")),
 	Annotations: readOnly("Fetch memory hits"),
 	Service:     ServiceMemory, Method: "fetch", RPC: "openhuman.memory_fetch",
 	Use: "memory.fetch for the raw stored notes that match some words",
-}
-
-// explainSchema is a hit's explanation, as Vespa's match-features: the
-// features are named by the rank profile, and change with it.
-func explainSchema() *Schema {
-	s := outputFor[Explanation](nil)
-	s.Description = "Where the score came from: the score is the sum of value × weight over the features of the last phase. Only with explain: true."
-	return s
 }
 
 // MemoryList pages through stored items, newest first.
@@ -74,7 +50,7 @@ var MemoryList = Tool{
 		"limit":  limitRule,
 		"cursor": cursorRule,
 	})),
-	Output:      pageOf("items", hitSchema()),
+	Output:      outputFor[ListResult](hitRules("items")),
 	Annotations: readOnly("List memory items"),
 	Service:     ServiceMemory, Method: "list", RPC: "openhuman.memory_items_list",
 	Use: "memory.list to browse what is stored, newest first",

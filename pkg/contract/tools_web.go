@@ -2,12 +2,11 @@ package contract
 
 // Web tools' limits and names.
 const (
-	MaxSearchQuery        = 400 // what the search APIs take (Brave's q is at most 400 characters)
-	DefaultSearchResults  = 5
-	MaxSearchResults      = 20
-	WebAnswerQuick        = "quick"
-	WebAnswerDeep         = "deep"
-	webResultsDescription = "Results, best first, deduplicated by normalized URL."
+	MaxSearchQuery       = 400 // what the search APIs take (Brave's q is at most 400 characters)
+	DefaultSearchResults = 5
+	MaxSearchResults     = 20
+	WebAnswerQuick       = "quick"
+	WebAnswerDeep        = "deep"
 )
 
 // SearchProviders are the providers web_search can be pinned to.
@@ -15,30 +14,6 @@ var SearchProviders = []string{"searxng", "brave", "tavily", "exa"}
 
 // maxResults bounds web_search's max_results.
 var maxResults = allOf(between(1, MaxSearchResults), byDefault(DefaultSearchResults))
-
-// webPage is the result of the web tools.
-func webPage(answer bool) *Schema {
-	props := map[string]*Schema{
-		"results": {Type: "array", Description: webResultsDescription, Items: outObject("", []string{"title", "url", "snippet", "provider", "score"}, map[string]*Schema{
-			"title": out("string", ""), "url": out("string", "The page's URL as the provider gave it."), "snippet": out("string", ""),
-			"provider": out("string", "Who found it."), "published": out("string", "Publication date, when known."),
-			"score": out("number", "Relevance as the provider ranks it; higher is better."),
-		})},
-		"provider":  out("string", "The provider that answered."),
-		"citations": {Type: "array", Description: "Sources: [n] in the answer is citations[n-1].", Items: outObject("", []string{"url"}, map[string]*Schema{"url": out("string", ""), "title": out("string", "")})},
-		"fallback_from": {Type: "array", Description: "Providers tried or skipped before the one that answered, and why.", Items: outObject("", []string{"provider", "reason"}, map[string]*Schema{
-			"provider": out("string", ""), "reason": out("string", ""),
-		})},
-		"cached": out("boolean", "True when served from the cache."),
-	}
-	required := []string{"results", "provider", "citations", "fallback_from"}
-	if answer {
-		props["answer"] = out("string", "The answer with [n] markers, ending with its numbered source list.")
-		props["model"] = out("string", "How it was written: the grounded model (gemini-...), tavily, a language model's name, or extractive (quoted snippets).")
-		required = append(required, "answer", "model")
-	}
-	return outObject("", required, props)
-}
 
 // webNeeds is what the web tools need to be offered.
 const webNeeds = "configure a search provider: enable SearXNG ([searxng] enabled = true and base_url, or OPENHUMAN_SEARXNG_ENABLED and OPENHUMAN_SEARXNG_BASE_URL) or set an API key such as OPENHUMAN_BRAVE_API_KEY"

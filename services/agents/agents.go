@@ -10,6 +10,8 @@ import (
 	"embed"
 	"io/fs"
 	"strings"
+
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
 // Sandbox modes say what a sub-agent may change.
@@ -21,16 +23,9 @@ const (
 	SandboxMemoryWrite = "memory_write"
 )
 
-// Definition describes one sub-agent.
-type Definition struct {
-	ID            string   `json:"id"`
-	DisplayName   string   `json:"display_name"`
-	WhenToUse     string   `json:"when_to_use"`
-	Tools         []string `json:"tools"`
-	Temperature   float64  `json:"temperature"`
-	MaxIterations int      `json:"max_iterations"`
-	SandboxMode   string   `json:"sandbox_mode"`
-}
+// Definition describes one sub-agent (declared in pkg/contract, where
+// agent.list_subagents's output schema is generated from it).
+type Definition = contract.AgentDefinition
 
 var (
 	readTools   = []string{"memory.recall", "memory.fetch", "memory.list"}

@@ -22,24 +22,13 @@ const (
 	ApprovalAsk  = "ask"  // it waits for a person's decision, or a timeout denies it
 )
 
-// Pending is a call waiting for a decision. Arguments are shown in full so
-// the approver knows what would be written; they are kept only while the
-// call waits.
-type Pending struct {
-	ID        string         `json:"id"`
-	AgentID   string         `json:"agent_id"`
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments"`
-	Client    string         `json:"client"`
-	// Token and Workspaces are those of the call that ran the sub-agent:
-	// who asked, and the only workspaces its write can reach.
-	Token       string   `json:"token,omitempty"`
-	Workspaces  []string `json:"workspaces,omitempty"`
-	RequestedMS int64    `json:"requested_ms"`
-	ExpiresMS   int64    `json:"expires_ms"`
-	// Call is the client call that ran the sub-agent (CallContext.Call).
-	Call string `json:"call,omitempty"`
-}
+// Pending is a call waiting for a decision, and Decided a call that
+// waited and how it ended: declared in pkg/contract, where approval.list's
+// output schema is generated from them.
+type (
+	Pending = contract.PendingApproval
+	Decided = contract.DecidedApproval
+)
 
 // Outcomes of a decided call.
 const (
@@ -47,18 +36,6 @@ const (
 	OutcomeDenied   = "denied"
 	OutcomeTimedOut = "timed_out"
 )
-
-// Decided is a call that waited, and how it ended: who decided and why,
-// or that nobody did in time. The arguments stay as they were shown.
-type Decided struct {
-	Pending
-	Outcome   string `json:"outcome"`
-	Reason    string `json:"reason,omitempty"`
-	DecidedBy string `json:"decided_by,omitempty"`
-	// DecidedToken names the bearer token of whoever decided, if any.
-	DecidedToken string `json:"decided_token,omitempty"`
-	DecidedMS    int64  `json:"decided_ms"`
-}
 
 // maxDecided is how many decided calls are kept for listing.
 const maxDecided = 50
@@ -93,7 +70,7 @@ func scrubbed(v any) any {
 // some workspaces sees only the calls that can write nowhere else: those of
 // callers limited to workspaces it has too. Another's call, its arguments
 // above all, is not its to read, nor to approve or deny.
-func (p Pending) visibleTo(cc contract.CallContext) bool {
+func visibleTo(p Pending, cc contract.CallContext) bool {
 	if !cc.Scoped() {
 		return true
 	}
@@ -198,7 +175,7 @@ func (g *Gate) record(ctx context.Context, p Pending, d Decision, ok bool, err e
 	if err != nil {
 		return
 	}
-	r := Decided{Pending: p, Outcome: OutcomeTimedOut, DecidedMS: time.Now().UnixMilli()}
+	r := Decided{PendingApproval: p, Outcome: OutcomeTimedOut, DecidedMS: time.Now().UnixMilli()}
 	if ok {
 		r.Outcome, r.Reason, r.DecidedBy, r.DecidedToken = OutcomeDenied, d.Reason, d.By, d.Token
 		if d.Approve {
@@ -218,7 +195,7 @@ func (g *Gate) Decided(ctx context.Context, cc contract.CallContext) ([]Decided,
 	}
 	out := []Decided{}
 	for _, d := range ds {
-		if d.visibleTo(cc) {
+		if visibleTo(d.PendingApproval, cc) {
 			out = append(out, d)
 		}
 	}
@@ -235,7 +212,7 @@ func (g *Gate) List(ctx context.Context, cc contract.CallContext) ([]Pending, er
 	now := time.Now().UnixMilli()
 	out := []Pending{}
 	for _, p := range ps {
-		if p.ExpiresMS > now && p.visibleTo(cc) {
+		if p.ExpiresMS > now && visibleTo(p, cc) {
 			out = append(out, p)
 		}
 	}

@@ -81,22 +81,12 @@ func NewRunner(tools Tools, opts RunnerOptions) *Runner {
 // RunParams are declared in pkg/contract, which generates their schema.
 type RunParams = contract.RunParams
 
-// ToolCallRecord is one tool call of a run.
-type ToolCallRecord struct {
-	Tool  string `json:"tool"`
-	OK    bool   `json:"ok"`
-	MS    int64  `json:"ms"`
-	Error string `json:"error,omitempty"`
-}
-
-// RunResult is what a run returns.
-type RunResult struct {
-	AgentID   string           `json:"agent_id"`
-	Response  string           `json:"response"`
-	Steps     int              `json:"steps"`
-	ToolCalls []ToolCallRecord `json:"tool_calls"`
-	Model     string           `json:"model"`
-}
+// A run's result and its tool calls are declared in pkg/contract, where
+// agent.run_subagent's output schema is generated from them.
+type (
+	ToolCallRecord = contract.ToolCallRecord
+	RunResult      = contract.AgentRun
+)
 
 // Run runs one sub-agent on a task: its prompt, its tools and nothing
 // else, for at most its max_iterations model turns and the run timeout.

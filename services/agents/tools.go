@@ -9,12 +9,9 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-// CoreTool is a tool as the core agent's catalog presents it.
-type CoreTool struct {
-	Name        string           `json:"name"`
-	Description string           `json:"description"`
-	Parameters  *contract.Schema `json:"parameters"`
-}
+// CoreTool is a tool as the core agent's catalog presents it (declared in
+// pkg/contract, where core.list_tools's output schema is generated from it).
+type CoreTool = contract.CoreTool
 
 // CoreTools is the core agent's catalog: the live tools minus the catalog's
 // own introspection tools, which an agent has no use for.

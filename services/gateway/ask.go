@@ -52,13 +52,7 @@ func (g *Gateway) CallToolAsking(ctx context.Context, name string, args json.Raw
 }
 
 // waiting is a call waiting for approval, as approval.list shows it.
-type waiting struct {
-	ID        string         `json:"id"`
-	AgentID   string         `json:"agent_id"`
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments"`
-	Call      string         `json:"call"`
-}
+type waiting = contract.PendingApproval
 
 // askApprovals asks about each approval the run cc.Call waits for, until
 // ctx ends; a question whose approval was decided elsewhere is withdrawn.
@@ -79,9 +73,7 @@ func (g *Gateway) askApprovals(ctx context.Context, cc contract.CallContext, ask
 		// The listing is the gateway's own, not the caller's: it is not
 		// measured as a call of approval.list (the scope was checked).
 		raw, err := g.bus.CallTool(ctx, contract.ApprovalList, nil, cc)
-		var list struct {
-			Pending []waiting `json:"pending"`
-		}
+		var list contract.ApprovalQueue
 		if err == nil && json.Unmarshal(raw, &list) == nil {
 			still := map[string]bool{}
 			for _, p := range list.Pending {

@@ -179,9 +179,7 @@ func (g *Gateway) await(ctx context.Context, tool contract.Tool, args json.RawMe
 // skip.
 func (g *Gateway) waitingFor(ctx context.Context, cc contract.CallContext, skip string) (waiting, bool) {
 	raw, err := g.bus.CallTool(ctx, contract.ApprovalList, nil, cc)
-	var list struct {
-		Pending []waiting `json:"pending"`
-	}
+	var list contract.ApprovalQueue
 	if err != nil || json.Unmarshal(raw, &list) != nil {
 		return waiting{}, false
 	}

@@ -15,11 +15,9 @@ import (
 // same write path as a learning (the journal when replicated), keeping
 // each record's id, provenance and times.
 
-// ExportResult is one page of an export.
-type ExportResult struct {
-	Items      []contract.ExportRecord `json:"items"`
-	NextCursor string                  `json:"next_cursor,omitempty"`
-}
+// ExportResult is one page of an export (declared in pkg/contract, where
+// memory.export's output schema is generated from it).
+type ExportResult = contract.ExportResult
 
 // exportPageBytes ends a page before its records reach this size, so one
 // fits a NATS message (1 MB by default) whatever its items hold.

@@ -17,11 +17,9 @@ type pager interface {
 	ListAfter(ctx context.Context, f *Filter, after int64, limit int) ([]Item, error)
 }
 
-// ListResult is one page of items, newest first.
-type ListResult struct {
-	Items      []Hit  `json:"items"`
-	NextCursor string `json:"next_cursor,omitempty"`
-}
+// ListResult is one page of items, newest first (declared in
+// pkg/contract, where memory.list's output schema is generated from it).
+type ListResult = contract.ListResult
 
 // List pages through the items cc may see, newest first. The cursor holds
 // the last seq seen, so pages stay consistent while other writers add items.

@@ -15,6 +15,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory/entities"
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 )
@@ -130,17 +131,10 @@ type BrowseQuery struct {
 	K, Offset   int
 }
 
-// EntityCount is an entity and how many items mention it.
-type EntityCount struct {
-	Entity
-	Count int `json:"count"`
-}
-
-// SourceSummary describes one source of items.
-type SourceSummary struct {
-	SourceID     string `json:"source_id"`
-	DisplayName  string `json:"display_name"`
-	SourceKind   string `json:"source_kind"`
-	ChunkCount   int    `json:"chunk_count"`
-	MostRecentMS int64  `json:"most_recent_ms"`
-}
+// EntityCount is an entity and how many items mention it, and
+// SourceSummary describes one source of items: the tree's results, declared
+// in pkg/contract where its output schemas are generated from them.
+type (
+	EntityCount   = contract.EntityCount
+	SourceSummary = contract.SourceSummary
+)

@@ -16,26 +16,12 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 )
 
-// Citation is a hit an answer points at with [n], n counting from 1.
-type Citation struct {
-	ID      string  `json:"id"`
-	Kind    string  `json:"kind"`
-	Snippet string  `json:"snippet"`
-	Meta    HitMeta `json:"meta"`
-	Score   float64 `json:"score"`
-}
-
-// RecallResult is an answer and what it is built from.
-type RecallResult struct {
-	Answer    string     `json:"answer"`
-	Citations []Citation `json:"citations"`
-	// Model says how the answer was written: "extractive" means sentences
-	// quoted from memory, no language model involved; otherwise the
-	// language model's name.
-	Model string `json:"model"`
-	// Warnings say when the answer is less than it could be, and why.
-	Warnings []string `json:"warnings,omitempty"`
-}
+// Recall's results are declared in pkg/contract, where memory.recall's
+// output schema is generated from them.
+type (
+	Citation     = contract.Citation
+	RecallResult = contract.RecallResult
+)
 
 // AnswerInstructions tell a language model how to answer from memory.
 const AnswerInstructions = `You answer questions about the user using only the numbered sources, which are notes from their memory.

@@ -26,14 +26,9 @@ var Modes = []string{ModeHybrid, ModeKeyword, ModeVector}
 // results; memory.list walks everything.
 const maxDepth = 200
 
-// FetchResult is one page of hits, best first.
-type FetchResult struct {
-	Hits       []Hit  `json:"hits"`
-	Mode       string `json:"mode"`
-	NextCursor string `json:"next_cursor,omitempty"`
-	// Warnings say when the results are less than asked for, and why.
-	Warnings []string `json:"warnings,omitempty"`
-}
+// FetchResult is one page of hits, best first (declared in pkg/contract,
+// where memory.fetch's output schema is generated from it).
+type FetchResult = contract.FetchResult
 
 // Fetch finds items matching a query, in the requested mode, among those
 // cc may see.

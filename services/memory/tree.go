@@ -141,15 +141,9 @@ func (s *Service) TreeRecall(ctx context.Context, q TreeQuery, cc contract.CallC
 	return out, nil
 }
 
-// FullChunk is a chunk with its whole content, and the item it is as
-// memory.list shows items (its kind and every date), with the entities it
-// mentions: what a person needs to judge one item.
-type FullChunk struct {
-	Chunk    ChunkRow `json:"chunk"`
-	Content  string   `json:"content"`
-	Item     Hit      `json:"item"`
-	Entities []Entity `json:"entities"`
-}
+// FullChunk is a chunk with its whole content, the item it is and the
+// entities it mentions.
+type FullChunk = contract.FullChunk
 
 // ReadChunk returns one chunk cc may see in full; any other is not found.
 func (s *Service) ReadChunk(ctx context.Context, p ReadChunkParams, cc contract.CallContext) (*FullChunk, error) {
@@ -210,9 +204,7 @@ func (s *Service) Browse(ctx context.Context, p BrowseParams, cc contract.CallCo
 }
 
 // EntityList is the most mentioned entities.
-type EntityList struct {
-	Entities []EntityCount `json:"entities"`
-}
+type EntityList = contract.EntityList
 
 // TopEntities lists the entities most mentioned by the items cc may see,
 // optionally of one kind.
@@ -227,16 +219,12 @@ func (s *Service) TopEntities(ctx context.Context, p TopEntitiesParams, cc contr
 	return &EntityList{Entities: list}, nil
 }
 
-// SourceRow is a source as tree.list_sources shows it.
-type SourceRow struct {
-	SourceSummary
-	MentionsUser bool `json:"mentions_user,omitempty"`
-}
-
-// SourceList lists sources, most recently active first.
-type SourceList struct {
-	Sources []SourceRow `json:"sources"`
-}
+// SourceRow is a source as tree.list_sources shows it, and SourceList
+// lists them, most recently active first.
+type (
+	SourceRow  = contract.SourceRow
+	SourceList = contract.SourceList
+)
 
 // ListSources lists every source of the items cc may see. With a user
 // email hint, sources that mention that address are marked and listed first.

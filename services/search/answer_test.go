@@ -69,7 +69,7 @@ func TestAnswerFromTheFirstAnswererThatWorks(t *testing.T) {
 	if p.Provider != "tavily" || p.Model != "tavily" || !tavily.deep.Load() {
 		t.Fatalf("provider %s model %s deep %v", p.Provider, p.Model, tavily.deep.Load())
 	}
-	if p.FallbackFrom[0] != (Skip{"gemini", "Gemini answered 503"}) {
+	if p.FallbackFrom[0] != (Skip{Provider: "gemini", Reason: "Gemini answered 503"}) {
 		t.Fatalf("fallback_from %+v", p.FallbackFrom)
 	}
 	want := "Go 1.18 added generics.\n\nSources:\n[1] Go 1.18 notes — https://go.dev/doc/go1.18"

@@ -23,40 +23,16 @@ type Query struct {
 	Deep       bool // web_answer depth=deep: providers may search harder
 }
 
-// Result is one web page found.
-type Result struct {
-	Title     string  `json:"title"`
-	URL       string  `json:"url"`
-	Snippet   string  `json:"snippet"`
-	Provider  string  `json:"provider"`
-	Published string  `json:"published,omitempty"`
-	Score     float64 `json:"score"`
-}
-
-// Citation is a source an answer cites as [n].
-type Citation struct {
-	URL   string `json:"url"`
-	Title string `json:"title,omitempty"`
-}
-
-// Skip says why a provider was passed over.
-type Skip struct {
-	Provider string `json:"provider"`
-	Reason   string `json:"reason"`
-}
-
-// Page is what the web tools return.
-type Page struct {
-	Results      []Result   `json:"results"`
-	Provider     string     `json:"provider"`
-	Answer       string     `json:"answer,omitempty"`
-	Citations    []Citation `json:"citations"`
-	FallbackFrom []Skip     `json:"fallback_from"`
-	// Model says how an answer was written: a provider's grounded model,
-	// a language model's name, or "extractive" (quoted snippets).
-	Model  string `json:"model,omitempty"`
-	Cached bool   `json:"cached,omitempty"`
-}
+// The web tools' results are declared in pkg/contract, where their output
+// schemas are generated from them: Result is one web page found, Citation
+// a source an answer cites as [n], Skip says why a provider was passed
+// over, and Page is what the web tools return.
+type (
+	Result   = contract.WebResult
+	Citation = contract.WebCitation
+	Skip     = contract.ProviderSkip
+	Page     = contract.WebPage
+)
 
 // Provider searches the web. Failures are *ProviderError.
 type Provider interface {

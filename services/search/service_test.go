@@ -104,7 +104,7 @@ func TestFallbackGoesInOrderAndSaysWhy(t *testing.T) {
 	if page.Provider != "tavily" || d.calls.Load() != 0 {
 		t.Fatalf("served by %s (exa called %d times), want tavily and exa untouched", page.Provider, d.calls.Load())
 	}
-	want := []Skip{{"searxng", "SearXNG answered 503"}, {"brave", "Brave answered 422: check OPENHUMAN_BRAVE_API_KEY; disabled, next try in 10m0s (at 2026-01-01T00:10:00Z)"}}
+	want := []Skip{{Provider: "searxng", Reason: "SearXNG answered 503"}, {Provider: "brave", Reason: "Brave answered 422: check OPENHUMAN_BRAVE_API_KEY; disabled, next try in 10m0s (at 2026-01-01T00:10:00Z)"}}
 	if fmt.Sprint(page.FallbackFrom) != fmt.Sprint(want) {
 		t.Fatalf("fallback_from = %v, want %v", page.FallbackFrom, want)
 	}

@@ -51,10 +51,7 @@ func (r *rig) pendingAs(t *testing.T, cc contract.CallContext) (string, []agents
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out struct {
-		Mode    string           `json:"mode"`
-		Pending []agents.Pending `json:"pending"`
-	}
+	var out contract.ApprovalQueue
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 		Logger:      log,
 		Endpoints: []bus.Endpoint{
 			bus.Handle(contract.AgentListSubagents.Endpoint(), func(context.Context, contract.NoParams, contract.CallContext) (any, error) {
-				return map[string]any{"definitions": agents.Builtins()}, nil
+				return contract.AgentList{Definitions: agents.Builtins()}, nil
 			}),
 			bus.Handle(contract.AgentRunSubagent.Endpoint(), func(ctx context.Context, p agents.RunParams, cc contract.CallContext) (any, error) {
 				return runner.Run(ctx, p, cc)
@@ -46,19 +46,19 @@ func Serve(nc *nats.Conn, runner *agents.Runner, gate *agents.Gate, version stri
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"mode": gate.Mode(), "pending": pending, "decided": decided}, nil
+				return contract.ApprovalQueue{Mode: gate.Mode(), Pending: pending, Decided: decided}, nil
 			}),
 			bus.Handle(contract.ApprovalDecide.Endpoint(), func(ctx context.Context, p contract.DecideParams, cc contract.CallContext) (any, error) {
 				if err := gate.Decide(ctx, p.ID, agents.Decision{Approve: p.Approve, Reason: p.Reason, By: cc.Source, Token: cc.Token}, cc); err != nil {
 					return nil, err
 				}
-				return map[string]any{"id": p.ID, "approved": p.Approve}, nil
+				return contract.ApprovalDecided{ID: p.ID, Approved: p.Approve}, nil
 			}),
 			bus.Handle(contract.CoreListTools.Endpoint(), func(ctx context.Context, _ contract.NoParams, _ contract.CallContext) (any, error) {
-				return map[string]any{"tools": coreTools(ctx)}, nil
+				return contract.CoreToolList{Tools: coreTools(ctx)}, nil
 			}),
 			bus.Handle(contract.CoreToolInstructions.Endpoint(), func(ctx context.Context, _ contract.NoParams, _ contract.CallContext) (any, error) {
-				return map[string]any{"instructions": agents.ToolInstructions(coreTools(ctx))}, nil
+				return contract.CoreInstructions{Instructions: agents.ToolInstructions(coreTools(ctx))}, nil
 			}),
 			bus.Handle(contract.ResourcesListEndpoint, func(context.Context, contract.NoParams, contract.CallContext) (any, error) {
 				return contract.ResourceList{Resources: agents.Resources()}, nil

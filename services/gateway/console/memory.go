@@ -9,15 +9,6 @@ import (
 // hit is a memory item as memory.list and memory.fetch return it.
 type hit = contract.Hit
 
-// page is a page of items and the cursor of the next.
-type page struct {
-	Items      []hit    `json:"items"`
-	Hits       []hit    `json:"hits"`
-	NextCursor string   `json:"next_cursor"`
-	Mode       string   `json:"mode"`
-	Warnings   []string `json:"warnings"`
-}
-
 // chunk is a memory-tree row (tree.browse), with the item's id.
 type (
 	chunk     = contract.ChunkRow
@@ -26,16 +17,7 @@ type (
 
 // fullItem is tree.read_chunk's answer: the whole text, the item and its
 // entities.
-type fullItem struct {
-	Chunk    chunk  `json:"chunk"`
-	Content  string `json:"content"`
-	Item     hit    `json:"item"`
-	Entities []struct {
-		ID      string `json:"entity_id"`
-		Kind    string `json:"kind"`
-		Surface string `json:"surface"`
-	} `json:"entities"`
-}
+type fullItem = contract.FullChunk
 
 // readItem reads one item in full through the gateway.
 func (c *Console) readItem(r *http.Request, id string) (*fullItem, error) {

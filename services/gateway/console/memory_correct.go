@@ -18,9 +18,7 @@ func (c *Console) memoryCorrect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, text := strings.TrimSpace(r.PostFormValue("id")), r.PostFormValue("text")
-	var res struct {
-		ID string `json:"id"`
-	}
+	var res contract.LearnResult
 	err := c.call(r, contract.MemoryLearn.RPC, map[string]any{"text": text, "replaces": id}, &res)
 	if err == nil {
 		http.Redirect(w, r, Prefix+"/memory/item?id="+url.QueryEscape(res.ID)+"&done=corrected", http.StatusSeeOther)

@@ -14,7 +14,7 @@ type forgetData struct {
 	// back afterwards was gone.
 	Done      bool
 	Forgotten int
-	Seq       int64
+	Seq       uint64
 	Gone      bool
 }
 
@@ -38,11 +38,7 @@ func (c *Console) memoryForget(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := strings.TrimSpace(r.PostFormValue("id"))
-	var res struct {
-		Forgotten int      `json:"forgotten"`
-		NotFound  []string `json:"not_found"`
-		Seq       int64    `json:"seq"`
-	}
+	var res contract.ForgetResult
 	if err := c.call(r, contract.MemoryForget.RPC, map[string]any{"ids": []string{id}}, &res); err != nil {
 		c.fail(w, r, err)
 		return

@@ -45,11 +45,7 @@ func (c *Console) memoryLearn(w http.ResponseWriter, r *http.Request) {
 		}
 		params["confidence"] = f
 	}
-	var res struct {
-		ID       string   `json:"id"`
-		Replayed bool     `json:"replayed"`
-		Redacted []string `json:"redacted"`
-	}
+	var res contract.LearnResult
 	if err := c.call(r, contract.MemoryLearn.RPC, params, &res); err != nil {
 		e := contract.AsError(err)
 		c.render(w, r, httpstatus.Of(e.Code), "learn", view{Title: "Learn a note", Nav: "memory", Data: d, Error: e.Message})

@@ -38,13 +38,14 @@ func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, http.StatusBadRequest, "memory", v)
 		return
 	}
-	var res page
 	if d.Searching {
+		var res contract.FetchResult
 		err = c.call(r, contract.MemoryFetch.RPC, params, &res)
-		d.Items = res.Hits
+		d.Items, d.Next, d.Warnings = res.Hits, res.NextCursor, res.Warnings
 	} else {
+		var res contract.ListResult
 		err = c.call(r, contract.MemoryList.RPC, params, &res)
-		d.Items = res.Items
+		d.Items, d.Next = res.Items, res.NextCursor
 	}
 	if err != nil {
 		e := contract.AsError(err)
@@ -52,7 +53,6 @@ func (c *Console) memoryList(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, httpstatus.Of(e.Code), "memory", v)
 		return
 	}
-	d.Next, d.Warnings = res.NextCursor, res.Warnings
 	c.render(w, r, http.StatusOK, "memory", v)
 }
 

@@ -38,7 +38,7 @@ func (c *Console) whyFound(r *http.Request, id string) *why {
 	params, err := memoryParams(d)
 	if err == nil {
 		params["explain"] = true
-		var res page
+		var res contract.FetchResult
 		if err = c.call(r, contract.MemoryFetch.RPC, params, &res); err == nil {
 			w.Mode = res.Mode
 			for i := range res.Hits {

@@ -15,17 +15,12 @@ type sourceForgetData struct {
 	Forgotten int
 }
 
-type forgetAnswer struct {
-	Forgotten int  `json:"forgotten"`
-	Matched   *int `json:"matched"`
-}
-
 // sourceForgetConfirm asks before forgetting every item of a source, or
 // of every file ingested under a folder, saying how many a dry run of
 // the same memory.forget counts.
 func (c *Console) sourceForgetConfirm(w http.ResponseWriter, r *http.Request) {
 	d := sourceForgetData{Source: r.URL.Query().Get("source")}
-	var res forgetAnswer
+	var res contract.ForgetResult
 	if err := c.call(r, contract.MemoryForget.RPC, map[string]any{"source": d.Source, "dry_run": true}, &res); err != nil {
 		c.fail(w, r, err)
 		return
@@ -46,7 +41,7 @@ func (c *Console) sourceForget(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := sourceForgetData{Source: r.PostFormValue("source"), Done: true}
-	var res forgetAnswer
+	var res contract.ForgetResult
 	if err := c.call(r, contract.MemoryForget.RPC, map[string]any{"source": d.Source}, &res); err != nil {
 		c.fail(w, r, err)
 		return
@@ -61,9 +56,7 @@ func (c *Console) isFolder(r *http.Request, src string) bool {
 	if !strings.HasPrefix(src, "/") {
 		return false
 	}
-	var res struct {
-		Sources []source `json:"sources"`
-	}
+	var res contract.SourceList
 	if c.call(r, contract.TreeListSources.RPC, map[string]any{}, &res) != nil {
 		return false
 	}

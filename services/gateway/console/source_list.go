@@ -10,13 +10,8 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 )
 
-type source struct {
-	SourceID     string `json:"source_id"`
-	DisplayName  string `json:"display_name"`
-	SourceKind   string `json:"source_kind"`
-	ChunkCount   int    `json:"chunk_count"`
-	MostRecentMS int64  `json:"most_recent_ms"`
-}
+// source is a source as tree.list_sources lists it.
+type source = contract.SourceRow
 
 // sourcesPerPage bounds a page of the sources list: a folder ingested
 // once is hundreds of files.
@@ -50,9 +45,7 @@ type sourceListData struct {
 // in a folder (?folder=), its files; with ?q=, the sources whose name
 // holds q. Each list is paged.
 func (c *Console) sourceList(w http.ResponseWriter, r *http.Request) {
-	var res struct {
-		Sources []source `json:"sources"`
-	}
+	var res contract.SourceList
 	if err := c.call(r, contract.TreeListSources.RPC, map[string]any{}, &res); err != nil {
 		c.fail(w, r, err)
 		return

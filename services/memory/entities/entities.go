@@ -8,18 +8,16 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/secrets"
 	"github.com/openhuman-go/openhuman-go/services/memory/chunking"
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
 // Entity is something an item mentions. ID is canonical: kind, a colon and
-// the lowercased surface without a leading @ or #.
-type Entity struct {
-	ID      string `json:"entity_id"`
-	Kind    string `json:"kind"`
-	Surface string `json:"surface"`
-}
+// the lowercased surface without a leading @ or #. It is declared in
+// pkg/contract, which publishes it in tree.read_chunk's output schema.
+type Entity = contract.Entity
 
 // Entity kinds.
 const (

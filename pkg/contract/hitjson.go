@@ -1,26 +1,24 @@
-package memory
-
-import "github.com/openhuman-go/openhuman-go/pkg/contract"
+package contract
 
 // A page of hits is encoded on every fetch and list: field by field here,
-// to the bytes contract.Marshal writes for it (TestHitJSONAgreesWithMarshal
+// to the bytes Marshal writes for it (TestHitJSONAgreesWithMarshal
 // holds the two together, every field set and none), instead of
 // encoding/json walking the structs by reflection.
 
 var (
-	_ contract.JSONAppender = (*FetchResult)(nil)
-	_ contract.JSONAppender = (*ListResult)(nil)
+	_ JSONAppender = (*FetchResult)(nil)
+	_ JSONAppender = (*ListResult)(nil)
 )
 
-// AppendJSON writes r as contract.Marshal does.
+// AppendJSON writes r as Marshal does.
 func (r *FetchResult) AppendJSON(dst []byte) ([]byte, error) {
 	dst, err := appendHits(append(dst, `{"hits":`...), r.Hits)
 	if err != nil {
 		return dst, err
 	}
-	dst = contract.AppendString(append(dst, `,"mode":`...), r.Mode)
+	dst = AppendString(append(dst, `,"mode":`...), r.Mode)
 	if r.NextCursor != "" {
-		dst = contract.AppendString(append(dst, `,"next_cursor":`...), r.NextCursor)
+		dst = AppendString(append(dst, `,"next_cursor":`...), r.NextCursor)
 	}
 	if len(r.Warnings) > 0 {
 		dst = appendStrings(append(dst, `,"warnings":`...), r.Warnings)
@@ -28,14 +26,14 @@ func (r *FetchResult) AppendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// AppendJSON writes r as contract.Marshal does.
+// AppendJSON writes r as Marshal does.
 func (r *ListResult) AppendJSON(dst []byte) ([]byte, error) {
 	dst, err := appendHits(append(dst, `{"items":`...), r.Items)
 	if err != nil {
 		return dst, err
 	}
 	if r.NextCursor != "" {
-		dst = contract.AppendString(append(dst, `,"next_cursor":`...), r.NextCursor)
+		dst = AppendString(append(dst, `,"next_cursor":`...), r.NextCursor)
 	}
 	return append(dst, '}'), nil
 }
@@ -58,23 +56,23 @@ func appendHits(dst []byte, hits []Hit) ([]byte, error) {
 }
 
 func appendHit(dst []byte, h *Hit) ([]byte, error) {
-	dst = contract.AppendString(append(dst, `{"id":`...), h.ID)
-	dst = contract.AppendString(append(dst, `,"kind":`...), h.Kind)
-	dst = contract.AppendString(append(dst, `,"text":`...), h.Text)
+	dst = AppendString(append(dst, `{"id":`...), h.ID)
+	dst = AppendString(append(dst, `,"kind":`...), h.Kind)
+	dst = AppendString(append(dst, `,"text":`...), h.Text)
 	dst = appendHitMeta(append(dst, `,"meta":`...), &h.Meta)
 	var err error
 	if h.Score != nil {
-		if dst, err = contract.AppendFloat(append(dst, `,"score":`...), *h.Score); err != nil {
+		if dst, err = AppendFloat(append(dst, `,"score":`...), *h.Score); err != nil {
 			return dst, err
 		}
 	}
 	if h.Confidence != nil {
-		if dst, err = contract.AppendFloat(append(dst, `,"confidence":`...), *h.Confidence); err != nil {
+		if dst, err = AppendFloat(append(dst, `,"confidence":`...), *h.Confidence); err != nil {
 			return dst, err
 		}
 	}
 	if h.Snippet != "" {
-		dst = contract.AppendString(append(dst, `,"snippet":`...), h.Snippet)
+		dst = AppendString(append(dst, `,"snippet":`...), h.Snippet)
 	}
 	if h.Explain != nil {
 		if dst, err = appendExplanation(append(dst, `,"explain":`...), h.Explain); err != nil {
@@ -85,7 +83,7 @@ func appendHit(dst []byte, h *Hit) ([]byte, error) {
 }
 
 func appendExplanation(dst []byte, e *Explanation) ([]byte, error) {
-	dst = contract.AppendString(append(dst, `{"profile":`...), e.Profile)
+	dst = AppendString(append(dst, `{"profile":`...), e.Profile)
 	dst = append(dst, `,"features":`...)
 	if e.Features == nil {
 		return append(dst, "null}"...), nil
@@ -95,13 +93,13 @@ func appendExplanation(dst []byte, e *Explanation) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = contract.AppendString(append(dst, `{"name":`...), f.Name)
-		dst = contract.AppendString(append(dst, `,"phase":`...), f.Phase)
+		dst = AppendString(append(dst, `{"name":`...), f.Name)
+		dst = AppendString(append(dst, `,"phase":`...), f.Phase)
 		var err error
-		if dst, err = contract.AppendFloat(append(dst, `,"value":`...), f.Value); err != nil {
+		if dst, err = AppendFloat(append(dst, `,"value":`...), f.Value); err != nil {
 			return dst, err
 		}
-		if dst, err = contract.AppendFloat(append(dst, `,"weight":`...), f.Weight); err != nil {
+		if dst, err = AppendFloat(append(dst, `,"weight":`...), f.Weight); err != nil {
 			return dst, err
 		}
 		dst = append(dst, '}')
@@ -110,11 +108,11 @@ func appendExplanation(dst []byte, e *Explanation) ([]byte, error) {
 }
 
 func appendHitMeta(dst []byte, m *HitMeta) []byte {
-	dst = contract.AppendString(append(dst, `{"source":`...), m.Source)
-	dst = contract.AppendString(append(dst, `,"provenance":`...), m.Provenance)
+	dst = AppendString(append(dst, `{"source":`...), m.Source)
+	dst = AppendString(append(dst, `,"provenance":`...), m.Provenance)
 	dst = appendOmitEmpty(dst, `,"learning_kind":`, m.LearningKind)
-	dst = contract.AppendString(append(dst, `,"observed_at":`...), m.ObservedAt)
-	dst = contract.AppendString(append(dst, `,"created_at":`...), m.CreatedAt)
+	dst = AppendString(append(dst, `,"observed_at":`...), m.ObservedAt)
+	dst = AppendString(append(dst, `,"created_at":`...), m.CreatedAt)
 	if len(m.Tags) > 0 {
 		dst = appendStrings(append(dst, `,"tags":`...), m.Tags)
 	}
@@ -138,7 +136,7 @@ func appendOmitEmpty(dst []byte, key, s string) []byte {
 	if s == "" {
 		return dst
 	}
-	return contract.AppendString(append(dst, key...), s)
+	return AppendString(append(dst, key...), s)
 }
 
 func appendStrings(dst []byte, l []string) []byte {
@@ -147,7 +145,7 @@ func appendStrings(dst []byte, l []string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = contract.AppendString(dst, s)
+		dst = AppendString(dst, s)
 	}
 	return append(dst, ']')
 }

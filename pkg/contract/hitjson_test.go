@@ -1,4 +1,4 @@
-package memory_test
+package contract_test
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory"
 )
 
 // fill sets every field of v, recursively, to a value that is not zero and
@@ -51,25 +50,25 @@ func checkAppendJSON(t *testing.T, v contract.JSONAppender) {
 }
 
 func TestHitJSONAgreesWithMarshal(t *testing.T) {
-	var full memory.FetchResult
+	var full contract.FetchResult
 	fill(t, reflect.ValueOf(&full).Elem(), "FetchResult")
-	var fullList memory.ListResult
+	var fullList contract.ListResult
 	fill(t, reflect.ValueOf(&fullList).Elem(), "ListResult")
 	tiny, nan := 1e-7, math.NaN()
 	for name, v := range map[string]contract.JSONAppender{
 		"every field set":   &full,
 		"every list field":  &fullList,
-		"zero":              &memory.FetchResult{},
-		"zero list":         &memory.ListResult{},
-		"no hits":           &memory.FetchResult{Hits: []memory.Hit{}, Mode: "hybrid", Warnings: []string{}},
-		"zero hit":          &memory.FetchResult{Hits: []memory.Hit{{}}},
-		"empty tags":        &memory.ListResult{Items: []memory.Hit{{Meta: memory.HitMeta{Tags: []string{}}}}},
-		"tiny score":        &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Score: &tiny}}},
-		"a NaN score fails": &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Score: &nan}}},
-		"a NaN confidence":  &memory.ListResult{Items: []memory.Hit{{ID: "a", Confidence: &nan}}},
-		"explained":         &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Score: &tiny, Explain: &memory.Explanation{Profile: "p", Features: []memory.FeatureValue{{Name: "f", Phase: "first", Value: tiny, Weight: -2}}}}}},
-		"no features":       &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Explain: &memory.Explanation{}}, {ID: "b", Explain: &memory.Explanation{Features: []memory.FeatureValue{}}}}},
-		"a NaN feature":     &memory.FetchResult{Hits: []memory.Hit{{ID: "a", Explain: &memory.Explanation{Features: []memory.FeatureValue{{Weight: nan}}}}}},
+		"zero":              &contract.FetchResult{},
+		"zero list":         &contract.ListResult{},
+		"no hits":           &contract.FetchResult{Hits: []contract.Hit{}, Mode: "hybrid", Warnings: []string{}},
+		"zero hit":          &contract.FetchResult{Hits: []contract.Hit{{}}},
+		"empty tags":        &contract.ListResult{Items: []contract.Hit{{Meta: contract.HitMeta{Tags: []string{}}}}},
+		"tiny score":        &contract.FetchResult{Hits: []contract.Hit{{ID: "a", Score: &tiny}}},
+		"a NaN score fails": &contract.FetchResult{Hits: []contract.Hit{{ID: "a", Score: &nan}}},
+		"a NaN confidence":  &contract.ListResult{Items: []contract.Hit{{ID: "a", Confidence: &nan}}},
+		"explained":         &contract.FetchResult{Hits: []contract.Hit{{ID: "a", Score: &tiny, Explain: &contract.Explanation{Profile: "p", Features: []contract.FeatureValue{{Name: "f", Phase: "first", Value: tiny, Weight: -2}}}}}},
+		"no features":       &contract.FetchResult{Hits: []contract.Hit{{ID: "a", Explain: &contract.Explanation{}}, {ID: "b", Explain: &contract.Explanation{Features: []contract.FeatureValue{}}}}},
+		"a NaN feature":     &contract.FetchResult{Hits: []contract.Hit{{ID: "a", Explain: &contract.Explanation{Features: []contract.FeatureValue{{Weight: nan}}}}}},
 	} {
 		t.Run(name, func(t *testing.T) { checkAppendJSON(t, v) })
 	}
@@ -78,8 +77,8 @@ func TestHitJSONAgreesWithMarshal(t *testing.T) {
 func FuzzHitJSON(f *testing.F) {
 	f.Add("db445975", "learning", "Note 7: the deploy decision \"for\" team 7", "mcp:cursor", "tag", 0.5, "caf\u00e9")
 	f.Fuzz(func(t *testing.T, id, kind, text, prov, tag string, score float64, url string) {
-		h := memory.Hit{ID: id, Kind: kind, Text: text, Score: &score, Snippet: text, Meta: memory.HitMeta{
-			Source: kind, Provenance: prov, Tags: []string{tag}, ObservedAt: id, Meta: memory.Meta{URL: url}}}
-		checkAppendJSON(t, &memory.FetchResult{Hits: []memory.Hit{h, {}}, Mode: kind, NextCursor: url})
+		h := contract.Hit{ID: id, Kind: kind, Text: text, Score: &score, Snippet: text, Meta: contract.HitMeta{
+			Source: kind, Provenance: prov, Tags: []string{tag}, ObservedAt: id, Meta: contract.Meta{URL: url}}}
+		checkAppendJSON(t, &contract.FetchResult{Hits: []contract.Hit{h, {}}, Mode: kind, NextCursor: url})
 	})
 }
