@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/servicehealth"
 )
 
 // Diagnostics is the registry's redacted inventory.
@@ -101,7 +102,7 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	}
 	d.CapabilityProviders = p
 	var h contract.StoreHealth
-	if g.health(ctx, contract.StoreHealthEndpoint, &h) == nil {
+	if servicehealth.Ask(ctx, g.bus, contract.StoreHealthEndpoint, &h) == nil {
 		d.MemoryEmbedding = h.Embedding
 	}
 	return d

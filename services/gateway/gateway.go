@@ -17,6 +17,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
+	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
 	"github.com/openhuman-go/openhuman-go/services/gateway/writemark"
 )
 
@@ -70,6 +71,7 @@ type Gateway struct {
 	recent   *healthwindow.Window
 	seq      writemark.Mark
 	stateKey []byte
+	ready    *readiness.Checker
 }
 
 // New returns a gateway over bus.
@@ -93,8 +95,12 @@ func New(bus caller, opts Options) *Gateway {
 	if len(key) == 0 {
 		key = newStateKey()
 	}
-	return &Gateway{bus: bus, opts: opts, recent: healthwindow.New(time.Now), stateKey: key}
+	return &Gateway{bus: bus, opts: opts, recent: healthwindow.New(time.Now), stateKey: key,
+		ready: readiness.New(bus, opts.Expect, opts.Local)}
 }
+
+// Readiness is what /readyz reports (package readiness).
+func (g *Gateway) Readiness(ctx context.Context) readiness.Report { return g.ready.Check(ctx) }
 
 // Tools returns the tools of the gateway's profile that can be answered
 // right now, in catalog order.

@@ -12,6 +12,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/services/gateway/auditlist"
 	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
+	"github.com/openhuman-go/openhuman-go/services/gateway/servicehealth"
 )
 
 // Registry transports: how an entry is called.
@@ -256,7 +257,7 @@ func (g *Gateway) registry(ctx context.Context) ([]Entry, *contract.SearchHealth
 	served := g.bus.Served(ctx, contract.Services()...)
 	var providers *contract.SearchHealth
 	if answers[contract.ServiceSearch] {
-		providers, _ = g.searchHealth(ctx) // nil: health unknown, judged by calls alone
+		providers, _ = servicehealth.Search(ctx, g.bus) // nil: health unknown, judged by calls alone
 	}
 	b := entryBuilder{g: g, answers: answers, served: served, agents: agents, providers: providers}
 	var out []Entry
@@ -325,9 +326,9 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 		health, reason = HealthDegraded, fmt.Sprintf("%d of its %d calls in the last %s failed", failures, calls, healthwindow.Span)
 	}
 	if enabled && b.answers[service] && service == contract.ServiceSearch && b.providers != nil {
-		if word, detail := searchStatus(toolProviders(b.providers, t.Name)); word == "unavailable" {
+		if word, detail := servicehealth.SearchStatus(toolProviders(b.providers, t.Name)); word == servicehealth.SearchUnavailable {
 			health, reason = HealthUnavailable, detail
-		} else if word == "degraded" {
+		} else if word == servicehealth.SearchDegraded {
 			if health == HealthAvailable {
 				health = HealthDegraded
 			}

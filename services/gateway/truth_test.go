@@ -13,6 +13,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
 )
 
 // The registry's MCP entries are the tools of the gateway's profile:
@@ -115,14 +116,14 @@ func TestReadinessShowsSearchProviders(t *testing.T) {
 	gw := gatewaytest.Start(t, map[string]string{"OPENHUMAN_SEARXNG_ENABLED": "true", "OPENHUMAN_SEARXNG_BASE_URL": url}, gateway.Options{})
 
 	r := gw.Readiness(ctx)
-	if !r.Ready || r.Status != gateway.ReadyOK || !strings.HasPrefix(r.Services["search"], "untested: searxng: not called") {
+	if !r.Ready || r.Status != readiness.OK || !strings.HasPrefix(r.Services["search"], "untested: searxng: not called") {
 		t.Fatalf("before any search: %+v", r)
 	}
 	if _, err := gw.CallTool(ctx, "web_search", []byte(`{"query":"q"}`), contract.CallContext{}); err == nil {
 		t.Fatal("search with json off succeeded")
 	}
 	r = gw.Readiness(ctx)
-	if !r.Ready || r.Status != gateway.ReadyDegraded ||
+	if !r.Ready || r.Status != readiness.Degraded ||
 		!strings.HasPrefix(r.Services["search"], "unavailable: every configured provider is skipped: searxng: disabled: SearXNG at "+url+" answered 403: add json") ||
 		!strings.Contains(r.Services["search"], "next try in 10m0s") {
 		t.Fatalf("with json off: %+v", r)
@@ -148,7 +149,7 @@ func TestReadinessWithUnreachableSearXNG(t *testing.T) {
 	srv.Close() // nothing listens there now
 	gw := gatewaytest.Start(t, map[string]string{"OPENHUMAN_SEARXNG_ENABLED": "true", "OPENHUMAN_SEARXNG_BASE_URL": url}, gateway.Options{})
 	_, _ = gw.CallTool(ctx, "web_search", []byte(`{"query":"q1"}`), contract.CallContext{})
-	if r := gw.Readiness(ctx); r.Status != gateway.ReadyDegraded || !strings.HasPrefix(r.Services["search"], "degraded: searxng: its last call failed") {
+	if r := gw.Readiness(ctx); r.Status != readiness.Degraded || !strings.HasPrefix(r.Services["search"], "degraded: searxng: its last call failed") {
 		t.Fatalf("after a failed search: %+v", r)
 	}
 	for _, q := range []string{"q2", "q3"} {

@@ -11,6 +11,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
 )
 
 // The first read of a caller limited to a workspace, on a memory that holds
@@ -42,7 +43,7 @@ func TestScopedReadsOfAnEmptyMemoryKeepMemoryServing(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), "Porto") {
 		t.Fatalf("the scoped fetch after the learn: %s %v", raw, err)
 	}
-	if r := gw.Readiness(context.Background()); !r.Ready || r.Status != gateway.ReadyOK {
+	if r := gw.Readiness(context.Background()); !r.Ready || r.Status != readiness.OK {
 		t.Fatalf("readiness after the scoped reads: %+v", r)
 	}
 }
@@ -61,7 +62,7 @@ func TestReadinessOfLocalServices(t *testing.T) {
 		contract.ServiceAgents: func() error { return nil },
 	}})
 	r := gw.Readiness(context.Background())
-	if r.Ready || r.Status != gateway.ReadyNot || !strings.Contains(r.Services[contract.ServiceMemory], stuck.Error()) ||
+	if r.Ready || r.Status != readiness.NotReady || !strings.Contains(r.Services[contract.ServiceMemory], stuck.Error()) ||
 		r.Services[contract.ServiceAgents] != "ok" {
 		t.Fatalf("a stuck memory service: %+v", r)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite/sqlitetest"
 )
 
@@ -26,7 +27,7 @@ func homeWithMemory(t *testing.T) string {
 
 // readyzChecked reads /readyz once the memory store's integrity check has
 // ended.
-func readyzChecked(t *testing.T, url string) (int, gateway.Readiness) {
+func readyzChecked(t *testing.T, url string) (int, readiness.Report) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -34,7 +35,7 @@ func readyzChecked(t *testing.T, url string) (int, gateway.Readiness) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var r gateway.Readiness
+		var r readiness.Report
 		err = json.NewDecoder(resp.Body).Decode(&r)
 		resp.Body.Close()
 		if err != nil {
@@ -57,7 +58,7 @@ func TestReadyzChecksTheMemoryStore(t *testing.T) {
 	t.Run("a sound file is ready", func(t *testing.T) {
 		ts := serveGateway(t, gatewaytest.StartIn(t, homeWithMemory(t), nil, gateway.Options{}))
 		code, r := readyzChecked(t, ts.URL)
-		if code != http.StatusOK || r.Status != gateway.ReadyOK || r.Services[contract.ServiceMemory] != "ok" || !r.MemoryStore.OK {
+		if code != http.StatusOK || r.Status != readiness.OK || r.Services[contract.ServiceMemory] != "ok" || !r.MemoryStore.OK {
 			t.Fatalf("readyz %d %+v", code, r)
 		}
 	})
@@ -67,7 +68,7 @@ func TestReadyzChecksTheMemoryStore(t *testing.T) {
 		ts := serveGateway(t, gatewaytest.StartIn(t, home, nil, gateway.Options{}))
 		code, r := readyzChecked(t, ts.URL)
 		why := r.Services[contract.ServiceMemory]
-		if code != http.StatusServiceUnavailable || r.Status != gateway.ReadyNot || r.MemoryStore.State != contract.StoreDamaged ||
+		if code != http.StatusServiceUnavailable || r.Status != readiness.NotReady || r.MemoryStore.State != contract.StoreDamaged ||
 			!strings.Contains(why, "memory.db is damaged: database disk image is malformed") || !strings.Contains(why, "restore the file from a backup") {
 			t.Fatalf("readyz %d %+v", code, r)
 		}
@@ -89,20 +90,20 @@ func TestReadyzSaysTheEmbeddingBacklog(t *testing.T) {
 		"OPENHUMAN_EMBEDDINGS_MODEL": "absent"}
 	ts := serveGateway(t, gatewaytest.StartIn(t, homeWithMemory(t), env, gateway.Options{}))
 	deadline := time.Now().Add(30 * time.Second)
-	var r gateway.Readiness
+	var r readiness.Report
 	var code int
 	for {
 		code, r = readyzChecked(t, ts.URL)
-		if r.Status == gateway.ReadyDegraded || time.Now().After(deadline) {
+		if r.Status == readiness.Degraded || time.Now().After(deadline) {
 			break
 		}
-		if code != http.StatusOK || r.Status != gateway.ReadyOK || !strings.Contains(r.MemoryEmbedding, "300 items wait for a vector of ollama:absent") {
+		if code != http.StatusOK || r.Status != readiness.OK || !strings.Contains(r.MemoryEmbedding, "300 items wait for a vector of ollama:absent") {
 			t.Fatalf("before the embedder was tried: readyz %d %+v", code, r)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	e := r.MemoryStore.Embedding
-	if code != http.StatusOK || r.Status != gateway.ReadyDegraded || e == nil || e.Pending != 300 || e.Failures < 1 ||
+	if code != http.StatusOK || r.Status != readiness.Degraded || e == nil || e.Pending != 300 || e.Failures < 1 ||
 		e.BackoffSeconds < 1 || !strings.Contains(e.LastError, "127.0.0.1:1") ||
 		!strings.HasPrefix(r.Services[contract.ServiceMemory], "degraded: 300 items wait") {
 		t.Fatalf("with the embedder unreachable: readyz %d %+v %+v", code, r, e)

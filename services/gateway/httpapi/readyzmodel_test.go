@@ -11,6 +11,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
 )
 
 // TestReadyzSaysTheModelIsNotReady: with the minilm provider and a model
@@ -24,7 +25,7 @@ func TestReadyzSaysTheModelIsNotReady(t *testing.T) {
 	env := map[string]string{"OPENHUMAN_EMBEDDINGS_PROVIDER": "minilm", "OPENHUMAN_MODELS_HUB_URL": hub.URL}
 	ts := serveGateway(t, gatewaytest.StartIn(t, t.TempDir(), env, gateway.Options{}))
 	deadline := time.Now().Add(30 * time.Second)
-	var r gateway.Readiness
+	var r readiness.Report
 	var code int
 	for {
 		code, r = readyzChecked(t, ts.URL)
@@ -36,7 +37,7 @@ func TestReadyzSaysTheModelIsNotReady(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	m := r.MemoryStore.Embedding.Configured
-	if code != http.StatusOK || r.Status != gateway.ReadyDegraded || m == nil || m.State != contract.ModelFailed || m.RetryAt == "" ||
+	if code != http.StatusOK || r.Status != readiness.Degraded || m == nil || m.State != contract.ModelFailed || m.RetryAt == "" ||
 		!strings.Contains(r.MemoryModel, "fetching sentence-transformers/all-MiniLM-L6-v2 failed (the model hub cannot be reached") ||
 		!strings.HasPrefix(r.Services[contract.ServiceMemory], "degraded: fetching sentence-transformers/all-MiniLM-L6-v2 failed") {
 		t.Fatalf("readyz %d %+v %+v", code, r, m)

@@ -1,25 +1,29 @@
-package gateway
+// Package readiness answers /readyz: whether the services the gateway
+// expects answer, whether memory's store can be trusted, and how search's
+// providers fare. An orchestrator restarts or withholds traffic by its
+// verdict, so it tells "not ready" (restarting may help) from "degraded"
+// (it would not).
+package readiness
 
 import (
 	"context"
 	"encoding/json"
 	"maps"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/servicehealth"
 )
 
-// Readiness words: Status of a Readiness.
+// Words of a Report's Status.
 const (
-	ReadyOK       = "ready"     // every expected service answers and search works as configured
-	ReadyDegraded = "degraded"  // every expected service answers, but search providers are skipped or failing
-	ReadyNot      = "not ready" // an expected service does not answer, or memory's store is damaged or failing
+	OK       = "ready"     // every expected service answers and search works as configured
+	Degraded = "degraded"  // every expected service answers, but search providers are skipped or failing
+	NotReady = "not ready" // an expected service does not answer, or memory's store is damaged or failing
 )
 
-// Readiness is what /readyz reports.
-type Readiness struct {
+// Report is what /readyz reports.
+type Report struct {
 	// Ready is false when an expected service does not answer its ping,
 	// or memory's store is damaged, failing or cannot be opened.
 	// Search providers that fail do not make the gateway unready: memory,
@@ -51,70 +55,87 @@ type Readiness struct {
 	MemoryReranker string `json:"memory_reranker,omitempty"`
 }
 
-// healthTimeout bounds a service's health answer.
-const healthTimeout = 2 * time.Second
+// bus is what readiness asks: pings and health endpoints.
+type bus interface {
+	Ping(ctx context.Context, service string) error
+	CallEndpoint(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error)
+}
 
-// Readiness pings every expected service, asks the memory service whether
+// Checker judges the gateway's readiness.
+type Checker struct {
+	bus    bus
+	expect []string
+	local  map[string]func() error
+}
+
+// New returns a checker that expects the services named by expect to
+// answer, and believes local, the readiness checks of the services
+// running in this process (by service name), over their pings.
+func New(b bus, expect []string, local map[string]func() error) *Checker {
+	return &Checker{bus: b, expect: expect, local: local}
+}
+
+// Check pings every expected service, asks the memory service whether
 // its store can be trusted and the search service how its providers fare.
-func (g *Gateway) Readiness(ctx context.Context) Readiness {
-	r := Readiness{Ready: true, Status: ReadyOK, Services: map[string]string{}}
+func (c *Checker) Check(ctx context.Context) Report {
+	r := Report{Ready: true, Status: OK, Services: map[string]string{}}
 	expectSearch := false
-	for _, svc := range g.opts.Expect {
+	for _, svc := range c.expect {
 		if svc == contract.ServiceSearch {
 			expectSearch = true
 		}
-		if err := g.bus.Ping(ctx, svc); err != nil {
-			r.Ready, r.Status = false, ReadyNot
+		if err := c.bus.Ping(ctx, svc); err != nil {
+			r.Ready, r.Status = false, NotReady
 			r.Services[svc] = contract.ErrorMessage(err)
 			continue
 		}
 		r.Services[svc] = "ok"
 	}
-	g.localReadiness(&r)
+	c.localReadiness(&r)
 	if r.Services[contract.ServiceMemory] == "ok" {
-		g.memoryReadiness(ctx, &r)
+		c.memoryReadiness(ctx, &r)
 	}
 	if expectSearch && r.Services[contract.ServiceSearch] != "ok" {
 		return r
 	}
-	if !expectSearch && g.bus.Ping(ctx, contract.ServiceSearch) != nil {
+	if !expectSearch && c.bus.Ping(ctx, contract.ServiceSearch) != nil {
 		return r // no provider is configured and no search service runs
 	}
-	h, err := g.searchHealth(ctx)
+	h, err := servicehealth.Search(ctx, c.bus)
 	if err != nil {
 		r.Services[contract.ServiceSearch] = "degraded: its providers' health is unknown: " + contract.ErrorMessage(err)
 		if r.Ready {
-			r.Status = ReadyDegraded
+			r.Status = Degraded
 		}
 		return r
 	}
 	r.SearchProviders = h.Providers
-	word, detail := searchStatus(h.Providers)
+	word, detail := servicehealth.SearchStatus(h.Providers)
 	switch word {
 	case "":
 		// No provider configured: search is not expected; say so.
 		r.Services[contract.ServiceSearch] = "not configured: no search provider is configured, so the web tools are not offered"
 		return r
-	case "ok":
+	case servicehealth.SearchOK:
 		r.Services[contract.ServiceSearch] = "ok"
 		return r
-	case "untested":
+	case servicehealth.SearchUntested:
 		r.Services[contract.ServiceSearch] = "untested: " + detail
 		return r
 	}
 	r.Services[contract.ServiceSearch] = word + ": " + detail
 	if r.Ready {
-		r.Status = ReadyDegraded
+		r.Status = Degraded
 	}
 	return r
 }
 
 // localReadiness folds in what the services running in this process say
 // of themselves: one whose handlers are stuck makes the gateway not ready.
-func (g *Gateway) localReadiness(r *Readiness) {
-	for _, name := range slices.Sorted(maps.Keys(g.opts.Local)) {
-		if err := g.opts.Local[name](); err != nil {
-			r.Ready, r.Status = false, ReadyNot
+func (c *Checker) localReadiness(r *Report) {
+	for _, name := range slices.Sorted(maps.Keys(c.local)) {
+		if err := c.local[name](); err != nil {
+			r.Ready, r.Status = false, NotReady
 			r.Services[name] = "failing: " + err.Error()
 		}
 	}
@@ -123,29 +144,29 @@ func (g *Gateway) localReadiness(r *Readiness) {
 // memoryReadiness folds the memory store's health into r: a memory
 // service that answers pings while its SQLite file is damaged fails every
 // call that reaches the damage, so the gateway is not ready.
-func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
+func (c *Checker) memoryReadiness(ctx context.Context, r *Report) {
 	var h contract.StoreHealth
-	err := g.health(ctx, contract.StoreHealthEndpoint, &h)
+	err := servicehealth.Ask(ctx, c.bus, contract.StoreHealthEndpoint, &h)
 	switch {
 	case err != nil && contract.AsError(err).Data["reason"] == contract.ReasonNoResponders:
 		return // a memory service from before store health: its ping is all there is
 	case err != nil:
 		r.Services[contract.ServiceMemory] = "degraded: its store's health is unknown: " + contract.ErrorMessage(err)
 		if r.Ready {
-			r.Status = ReadyDegraded
+			r.Status = Degraded
 		}
 		return
 	}
 	r.MemoryStore = &h
 	if !h.OK {
-		r.Ready, r.Status = false, ReadyNot
+		r.Ready, r.Status = false, NotReady
 		r.Services[contract.ServiceMemory] = h.Detail
 		return
 	}
 	if e := h.Embedding; e != nil {
 		r.MemoryEmbedding = e.Detail
 		if e.Failing() && r.Ready {
-			r.Status = ReadyDegraded
+			r.Status = Degraded
 			r.Services[contract.ServiceMemory] = "degraded: " + e.Detail
 		}
 		// A model that is not ready degrades; the embedder's detail is
@@ -159,72 +180,9 @@ func (g *Gateway) memoryReadiness(ctx context.Context, r *Readiness) {
 			}
 			*m.detail = m.state.Detail
 			if !m.state.Ready() && r.Ready && !e.Failing() {
-				r.Status = ReadyDegraded
+				r.Status = Degraded
 				r.Services[contract.ServiceMemory] = "degraded: " + m.state.Detail
 			}
 		}
 	}
-}
-
-// searchHealth asks the search service for its providers' health.
-func (g *Gateway) searchHealth(ctx context.Context) (*contract.SearchHealth, error) {
-	var h contract.SearchHealth
-	if err := g.health(ctx, contract.SearchHealthEndpoint, &h); err != nil {
-		return nil, err
-	}
-	return &h, nil
-}
-
-// health calls a service's health endpoint into out.
-func (g *Gateway) health(ctx context.Context, ep contract.Endpoint, out any) error {
-	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
-	defer cancel()
-	raw, err := g.bus.CallEndpoint(ctx, ep, struct{}{}, contract.CallContext{Source: "gateway"})
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return contract.Errorf(contract.CodeInternal, "the %s service sent a malformed answer to %s", ep.Service, ep.Method)
-	}
-	return nil
-}
-
-// searchStatus sums up the configured providers: "" when none is
-// configured; "ok" when every one answered its last call; "untested" when
-// none failed and none answered yet; "degraded" when some are
-// skipped or failed their last call; "unavailable" when every one is
-// skipped. detail names each provider that is not "ok", and why.
-func searchStatus(providers []contract.SearchProvider) (word, detail string) {
-	var configured, skipped, failing, untested, answered int
-	var why []string
-	for _, p := range providers {
-		if p.State == contract.ProviderNotConfigured {
-			continue
-		}
-		configured++
-		switch {
-		case !p.Usable():
-			skipped++
-			why = append(why, p.Name+": "+p.Detail)
-		case p.Reachable == nil:
-			untested++
-			why = append(why, p.Name+": "+p.Detail)
-		case !*p.Reachable:
-			failing++
-			why = append(why, p.Name+": "+p.Detail)
-		default:
-			answered++
-		}
-	}
-	switch {
-	case configured == 0:
-		return "", ""
-	case skipped == configured:
-		return "unavailable", "every configured provider is skipped: " + strings.Join(why, "; ")
-	case skipped > 0 || failing > 0:
-		return "degraded", strings.Join(why, "; ")
-	case untested > 0 && answered == 0:
-		return "untested", strings.Join(why, "; ")
-	}
-	return "ok", ""
 }
