@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 	"github.com/openhuman-go/openhuman-go/services/gateway/servicehealth"
 )
 
@@ -57,7 +58,7 @@ type ProviderSummary struct {
 
 // Diagnostics reports what the registry holds and how it is governed.
 func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
-	entries, health := g.registry(ctx)
+	entries, health := g.reg.Entries(ctx)
 	policy, denials := g.opts.Policy.Posture()
 	d := Diagnostics{
 		WriteSurfaces: []WriteSurface{},
@@ -72,7 +73,7 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 		if e.Enabled {
 			d.Counts.EnabledTools++
 		}
-		if e.Transport == TransportMCP {
+		if e.Transport == registry.TransportMCP {
 			d.Counts.MCPStdioTools++
 		} else {
 			d.Counts.JSONRPCTools++
@@ -137,7 +138,7 @@ func (d Diagnostics) For(cc contract.CallContext) Diagnostics {
 // serviceHealth sums up each service from its entries: unavailable when
 // it does not answer or has no enabled entry, or every enabled entry is
 // unavailable; degraded when some enabled entry is not available.
-func (d *Diagnostics) serviceHealth(entries []Entry) {
+func (d *Diagnostics) serviceHealth(entries []registry.Entry) {
 	type tally struct {
 		answers                bool
 		enabled, down, notOK   int
@@ -162,28 +163,28 @@ func (d *Diagnostics) serviceHealth(entries []Entry) {
 		}
 		t.enabled++
 		switch e.Health {
-		case HealthUnavailable:
+		case registry.HealthUnavailable:
 			t.down++
 			t.notOK++
-		case HealthDegraded:
+		case registry.HealthDegraded:
 			t.notOK++
 		}
-		if e.Health != HealthAvailable && t.reason == "" && e.HealthDetail.Reason != "" {
+		if e.Health != registry.HealthAvailable && t.reason == "" && e.HealthDetail.Reason != "" {
 			t.reason = e.Transport + " " + e.ToolID + ": " + e.HealthDetail.Reason
 		}
 	}
 	for svc, t := range by {
 		switch {
 		case !t.answers:
-			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, "the "+svc+" service does not answer its NATS ping"
+			d.Services[svc], d.ServiceDetail[svc] = registry.HealthUnavailable, "the "+svc+" service does not answer its NATS ping"
 		case t.enabled == 0:
-			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, "the "+svc+" service answers but serves none of its tools, "+t.disabledReason
+			d.Services[svc], d.ServiceDetail[svc] = registry.HealthUnavailable, "the "+svc+" service answers but serves none of its tools, "+t.disabledReason
 		case t.down == t.enabled:
-			d.Services[svc], d.ServiceDetail[svc] = HealthUnavailable, t.reason
+			d.Services[svc], d.ServiceDetail[svc] = registry.HealthUnavailable, t.reason
 		case t.notOK > 0:
-			d.Services[svc], d.ServiceDetail[svc] = HealthDegraded, t.reason
+			d.Services[svc], d.ServiceDetail[svc] = registry.HealthDegraded, t.reason
 		default:
-			d.Services[svc] = HealthAvailable
+			d.Services[svc] = registry.HealthAvailable
 		}
 	}
 }
@@ -203,5 +204,3 @@ func (g *Gateway) auditStatus(ctx context.Context) map[string]any {
 	}
 	return status
 }
-
-// dottedForm reports whether id is short with one of its underscores made a dot.

@@ -18,6 +18,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
 	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
+	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 	"github.com/openhuman-go/openhuman-go/services/gateway/writemark"
 )
 
@@ -72,6 +73,7 @@ type Gateway struct {
 	seq      writemark.Mark
 	stateKey []byte
 	ready    *readiness.Checker
+	reg      *registry.Registry
 }
 
 // New returns a gateway over bus.
@@ -95,8 +97,10 @@ func New(bus caller, opts Options) *Gateway {
 	if len(key) == 0 {
 		key = newStateKey()
 	}
-	return &Gateway{bus: bus, opts: opts, recent: healthwindow.New(time.Now), stateKey: key,
-		ready: readiness.New(bus, opts.Expect, opts.Local)}
+	recent := healthwindow.New(time.Now)
+	return &Gateway{bus: bus, opts: opts, recent: recent, stateKey: key,
+		ready: readiness.New(bus, opts.Expect, opts.Local),
+		reg:   registry.New(bus, recent, opts.Profile, opts.Version)}
 }
 
 // Readiness is what /readyz reports (package readiness).

@@ -18,6 +18,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/agents/agentsmain"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 )
 
 func TestRegistry(t *testing.T) {
@@ -44,7 +45,7 @@ func TestRegistry(t *testing.T) {
 		if e.Enabled == web {
 			t.Errorf("%s: enabled %v", e.ToolID, e.Enabled)
 		}
-		if want := map[bool]string{false: gateway.HealthAvailable, true: gateway.HealthUnavailable}[web]; e.Health != want || !e.HealthDetail.ServiceAnswers {
+		if want := map[bool]string{false: registry.HealthAvailable, true: registry.HealthUnavailable}[web]; e.Health != want || !e.HealthDetail.ServiceAnswers {
 			t.Errorf("%s: health %s, want %s with every service up", e.ToolID, e.Health, want)
 		}
 	}
@@ -63,11 +64,11 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("%d entries, want %d MCP tools + %d JSON-RPC methods", len(entries), len(mcpNames), rpcs)
 	}
 	recall, err := gw.RegistryEntry(ctx, "memory.recall")
-	if err != nil || recall.Transport != gateway.TransportMCP || !slices.Contains(recall.AllowedAgents, "librarian") || slices.Contains(recall.AllowedAgents, "translator") {
+	if err != nil || recall.Transport != registry.TransportMCP || !slices.Contains(recall.AllowedAgents, "librarian") || slices.Contains(recall.AllowedAgents, "translator") {
 		t.Fatalf("memory.recall: %+v %v", recall, err)
 	}
 	for _, alias := range []string{"rpc.memory_recall", "openhuman.memory_recall"} {
-		if e, err := gw.RegistryEntry(ctx, alias); err != nil || e.ToolID != "rpc.memory_recall" || e.Transport != gateway.TransportRPC {
+		if e, err := gw.RegistryEntry(ctx, alias); err != nil || e.ToolID != "rpc.memory_recall" || e.Transport != registry.TransportRPC {
 			t.Errorf("%s: %+v %v", alias, e, err)
 		}
 	}
@@ -128,10 +129,10 @@ func TestRegistryHealth(t *testing.T) {
 		}
 		list, _ := gw.RegistryEntry(ctx, "memory.list")
 		fetch, _ := gw.RegistryEntry(ctx, "memory.fetch")
-		if list.Health != gateway.HealthDegraded || list.HealthDetail.RecentFailures != 3 {
+		if list.Health != registry.HealthDegraded || list.HealthDetail.RecentFailures != 3 {
 			t.Errorf("memory.list: %s %+v", list.Health, list.HealthDetail)
 		}
-		if fetch.Health != gateway.HealthAvailable || fetch.HealthDetail.RecentCalls != 0 {
+		if fetch.Health != registry.HealthAvailable || fetch.HealthDetail.RecentCalls != 0 {
 			t.Errorf("memory.fetch: %s %+v", fetch.Health, fetch.HealthDetail)
 		}
 	})
@@ -161,7 +162,7 @@ func TestRegistryHealth(t *testing.T) {
 			}
 		}
 		fetch, _ := gw.RegistryEntry(ctx, "memory.fetch")
-		if fetch.Health != gateway.HealthAvailable || fetch.HealthDetail.RecentFailures != 0 || fetch.HealthDetail.RecentCalls != 1 {
+		if fetch.Health != registry.HealthAvailable || fetch.HealthDetail.RecentFailures != 0 || fetch.HealthDetail.RecentCalls != 1 {
 			t.Errorf("memory.fetch after ten forged cursors: %s %+v", fetch.Health, fetch.HealthDetail)
 		}
 	})
@@ -193,9 +194,9 @@ func TestRegistryHealth(t *testing.T) {
 		t.Cleanup(nc.Close)
 		gw := gateway.New(bus.NewClient(nc, bustest.Keys().GatewaySigner()), gateway.Options{})
 		for _, e := range gw.Registry(ctx) {
-			want := gateway.HealthAvailable
+			want := registry.HealthAvailable
 			if e.HealthDetail.Service == contract.ServiceMemory || e.HealthDetail.Service == contract.ServiceSearch {
-				want = gateway.HealthUnavailable
+				want = registry.HealthUnavailable
 			}
 			// Whether a silent service's tools are configured is unknown:
 			// they are not reported disabled.
@@ -203,7 +204,7 @@ func TestRegistryHealth(t *testing.T) {
 				t.Errorf("%s (%s): %s enabled=%v, want %s", e.ToolID, e.HealthDetail.Service, e.Health, e.Enabled, want)
 			}
 		}
-		if d := gw.Diagnostics(ctx); d.Services["memory"] != gateway.HealthUnavailable || d.Services["agents"] != gateway.HealthAvailable {
+		if d := gw.Diagnostics(ctx); d.Services["memory"] != registry.HealthUnavailable || d.Services["agents"] != registry.HealthAvailable {
 			t.Errorf("services %v", d.Services)
 		}
 	})
@@ -230,7 +231,7 @@ func TestRegistryWebToolsFollowConfiguration(t *testing.T) {
 				}
 				if e.Enabled {
 					enabled = append(enabled, e.ToolID)
-					if e.Health != gateway.HealthAvailable {
+					if e.Health != registry.HealthAvailable {
 						t.Errorf("%s: enabled but %s", e.ToolID, e.Health)
 					}
 				}

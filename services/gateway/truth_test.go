@@ -14,6 +14,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
+	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 )
 
 // The registry's MCP entries are the tools of the gateway's profile:
@@ -29,7 +30,7 @@ func TestRegistryMCPEntriesMatchToolsList(t *testing.T) {
 			}
 			var mcp []string
 			for _, e := range gw.Registry(ctx) {
-				if e.Transport != gateway.TransportMCP {
+				if e.Transport != registry.TransportMCP {
 					continue
 				}
 				mcp = append(mcp, e.Name)
@@ -38,7 +39,7 @@ func TestRegistryMCPEntriesMatchToolsList(t *testing.T) {
 					t.Errorf("%s is listed but is not a tool of the %s surface", e.Name, profile)
 					continue
 				}
-				if live := e.Enabled && e.Health == gateway.HealthAvailable; live != offered[e.Name] {
+				if live := e.Enabled && e.Health == registry.HealthAvailable; live != offered[e.Name] {
 					t.Errorf("%s: enabled %v health %s, but tools/list offers it: %v", e.Name, e.Enabled, e.Health, offered[e.Name])
 				}
 				if e.InputSchema != tl.Input {
@@ -59,7 +60,7 @@ func TestRegistryMCPEntriesMatchToolsList(t *testing.T) {
 func TestDiagnosticsSearchWithoutAProvider(t *testing.T) {
 	gw := gatewaytest.Start(t, nil, gateway.Options{})
 	d := gw.Diagnostics(context.Background())
-	if d.Services[contract.ServiceSearch] != gateway.HealthUnavailable || d.Services[contract.ServiceMemory] != gateway.HealthAvailable {
+	if d.Services[contract.ServiceSearch] != registry.HealthUnavailable || d.Services[contract.ServiceMemory] != registry.HealthAvailable {
 		t.Errorf("services %v", d.Services)
 	}
 	if !strings.Contains(d.ServiceDetail[contract.ServiceSearch], "serves none of its tools, not enabled here: configure a search provider") {
@@ -132,10 +133,10 @@ func TestReadinessShowsSearchProviders(t *testing.T) {
 	if i < 0 || r.SearchProviders[i].State != contract.ProviderDisabled || r.SearchProviders[i].RetryAt == "" {
 		t.Fatalf("providers %+v", r.SearchProviders)
 	}
-	if e, _ := gw.RegistryEntry(ctx, "web_search"); e.Health != gateway.HealthUnavailable || !e.Enabled || !strings.Contains(e.HealthDetail.Reason, "403") {
+	if e, _ := gw.RegistryEntry(ctx, "web_search"); e.Health != registry.HealthUnavailable || !e.Enabled || !strings.Contains(e.HealthDetail.Reason, "403") {
 		t.Errorf("web_search entry: %s %+v", e.Health, e.HealthDetail)
 	}
-	if d := gw.Diagnostics(ctx); d.Services["search"] != gateway.HealthUnavailable {
+	if d := gw.Diagnostics(ctx); d.Services["search"] != registry.HealthUnavailable {
 		t.Errorf("diagnostics %v %v", d.Services, d.ServiceDetail)
 	}
 	jsonOn.Store(true) // comes back at the re-probe: services/search tests it with a clock

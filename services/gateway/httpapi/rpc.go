@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
+	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 )
 
 // rpcErrors is the JSON-RPC mapping of every contract code for /rpc, the
@@ -34,7 +34,7 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
 	}
 	cc := rpcCallContext(r.Context())
 	out := jsonrpc.Handle(body, jsonrpc.MaxBatch, func(m *jsonrpc.Message) *jsonrpc.Response {
-		if !gateway.IsRPCMethod(m.Method) {
+		if !registry.IsRPCMethod(m.Method) {
 			if m.Notification() {
 				return nil
 			}
@@ -61,7 +61,7 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request) {
 // those nearest to it, in the message and as data.suggestions.
 func methodNotFound(method string) *jsonrpc.Error {
 	e := jsonrpc.MethodNotFound(method)
-	near := gateway.SuggestRPCMethods(method)
+	near := registry.SuggestRPCMethods(method)
 	e.Message += "; did you mean " + strings.Join(near, ", ") + "? (docs/tools.md lists every method)"
 	e.Data["suggestions"] = near
 	return e

@@ -1,4 +1,4 @@
-package gateway_test
+package registry_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 )
 
 func TestSuggestRPCMethods(t *testing.T) {
@@ -19,26 +19,26 @@ func TestSuggestRPCMethods(t *testing.T) {
 		{"OPENHUMAN.MEMORY_FETCH", "openhuman.memory_fetch"},
 		{"tool_registry/list", "openhuman.tool_registry_list"},
 	} {
-		got := gateway.SuggestRPCMethods(tc.asked)
+		got := registry.SuggestRPCMethods(tc.asked)
 		if len(got) != 3 || got[0] != tc.first {
 			t.Errorf("%s: suggested %q, want three starting with %s", tc.asked, got, tc.first)
 		}
 	}
 	// Then methods that share a word with it, before those merely as
 	// short (memory_fetch is as near to web_search in typing mistakes).
-	got := gateway.SuggestRPCMethods("openhuman.web_search")
+	got := registry.SuggestRPCMethods("openhuman.web_search")
 	for _, m := range got {
 		if !strings.Contains(m, "web") && !strings.Contains(m, "search") {
 			t.Errorf("web_search: suggested %q; %s shares no word with it", got, m)
 		}
 	}
 	for _, asked := range []string{"", "x", strings.Repeat("openhuman.", 200_000), "prompts/list"} {
-		got := gateway.SuggestRPCMethods(asked)
+		got := registry.SuggestRPCMethods(asked)
 		if len(got) != 3 {
 			t.Errorf("%.40q: %d suggestions", asked, len(got))
 		}
 		for _, m := range got {
-			if !gateway.IsRPCMethod(m) {
+			if !registry.IsRPCMethod(m) {
 				t.Errorf("%.40q: suggested %s, which is no method", asked, m)
 			}
 		}
@@ -48,7 +48,7 @@ func TestSuggestRPCMethods(t *testing.T) {
 // TestToolsDocListsEveryRPCMethod keeps docs/tools.md's table of /rpc
 // methods whole, each with the scope a token needs for it.
 func TestToolsDocListsEveryRPCMethod(t *testing.T) {
-	b, err := os.ReadFile("../../docs/tools.md")
+	b, err := os.ReadFile("../../../docs/tools.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestToolsDocListsEveryRPCMethod(t *testing.T) {
 	for _, tl := range contract.Tools() {
 		scopes[tl.RPC] = tl.Scope()
 	}
-	for _, m := range gateway.RPCMethods() {
+	for _, m := range registry.RPCMethods() {
 		want, ok := scopes[m]
 		if !ok {
 			want = contract.ScopeRead // the registry's, which only reads

@@ -1,4 +1,9 @@
-package gateway
+// Package registry is the tool registry: every MCP tool and JSON-RPC
+// method with its id, route, schemas, the sub-agents allowed to call it and
+// its live health, and the gateway's own methods that read it. Dashboards
+// and the console read what the system offers from it, so it answers from
+// what the services say now, not from configuration.
+package registry
 
 import (
 	"context"
@@ -72,9 +77,9 @@ var noArgs = contract.Object("", nil, nil)
 // changed, through them, so a read-only token may call them.
 var readsOnly = contract.Annotations{ReadOnlyHint: new(true)}
 
-// gatewayMethods are served by the gateway itself: the registry is about
+// Methods are served by the gateway itself: the registry is about
 // the system, so no other service can answer it.
-var gatewayMethods = []contract.Tool{
+var Methods = []contract.Tool{
 	{
 		Name: "tool_registry.list", RPC: "openhuman.tool_registry_list", Title: "List the tool registry",
 		Description: "Every MCP tool and JSON-RPC method with its id, route, schemas, allowed agents, tags, enabled state and live health.",
@@ -108,7 +113,7 @@ func RPCMethods() []string {
 			out = append(out, t.RPC)
 		}
 	}
-	for _, m := range gatewayMethods {
+	for _, m := range Methods {
 		out = append(out, m.RPC)
 	}
 	return out
@@ -123,7 +128,7 @@ var rpcMethods = func() map[string]bool {
 	return m
 }()
 
-// rpcTools finds the tool behind a backing JSON-RPC method.
+// rpcTools indexes the tools behind backing JSON-RPC methods.
 var rpcTools = func() map[string]contract.Tool {
 	m := map[string]contract.Tool{}
 	for _, t := range contract.Tools() {
@@ -133,6 +138,12 @@ var rpcTools = func() map[string]contract.Tool {
 	}
 	return m
 }()
+
+// RPCTool is the tool behind a backing JSON-RPC method.
+func RPCTool(method string) (contract.Tool, bool) {
+	t, ok := rpcTools[method]
+	return t, ok
+}
 
 // IsRPCMethod reports whether method is served over JSON-RPC.
 func IsRPCMethod(method string) bool { return rpcMethods[method] }
@@ -188,42 +199,33 @@ func methodWords(name string) []string {
 // rpcPrefix begins every JSON-RPC method's name.
 const rpcPrefix = "openhuman."
 
-// CallRPC serves one JSON-RPC method: a tool's backing method goes through
-// CallTool (same validation, same metrics); the gateway's own methods are
-// checked against their schema and answered here.
-func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMessage, cc contract.CallContext) (_ any, err error) {
-	if t, ok := rpcTools[method]; ok {
-		return g.callTool(ctx, t, params, cc)
-	}
-	for _, m := range gatewayMethods {
-		if m.RPC != method {
-			continue
-		}
-		done := g.opts.Observe(m.Name, cc.Transport)
-		defer func() { done(err) }()
-		args, err := contract.DecodeArguments(params)
-		if err == nil {
-			err = m.Input.Validate(args)
-		}
-		if err == nil {
-			err = g.opts.Policy.AllowScope(m.Name, m.Scope(), cc)
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch m.Name {
-		case "tool_registry.list":
-			return map[string]any{"tools": g.Registry(ctx)}, nil
-		case "tool_registry.get":
-			id, _ := args["tool_id"].(string)
-			return g.RegistryEntry(ctx, id)
-		case auditlist.Method.Name:
-			return auditlist.List(ctx, g.opts.Audit, args, cc)
-		default:
-			return g.Diagnostics(ctx).For(cc), nil
-		}
-	}
-	return nil, contract.Errorf(contract.CodeNotFound, "unknown method %q", clipName(method)).With("method", clipName(method))
+// bus is what the registry asks of the services: whether they answer,
+// which tools they serve, their sub-agents and search's health.
+type bus interface {
+	Call(ctx context.Context, service, method string, params any, cc contract.CallContext) (json.RawMessage, error)
+	CallEndpoint(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error)
+	Served(ctx context.Context, services ...string) map[string]bool
+	Ping(ctx context.Context, service string) error
+}
+
+// counter counts each tool's recent calls and failures, by subject
+// (healthwindow.Window).
+type counter interface {
+	Counts(key string) (calls, failures int)
+}
+
+// Registry computes the entries of one gateway.
+type Registry struct {
+	bus     bus
+	recent  counter
+	profile string
+	version string
+}
+
+// New returns the registry of a gateway serving profile, whose calls
+// recent counts; version is reported in every entry.
+func New(b bus, recent counter, profile, version string) *Registry {
+	return &Registry{bus: b, recent: recent, profile: profile, version: version}
 }
 
 // rpcToolID is the registry id of a JSON-RPC method: "rpc." and the method
@@ -232,7 +234,7 @@ func rpcToolID(method string) string {
 	return "rpc." + strings.TrimPrefix(method, contract.SubjectPrefix+".")
 }
 
-// Registry lists every entry with health computed now. Its MCP entries
+// List lists every entry with health computed now. Its MCP entries
 // are the tools of this gateway's profile only, the same ones tools/list
 // offers (a web tool with no provider to serve it is listed with enabled
 // false, since configuration can change that here). A tool of the other
@@ -241,27 +243,27 @@ func rpcToolID(method string) string {
 // short of serving another profile enables it, and the name may belong to
 // a different tool there (v1's memory.recall is not v2's). Its backing
 // JSON-RPC method is listed, since /rpc serves every profile's methods.
-func (g *Gateway) Registry(ctx context.Context) []Entry {
-	entries, _ := g.registry(ctx)
+func (r *Registry) List(ctx context.Context) []Entry {
+	entries, _ := r.Entries(ctx)
 	return entries
 }
 
-// registry builds the entries, and returns the search providers' health
+// Entries builds the entries, and returns the search providers' health
 // it asked for them (nil when unknown), which diagnostics reports too.
-func (g *Gateway) registry(ctx context.Context) ([]Entry, *contract.SearchHealth) {
+func (r *Registry) Entries(ctx context.Context) ([]Entry, *contract.SearchHealth) {
 	answers := map[string]bool{"gateway": true}
 	for _, svc := range contract.Services() {
-		answers[svc] = g.bus.Ping(ctx, svc) == nil
+		answers[svc] = r.bus.Ping(ctx, svc) == nil
 	}
-	agents := g.allowedAgents(ctx)
-	served := g.bus.Served(ctx, contract.Services()...)
+	agents := r.allowedAgents(ctx)
+	served := r.bus.Served(ctx, contract.Services()...)
 	var providers *contract.SearchHealth
 	if answers[contract.ServiceSearch] {
-		providers, _ = servicehealth.Search(ctx, g.bus) // nil: health unknown, judged by calls alone
+		providers, _ = servicehealth.Search(ctx, r.bus) // nil: health unknown, judged by calls alone
 	}
-	b := entryBuilder{g: g, answers: answers, served: served, agents: agents, providers: providers}
+	b := entryBuilder{reg: r, answers: answers, served: served, agents: agents, providers: providers}
 	var out []Entry
-	for _, t := range contract.ToolsFor(g.opts.Profile) {
+	for _, t := range contract.ToolsFor(r.profile) {
 		out = append(out, b.entry(t, t.Name, TransportMCP, "tools/call "+t.Name, t.Service))
 	}
 	for _, t := range contract.Tools() {
@@ -270,18 +272,18 @@ func (g *Gateway) registry(ctx context.Context) ([]Entry, *contract.SearchHealth
 		}
 	}
 	b.served = nil
-	for _, m := range gatewayMethods {
+	for _, m := range Methods {
 		out = append(out, b.entry(m, rpcToolID(m.RPC), TransportRPC, "POST /rpc "+m.RPC, "gateway"))
 	}
 	return out, providers
 }
 
-// RegistryEntry returns one entry. Besides its tool_id it answers to the
+// Entry returns one entry. Besides its tool_id it answers to the
 // JSON-RPC method name and its dotted forms (openhuman.tools_web_search:
 // tools.web_search; openhuman.tool_registry_list: tool_registry.list) when no
 // MCP tool has that id.
-func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) {
-	entries := g.Registry(ctx)
+func (r *Registry) Entry(ctx context.Context, id string) (*Entry, error) {
+	entries := r.List(ctx)
 	for _, e := range entries {
 		if e.ToolID == id {
 			return &e, nil
@@ -301,7 +303,7 @@ func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*Entry, error) 
 
 // entryBuilder holds what every entry's health is computed from.
 type entryBuilder struct {
-	g       *Gateway
+	reg     *Registry
 	answers map[string]bool
 	// served is nil for the gateway's own methods.
 	served    map[string]bool
@@ -314,7 +316,7 @@ type entryBuilder struct {
 // provider); a web tool is degraded when some of its providers are
 // skipped or failing, unavailable when all are skipped.
 func (b entryBuilder) entry(t contract.Tool, id, transport, route, service string) Entry {
-	calls, failures := b.g.recent.Counts(t.Subject())
+	calls, failures := b.reg.recent.Counts(t.Subject())
 	enabled := b.served == nil || !b.answers[service] || b.served[t.Subject()]
 	health, reason := HealthAvailable, ""
 	switch {
@@ -348,7 +350,7 @@ func (b entryBuilder) entry(t contract.Tool, id, transport, route, service strin
 		allowed = []string{}
 	}
 	return Entry{
-		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: b.g.opts.Version,
+		ToolID: id, Name: t.Name, Title: t.Title, Description: t.Description, Version: b.reg.version,
 		Transport: transport, Route: route, InputSchema: t.Input, OutputSchema: t.Output,
 		AllowedAgents: allowed, Tags: tags, WriteCapable: writes, Enabled: enabled, Health: health,
 		HealthDetail: HealthDetail{Service: service, ServiceAnswers: b.answers[service], RecentCalls: calls,
@@ -372,9 +374,9 @@ func toolProviders(h *contract.SearchHealth, tool string) []contract.SearchProvi
 
 // allowedAgents maps tool names to the sub-agents whose definitions name
 // them, as the agents service reports them now.
-func (g *Gateway) allowedAgents(ctx context.Context) map[string][]string {
+func (r *Registry) allowedAgents(ctx context.Context) map[string][]string {
 	out := map[string][]string{}
-	raw, err := g.bus.Call(ctx, contract.ServiceAgents, "list_subagents", struct{}{}, contract.CallContext{Source: "gateway"})
+	raw, err := r.bus.Call(ctx, contract.ServiceAgents, "list_subagents", struct{}{}, contract.CallContext{Source: "gateway"})
 	if err != nil {
 		return out
 	}
@@ -398,6 +400,7 @@ func (g *Gateway) allowedAgents(ctx context.Context) map[string][]string {
 	return out
 }
 
+// dottedForm reports whether id is short with one of its underscores made a dot.
 func dottedForm(short, id string) bool {
 	for i := 0; i < len(short); i++ {
 		if short[i] == '_' && id == short[:i]+"."+short[i+1:] {
