@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
+	"github.com/openhuman-go/openhuman-go/services/gateway/diagnostics"
 	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
 	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
@@ -74,6 +75,7 @@ type Gateway struct {
 	stateKey []byte
 	ready    *readiness.Checker
 	reg      *registry.Registry
+	diag     *diagnostics.Reporter
 }
 
 // New returns a gateway over bus.
@@ -98,9 +100,10 @@ func New(bus caller, opts Options) *Gateway {
 		key = newStateKey()
 	}
 	recent := healthwindow.New(time.Now)
-	return &Gateway{bus: bus, opts: opts, recent: recent, stateKey: key,
+	reg := registry.New(bus, recent, opts.Profile, opts.Version)
+	return &Gateway{bus: bus, opts: opts, recent: recent, stateKey: key, reg: reg,
 		ready: readiness.New(bus, opts.Expect, opts.Local),
-		reg:   registry.New(bus, recent, opts.Profile, opts.Version)}
+		diag:  diagnostics.New(reg, opts.Policy, bus, opts.Audit, opts.Providers)}
 }
 
 // Readiness is what /readyz reports (package readiness).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/auditlist"
+	"github.com/openhuman-go/openhuman-go/services/gateway/diagnostics"
 	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 )
 
@@ -55,6 +56,9 @@ func (g *Gateway) Registry(ctx context.Context) []registry.Entry { return g.reg.
 func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*registry.Entry, error) {
 	return g.reg.Entry(ctx, id)
 }
+
+// Diagnostics is the registry's redacted inventory (package diagnostics).
+func (g *Gateway) Diagnostics(ctx context.Context) diagnostics.Report { return g.diag.Report(ctx) }
 
 func clipName(s string) string {
 	if len(s) > 100 {

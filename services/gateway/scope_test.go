@@ -12,6 +12,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/diagnostics"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 )
 
@@ -137,7 +138,7 @@ func TestScopeGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal(res)
-	var scoped gateway.Diagnostics
+	var scoped diagnostics.Report
 	if err := json.Unmarshal(raw, &scoped); err != nil {
 		t.Fatal(err)
 	}

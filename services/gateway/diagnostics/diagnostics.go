@@ -1,20 +1,28 @@
-package gateway
+// Package diagnostics answers openhuman.tool_registry_diagnostics: the
+// registry's redacted inventory (counts, write surfaces, policy posture,
+// audit status, recent denials, capability providers, each service's
+// health). It is the operator's view, so it also says what a caller
+// limited to workspaces may see of it.
+package diagnostics
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/openhuman-go/openhuman-go/pkg/audit"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
+	"github.com/openhuman-go/openhuman-go/services/gateway/policy"
 	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 	"github.com/openhuman-go/openhuman-go/services/gateway/servicehealth"
 )
 
-// Diagnostics is the registry's redacted inventory.
-type Diagnostics struct {
+// Report is the registry's redacted inventory.
+type Report struct {
 	Counts              Counts          `json:"counts"`
 	WriteSurfaces       []WriteSurface  `json:"write_surfaces"`
 	Policy              map[string]any  `json:"policy"`
 	WriteAudit          map[string]any  `json:"write_audit"`
-	RecentDenials       []Denial        `json:"recent_denials"`
+	RecentDenials       []policy.Denial `json:"recent_denials"`
 	CapabilityProviders ProviderSummary `json:"capability_providers"`
 	// Services is each service's health: available, degraded, or
 	// unavailable when it does not answer or serves none of its tools.
@@ -56,14 +64,45 @@ type ProviderSummary struct {
 	RegistryErrors []string `json:"registry_errors"`
 }
 
-// Diagnostics reports what the registry holds and how it is governed.
-func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
-	entries, health := g.reg.Entries(ctx)
-	policy, denials := g.opts.Policy.Posture()
-	d := Diagnostics{
+// entries are the registry's entries and the search providers' health
+// they were judged by (registry.Registry).
+type entries interface {
+	Entries(ctx context.Context) ([]registry.Entry, *contract.SearchHealth)
+}
+
+// posture is the gates' settings and recent refusals (policy.Policy).
+type posture interface {
+	Posture() (map[string]any, []policy.Denial)
+}
+
+// endpointCaller is the bus, for memory's store health.
+type endpointCaller interface {
+	CallEndpoint(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error)
+}
+
+// Reporter puts the inventory together.
+type Reporter struct {
+	reg       entries
+	gates     posture
+	bus       endpointCaller
+	audit     *audit.Recorder
+	providers []contract.CapabilityProvider
+}
+
+// New returns a reporter over the registry reg, the gates, the bus, the
+// audit (nil: none) and the configured capability providers.
+func New(reg entries, gates posture, b endpointCaller, rec *audit.Recorder, providers []contract.CapabilityProvider) *Reporter {
+	return &Reporter{reg: reg, gates: gates, bus: b, audit: rec, providers: providers}
+}
+
+// Report reports what the registry holds and how it is governed.
+func (r *Reporter) Report(ctx context.Context) Report {
+	entries, health := r.reg.Entries(ctx)
+	settings, denials := r.gates.Posture()
+	d := Report{
 		WriteSurfaces: []WriteSurface{},
-		Policy:        policy,
-		WriteAudit:    g.auditStatus(ctx),
+		Policy:        settings,
+		WriteAudit:    r.auditStatus(ctx),
 		RecentDenials: denials,
 		Services:      map[string]string{},
 		ServiceDetail: map[string]string{},
@@ -88,7 +127,7 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 		d.SearchProviders = health.Providers
 	}
 	p := ProviderSummary{EligibleIDs: []string{}, RegistryErrors: []string{}}
-	for _, c := range g.opts.Providers {
+	for _, c := range r.providers {
 		p.Total++
 		if c.Enabled {
 			p.Enabled++
@@ -103,7 +142,7 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 	}
 	d.CapabilityProviders = p
 	var h contract.StoreHealth
-	if servicehealth.Ask(ctx, g.bus, contract.StoreHealthEndpoint, &h) == nil {
+	if servicehealth.Ask(ctx, r.bus, contract.StoreHealthEndpoint, &h) == nil {
 		d.MemoryEmbedding = h.Embedding
 	}
 	return d
@@ -113,18 +152,18 @@ func (g *Gateway) Diagnostics(ctx context.Context) Diagnostics {
 // operator's; a caller limited to workspaces is not one, and is shown no
 // other token, nobody else's denials, and nothing of the audit that tells
 // when others wrote or where the home is.
-func (d Diagnostics) For(cc contract.CallContext) Diagnostics {
+func (d Report) For(cc contract.CallContext) Report {
 	if !cc.Scoped() {
 		return d
 	}
-	policy := make(map[string]any, len(d.Policy))
+	settings := make(map[string]any, len(d.Policy))
 	for k, v := range d.Policy {
-		policy[k] = v
+		settings[k] = v
 	}
-	policy["http_auth"] = map[string]any{"enabled": true, "token": cc.Token, "workspaces": cc.Workspaces,
+	settings["http_auth"] = map[string]any{"enabled": true, "token": cc.Token, "workspaces": cc.Workspaces,
 		"detail": "this token's calls see only its workspaces; the other tokens are the operator's to list"}
-	d.Policy = policy
-	own := []Denial{}
+	d.Policy = settings
+	own := []policy.Denial{}
 	for _, den := range d.RecentDenials {
 		if den.Token == cc.Token {
 			own = append(own, den)
@@ -138,7 +177,7 @@ func (d Diagnostics) For(cc contract.CallContext) Diagnostics {
 // serviceHealth sums up each service from its entries: unavailable when
 // it does not answer or has no enabled entry, or every enabled entry is
 // unavailable; degraded when some enabled entry is not available.
-func (d *Diagnostics) serviceHealth(entries []registry.Entry) {
+func (d *Report) serviceHealth(entries []registry.Entry) {
 	type tally struct {
 		answers                bool
 		enabled, down, notOK   int
@@ -191,11 +230,11 @@ func (d *Diagnostics) serviceHealth(entries []registry.Entry) {
 
 // auditStatus says whether and where writes are audited, and how the last
 // ones went.
-func (g *Gateway) auditStatus(ctx context.Context) map[string]any {
-	if g.opts.Audit == nil {
+func (r *Reporter) auditStatus(ctx context.Context) map[string]any {
+	if r.audit == nil {
 		return map[string]any{"enabled": false, "detail": "no audit log is configured: writes are counted in openhuman_tool_calls_total only"}
 	}
-	l := g.opts.Audit.Log()
+	l := r.audit.Log()
 	status := map[string]any{"enabled": true, "backend": l.Backend(), "audited_tools": []string{"memory.learn", "memory.forget", "agent.run_subagent", "approval.decide", "sub-agents' writes"}}
 	if rows, err := l.Recent(ctx, 1, false); err != nil {
 		status["error"] = err.Error()
