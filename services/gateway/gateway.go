@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/pkg/editdistance"
 	"github.com/openhuman-go/openhuman-go/pkg/tracing"
+	"github.com/openhuman-go/openhuman-go/services/gateway/approvals"
 	"github.com/openhuman-go/openhuman-go/services/gateway/diagnostics"
 	"github.com/openhuman-go/openhuman-go/services/gateway/healthwindow"
 	"github.com/openhuman-go/openhuman-go/services/gateway/readiness"
@@ -57,7 +58,7 @@ type Options struct {
 	// Audit records every call of a tool that writes (nil: none).
 	Audit *audit.Recorder
 	// StateKey seals the requestState of MCP 2026-07-28 questions
-	// (roundtrip.go); every gateway replica that may take a retry needs
+	// (package approvals); every gateway replica that may take a retry needs
 	// the same one. Nil: a key of this gateway alone.
 	StateKey []byte
 	// Local are the readiness checks of the services running in this
@@ -68,14 +69,14 @@ type Options struct {
 
 // Gateway validates and dispatches tool calls.
 type Gateway struct {
-	bus      caller
-	opts     Options
-	recent   *healthwindow.Window
-	seq      writemark.Mark
-	stateKey []byte
-	ready    *readiness.Checker
-	reg      *registry.Registry
-	diag     *diagnostics.Reporter
+	bus    caller
+	opts   Options
+	recent *healthwindow.Window
+	seq    writemark.Mark
+	ready  *readiness.Checker
+	reg    *registry.Registry
+	diag   *diagnostics.Reporter
+	asker  *approvals.Asker
 }
 
 // New returns a gateway over bus.
@@ -95,15 +96,13 @@ func New(bus caller, opts Options) *Gateway {
 	if opts.Observe == nil {
 		opts.Observe = func(string, string) func(error) { return func(error) {} }
 	}
-	key := opts.StateKey
-	if len(key) == 0 {
-		key = newStateKey()
-	}
 	recent := healthwindow.New(time.Now)
 	reg := registry.New(bus, recent, opts.Profile, opts.Version)
-	return &Gateway{bus: bus, opts: opts, recent: recent, stateKey: key, reg: reg,
+	g := &Gateway{bus: bus, opts: opts, recent: recent, reg: reg,
 		ready: readiness.New(bus, opts.Expect, opts.Local),
 		diag:  diagnostics.New(reg, opts.Policy, bus, opts.Audit, opts.Providers)}
+	g.asker = approvals.New(g, bus, opts.Policy, approvals.Options{Profile: opts.Profile, Timeout: g.toolTimeout, StateKey: opts.StateKey})
+	return g
 }
 
 // Readiness is what /readyz reports (package readiness).
@@ -130,12 +129,24 @@ func (g *Gateway) CallTool(ctx context.Context, name string, args json.RawMessag
 		// never from raw input.
 		return g.measure("unknown", "unknown", cc, func() (json.RawMessage, error) { return nil, g.unknownTool(ctx, name) })
 	}
-	return g.callTool(ctx, tool, args, cc)
+	return g.Dispatch(ctx, tool, args, cc)
 }
 
-// callTool calls tool, of any profile: JSON-RPC serves the backing methods
-// of all of them.
-func (g *Gateway) callTool(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
+// CallToolAsking is CallTool for a caller that can be asked, such as an
+// MCP session that declared elicitation (approvals.Asker.CallToolAsking).
+func (g *Gateway) CallToolAsking(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, ask approvals.Ask) (json.RawMessage, error) {
+	return g.asker.CallToolAsking(ctx, name, args, cc, ask)
+}
+
+// CallToolRoundTrip is CallTool for a client that answers questions by
+// retrying the call (approvals.Asker.CallToolRoundTrip).
+func (g *Gateway) CallToolRoundTrip(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, r approvals.Retry) (json.RawMessage, *approvals.Question, error) {
+	return g.asker.CallToolRoundTrip(ctx, name, args, cc, r)
+}
+
+// Dispatch calls tool, of any profile (JSON-RPC serves the backing
+// methods of all of them), as CallTool does once it has found the tool.
+func (g *Gateway) Dispatch(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (raw json.RawMessage, err error) {
 	ctx, span := startCall(ctx, tool.Name, cc)
 	defer func() { endSpan(span, err) }()
 	return g.measure(tool.Name, tool.Subject(), cc, func() (json.RawMessage, error) { return g.call(ctx, tool, args, cc) })
@@ -184,16 +195,20 @@ func (g *Gateway) call(ctx context.Context, tool contract.Tool, args json.RawMes
 	if err = g.gate(ctx, tool, cc); err != nil {
 		return nil, err
 	}
-	timeout := g.opts.Timeout
-	if d, ok := g.opts.ToolTimeouts[tool.Name]; ok {
-		timeout = d
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, g.toolTimeout(tool))
 	defer cancel()
 	raw, reply, err = g.seq.Around(tool.Service, tool.Writes, cc, func(cc contract.CallContext) (json.RawMessage, error) {
 		return g.bus.CallTool(ctx, tool, args, cc)
 	})
 	return raw, err
+}
+
+// toolTimeout bounds a call of tool.
+func (g *Gateway) toolTimeout(tool contract.Tool) time.Duration {
+	if d, ok := g.opts.ToolTimeouts[tool.Name]; ok {
+		return d
+	}
+	return g.opts.Timeout
 }
 
 // gate passes the scope gate, then, for a tool that acts, the act gate.

@@ -36,5 +36,5 @@ func (g *Gateway) Export(ctx context.Context, args map[string]any, cc contract.C
 	if err != nil {
 		return nil, contract.Errorf(contract.CodeInternal, "encoding export arguments: %v", err)
 	}
-	return g.callTool(ctx, contract.MemoryExport, b, cc)
+	return g.Dispatch(ctx, contract.MemoryExport, b, cc)
 }

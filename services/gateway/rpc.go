@@ -15,7 +15,7 @@ import (
 // checked against their schema and answered here.
 func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMessage, cc contract.CallContext) (_ any, err error) {
 	if t, ok := registry.RPCTool(method); ok {
-		return g.callTool(ctx, t, params, cc)
+		return g.Dispatch(ctx, t, params, cc)
 	}
 	for _, m := range registry.Methods {
 		if m.RPC != method {

@@ -39,7 +39,7 @@ func pushFrom(ctx context.Context) Push {
 }
 
 // askingBackend is a backend that can put questions to the caller while
-// it serves a tool call (gateway.Gateway.CallToolAsking).
+// it serves a tool call (approvals.Asker.CallToolAsking).
 type askingBackend interface {
 	CallToolAsking(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext,
 		ask func(ctx context.Context, message string, schema map[string]any) (string, map[string]any, error)) (json.RawMessage, error)

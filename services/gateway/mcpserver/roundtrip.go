@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/approvals"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
@@ -19,14 +19,14 @@ import (
 // _meta declares the elicitation capability.
 
 // roundTripBackend is a backend that asks by input_required
-// (gateway.Gateway.CallToolRoundTrip).
+// (approvals.Asker.CallToolRoundTrip).
 type roundTripBackend interface {
-	CallToolRoundTrip(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, r gateway.Retry) (json.RawMessage, *gateway.Question, error)
+	CallToolRoundTrip(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, r approvals.Retry) (json.RawMessage, *approvals.Question, error)
 }
 
 // readRetry reads what a retry of tools/call carries, nil for a first
 // call. One scan for the keys first: most calls are first calls.
-func readRetry(params json.RawMessage) (*gateway.Retry, *jsonrpc.Error) {
+func readRetry(params json.RawMessage) (*approvals.Retry, *jsonrpc.Error) {
 	if !bytes.Contains(params, []byte(`"requestState"`)) && !bytes.Contains(params, []byte(`"inputResponses"`)) {
 		return nil, nil
 	}
@@ -38,7 +38,7 @@ func readRetry(params json.RawMessage) (*gateway.Retry, *jsonrpc.Error) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: requestState must be a string and inputResponses an object of results by key: " + err.Error(),
 			Data: map[string]any{"code": string(contract.CodeInvalidRequest)}}
 	}
-	r := &gateway.Retry{Responses: p.InputResponses}
+	r := &approvals.Retry{Responses: p.InputResponses}
 	if p.RequestState != nil {
 		r.State = *p.RequestState
 	}
@@ -48,14 +48,14 @@ func readRetry(params json.RawMessage) (*gateway.Retry, *jsonrpc.Error) {
 // callRoundTrip calls a tool for a 2026-07-28 request: its result, or,
 // when the request takes elicitation, the question to answer
 // input_required with. retry is what the request carries back (readRetry).
-func (s *Server) callRoundTrip(ctx context.Context, sess *Session, rq request, call toolCall, retry *gateway.Retry) (json.RawMessage, *gateway.Question, error) {
+func (s *Server) callRoundTrip(ctx context.Context, sess *Session, rq request, call toolCall, retry *approvals.Retry) (json.RawMessage, *approvals.Question, error) {
 	rb, ok := s.b.(roundTripBackend)
 	if !ok || !rq.elicitation {
 		raw, err := s.b.CallTool(ctx, call.name, call.args, sess.callContext(rq))
 		return raw, nil, err
 	}
 	if retry == nil {
-		retry = &gateway.Retry{}
+		retry = &approvals.Retry{}
 	}
 	return rb.CallToolRoundTrip(ctx, call.name, call.args, sess.callContext(rq), *retry)
 }
@@ -63,7 +63,7 @@ func (s *Server) callRoundTrip(ctx context.Context, sess *Session, rq request, c
 // inputRequired is a 2026-07-28 result that asks: one elicitation in form
 // mode, and the state the retry sends back.
 type inputRequired struct {
-	q      *gateway.Question
+	q      *approvals.Question
 	server []byte // serverInfo, set by complete
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/approvals"
 	"github.com/openhuman-go/openhuman-go/services/gateway/jsonrpc"
 )
 
@@ -71,7 +71,7 @@ func (s *Server) callTool(ctx context.Context, sess *Session, rq request, call t
 		if perr != nil {
 			return nil, perr
 		}
-		var q *gateway.Question
+		var q *approvals.Question
 		if raw, q, err = s.callRoundTrip(ctx, sess, rq, call, retry); q != nil {
 			return inputRequired{q: q}, nil
 		}

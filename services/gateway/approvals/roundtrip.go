@@ -1,4 +1,4 @@
-package gateway
+package approvals
 
 import (
 	"context"
@@ -52,17 +52,17 @@ const stateTTL = 15 * time.Minute
 // the retry (r) brings. Only agent.run_subagent asks, and only a caller
 // that may read the approvals; any other call is CallTool, and a retry's
 // state for it is refused.
-func (g *Gateway) CallToolRoundTrip(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, r Retry) (json.RawMessage, *Question, error) {
-	tool, ok := contract.ToolFor(g.opts.Profile, name)
-	asks := ok && tool.Name == contract.AgentRunSubagent.Name && g.opts.Policy.AllowScope(contract.ApprovalList.Name, contract.ScopeRead, cc) == nil
+func (a *Asker) CallToolRoundTrip(ctx context.Context, name string, args json.RawMessage, cc contract.CallContext, r Retry) (json.RawMessage, *Question, error) {
+	tool, ok := contract.ToolFor(a.profile, name)
+	asks := ok && tool.Name == contract.AgentRunSubagent.Name && a.gate.AllowScope(contract.ApprovalList.Name, contract.ScopeRead, cc) == nil
 	if r.State != "" {
 		if !asks {
 			return nil, nil, badState("this call never asked anything")
 		}
-		return g.retry(ctx, tool, args, cc, r)
+		return a.retry(ctx, tool, args, cc, r)
 	}
 	if !asks {
-		raw, err := g.CallTool(ctx, name, args, cc)
+		raw, err := a.gw.CallTool(ctx, name, args, cc)
 		return raw, nil, err
 	}
 	cc.Call = newCallID()
@@ -70,10 +70,10 @@ func (g *Gateway) CallToolRoundTrip(ctx context.Context, name string, args json.
 	// The run outlives this request when it must wait: its result is
 	// collected by the retry, from the agents service.
 	go func() {
-		raw, err := g.callTool(context.WithoutCancel(ctx), tool, args, cc)
+		raw, err := a.gw.Dispatch(context.WithoutCancel(ctx), tool, args, cc)
 		ran <- outcome{raw, err}
 	}()
-	return g.await(ctx, tool, args, cc, ran, "")
+	return a.await(ctx, tool, args, cc, ran, "")
 }
 
 type outcome struct {
@@ -83,27 +83,27 @@ type outcome struct {
 
 // retry decides the approval r answers, then waits for the run's outcome
 // or its next question.
-func (g *Gateway) retry(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext, r Retry) (json.RawMessage, *Question, error) {
-	st, err := g.openState(r.State, tool, args, cc)
+func (a *Asker) retry(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext, r Retry) (json.RawMessage, *Question, error) {
+	st, err := a.openState(r.State, tool, args, cc)
 	if err != nil {
 		return nil, nil, err
 	}
 	cc.Call = st.Call
 	skip := ""
 	if resp, ok := r.Responses[ApprovalInput]; ok {
-		if err := g.decideAnswer(ctx, st.Approval, resp, cc); err != nil {
+		if err := a.decideAnswer(ctx, st.Approval, resp, cc); err != nil {
 			return nil, nil, err
 		}
 		skip = st.Approval
 	}
-	return g.await(ctx, tool, args, cc, nil, skip)
+	return a.await(ctx, tool, args, cc, nil, skip)
 }
 
 // decideAnswer decides approval id as the client's elicitation result
 // says: accept with approve true or false, or decline (a refusal). Cancel
 // decides nothing: the console still can, or the approval's timeout. A
 // decision that lost the race (NOT_FOUND) leaves the other one standing.
-func (g *Gateway) decideAnswer(ctx context.Context, id string, resp json.RawMessage, cc contract.CallContext) error {
+func (a *Asker) decideAnswer(ctx context.Context, id string, resp json.RawMessage, cc contract.CallContext) error {
 	var res struct {
 		Action  string         `json:"action"`
 		Content map[string]any `json:"content"`
@@ -117,7 +117,7 @@ func (g *Gateway) decideAnswer(ctx context.Context, id string, resp json.RawMess
 	}
 	decision["id"] = id
 	params, _ := json.Marshal(decision)
-	_, err := g.callTool(ctx, contract.ApprovalDecide, params, cc)
+	_, err := a.gw.Dispatch(ctx, contract.ApprovalDecide, params, cc)
 	if e := contract.AsError(err); e != nil && e.Code != contract.CodeNotFound {
 		return err
 	}
@@ -144,14 +144,14 @@ func decisionOf(action string, content map[string]any, cc contract.CallContext) 
 // await waits, until ctx ends, for the run cc.Call: its outcome (from ran
 // when this request started it, else collected from the agents service)
 // or an approval it waits for other than skip, which becomes a question.
-func (g *Gateway) await(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext, ran <-chan outcome, skip string) (json.RawMessage, *Question, error) {
-	ctx, cancel := context.WithTimeout(ctx, g.toolTimeout(tool))
+func (a *Asker) await(ctx context.Context, tool contract.Tool, args json.RawMessage, cc contract.CallContext, ran <-chan outcome, skip string) (json.RawMessage, *Question, error) {
+	ctx, cancel := context.WithTimeout(ctx, a.timeout(tool))
 	defer cancel()
 	t := time.NewTicker(askEvery)
 	defer t.Stop()
 	for {
 		if ran == nil {
-			if res, err := g.bus.CallEndpoint(ctx, contract.RunResultEndpoint, map[string]string{"call": cc.Call}, cc); err == nil {
+			if res, err := a.bus.CallEndpoint(ctx, contract.RunResultEndpoint, map[string]string{"call": cc.Call}, cc); err == nil {
 				var rr contract.RunResult
 				if json.Unmarshal(res, &rr) == nil && rr.Done {
 					if rr.Error != nil {
@@ -161,8 +161,8 @@ func (g *Gateway) await(ctx context.Context, tool contract.Tool, args json.RawMe
 				}
 			}
 		}
-		if p, ok := g.waitingFor(ctx, cc, skip); ok {
-			q, err := g.question(p, tool, args, cc)
+		if p, ok := a.waitingFor(ctx, cc, skip); ok {
+			q, err := a.question(p, tool, args, cc)
 			return nil, q, err
 		}
 		select {
@@ -177,8 +177,8 @@ func (g *Gateway) await(ctx context.Context, tool contract.Tool, args json.RawMe
 
 // waitingFor is the first approval the run cc.Call waits for, other than
 // skip.
-func (g *Gateway) waitingFor(ctx context.Context, cc contract.CallContext, skip string) (waiting, bool) {
-	raw, err := g.bus.CallTool(ctx, contract.ApprovalList, nil, cc)
+func (a *Asker) waitingFor(ctx context.Context, cc contract.CallContext, skip string) (waiting, bool) {
+	raw, err := a.bus.CallTool(ctx, contract.ApprovalList, nil, cc)
 	var list contract.ApprovalQueue
 	if err != nil || json.Unmarshal(raw, &list) != nil {
 		return waiting{}, false
@@ -191,17 +191,10 @@ func (g *Gateway) waitingFor(ctx context.Context, cc contract.CallContext, skip 
 	return waiting{}, false
 }
 
-func (g *Gateway) toolTimeout(tool contract.Tool) time.Duration {
-	if d, ok := g.opts.ToolTimeouts[tool.Name]; ok {
-		return d
-	}
-	return g.opts.Timeout
-}
-
 // question asks about p, with the state that lets any replica take the
 // answer.
-func (g *Gateway) question(p waiting, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (*Question, error) {
-	state, err := g.sealState(requestState{Call: cc.Call, Approval: p.ID}, tool, args, cc)
+func (a *Asker) question(p waiting, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (*Question, error) {
+	state, err := a.sealState(requestState{Call: cc.Call, Approval: p.ID}, tool, args, cc)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +212,7 @@ type requestState struct {
 	Expires  int64  `json:"e"`
 }
 
-func (g *Gateway) sealState(st requestState, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (string, error) {
+func (a *Asker) sealState(st requestState, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (string, error) {
 	st.Caller, st.Digest = principal(cc), callDigest(tool, args)
 	st.Expires = time.Now().Add(stateTTL).UnixMilli()
 	payload, err := json.Marshal(st)
@@ -227,17 +220,17 @@ func (g *Gateway) sealState(st requestState, tool contract.Tool, args json.RawMe
 		return "", contract.Errorf(contract.CodeInternal, "encoding a request state: %v", err)
 	}
 	enc := base64.RawURLEncoding
-	return enc.EncodeToString(payload) + "." + enc.EncodeToString(g.stateMAC(payload)), nil
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(a.stateMAC(payload)), nil
 }
 
 // openState checks a retry's state: sealed by a gateway holding the same
 // key, not expired, and given to this caller for this call.
-func (g *Gateway) openState(s string, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (requestState, error) {
+func (a *Asker) openState(s string, tool contract.Tool, args json.RawMessage, cc contract.CallContext) (requestState, error) {
 	enc := base64.RawURLEncoding
 	body, sig, _ := strings.Cut(s, ".")
 	payload, err1 := enc.DecodeString(body)
 	mac, err2 := enc.DecodeString(sig)
-	if err1 != nil || err2 != nil || !hmac.Equal(mac, g.stateMAC(payload)) {
+	if err1 != nil || err2 != nil || !hmac.Equal(mac, a.stateMAC(payload)) {
 		return requestState{}, badState("it was not given by this server, or was altered")
 	}
 	var st requestState
@@ -258,8 +251,8 @@ func badState(why string) error {
 	return contract.Errorf(contract.CodeInvalidRequest, "requestState refused: %s", why).With("field", "requestState")
 }
 
-func (g *Gateway) stateMAC(payload []byte) []byte {
-	m := hmac.New(sha256.New, g.stateKey)
+func (a *Asker) stateMAC(payload []byte) []byte {
+	m := hmac.New(sha256.New, a.stateKey)
 	m.Write(payload)
 	return m.Sum(nil)
 }
