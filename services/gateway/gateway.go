@@ -322,22 +322,15 @@ func (g *Gateway) ReadResource(ctx context.Context, uri string, cc contract.Call
 	return &res, nil
 }
 
-// Ingest sends files to the memory service to store as document chunks.
-func (g *Gateway) Ingest(ctx context.Context, files any, cc contract.CallContext) (json.RawMessage, error) {
+// SendWrite sends params to ep, an endpoint of a service that writes
+// (memory's ingest and import), within the call timeout, and keeps the
+// write's sequence so that later reads see it (writemark). It is the
+// command line's path (package transfer), not a tool's: it passes no gate.
+func (g *Gateway) SendWrite(ctx context.Context, ep contract.Endpoint, params any, cc contract.CallContext) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	defer cancel()
-	raw, _, err := g.seq.Around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
-		return g.bus.CallEndpoint(ctx, contract.IngestEndpoint, map[string]any{"files": files}, cc)
-	})
-	return raw, err
-}
-
-// IngestConversation sends conversation turns to the memory service.
-func (g *Gateway) IngestConversation(ctx context.Context, turns any, cc contract.CallContext) (json.RawMessage, error) {
-	ctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
-	defer cancel()
-	raw, _, err := g.seq.Around(contract.ServiceMemory, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
-		return g.bus.CallEndpoint(ctx, contract.ConversationEndpoint, map[string]any{"turns": turns}, cc)
+	raw, _, err := g.seq.Around(ep.Service, true, cc, func(cc contract.CallContext) (json.RawMessage, error) {
+		return g.bus.CallEndpoint(ctx, ep, params, cc)
 	})
 	return raw, err
 }

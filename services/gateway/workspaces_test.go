@@ -11,6 +11,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // A sub-agent run by a caller limited to workspace a is limited to it too:
@@ -119,7 +120,7 @@ func TestWorkspaceNamesAtTheTools(t *testing.T) {
 			t.Errorf("%s %.60s: %v", c.tool, c.args, err)
 		}
 	}
-	raw, err := gw.Ingest(ctx, []json.RawMessage{json.RawMessage(`{"source_id":"/n/a.md","source_kind":"file","display_name":"a.md","content":"# A","workspace":"../../x"}`)}, cc)
+	raw, err := transfer.Ingest(ctx, gw, []json.RawMessage{json.RawMessage(`{"source_id":"/n/a.md","source_kind":"file","display_name":"a.md","content":"# A","workspace":"../../x"}`)}, cc)
 	if e := contract.AsError(err); contract.ErrorCode(err) != contract.CodeInvalidRequest || e.Data["field"] != "files[0].workspace" {
 		t.Errorf("ingest: %s %v", raw, err)
 	}

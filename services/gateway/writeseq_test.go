@@ -15,6 +15,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/bus/embedded"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // The gateway keeps the newest seq of the memory write replies it
@@ -87,11 +88,11 @@ func TestGatewaySetsMinSeqFromWriteReplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	list()
-	if _, err := gw.Ingest(ctx, []map[string]any{{"source_id": "a.md", "content": "x"}}, cc); err != nil {
+	if _, err := transfer.Ingest(ctx, gw, []map[string]any{{"source_id": "a.md", "content": "x"}}, cc); err != nil {
 		t.Fatal(err)
 	}
 	list()
-	if _, err := gw.IngestConversation(ctx, []map[string]any{{"thread_id": "t", "text": "hi"}}, cc); err != nil {
+	if _, err := transfer.IngestConversation(ctx, gw, []map[string]any{{"thread_id": "t", "text": "hi"}}, cc); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gw.CallTool(ctx, "memory.forget", json.RawMessage(`{"ids":["x"]}`), cc); err != nil {

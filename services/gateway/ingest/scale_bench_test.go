@@ -16,6 +16,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
 	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // BenchmarkIngestFolder ingests a folder of small files (one chunk each)
@@ -46,7 +47,7 @@ func BenchmarkIngestFolder(b *testing.B) {
 	gw := gatewaytest.StartIn(b, b.TempDir(), nil, gateway.Options{})
 	cc := contract.CallContext{Source: "cli", Transport: contract.TransportCLI}
 	send := func(ctx context.Context, files []json.RawMessage) ([]contract.IngestedFile, error) {
-		raw, err := gw.Ingest(ctx, files, cc)
+		raw, err := transfer.Ingest(ctx, gw, files, cc)
 		if err != nil {
 			// The walk sends the batch's files again one by one; those
 			// stored already come back unchanged.

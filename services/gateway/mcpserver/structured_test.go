@@ -19,6 +19,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/llm/llmtest"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/gatewaytest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // client is one MCP session against a Server, speaking raw JSON-RPC.
@@ -258,7 +259,7 @@ func TestEveryResultConformsToItsOutputSchema(t *testing.T) {
 	id := learned["id"].(string)
 	// A document, for chunks with a place in their source.
 	doc := "# Maya\n\nMaya leads the release.\n\n## Coffee\n\nMaya drinks her coffee black at 9:30.\n"
-	if _, err := gw.Ingest(context.Background(), []contract.IngestFile{{SourceID: "/notes/maya.md", SourceKind: "file", DisplayName: "maya.md",
+	if _, err := transfer.Ingest(context.Background(), gw, []contract.IngestFile{{SourceID: "/notes/maya.md", SourceKind: "file", DisplayName: "maya.md",
 		Content: doc, Language: "markdown", Workspace: "notes", Folder: "/notes", FilePath: "/notes/maya.md", ModifiedMS: 1_700_000_000_000}},
 		contract.CallContext{Source: "cli", Transport: contract.TransportCLI}); err != nil {
 		t.Fatal(err)

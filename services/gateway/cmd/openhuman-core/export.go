@@ -14,6 +14,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // runExport writes every item the caller may see as JSON Lines
@@ -90,7 +91,7 @@ func (m *Main) runExport(ctx context.Context, g globalFlags, args []string) int 
 func exportPages(ctx context.Context, gw *gateway.Gateway, params map[string]any, cc contract.CallContext, w *bufio.Writer, progress func(n int)) (int, error) {
 	n := 0
 	for {
-		raw, err := gw.Export(ctx, params, cc)
+		raw, err := transfer.Export(ctx, gw, params, cc)
 		if err != nil {
 			return n, errors.New(contract.ErrorMessage(err))
 		}

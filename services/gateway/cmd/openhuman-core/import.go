@@ -11,6 +11,7 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // record is one item on its way into memory: where it came from (a line
@@ -167,7 +168,7 @@ func (im *importer) flush(ctx context.Context) error {
 	res := &contract.ImportResult{}
 	if len(raws) > 0 {
 		var err error
-		if res, err = im.gw.Import(ctx, raws, im.cc); err != nil {
+		if res, err = transfer.Import(ctx, im.gw, raws, im.cc); err != nil {
 			return err
 		}
 	}

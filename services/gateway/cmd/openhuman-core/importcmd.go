@@ -15,6 +15,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/importers"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // runImport stores an export's lines (or another tool's memory, --from)
@@ -126,7 +127,7 @@ func (m *Main) importSink(ctx context.Context, im *importer, format string) impo
 				if err := im.budget.take(turnBytes(batch)); err != nil {
 					return err
 				}
-				raw, err := im.gw.IngestConversation(ctx, batch, turnsCC)
+				raw, err := transfer.IngestConversation(ctx, im.gw, batch, turnsCC)
 				if contract.ErrorCode(err) == contract.CodeInvalidRequest {
 					im.t.read++
 					im.refuse(where, contract.ErrorMessage(err))

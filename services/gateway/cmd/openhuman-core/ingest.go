@@ -13,6 +13,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway"
 	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
+	"github.com/openhuman-go/openhuman-go/services/gateway/transfer"
 )
 
 // defaultMaxFileSize is the largest file ingest reads unless told otherwise.
@@ -47,7 +48,7 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 
 	if *conversation {
 		return m.ingestConversations(ctx, fs.Args(), *workspace, func(turns []json.RawMessage) (json.RawMessage, error) {
-			return gw.IngestConversation(ctx, turns, cc)
+			return transfer.IngestConversation(ctx, gw, turns, cc)
 		})
 	}
 
@@ -58,7 +59,7 @@ func (m *Main) runIngest(ctx context.Context, g globalFlags, args []string) int 
 // saying on stderr how far it got and what failed, then sums up on stdout.
 func (m *Main) ingestFiles(ctx context.Context, gw *gateway.Gateway, cc contract.CallContext, paths []string, opts ingest.Options, verbose bool) int {
 	send := func(ctx context.Context, files []json.RawMessage) ([]contract.IngestedFile, error) {
-		raw, err := gw.Ingest(ctx, files, cc)
+		raw, err := transfer.Ingest(ctx, gw, files, cc)
 		if err != nil {
 			return nil, err
 		}
