@@ -9,14 +9,14 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/hfhub"
-	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 // runModels handles the models memory runs itself (docs/models.md):
 // pull them on a machine that reaches the hub, list and verify what is
-// on disk, remove them. It goes through memory's minilm package, which
-// owns the models and their self-checks, and starts no service.
+// on disk, remove them. It goes through memory's wiring (memorymain),
+// which reaches the package that owns the models and their self-checks,
+// and starts no service.
 func (m *Main) runModels(ctx context.Context, g globalFlags, args []string) int {
 	fs := flag.NewFlagSet("models", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -43,7 +43,7 @@ func (m *Main) runModels(ctx context.Context, g globalFlags, args []string) int 
 	case "pull":
 		return m.modelsPull(ctx, o, cfg.Memory.Embeddings)
 	case "list":
-		m.printModels(minilm.List(o), false)
+		m.printModels(memorymain.ListModels(o), false)
 		return exitOK
 	case "verify":
 		return m.modelsVerify(o)
@@ -54,21 +54,21 @@ func (m *Main) runModels(ctx context.Context, g globalFlags, args []string) int 
 }
 
 // modelOptions are memory's model options from configuration.
-func (m *Main) modelOptions(e config.Embeddings) minilm.Options {
-	o := minilm.Options{Dir: e.ModelsDir, HubURL: e.ModelsHubURL, Log: discardLog}
+func (m *Main) modelOptions(e config.Embeddings) memorymain.ModelOptions {
+	o := memorymain.ModelOptionsFor(e)
 	if m.tuneModels != nil {
 		m.tuneModels(&o)
 	}
 	return o
 }
 
-func (m *Main) modelsPull(ctx context.Context, o minilm.Options, e config.Embeddings) int {
+func (m *Main) modelsPull(ctx context.Context, o memorymain.ModelOptions, e config.Embeddings) int {
 	if e.Models == "off" {
 		fmt.Fprintln(m.Stderr, "note: models are off (OPENHUMAN_MODELS=off): memory will not load what is pulled until they are on")
 	}
-	fmt.Fprintf(m.Stderr, "pulling from %s into %s\n", hubName(o.HubURL), o.Dir)
+	fmt.Fprintf(m.Stderr, "pulling from %s into %s\n", memorymain.ModelHub(o), o.Dir)
 	p := &pullProgress{w: m.Stderr}
-	dirs, err := minilm.Pull(ctx, o, p.report)
+	dirs, err := memorymain.PullModels(ctx, o, p.report)
 	for _, d := range dirs {
 		fmt.Fprintln(m.Stdout, "pulled", d)
 	}
@@ -82,15 +82,8 @@ func (m *Main) modelsPull(ctx context.Context, o minilm.Options, e config.Embedd
 	return exitOK
 }
 
-func hubName(u string) string {
-	if u == "" {
-		return hfhub.DefaultBaseURL
-	}
-	return u
-}
-
-func (m *Main) modelsVerify(o minilm.Options) int {
-	sts := minilm.Verify(o)
+func (m *Main) modelsVerify(o memorymain.ModelOptions) int {
+	sts := memorymain.VerifyModels(o)
 	m.printModels(sts, true)
 	failed := 0
 	for _, s := range sts {
@@ -105,7 +98,7 @@ func (m *Main) modelsVerify(o minilm.Options) int {
 	return exitOK
 }
 
-func (m *Main) modelsRemove(o minilm.Options, names []string, all bool) int {
+func (m *Main) modelsRemove(o memorymain.ModelOptions, names []string, all bool) int {
 	switch {
 	case all && len(names) > 0:
 		return m.usageError(errors.New("models rm takes names or --all, not both"))
@@ -116,7 +109,7 @@ func (m *Main) modelsRemove(o minilm.Options, names []string, all bool) int {
 		names = []string{""}
 	}
 	for _, n := range names {
-		removed, err := minilm.Remove(o, n)
+		removed, err := memorymain.RemoveModels(o, n)
 		if err != nil {
 			fmt.Fprintln(m.Stderr, "openhuman-core: models rm:", contract.ErrorMessage(err))
 			return exitFailure

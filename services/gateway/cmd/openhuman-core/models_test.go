@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/bert"
-	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 const tinyCommit = "0123456789abcdef0123456789abcdef01234567"
@@ -70,7 +70,7 @@ func models(t *testing.T, home, hub string, emb, rr []bert.PairFigure, args ...s
 	var out, errb bytes.Buffer
 	env := map[string]string{"OPENHUMAN_HOME": home, "OPENHUMAN_MODELS_HUB_URL": hub}
 	m := &Main{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] },
-		tuneModels: func(o *minilm.Options) { o.Figures, o.RerankerFigures = emb, rr }}
+		tuneModels: func(o *memorymain.ModelOptions) { o.Figures, o.RerankerFigures = emb, rr }}
 	code := m.Run(context.Background(), append([]string{"models"}, args...))
 	return code, out.String(), errb.String()
 }

@@ -3,21 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
-	"github.com/openhuman-go/openhuman-go/services/memory/hfhub"
-	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
-
-// discardLog keeps the fetcher's own log lines off a command's stderr,
-// which carries the progress lines instead.
-var discardLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // printModels writes one block per model: its role, repository and
 // commit, its folder, each file with its size, and whether it is whole
 // (and, verified, passes its self-check).
-func (m *Main) printModels(sts []minilm.Status, verified bool) {
+func (m *Main) printModels(sts []memorymain.ModelStatus, verified bool) {
 	for i, s := range sts {
 		if i > 0 {
 			fmt.Fprintln(m.Stdout)
@@ -44,7 +38,7 @@ func (m *Main) printModels(sts []minilm.Status, verified bool) {
 	}
 }
 
-func modelProblem(s minilm.Status) string {
+func modelProblem(s memorymain.ModelStatus) string {
 	if !s.Fetched {
 		return "not fetched (openhuman-core models pull)"
 	}
@@ -73,7 +67,7 @@ type pullProgress struct {
 	step int64
 }
 
-func (p *pullProgress) report(pr hfhub.Progress) {
+func (p *pullProgress) report(pr memorymain.ModelProgress) {
 	name := pr.Repo + "/" + pr.File
 	step := pr.Done / (10 << 20) // every 10 MiB when the size is unknown
 	if pr.Total > 0 {

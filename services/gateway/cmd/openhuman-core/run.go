@@ -28,7 +28,7 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/gateway/httpapi"
 	"github.com/openhuman-go/openhuman-go/services/gateway/mcpserver"
 	"github.com/openhuman-go/openhuman-go/services/gateway/oauth"
-	"github.com/openhuman-go/openhuman-go/services/memory/minilm"
+	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
 )
 
 // Exit codes.
@@ -52,7 +52,7 @@ type Main struct {
 	stopTracing func()        // flushes spans; set by start
 	// tuneModels, when set, changes the models command's options (tests
 	// replace the published figures, which random weights cannot meet).
-	tuneModels func(*minilm.Options)
+	tuneModels func(*memorymain.ModelOptions)
 }
 
 type globalFlags struct {
