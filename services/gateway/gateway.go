@@ -1,7 +1,13 @@
-// Package gateway is the front of the system: it knows the tool catalog,
-// checks every call's arguments against the contract schema, and dispatches
-// valid calls to the service that owns the tool. Transports (MCP over stdio,
-// the command line) sit on top of it; the bus sits below, behind caller.
+// Package gateway is the front of the system: it knows the tool catalog and
+// dispatches every tool call, whatever transport it came by, to the
+// service that owns the tool, along one path: its span, its metrics, the
+// scope and act gates, read-your-writes, the audit. What the gateway says
+// around that path lives in packages of its own, which it puts together
+// here: the tool registry (registry) and its diagnostics (diagnostics),
+// readiness (readiness), approval questions put to the caller (approvals).
+// Transports (mcpserver, httpapi, the console, the command line, whose
+// bulk paths are package transfer) sit on top of it; the bus sits below,
+// behind caller.
 package gateway
 
 import (
@@ -104,9 +110,6 @@ func New(bus caller, opts Options) *Gateway {
 	g.asker = approvals.New(g, bus, opts.Policy, approvals.Options{Profile: opts.Profile, Timeout: g.toolTimeout, StateKey: opts.StateKey})
 	return g
 }
-
-// Readiness is what /readyz reports (package readiness).
-func (g *Gateway) Readiness(ctx context.Context) readiness.Report { return g.ready.Check(ctx) }
 
 // Tools returns the tools of the gateway's profile that can be answered
 // right now, in catalog order.

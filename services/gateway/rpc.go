@@ -6,7 +6,6 @@ import (
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/auditlist"
-	"github.com/openhuman-go/openhuman-go/services/gateway/diagnostics"
 	"github.com/openhuman-go/openhuman-go/services/gateway/registry"
 )
 
@@ -47,18 +46,6 @@ func (g *Gateway) CallRPC(ctx context.Context, method string, params json.RawMes
 	}
 	return nil, contract.Errorf(contract.CodeNotFound, "unknown method %q", clipName(method)).With("method", clipName(method))
 }
-
-// Registry lists every registry entry with health computed now
-// (registry.Registry.List).
-func (g *Gateway) Registry(ctx context.Context) []registry.Entry { return g.reg.List(ctx) }
-
-// RegistryEntry returns one registry entry (registry.Registry.Entry).
-func (g *Gateway) RegistryEntry(ctx context.Context, id string) (*registry.Entry, error) {
-	return g.reg.Entry(ctx, id)
-}
-
-// Diagnostics is the registry's redacted inventory (package diagnostics).
-func (g *Gateway) Diagnostics(ctx context.Context) diagnostics.Report { return g.diag.Report(ctx) }
 
 func clipName(s string) string {
 	if len(s) > 100 {
