@@ -17,9 +17,9 @@ BINARIES := \
 # models off, memory's offline behaviour, and the tests that exercise the
 # models serve them from a local hub (docs/development.md). Recipes that
 # measure a model say so with OPENHUMAN_MODELS=on.
-test test-long test-race test-browser test-models console-shots eval eval-locomo bench bench-memory bench-ingest: export OPENHUMAN_MODELS ?= off
+test test-long test-race test-browser test-models console-shots eval eval-locomo eval-ablation bench bench-memory bench-ingest: export OPENHUMAN_MODELS ?= off
 
-.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser test-models console-shots eval eval-locomo eval-use-lite eval-locomo-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
+.PHONY: build run smoke test test-long test-all test-race bench-stdio test-browser test-models console-shots eval eval-locomo eval-ablation eval-use-lite eval-locomo-use-lite bench bench-memory bench-ingest bench-load soak conformance lint fmt tidy clean up-local down-local backup-local restore-local test-compose
 
 build:
 	@mkdir -p $(BIN)
@@ -85,6 +85,17 @@ test-all: test test-long eval
 eval:
 	OPENHUMAN_EVAL_FULL=1 $(if $(EVAL_MISSES),OPENHUMAN_EVAL_MISSES=1) go test -count=1 -timeout 2h -v -run '^TestEval(Glosses)?$$' ./services/memory/ | grep -v '^=== RUN'
 	$(MAKE) --no-print-directory eval-locomo
+	$(MAKE) --no-print-directory eval-ablation
+
+# Each feature and switch of the ranking's profile (retrieval.Profile)
+# switched off in turn: what both LoCoMo halves and the mixed memory then
+# measure, as differences in questions from the whole profile. A feature
+# stays where switching it off costs at least three questions of the
+# design half and helps neither the held-out half nor the mixed memory
+# (docs/memory.md). About half an hour.
+eval-ablation:
+	scripts/eval-corpus.sh >/dev/null
+	OPENHUMAN_EVAL_ABLATION=1 go test -count=1 -timeout 3h -v -run '^TestAblation$$' ./tools/eval/locomo/ | grep -vE '^(=== RUN|    --- PASS|    ablation_test.go)'
 
 # Retrieval on LoCoMo (Maharana et al., ACL 2024), ten long conversations
 # nobody here wrote: each in a memory of its own, loaded as a learning per

@@ -20,19 +20,17 @@ func TestRecallAnswersAKindFromItsMembers(t *testing.T) {
 		"My son Leo has piano lessons on Thursdays at 4.",
 	)
 	recallAnswers(t, svc, true, map[string]string{
-		"What do I do for a living?":     "nurse",
-		"What is my job?":                "nurse",
-		"Who is my employer?":            "nurse",
-		"Who is my manager?":             "Karen",
-		"What does my partner do?":       "teacher",
-		"What pet do I have?":            "Rex",
-		"What music do I like?":          "Radiohead",
-		"What school does my kid go to?": "Lincoln",
-		"Who is my husband?":             "",
-		"What are my parents' names?":    "",
-		"Who is my doctor?":              "Okafor",
-		"What instrument does Leo play?": "piano",
-		"Who is my dentist?":             "",
+		"What do I do for a living?":  "nurse",
+		"What is my job?":             "nurse",
+		"Who is my employer?":         "nurse",
+		"Who is my manager?":          "Karen",
+		"What does my partner do?":    "teacher",
+		"What pet do I have?":         "Rex",
+		"What music do I like?":       "Radiohead",
+		"Who is my husband?":          "",
+		"What are my parents' names?": "",
+		"Who is my doctor?":           "Okafor",
+		"Who is my dentist?":          "",
 	})
 }
 

@@ -1,11 +1,10 @@
 package memory
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,18 +60,7 @@ func (s *Service) recallMinCosine() float64 {
 
 // recallMinShare is the share of a question's word weight a hit must
 // contain to count as relevant.
-const recallMinShare = 0.6
-
-// minShare is recallMinShare for a memory of n items. Below
-// retrieval.MinCollection the words of a question weigh about the same,
-// its light words ("take", "city") as much as its subject ("sugar"), and
-// few notes share words by chance: there recallMinTyped is enough.
-func minShare(n int64) float64 {
-	if n < retrieval.MinCollection {
-		return recallMinTyped
-	}
-	return recallMinShare
-}
+const recallMinShare = 0.65
 
 // recallMinTyped is the share of a question's word weight enough for a hit
 // that also holds the kind of answer the question asks for (a time for
@@ -97,36 +85,21 @@ const (
 // measured: a WordNet relative of a word counts for its weight), less
 // when it holds the kind of answer asked for (t), or be very close in
 // vector space.
-func relevant(t answer.Type, text string, f retrieval.Candidate, minCosine, share float64) bool {
-	if f.InVector && f.Vector >= minCosine {
+func relevant(p retrieval.Profile, t answer.Type, text string, f retrieval.Candidate, minCosine float64) bool {
+	if p.On(retrieval.SwitchCosine) && f.InVector && f.Vector >= minCosine {
 		return true
 	}
-	return f.Coverage >= share || f.Coverage >= recallMinTyped && t != answer.Any && answer.Holds(t, text) ||
-		f.Coverage >= recallMinTurn && f.InContext >= recallMinWithTurns
+	return f.Coverage >= recallMinShare ||
+		p.On(retrieval.SwitchTyped) && f.Coverage >= recallMinTyped && t != answer.Any && answer.Holds(t, text) ||
+		p.On(retrieval.SwitchTurnShare) && f.Coverage >= recallMinTurn && f.InContext >= recallMinWithTurns
 }
 
-// fits reports whether a note (text, of it) is about what a question
-// asks: the names it asks about (LacksNameAt, in names: the note's text,
-// or with a correction the note it corrects too), the person
-// (LacksPerson), the attribute (OtherAttribute: a shoe size is no waist
-// size), more than whom (OnlyWhom), and not only what the one asked about
-// said of another (ToAnother).
-func fits(q answer.Asked, it Item, text, names string, named map[string][]string) bool {
-	return !q.LacksNameAt(names, it.ObservedAt) && !q.LacksPerson(text, named) && !q.OtherAttribute(text, retrieval.Akin) &&
-		!q.OnlyWhom(text, it.Meta.ThreadID == "") && !q.ToAnother(text)
+// fits reports whether a note (text, told at) is about what a question
+// asks: it holds the names the question asks about (LacksNameAt), and is
+// not only what the one asked about said to another (ToAnother).
+func fits(p retrieval.Profile, q answer.Asked, text string, at time.Time) bool {
+	return !(p.On(retrieval.SwitchNames) && q.LacksNameAt(text, at)) && !(p.On(retrieval.SwitchToAnother) && q.ToAnother(text))
 }
-
-// withCorrected is a correction's text read with the note it corrects,
-// whose names it answers for: "I moved to Paris" answers "Do I still
-// live in Berlin?" as news of "I live in Berlin".
-func withCorrected(text string, old Item) string {
-	return text + "\n" + quotable(old)
-}
-
-// recallAnswerBonus lifts a relevant hit that holds the kind of answer the
-// question asks for (services/memory/answer) over one that does not, in the
-// rerank's score units (set on the design half of testdata/eval).
-const recallAnswerBonus = 0.15
 
 // answerSentences is how many hits the extractive answer quotes.
 const answerSentences = 3
@@ -144,12 +117,13 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 		return nil, err
 	}
 	out := &RecallResult{Citations: []Citation{}, Model: "extractive"}
-	terms := lexicon.Terms(p.Question)
-	self := lexicon.SelfTerms(p.Question)
-	if len(terms) == 0 && len(self) == 0 {
+	if strings.TrimSpace(p.Question) == "" {
 		out.Answer = IDontKnow + ": the question has no words to look for in memory."
 		return out, nil
 	}
+	// A question of stopwords only ("Who am I?") has no words to weigh:
+	// the vector leg alone may find what answers it.
+	terms := lexicon.Terms(p.Question)
 	want := limit(p.Limit)
 	m, err := s.store.Marks(ctx)
 	if err != nil {
@@ -161,15 +135,7 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	if err != nil {
 		return nil, err
 	}
-	var ranked []retrieval.Candidate
-	if len(self) > 0 {
-		if ranked, err = s.aboutUser(ctx, m, self, v, depth); err == nil {
-			ranked, err = s.current(ctx, ranked)
-		}
-		terms = self
-	} else {
-		ranked, _, err = s.rank(ctx, m, ModeHybrid, p.Question, v, m.Items, depth, depth)
-	}
+	ranked, _, err := s.rank(ctx, m, ModeHybrid, p.Question, v, m.Items, depth, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -177,91 +143,13 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	if err != nil {
 		return nil, err
 	}
-	// The relevant hits, those holding the kind of answer the question
-	// asks for (a time for "when") first when they are about as good.
-	type candidate struct {
-		it      Item
-		f       retrieval.Candidate
-		text    string // quotable(it)
-		snippet string
-		score   float64
-	}
-	qt := answer.QuestionType(p.Question)
-	size := m.Items
-	if v.universe != nil {
-		size = int64(len(v.universe))
-	}
-	share := minShare(size)
-	// A correction put above a note it corrects answers whatever that note
-	// answers, holding the question's words or not.
-	rel := make(map[int64]bool, len(ranked))
-	asked := answer.Ask(p.Question)
-	var named map[string][]string // the names memory gives the user's people
-	if asked.OfPeople() {
-		if named, err = s.search.PeopleNames(ctx, m, v.universe); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range ranked {
-		if it, ok := items[f.Seq]; ok {
-			text := quotable(it)
-			rel[f.Seq] = text != "" && relevant(qt, text, f, s.recallMinCosine(), share) && fits(asked, it, text, text, named)
-		}
-	}
-	var cands []candidate
-	// A note learned twice is quoted once (sameNote).
-	said := map[string]bool{}
-	for _, f := range ranked {
-		it, ok := items[f.Seq]
-		if !ok {
-			continue
-		}
-		text := quotable(it)
-		if !rel[f.Seq] && (f.Supersedes == 0 || !rel[f.Supersedes] || text == "" || !fits(asked, it, text, withCorrected(text, items[f.Supersedes]), named)) {
-			continue
-		}
-		same := sameNote(answer.ResolveDates(text, it.ObservedAt))
-		if said[same] {
-			continue
-		}
-		if len(self) > 0 && !lexicon.FirstPerson(text) {
-			continue
-		}
-		snippet, asks := answer.Quote(terms, qt, text)
-		if asks {
-			continue // a note asking the question back does not answer it
-		}
-		c := candidate{it: it, f: f, text: text, snippet: snippet, score: f.Score}
-		if qt != answer.Any && (answer.Holds(qt, snippet) || f.Supersedes != 0 && answers(qt, items, f.Supersedes)) {
-			// A correction answers what the note it corrects answers:
-			// "I moved to Seattle" where "I live in Portland" for "Where
-			// do I live?".
-			c.score += recallAnswerBonus
-		}
-		cands = append(cands, c)
-		said[same] = true
-	}
-	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
+	cites := s.evidence(p.Question, terms, ranked, items, want)
 	var quoted, sources []string
-	newer := map[int64]int{} // an older note → the citation of the note quoted above it as changing it
-	for _, c := range cands[:min(want, len(cands))] {
-		out.Citations = append(out.Citations, Citation{ID: c.it.ID, Kind: c.it.Kind, Snippet: c.snippet, Meta: hitOf(c.it, nil).Meta, Score: c.f.Score})
-		n := len(out.Citations)
-		dated := answer.Dated(c.snippet, c.text, c.it.ObservedAt)
-		sources = append(sources, dated)
-		if c.f.Supersedes != 0 {
-			if _, ok := newer[c.f.Supersedes]; !ok {
-				newer[c.f.Supersedes] = n
-			}
-		}
+	for _, c := range cites {
+		out.Citations = append(out.Citations, c.Citation)
+		sources = append(sources, c.dated)
 		if len(quoted) < answerSentences {
-			q := fmt.Sprintf("%s [%d]", strings.TrimRight(dated, " "), n)
-			if k, ok := newer[c.f.Seq]; ok {
-				// Quoted after the note that changed it, it says so: a
-				// reader should not take both for what holds now.
-				q += fmt.Sprintf(" (older: [%d] changed it)", k)
-			}
-			quoted = append(quoted, q)
+			quoted = append(quoted, fmt.Sprintf("%s [%d]", strings.TrimRight(c.dated, " "), len(out.Citations)))
 		}
 	}
 	switch len(quoted) {
@@ -279,10 +167,46 @@ func (s *Service) Recall(ctx context.Context, p RecallParams, cc contract.CallCo
 	return out, nil
 }
 
-// answers reports whether the item of seq holds the kind of answer qt.
-func answers(qt answer.Type, items map[int64]Item, seq int64) bool {
-	it, ok := items[seq]
-	return ok && answer.Holds(qt, quotable(it))
+// cited is a hit an answer quotes, with its snippet dated.
+type cited struct {
+	Citation
+	dated string
+}
+
+// evidence is what recall quotes of ranked (fetch's hybrid order): the
+// first want hits that are evidence for the question, in that order, a
+// note learned twice once (sameNote).
+func (s *Service) evidence(question string, terms []string, ranked []retrieval.Candidate, items map[int64]Item, want int) []cited {
+	qt := answer.QuestionType(question)
+	asked := answer.Ask(question)
+	minCosine, p := s.recallMinCosine(), s.search.Profile()
+	var out []cited
+	said := map[string]bool{}
+	for _, f := range ranked {
+		it, ok := items[f.Seq]
+		if !ok {
+			continue
+		}
+		text := quotable(it)
+		if text == "" || !relevant(p, qt, text, f, minCosine) || !fits(p, asked, text, it.ObservedAt) {
+			continue
+		}
+		same := sameNote(answer.ResolveDates(text, it.ObservedAt))
+		if said[same] {
+			continue
+		}
+		snippet, asks := answer.Quote(terms, qt, text)
+		if asks && p.On(retrieval.SwitchAsksBack) {
+			continue // a note asking the question back does not answer it
+		}
+		said[same] = true
+		out = append(out, cited{Citation: Citation{ID: it.ID, Kind: it.Kind, Snippet: snippet, Meta: hitOf(it, nil).Meta, Score: f.Score},
+			dated: answer.Dated(snippet, text, it.ObservedAt)})
+		if len(out) == want {
+			break
+		}
+	}
+	return out
 }
 
 // sameNote is what two notes saying the same share: their text, its
@@ -294,25 +218,6 @@ func sameNote(text string) string {
 	s := strings.TrimRight(strings.Join(strings.Fields(text), " "), ".!?;:, ")
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToLower(r)) + s[n:]
-}
-
-// aboutUser ranks the notes a question about the user in stopwords only
-// ("Who am I?") may be answered from: those holding its words (self), in
-// BM25's order, each counted as fully covering it; recall keeps those
-// written in the first person, the kind of answer asked for first.
-func (s *Service) aboutUser(ctx context.Context, m Marks, self []string, v view, depth int) ([]retrieval.Candidate, error) {
-	hits, err := s.search.Plain(ctx, m, self, depth, m.Items, v.allowed, v.universe)
-	if err != nil || len(hits) == 0 {
-		return nil, err
-	}
-	// Holding its words is all a question of stopwords says: its kind of
-	// answer (a name for "Who am I?") decides, then BM25's order, scored
-	// within less than recallAnswerBonus.
-	out := make([]retrieval.Candidate, len(hits))
-	for i, h := range hits {
-		out[i] = retrieval.Candidate{Seq: h.Seq, Score: 1 - 0.1*float64(i)/float64(len(hits)), Keyword: h.Score, Coverage: 1}
-	}
-	return out, nil
 }
 
 // writeAnswer lets the language model write the answer from the cited

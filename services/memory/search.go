@@ -115,7 +115,7 @@ func (s *Service) pageHits(ctx context.Context, page []retrieval.Candidate, quer
 			h.Snippet = snippet(query, it)
 		}
 		if p.Explain {
-			h.Explain = explain(mode, f)
+			h.Explain = explain(mode, s.search.Profile(), f)
 		}
 		hits = append(hits, h)
 	}
@@ -190,13 +190,12 @@ func (s *Service) rank(ctx context.Context, m Marks, mode, query string, v view,
 	return ranked, warning, err
 }
 
-// explain is where a candidate's score came from, so that the score is
-// the sum of value × weight over the features listed. Keyword and vector
-// modes score by their leg alone. In hybrid mode a reranked hit's score
-// is its fused score and the share of the question it holds, weighed,
-// and what the rerank's rules added to it; a hit below the reranked ones
+// explain is where a candidate's score came from: the sum of value ×
+// weight over the features listed. Keyword and vector modes score by
+// their leg alone. In hybrid mode a reranked hit's score is its profile's
+// features (retrieval.Profile), weighed; a hit below the reranked ones
 // keeps its fused order under them.
-func explain(mode string, f retrieval.Candidate) *Explanation {
+func explain(mode string, p retrieval.Profile, f retrieval.Candidate) *Explanation {
 	one := func(name, phase string, v float64) *Explanation {
 		return &Explanation{Profile: mode, Features: []FeatureValue{{Name: name, Phase: phase, Value: v, Weight: 1}}}
 	}
@@ -208,16 +207,21 @@ func explain(mode string, f retrieval.Candidate) *Explanation {
 	case !f.Reranked:
 		return one("fused_order", "global", f.Score)
 	}
-	wf, wc, wm := retrieval.RerankWeights()
-	out := &Explanation{Profile: mode, Features: []FeatureValue{
-		{Name: "fused", Phase: "second", Value: f.Fused, Weight: wf},
-		{Name: "coverage_in_context", Phase: "second", Value: f.InContext, Weight: wc},
-	}}
-	rules := f.Score - wf*f.Fused - wc*f.InContext
-	if f.CrossEncoder > 0 {
-		out.Features = append(out.Features, FeatureValue{Name: "cross_encoder", Phase: "second", Value: f.CrossEncoder, Weight: wm})
-		rules -= wm * f.CrossEncoder
+	out := &Explanation{Profile: mode}
+	for _, v := range []struct {
+		name  string
+		value float64
+	}{
+		{retrieval.FeatureFused, f.Fused},
+		{retrieval.FeatureCoverage, f.InContext},
+		{retrieval.FeatureCrossEncoder, f.CrossEncoder},
+		{retrieval.FeatureLearning, f.Learning},
+		{retrieval.FeatureCorrection, f.Correction},
+		{retrieval.FeatureCorrectionNow, f.CorrectionNow},
+	} {
+		if v.value != 0 {
+			out.Features = append(out.Features, FeatureValue{Name: v.name, Phase: "second", Value: v.value, Weight: p.Weight(v.name)})
+		}
 	}
-	out.Features = append(out.Features, FeatureValue{Name: "rules", Phase: "second", Value: rules, Weight: 1})
 	return out
 }

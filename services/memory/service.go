@@ -113,6 +113,9 @@ type Options struct {
 	// read items, write answer) and returns the context to run it in and
 	// what to call with its outcome: the hook for tracing spans.
 	Phase PhaseFunc
+	// Profile, when set, ranks with another profile than
+	// retrieval.DefaultProfile: an evaluation's ablation.
+	Profile *retrieval.Profile
 }
 
 // PhaseFunc starts a named phase of a call; see Options.Phase.
@@ -144,7 +147,7 @@ func NewService(store Store, opts *Options) *Service {
 		vectors: store, tree: store, replacements: store, phase: o.Phase, now: time.Now, embedder: o.Embedder, log: o.Logger, writer: o.Writer,
 		embed: newEmbedState(o.InlineTimeout), cache: newItemCache(itemCacheBytes), recallCosine: o.RecallMinCosine, modelState: o.ModelState,
 		reranker: o.Reranker, rerankerState: o.RerankerState}
-	ro := &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop}
+	ro := &retrieval.Options{ExactKeywords: o.ExactKeywords, Removed: s.cache.drop, Profile: o.Profile}
 	if o.Reranker != nil {
 		ro.Reranker, ro.Texts = o.Reranker, s.texts
 	}

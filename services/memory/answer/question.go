@@ -70,13 +70,6 @@ func QuestionType(q string) Type {
 }
 
 var (
-	timeWords = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
-		"saturday": true, "sunday": true, "mondays": true, "tuesdays": true, "wednesdays": true, "thursdays": true,
-		"fridays": true, "saturdays": true, "sundays": true, "january": true, "february": true, "march": true,
-		"april": true, "may": true, "june": true, "july": true, "august": true, "september": true, "october": true,
-		"november": true, "december": true, "daily": true, "weekly": true, "monthly": true, "yearly": true,
-		"nightly": true, "morning": true, "evening": true, "noon": true, "midnight": true, "tonight": true,
-		"today": true, "tomorrow": true, "yesterday": true, "week": true, "weeks": true, "month": true, "year": true, "every": true}
 	clockTime = regexp.MustCompile(`\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(?:am|pm)\b|\b(?:19|20)\d{2}\b`)
 	number    = regexp.MustCompile(`\d`)
 	placeWord = map[string]bool{"in": true, "at": true, "on": true, "under": true, "behind": true, "from": true,
@@ -98,10 +91,6 @@ var (
 var placeKinds = map[string]bool{"city": true, "town": true, "country": true, "state": true, "village": true,
 	"place": true, "neighborhood": true, "neighbourhood": true}
 
-// TimeWord reports whether w (lowercased) names a time: a day, a month,
-// a part of the day, a period.
-func TimeWord(w string) bool { return timeWords[w] }
-
 // Holds reports whether text holds the kind of answer t asks for.
 func Holds(t Type, text string) bool {
 	switch t {
@@ -110,7 +99,7 @@ func Holds(t Type, text string) bool {
 			return true
 		}
 		for _, w := range lexicon.Words(text) {
-			if timeWords[w] {
+			if lexicon.TimeWord(w) {
 				return true
 			}
 		}
@@ -126,11 +115,11 @@ func Holds(t Type, text string) bool {
 	case Person:
 		// A month or a day is no one: "my appointment got pushed to
 		// March 21" names no dentist.
-		return slices.ContainsFunc(names(text), func(n string) bool { return !timeWords[n] })
+		return slices.ContainsFunc(names(text), func(n string) bool { return !lexicon.TimeWord(n) })
 	case Place:
 		words := lexicon.Words(text)
 		for i, w := range words {
-			if placeWord[w] && !(timeBefore[w] && i+1 < len(words) && (timeWords[words[i+1]] || number.MatchString(words[i+1]))) {
+			if placeWord[w] && !(timeBefore[w] && i+1 < len(words) && (lexicon.TimeWord(words[i+1]) || number.MatchString(words[i+1]))) {
 				return true
 			}
 		}
@@ -159,16 +148,6 @@ type name struct {
 	// note holding either holds both: one turn tells what one of them
 	// did of what "both" did.
 	or bool
-}
-
-// Names are the names a question asks about (capitalised words past a
-// sentence's first), lowercased, without a possessive "'s".
-func Names(question string) []string {
-	var out []string
-	for _, n := range namesAt(question) {
-		out = append(out, n.name)
-	}
-	return out
 }
 
 func namesAt(text string) []name {

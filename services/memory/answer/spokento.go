@@ -7,17 +7,6 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 )
 
-// WithoutNamesSpokenTo is text with the names it speaks to, rather than
-// of, left out ("Thanks, Caroline! I ran a race" keeps "Thanks, ! I ran a
-// race"): the keyword index holds a note so, and a question naming
-// Caroline finds what is said of her, not every note said to her. A name
-// is a capitalised word, no greeting or stopword, that addressed finds
-// spoken to.
-func WithoutNamesSpokenTo(text string) string {
-	rest, _ := SplitNamesSpokenTo(text)
-	return rest
-}
-
 // SplitNamesSpokenTo is WithoutNamesSpokenTo, and the names it left out,
 // as the text writes them.
 func SplitNamesSpokenTo(text string) (rest string, names []string) {

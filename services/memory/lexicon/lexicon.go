@@ -6,7 +6,6 @@
 package lexicon
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,56 +43,6 @@ var firstPerson = map[string]bool{"i": true, "me": true, "my": true, "mine": tru
 var questionWords = map[string]bool{"who": true, "whom": true, "whose": true, "what": true, "which": true,
 	"when": true, "where": true, "why": true, "how": true}
 
-// QuestionWord reports whether w (lowercased) is a word that asks: "what",
-// "where", "how"…
-func QuestionWord(w string) bool { return questionWords[w] }
-
-// SelfTerms returns the words to look for when a question made only of
-// stopwords asks about the user ("Who am I?", "What do I like?"): its own
-// words but the question words, in order; nil when it has searchable
-// words (Terms) or does not speak of the user. A question asking what
-// memory holds about the user ("What do you know about me?", "Tell me
-// about myself") looks for "I" and "my", not its own words: "you",
-// "about" and "me" would find "You should reply to me in British English"
-// first.
-func SelfTerms(question string) []string {
-	if len(Terms(question)) > 0 {
-		return nil
-	}
-	words := Words(question)
-	if asksMemoryOfUser(words) {
-		return []string{"i", "my"}
-	}
-	if slices.Equal(words, []string{"who", "am", "i"}) {
-		// "I am Dana" answers, as do "I'm Dana" (its "m") and "My name
-		// is Alex", which holds neither "am" nor "I".
-		return []string{"am", "m", "i", "my", "name"}
-	}
-	var out []string
-	self := false
-	for _, w := range words {
-		self = self || firstPerson[w]
-		if !questionWords[w] && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	if !self {
-		return nil
-	}
-	return out
-}
-
-// asksMemoryOfUser reports whether a question's words ask memory about
-// the user: "about me" or "about myself".
-func asksMemoryOfUser(words []string) bool {
-	for i := 1; i < len(words); i++ {
-		if words[i-1] == "about" && (words[i] == "me" || words[i] == "myself") {
-			return true
-		}
-	}
-	return false
-}
-
 // FirstPersonWord reports whether w (lowercased) is a word by which a
 // question speaks of the user: "I", "me", "my", "mine", "myself".
 func FirstPersonWord(w string) bool { return firstPerson[w] }
@@ -101,12 +50,6 @@ func FirstPersonWord(w string) bool { return firstPerson[w] }
 // Ours reports whether w (lowercased) is "my" or "our": what follows is
 // the user's own ("my wife", "our dog").
 func Ours(w string) bool { return w == "my" || w == "our" }
-
-// FirstPerson reports whether text speaks as the user: it holds "I", "me"
-// or "my".
-func FirstPerson(text string) bool {
-	return slices.ContainsFunc(Words(text), FirstPersonWord)
-}
 
 // Words splits s into lowercased runs of letters and digits, and symbols
 // (emoji) one by one, as the keyword index does.

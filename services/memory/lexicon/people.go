@@ -51,17 +51,6 @@ func Relative(w string) bool {
 	return ok
 }
 
-// SameRelative reports whether two relation words can name the same
-// person: "mom" and "mother", "parents" and "dad"; not "mom" and "dad".
-func SameRelative(a, b string) bool {
-	ra, ok := relations[a]
-	rb, ok2 := relations[b]
-	if !ok || !ok2 {
-		return false
-	}
-	return ra[0] == rb[0] || ra[0] == rb[1] || ra[1] == rb[0]
-}
-
 // relatedPeople are, by relation word, the words notes use for the same
 // person (relationWords, in their order): the same relation ("boss",
 // "manager"), then its members ("kids": "son", "daughter"), then a
@@ -136,16 +125,4 @@ var petKinds = func() []string {
 func Someone(w string) bool {
 	_, pet := pets[w]
 	return pet || Relative(w)
-}
-
-// SameOne reports whether two such words can name the same one: the same
-// relative (SameRelative), or pets of one kind ("dog", "puppy"), or a pet
-// and "pet"; not "dog" and "cat".
-func SameOne(a, b string) bool {
-	pa, ok := pets[a]
-	pb, ok2 := pets[b]
-	if ok && ok2 {
-		return pa == pb || pa == "" || pb == ""
-	}
-	return SameRelative(a, b)
 }

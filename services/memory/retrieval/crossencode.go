@@ -5,13 +5,6 @@ import (
 	"math"
 )
 
-// rerankModel is what a cross-encoder's relevance (a logit squashed into
-// [0, 1]) weighs beside the share of the question a candidate holds. It
-// is the share's own weight: the model reads the same question and note
-// for what they mean. Our machines cannot load the model's weights, so
-// this weight is not measured on the evaluations yet.
-const rerankModel = 1.0
-
 // crossEncode adds the cross-encoder's relevance to the candidates'
 // scores, when one is configured and loaded; until it is (it answers
 // UNAVAILABLE) and when it fails, they rank without it.
@@ -37,12 +30,6 @@ func (e *Engine) crossEncode(ctx context.Context, query string, cands []Candidat
 	}
 	for i, l := range logits {
 		cands[i].CrossEncoder = 1 / (1 + math.Exp(-l))
-		cands[i].Score += rerankModel * cands[i].CrossEncoder
+		cands[i].Score += e.profile.Weight(FeatureCrossEncoder) * cands[i].CrossEncoder
 	}
-}
-
-// RerankWeights are the weights of the fused score and of InContext in a
-// reranked candidate's score.
-func RerankWeights() (fused, inContext, crossEncoder float64) {
-	return rerankFused, rerankCoverage, rerankModel
 }

@@ -9,22 +9,23 @@ import (
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
-// keywordState is the keyword index, the seqs of the items that are
-// corrections (learned as such, or loose notes telling of a change:
-// noteTellsOfChange), and how far both have read the store. The index is built
-// from the store, the truth, and follows its changes before every search,
-// so that writes by other processes on the same file are seen too. The
-// rerank lifts a correction over the fact it corrects; knowing here which
-// items are corrections spares it reading the items themselves.
+// keywordState is the keyword index, the seqs of the items read from
+// documents (the rest are the user's own: learned or said) and of those
+// that are corrections (learned as such, or telling of a change:
+// tellsOfChange), and how far it has read the store. The index is built from the store, the
+// truth, and follows its changes before every search, so that writes by
+// other processes on the same file are seen too.
 type keywordState struct {
 	mu               sync.Mutex
 	index            *keywordindex.Index
+	documents        map[int64]bool
 	corrections      map[int64]bool
 	turns            turnState
-	people           peopleNames
-	parted           parted
 	addMark, delMark int64
 }
+
+// kindDocument is the kind of an item read from a document.
+const kindDocument = "document"
 
 // learningCorrection is the learning kind of a note that corrects an
 // earlier one.
@@ -38,29 +39,27 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 	defer st.mu.Unlock()
 	if st.index == nil {
 		st.index = keywordindex.New()
-		st.corrections = map[int64]bool{}
+		st.documents, st.corrections = map[int64]bool{}, map[int64]bool{}
 	}
 	if m.Items <= st.addMark && m.Deletions <= st.delMark {
 		return st.index, nil
 	}
 	add := func(c ItemChange) {
-		text, spoken := indexText(c)
+		text, spoken := indexText(c, e.profile)
 		st.index.Add(c.Seq, text, spoken...)
-		if c.LearningKind == learningCorrection || c.ThreadID == "" && noteTellsOfChange(c.Text) {
+		if c.Kind == kindDocument {
+			st.documents[c.Seq] = true
+		}
+		if c.LearningKind == learningCorrection || c.Kind != kindDocument && e.profile.On(SwitchChangeCues) && tellsOfChange(c.Text) {
 			st.corrections[c.Seq] = true
 		}
 		st.turns.add(c)
-		st.people.add(c.Seq, c.Text)
-		if c.ThreadID == "" {
-			st.parted.add(c.Seq, c.Text)
-		}
 	}
 	remove := func(seq int64) {
 		st.index.Remove(seq)
+		delete(st.documents, seq)
 		delete(st.corrections, seq)
 		st.turns.remove(seq)
-		st.people.remove(seq)
-		st.parted.remove(seq)
 		e.removed(seq)
 	}
 	a, d, err := e.src.ItemChanges(ctx, st.addMark, st.delMark, add, remove)
@@ -71,32 +70,34 @@ func (e *Engine) syncKeywords(ctx context.Context, m Marks) (*keywordindex.Index
 	return st.index, nil
 }
 
-// isCorrection reports whether the item seq is a correction (keywordState),
-// as far as the last syncKeywords read the store.
+// isCorrection reports whether the item seq is a correction, as far as
+// the last syncKeywords read the store.
 func (e *Engine) isCorrection(seq int64) bool {
 	st := &e.keywords
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.corrections[seq] {
-		return true
-	}
-	t := st.turns.bySeq[seq]
-	return t != nil && t.changes
+	return st.corrections[seq]
+}
+
+// isDocument reports whether the item seq was read from a document, as
+// far as the last syncKeywords read the store.
+func (e *Engine) isDocument(seq int64) bool {
+	st := &e.keywords
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.documents[seq]
 }
 
 // keywordLeg ranks by BM25 over idx: hybrid looks for the query's words
 // and their WordNet relatives, keyword mode for its words only. terms
 // are what it looked for.
 func (e *Engine) keywordLeg(idx *keywordindex.Index, q Query) (hits []Ranked, terms []keywordindex.Term) {
-	expand := q.Mode == ModeHybrid && !e.opts.ExactKeywords
-	terms = keywordTerms(q.Text, expand)
+	expand := q.Mode == ModeHybrid && e.profile.On(SwitchRelatives)
+	terms = keywordTerms(q.Text, expand, e.profile.On(SwitchKinds))
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	if expand {
-		e.addPeopleNames(terms, q)
-	}
-	return idx.SearchTerms(withSpoken(terms), q.Depth, q.AsOf, q.Allowed, q.Universe), terms
+	return idx.SearchTerms(terms, q.Depth, q.AsOf, q.Allowed, q.Universe), terms
 }
 
 // Matching returns the seqs (<= asOf) of the items holding any of the

@@ -12,7 +12,6 @@ package retrieval
 
 import (
 	"context"
-	"slices"
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
@@ -87,6 +86,9 @@ type Options struct {
 		Rerank(ctx context.Context, query string, passages []string) ([]float64, error)
 	}
 	Texts func(ctx context.Context, seqs []int64) (map[int64]string, error)
+	// Profile, when set, is the profile to rank with instead of
+	// DefaultProfile: an evaluation's ablation.
+	Profile *Profile
 }
 
 // Engine ranks items of one store.
@@ -94,6 +96,7 @@ type Engine struct {
 	src      Source
 	embedder Embedder
 	opts     Options
+	profile  Profile
 	keywords keywordState
 	vectors  vectorState
 }
@@ -104,9 +107,15 @@ func New(src Source, emb Embedder, opts *Options) *Engine {
 	// second to read; reading it now, beside whatever the caller does
 	// next, keeps it off the first search's path.
 	go wordnet.Load()
-	e := &Engine{src: src, embedder: emb}
+	e := &Engine{src: src, embedder: emb, profile: DefaultProfile()}
 	if opts != nil {
 		e.opts = *opts
+	}
+	if e.opts.Profile != nil {
+		e.profile = *e.opts.Profile
+	}
+	if e.opts.ExactKeywords {
+		e.profile, _ = e.profile.Without(SwitchRelatives)
 	}
 	return e
 }
@@ -150,9 +159,14 @@ type Candidate struct {
 	// CrossEncoder is the cross-encoder's relevance, squashed into
 	// [0, 1], on the candidates it read; 0 without one.
 	CrossEncoder float64
-	// Supersedes is the seq of the older note this correction was put
-	// above, as correcting it (rerank.go's supersede), 0 for none.
-	Supersedes int64
+	// Learning is InContext for the user's own items, 0 for a document's
+	// chunks (FeatureLearning), on the candidates the rerank weighed.
+	Learning float64
+	// Correction is a correction's score before it was lifted (at most
+	// 1: mostly its coverage), 0 for any other candidate; CorrectionNow
+	// the same where the question asks what holds now. The profile weighs
+	// both (FeatureCorrection, FeatureCorrectionNow).
+	Correction, CorrectionNow float64
 }
 
 // Rank ranks the items for q and returns the best min(Need, Depth) of
@@ -185,7 +199,7 @@ func (e *Engine) Rank(ctx context.Context, q Query) ([]Candidate, string, error)
 	}
 	best := e.fuse(q, kw, vec)
 	if q.Mode == ModeHybrid {
-		best = e.rerank(ctx, idx, q, terms, best, vec)
+		best = e.rerank(ctx, idx, q, terms, best)
 	}
 	return best[:min(q.Need, q.Depth, len(best))], warning, nil
 }
@@ -230,13 +244,7 @@ func (e *Engine) fuse(q Query, kw, vec []Ranked) []Candidate {
 	if q.Mode != ModeHybrid {
 		order = topk.Select(order, min(q.Need, q.Depth))
 	} else {
-		order = topk.Select(order, min(q.Depth, max(q.Need, rerankDepth)))
-		for _, r := range vec[:min(rerankVectorExtra, len(vec))] {
-			if !slices.ContainsFunc(order, func(o Ranked) bool { return o.Seq == r.Seq }) {
-				i, _ := at.get(r.Seq)
-				order = append(order, Ranked{Seq: r.Seq, Score: out[i].Score})
-			}
-		}
+		order = topk.Select(order, min(q.Depth, max(q.Need, e.profile.Depth)))
 	}
 	best := make([]Candidate, len(order))
 	for i, r := range order {
@@ -288,3 +296,9 @@ func (e *Engine) removed(seq int64) {
 		e.opts.Removed(seq)
 	}
 }
+
+// Profile is the profile the engine ranks with.
+func (e *Engine) Profile() Profile { return e.profile }
+
+// SetProfile makes the engine rank with p: an evaluation's ablation.
+func (e *Engine) SetProfile(p Profile) { e.profile = p }

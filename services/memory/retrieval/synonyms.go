@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/keywordindex"
@@ -33,7 +32,7 @@ var expansion = struct {
 // keywordTerms returns the keyword leg's terms for a query: each word's
 // index key, and with expand, the keys of the words WordNet relates to it
 // as weighted alternatives.
-func keywordTerms(query string, expand bool) []keywordindex.Term {
+func keywordTerms(query string, expand, kinds bool) []keywordindex.Term {
 	var tok textkeys.Tokenizer
 	var out []keywordindex.Term
 	seen := map[string]bool{}
@@ -53,7 +52,7 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 	}
 	for i, w := range words {
 		alts := out[i].Alts
-		for _, r := range relativesOf(w) {
+		for _, r := range relativesOf(w, kinds) {
 			if len(alts) == expansion.perTerm {
 				break
 			}
@@ -65,13 +64,6 @@ func keywordTerms(query string, expand bool) []keywordindex.Term {
 		}
 		out[i].Alts = alts
 	}
-	termAt := make(map[string]int, len(words))
-	for i, w := range words {
-		termAt[w] = i
-	}
-	addAcronyms(&tok, query, termAt, out, seen)
-	addCompounds(&tok, query, termAt, out, seen)
-	withFrames(out)
 	return out
 }
 
@@ -94,9 +86,13 @@ const maxRelatives = 4096
 // the word's own key and those that are stopwords, weigh nothing or are
 // not one key. The slice is
 // shared: callers must not change it.
-func relativesOf(word string) []keywordindex.Alt {
+func relativesOf(word string, kinds bool) []keywordindex.Alt {
+	cached := word
+	if !kinds {
+		cached = "\x00" + word // cached apart: an evaluation's ablation
+	}
 	relatives.mu.Lock()
-	alts, ok := relatives.words[word]
+	alts, ok := relatives.words[cached]
 	relatives.mu.Unlock()
 	if ok {
 		return alts
@@ -113,7 +109,7 @@ func relativesOf(word string) []keywordindex.Alt {
 	for _, f := range wordnet.Forms(word) {
 		add(f, expansion.form)
 	}
-	for _, k := range lexicon.Kinds(word) {
+	for _, k := range lexicon.Kinds(word)[:len(lexicon.Kinds(word))*boolInt(kinds)] {
 		if lexicon.SameRelation(word, k) {
 			// Another word for one relation is the word: "My new boss
 			// is Tom" holds "manager" as "My manager is Priya" does,
@@ -136,83 +132,9 @@ func relativesOf(word string) []keywordindex.Alt {
 	if relatives.words == nil || len(relatives.words) >= maxRelatives {
 		relatives.words = map[string][]keywordindex.Alt{}
 	}
-	relatives.words[word] = alts
+	relatives.words[cached] = alts
 	relatives.mu.Unlock()
 	return alts
-}
-
-// acronymWeight is what a note's acronym of consecutive query words
-// counts for each of them ("CDN" for "content delivery network").
-const acronymWeight = 0.8
-
-// addAcronyms adds, to the terms of a run of three to five consecutive
-// query words starting with a word that is not a stopword, the run's
-// initials as an alternative ("paid time off" → "pto",
-// "General Data Protection Regulation" → "gdpr"): a note may spell out
-// the short form only. Initials that make an English word WordNet knows
-// ("wit") are left out: they would find that word, not the phrase.
-func addAcronyms(tok *textkeys.Tokenizer, query string, termAt map[string]int, out []keywordindex.Term, seen map[string]bool) {
-	ws := lexicon.Words(query)
-	for start := range ws {
-		if lexicon.Stopword(ws[start]) {
-			continue
-		}
-		for end := start + 3; end <= min(start+5, len(ws)); end++ {
-			var b strings.Builder
-			for _, w := range ws[start:end] {
-				b.WriteByte(w[0])
-			}
-			acr := b.String()
-			if _, common := wordnet.Lookup(acr); common > 0 || !isLetters(acr) {
-				continue
-			}
-			key := keyOf(tok, acr)
-			if key == "" || seen[key] || lexicon.Stopword(key) {
-				continue // "tabs or spaces" is no "to", which "tos" stems to
-			}
-			seen[key] = true
-			for _, w := range ws[start:end] {
-				if i, ok := termAt[w]; ok {
-					out[i].Alts = append(out[i].Alts, keywordindex.Alt{Key: key, Weight: acronymWeight})
-				}
-			}
-		}
-	}
-}
-
-// addCompounds adds, to the first of a hyphenated query word's parts that
-// is a term (termAt: a term's index in out), the word written in one as an
-// alternative at the word's own weight ("stand-up", "e-mail"): a note may
-// write "standup".
-func addCompounds(tok *textkeys.Tokenizer, query string, termAt map[string]int, out []keywordindex.Term, seen map[string]bool) {
-	for _, f := range strings.Fields(query) {
-		parts := strings.Split(strings.Trim(strings.ToLower(f), "\"'“”‘’()[]{}.,;:!?"), "-")
-		if len(parts) < 2 || slices.ContainsFunc(parts, func(p string) bool { return p == "" || !isLetters(p) }) {
-			continue
-		}
-		at := -1
-		for _, p := range parts {
-			if i, ok := termAt[p]; ok {
-				at = i
-				break
-			}
-		}
-		key := keyOf(tok, strings.Join(parts, ""))
-		if at < 0 || key == "" || seen[key] {
-			continue
-		}
-		seen[key] = true
-		out[at].Alts = append(out[at].Alts, keywordindex.Alt{Key: key, Weight: 1})
-	}
-}
-
-func isLetters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 'a' || s[i] > 'z' {
-			return false
-		}
-	}
-	return true
 }
 
 // keyOf is a one-word text's index key, "" if it is not one key.
@@ -226,4 +148,11 @@ func keyOf(tok *textkeys.Tokenizer, word string) string {
 		return ""
 	}
 	return key
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

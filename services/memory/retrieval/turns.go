@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/services/memory/answer"
-	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -24,10 +23,14 @@ const kindConversation = "conversation"
 // of the text and returned as keys of their own (spoken.go): a question
 // naming Maya is about what is said of her (on the LoCoMo design half,
 // recall@5 as learnings 0.588 -> 0.598).
-func indexText(c ItemChange) (string, []string) {
-	text, names := answer.SplitNamesSpokenTo(c.Text)
-	keys := append(spokenKeys(names), frameKeys(text)...)
-	if c.ThreadID == "" || c.ObservedAt <= 0 {
+func indexText(c ItemChange, p Profile) (string, []string) {
+	text, keys := c.Text, []string(nil)
+	if p.On(SwitchSpokenTo) {
+		var names []string
+		text, names = answer.SplitNamesSpokenTo(c.Text)
+		keys = spokenKeys(names)
+	}
+	if c.ThreadID == "" || c.ObservedAt <= 0 || !p.On(SwitchDates) {
 		return text, keys
 	}
 	t := time.UnixMilli(c.ObservedAt).UTC()
@@ -41,7 +44,6 @@ type turn struct {
 	speaker    []string
 	thread     string
 	asks       bool
-	changes    bool // it tells of a change (changeCues): a correction
 	prev, next int64
 }
 
@@ -73,8 +75,7 @@ func (ts *turnState) add(c ItemChange) {
 	if ts.bySeq == nil {
 		ts.bySeq, ts.newest, ts.speakers = map[int64]*turn{}, map[string]int64{}, map[string]int{}
 	}
-	t := &turn{speaker: textkeys.Keys([]string{speakerOf(c.Text)}), thread: c.ThreadID, asks: strings.HasSuffix(strings.TrimSpace(c.Text), "?"),
-		changes: tellsOfChange(c.Text)}
+	t := &turn{speaker: textkeys.Keys([]string{speakerOf(c.Text)}), thread: c.ThreadID, asks: strings.HasSuffix(strings.TrimSpace(c.Text), "?")}
 	for _, k := range t.speaker {
 		ts.speakers[k]++
 	}
@@ -252,21 +253,3 @@ func (e *Engine) before(seqs []int64, k int) [][]int64 {
 // ("user: …" in a chat with an assistant); lexicon.FirstPersonWord the
 // question words that mean them.
 var userNames = []string{"user", "me", "human"}
-
-// userSpeaker is the index key of the speaker who is the user, when the
-// question speaks in the first person and memory's conversations have
-// such a speaker; "" otherwise.
-func (e *Engine) userSpeaker(words []string) string {
-	if !slices.ContainsFunc(words, lexicon.FirstPersonWord) {
-		return ""
-	}
-	st := &e.keywords
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for _, name := range userNames {
-		if k := textkeys.Keys([]string{name}); len(k) == 1 && st.turns.speakers[k[0]] > 0 {
-			return k[0]
-		}
-	}
-	return ""
-}

@@ -119,6 +119,8 @@ func (l *Loaded) Ask(ctx context.Context, rep *Report, modes []string) error {
 			continue
 		}
 		cats := []string{Categories[q.Category], "all"}
+		var top string // the hybrid fetch's first hit
+		topEvidence := false
 		for _, mode := range modes {
 			start := time.Now()
 			res, err := svc.Fetch(ctx, memory.FetchParams{Query: q.Text, Mode: mode, Limit: 10}, Caller)
@@ -135,17 +137,21 @@ func (l *Loaded) Ask(ctx context.Context, rep *Report, modes []string) error {
 			for _, c := range cats {
 				rep.At(half, l.Load, mode, c).Add(hits, q.Evidence)
 			}
+			if mode == "hybrid" && len(hits) > 0 {
+				top, topEvidence = res.Hits[0].ID, share(hits, q.Evidence, 1) > 0
+			}
 		}
 		rec, err := svc.Recall(ctx, memory.RecallParams{Question: q.Text}, Caller)
 		if err != nil {
 			return fmt.Errorf("conv-%s %s: recall: %w", l.Conv.ID, l.Load, err)
 		}
 		var first []string
+		followed := false
 		if len(rec.Citations) > 0 {
-			first = l.dias[rec.Citations[0].ID]
+			first, followed = l.dias[rec.Citations[0].ID], rec.Citations[0].ID == top
 		}
 		for _, c := range cats {
-			rep.At(half, l.Load, "hybrid", c).AddCitation(first, q.Evidence)
+			rep.At(half, l.Load, "hybrid", c).AddCitation(first, q.Evidence, topEvidence, followed)
 		}
 	}
 	return nil

@@ -27,7 +27,7 @@ func BenchmarkFetch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := mustOpen(b, func(dir string) (*locomo.Memory, error) { return locomo.OpenMemory(dir+"/memory.db", emb) })
+	m := mustOpen(b, func(dir string) (*locomo.Memory, error) { return locomo.OpenMemory(dir+"/memory.db", emb, nil) })
 	if _, err := locomo.Store(b.Context(), m, c, locomo.AsLearnings); err != nil {
 		b.Fatal(err)
 	}

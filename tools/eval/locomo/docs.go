@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
+
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/gateway/ingest"
 	"github.com/openhuman-go/openhuman-go/services/memory"
@@ -111,7 +113,7 @@ func prune(dir string) {
 
 // ingestDocs ingests the folders and returns how many chunks they made.
 func ingestDocs(ctx context.Context, path, corpus string, sub []string, emb memory.Embedder) (int, error) {
-	m, err := OpenMemory(path, emb)
+	m, err := OpenMemory(path, emb, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -190,7 +192,7 @@ func Repo(dir string) (string, error) {
 
 // OpenMixed opens a copy of the documents' memory at docs in dir, for one
 // conversation to be stored in.
-func OpenMixed(dir, docs string, emb memory.Embedder) (*Memory, error) {
+func OpenMixed(dir, docs string, emb memory.Embedder, p *retrieval.Profile) (*Memory, error) {
 	path := filepath.Join(dir, "mixed.db")
 	for _, suffix := range []string{"", "-wal"} {
 		if _, err := os.Stat(docs + suffix); suffix != "" && err != nil {
@@ -200,5 +202,5 @@ func OpenMixed(dir, docs string, emb memory.Embedder) (*Memory, error) {
 			return nil, err
 		}
 	}
-	return OpenMemory(path, emb)
+	return OpenMemory(path, emb, p)
 }

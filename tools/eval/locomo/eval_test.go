@@ -36,14 +36,19 @@ func TestLoCoMo(t *testing.T) {
 	if half := os.Getenv("OPENHUMAN_EVAL_LOCOMO_HALF"); half != "" {
 		convs = only(convs, half)
 	}
+	quick := os.Getenv("OPENHUMAN_EVAL_LOCOMO_QUICK") != ""
 	rep := locomo.NewReport()
 	start := time.Now()
 	for _, c := range convs {
 		for _, load := range locomo.Loads {
 			// A subtest each, so that each memory is gone before the next.
 			t.Run("conv-"+c.ID+"/"+load, func(t *testing.T) {
-				m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMemory(dir+"/memory.db", emb) })
-				askAll(t, m, c, load, rep, modesOf(load))
+				m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMemory(dir+"/memory.db", emb, nil) })
+				modes := modesOf(load)
+				if quick {
+					modes = []string{"hybrid"}
+				}
+				askAll(t, m, c, load, rep, modes)
 			})
 		}
 	}
@@ -52,6 +57,14 @@ func TestLoCoMo(t *testing.T) {
 		fmt.Printf("\nLoCoMo, %s half (conversations %s)\n%s", half, conversationsOf(convs, half), rep.Table(half))
 	}
 	fmt.Printf("fetch p50: hybrid %s, keyword %s, vector %s\n", rep.P50("hybrid"), rep.P50("keyword"), rep.P50("vector"))
+	for _, half := range []string{"design", "held-out"} {
+		if s := rep.Summary(half); s != "" {
+			fmt.Print(s)
+		}
+	}
+	if quick {
+		return // hybrid alone only: a rule's ablation in a minute or two
+	}
 	mixedRun(t, wd, convs, emb, rep)
 }
 
@@ -77,7 +90,7 @@ func mixedRun(t *testing.T, wd string, convs []locomo.Conversation, emb memory.E
 	for _, c := range convs {
 		for _, load := range locomo.Loads {
 			t.Run("mixed/conv-"+c.ID+"/"+load, func(t *testing.T) {
-				m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMixed(dir, docs, emb) })
+				m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMixed(dir, docs, emb, nil) })
 				askAll(t, m, c, load, mixed, []string{"hybrid"})
 			})
 		}

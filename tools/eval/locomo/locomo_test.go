@@ -73,9 +73,10 @@ func TestScore(t *testing.T) {
 	if s.N != 1 {
 		t.Errorf("a question without evidence was scored")
 	}
-	s.AddCitation([]string{"D2:2"}, []string{"D1:1", "D2:2"})
-	s.AddCitation(nil, []string{"D1:1"})
-	if s.Asked != 2 || s.Cited != 1 {
+	s.AddCitation([]string{"D2:2"}, []string{"D1:1", "D2:2"}, true, true)
+	s.AddCitation(nil, []string{"D1:1"}, true, false)
+	s.AddCitation([]string{"D9:9"}, []string{"D1:1"}, false, false)
+	if s.Asked != 3 || s.Cited != 1 || s.TopEvidence != 2 || s.Followed != 1 {
 		t.Errorf("citations %+v", s)
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openhuman-go/openhuman-go/pkg/config"
 	"github.com/openhuman-go/openhuman-go/pkg/contract"
 	"github.com/openhuman-go/openhuman-go/services/memory"
 	"github.com/openhuman-go/openhuman-go/services/memory/memorymain"
+	"github.com/openhuman-go/openhuman-go/services/memory/retrieval"
 	"github.com/openhuman-go/openhuman-go/services/memory/sqlite"
 )
 
@@ -27,27 +29,35 @@ type Memory struct {
 	store *sqlite.Store
 	stop  context.CancelFunc
 	done  chan struct{}
+
+	closing  sync.Once
+	closeErr error
 }
 
 // OpenMemory serves memory from the SQLite file at path (created when
-// missing) with emb, embedding in the background as the service does.
-func OpenMemory(path string, emb memory.Embedder) (*Memory, error) {
+// missing) with emb, embedding in the background as the service does; it
+// ranks with p, or the default profile when p is nil.
+func OpenMemory(path string, emb memory.Embedder, p *retrieval.Profile) (*Memory, error) {
 	st := sqlite.New(path)
 	if err := st.Open(); err != nil {
 		return nil, fmt.Errorf("memory at %s: %w", path, err)
 	}
-	m := &Memory{Svc: memory.NewService(st, &memory.Options{Embedder: emb}), store: st, done: make(chan struct{})}
+	m := &Memory{Svc: memory.NewService(st, &memory.Options{Embedder: emb, Profile: p}), store: st, done: make(chan struct{})}
 	ctx, stop := context.WithCancel(context.Background())
 	m.stop = stop
 	go func() { defer close(m.done); m.Svc.Run(ctx) }()
 	return m, nil
 }
 
-// Close stops the background work and closes the file.
+// Close stops the background work and closes the file; once, however
+// often it is called.
 func (m *Memory) Close() error {
-	m.stop()
-	<-m.done
-	return m.store.Close()
+	m.closing.Do(func() {
+		m.stop()
+		<-m.done
+		m.closeErr = m.store.Close()
+	})
+	return m.closeErr
 }
 
 // AwaitVectors waits until every item has a vector of the active model: a

@@ -49,3 +49,22 @@ func (s Score) Recall5Mean() float64 { return s.avg(s.Recall5) }
 // CitedShare is the share of questions whose recall answer cites an
 // evidence turn first.
 func (s Score) CitedShare() float64 { return float64(s.Cited) / float64(max(s.Asked, 1)) }
+
+// Summary is one line per way of loading of a half, hybrid over every
+// category: recall@5, fetch's first hit, recall's first citation, how
+// often recall cites fetch's first hit first when that hit is evidence,
+// and "I don't know" on the adversarial questions. It is what a rule's
+// ablation compares.
+func (r *Report) Summary(half string) string {
+	var b strings.Builder
+	for _, load := range Loads {
+		s := r.At(half, load, "hybrid", "all")
+		if s.N == 0 {
+			continue
+		}
+		k := half + "|" + load
+		fmt.Fprintf(&b, "summary %-8s %-12s recall@5 %.3f first %d/%d cited %d/%d follows %d/%d idk %d/%d\n",
+			half, load, s.avg(s.Recall5), s.First, s.N, s.Cited, s.Asked, s.Followed, s.TopEvidence, r.IDK[k], r.Adversarial[k])
+	}
+	return b.String()
+}

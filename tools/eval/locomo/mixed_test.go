@@ -47,7 +47,7 @@ func TestMixedMemory(t *testing.T) {
 		}
 	}
 	rep := locomo.NewReport()
-	m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMixed(dir, docs, emb) })
+	m := mustOpen(t, func(dir string) (*locomo.Memory, error) { return locomo.OpenMixed(dir, docs, emb, nil) })
 	askAll(t, m, c, locomo.AsLearnings, rep, []string{"hybrid"})
 	s := rep.At("design", locomo.AsLearnings, "hybrid", "all")
 	n, _ := locomo.Chunks(docs)

@@ -18,6 +18,9 @@ type Score struct {
 	First    int // questions whose first hit holds an evidence turn
 	Cited    int // questions whose recall answer cites an evidence turn first
 	Asked    int // questions recall was asked
+	// TopEvidence counts questions whose hybrid fetch's first hit is
+	// evidence; Followed, those of them whose recall cites that hit first.
+	TopEvidence, Followed int
 }
 
 // Add scores one question's ranked hits, each the dia ids of the turns the
@@ -36,8 +39,16 @@ func (s *Score) Add(hits [][]string, evidence []string) {
 }
 
 // AddCitation counts recall's first citation (nil when it cited none).
-func (s *Score) AddCitation(first []string, evidence []string) {
+// followed says whether it is fetch's first hit, topEvidence whether that
+// hit is evidence.
+func (s *Score) AddCitation(first []string, evidence []string, topEvidence, followed bool) {
 	s.Asked++
+	if topEvidence {
+		s.TopEvidence++
+		if followed {
+			s.Followed++
+		}
+	}
 	for _, id := range first {
 		if slices.Contains(evidence, id) {
 			s.Cited++
@@ -135,16 +146,19 @@ func (r *Report) Table(half string) string {
 	}
 	sort.Slice(keys, func(i, j int) bool { return rowOrder(keys[i]) < rowOrder(keys[j]) })
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-12s %-8s %-12s %5s %8s %9s %8s %7s %16s\n", "load", "mode", "category", "n", "recall@5", "recall@10", "nDCG@10", "first", "first cited")
+	fmt.Fprintf(&b, "%-12s %-8s %-12s %5s %8s %9s %8s %7s %16s %8s\n", "load", "mode", "category", "n", "recall@5", "recall@10", "nDCG@10", "first", "first cited", "follows")
 	for _, k := range keys {
 		p := strings.Split(k, "|")
 		s := r.scores[k]
-		cited := "—"
+		cited, follows := "—", "—"
 		if s.Asked > 0 {
 			cited = fmt.Sprintf("%.3f (%d/%d)", float64(s.Cited)/float64(s.Asked), s.Cited, s.Asked)
 		}
-		fmt.Fprintf(&b, "%-12s %-8s %-12s %5d %8.3f %9.3f %8.3f %7.3f %16s\n", p[1], p[2], p[3], s.N,
-			s.avg(s.Recall5), s.avg(s.Recall10), s.avg(s.NDCG10), s.avg(float64(s.First)), cited)
+		if s.TopEvidence > 0 {
+			follows = fmt.Sprintf("%.3f", float64(s.Followed)/float64(s.TopEvidence))
+		}
+		fmt.Fprintf(&b, "%-12s %-8s %-12s %5d %8.3f %9.3f %8.3f %7.3f %16s %8s\n", p[1], p[2], p[3], s.N,
+			s.avg(s.Recall5), s.avg(s.Recall10), s.avg(s.NDCG10), s.avg(float64(s.First)), cited, follows)
 	}
 	for _, load := range []string{"learnings", "conversation"} {
 		if n := r.Adversarial[half+"|"+load]; n > 0 {
