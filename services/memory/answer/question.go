@@ -281,13 +281,6 @@ func coversAll(missing map[int]bool, from, to int) bool {
 	return true
 }
 
-// greetings are the words a name is said after when someone is spoken
-// to: "Hey Gina", "Thanks, Melanie".
-var greetings = map[string]bool{"hey": true, "hi": true, "hello": true, "thanks": true, "thank": true, "dear": true,
-	"congrats": true, "congratulations": true, "bye": true, "morning": true, "oh": true, "wow": true, "woah": true,
-	"yes": true, "yeah": true, "yep": true, "sorry": true, "ok": true, "okay": true, "night": true, "welcome": true,
-	"woohoo": true, "yay": true, "hooray": true, "aw": true, "aww": true, "ah": true, "whoa": true, "hiya": true, "cheers": true}
-
 // addressedOnly reports whether every name of the question that text
 // holds is one it speaks to, not of ("Thanks, Caroline! I ran a charity
 // race" is someone else's race): followed by punctuation, and said after
@@ -302,28 +295,10 @@ func addressedOnly(qn []name, text string) bool {
 			if w == "" || !lexicon.Near(lexicon.Stem(n.name), lexicon.Stem(w)) {
 				continue
 			}
-			if !addressed(fields, i) {
+			if !lexicon.Addressed(fields, i) {
 				spokenOf = true
 			}
 		}
 	}
 	return !spokenOf
-}
-
-// addressed reports whether fields[i], a name, is someone spoken to.
-func addressed(fields []string, i int) bool {
-	f := strings.TrimRight(fields[i], "\"”’')")
-	if f == "" || !strings.ContainsAny(f[len(f)-1:], ",!.?") {
-		return false
-	}
-	if strings.HasPrefix(f, "\"") || strings.HasPrefix(f, "“") {
-		return true
-	}
-	if i == 0 {
-		return false
-	}
-	prev := fields[i-1]
-	// After a comma only at a sentence's end: "The dog, Biscuit, is" is
-	// about Biscuit, "That sounds great, Mel!" is to her.
-	return greetings[strings.ToLower(trimWord(prev))] || strings.HasSuffix(prev, ",") && strings.ContainsAny(f[len(f)-1:], "!.?")
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openhuman-go/openhuman-go/services/memory/answer"
+	"github.com/openhuman-go/openhuman-go/services/memory/lexicon"
 	"github.com/openhuman-go/openhuman-go/services/memory/textkeys"
 )
 
@@ -27,7 +27,7 @@ func indexText(c ItemChange, p Profile) (string, []string) {
 	text, keys := c.Text, []string(nil)
 	if p.On(SwitchSpokenTo) {
 		var names []string
-		text, names = answer.SplitNamesSpokenTo(c.Text)
+		text, names = lexicon.SplitNamesSpokenTo(c.Text)
 		keys = spokenKeys(names)
 	}
 	if c.ThreadID == "" || c.ObservedAt <= 0 || !p.On(SwitchDates) {
