@@ -42,37 +42,39 @@ func TestAblation(t *testing.T) {
 	full := retrieval.DefaultProfile()
 	base := measure(t, convs, emb, docs, nil)
 	fmt.Printf("\nAblation: each feature switched off, against the whole profile (%s)\n", base.line())
-	fmt.Printf("differences in questions: fetch's first hit, recall's first citation, \"I don't know\" on adversarial questions\n\n")
-	fmt.Printf("%-22s %-24s %-24s %-16s\n", "switched off", "design first/cited/idk", "held-out first/cited/idk", "mixed first/cited")
+	fmt.Printf("differences in questions: recall@5 (each question's share of its evidence in the first five hits, summed), fetch's first hit, recall's first citation, \"I don't know\" on adversarial questions\n\n")
+	fmt.Printf("%-22s %-30s %-30s %-22s\n", "switched off", "design r5/first/cited/idk", "held-out r5/first/cited/idk", "mixed r5/first/cited")
 	for _, name := range full.Features() {
 		p, err := full.Without(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		f := measure(t, convs, emb, docs, &p)
-		fmt.Printf("%-22s %-24s %-24s %-16s\n", name, f.diff(base, "design"), f.diff(base, "held-out"), f.diffMixed(base))
+		fmt.Printf("%-22s %-30s %-30s %-22s\n", name, f.diff(base, "design"), f.diff(base, "held-out"), f.diffMixed(base))
 	}
 }
 
 // figures are one profile's counts, by half (and "mixed"): fetch's first
 // hit is evidence, recall's first citation is, recall said "I don't
-// know" on an adversarial question; both loads summed.
-type figures map[string][3]int
+// know" on an adversarial question, and recall@5 summed over the
+// questions (a question's share of its evidence in the first five hits);
+// both loads summed.
+type figures map[string][4]float64
 
 func (f figures) diff(base figures, half string) string {
 	a, b := f[half], base[half]
-	return fmt.Sprintf("%+d / %+d / %+d", a[0]-b[0], a[1]-b[1], a[2]-b[2])
+	return fmt.Sprintf("%+.1f / %+.0f / %+.0f / %+.0f", a[3]-b[3], a[0]-b[0], a[1]-b[1], a[2]-b[2])
 }
 
 func (f figures) diffMixed(base figures) string {
 	a, b := f["mixed"], base["mixed"]
-	return fmt.Sprintf("%+d / %+d", a[0]-b[0], a[1]-b[1])
+	return fmt.Sprintf("%+.1f / %+.0f / %+.0f", a[3]-b[3], a[0]-b[0], a[1]-b[1])
 }
 
 func (f figures) line() string {
 	var parts []string
 	for _, h := range []string{"design", "held-out", "mixed"} {
-		parts = append(parts, fmt.Sprintf("%s %d/%d/%d", h, f[h][0], f[h][1], f[h][2]))
+		parts = append(parts, fmt.Sprintf("%s %.1f/%.0f/%.0f/%.0f", h, f[h][3], f[h][0], f[h][1], f[h][2]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -96,18 +98,20 @@ func measure(t *testing.T, convs []locomo.Conversation, emb memory.Embedder, doc
 	}
 	out := figures{}
 	for _, half := range []string{"design", "held-out"} {
-		var f [3]int
+		var f [4]float64
 		for _, load := range locomo.Loads {
 			s := alone.At(half, load, "hybrid", "all")
-			f[0] += s.First
-			f[1] += s.Cited
-			f[2] += alone.IDK[half+"|"+load]
+			f[0] += float64(s.First)
+			f[1] += float64(s.Cited)
+			f[2] += float64(alone.IDK[half+"|"+load])
+			f[3] += s.Recall5
 		}
 		out[half] = f
 		s := mixed.At(half, locomo.AsLearnings, "hybrid", "all")
 		m := out["mixed"]
-		m[0] += s.First
-		m[1] += s.Cited
+		m[0] += float64(s.First)
+		m[1] += float64(s.Cited)
+		m[3] += s.Recall5
 		out["mixed"] = m
 	}
 	return out
