@@ -24,20 +24,12 @@ var ablationMixed = []string{"26", "44"}
 // where switching it off costs at least three questions of the design
 // half and helps neither the held-out half nor the mixed memory
 // (docs/memory.md). It measures; it asserts only that each run was whole.
-// `make eval` runs it.
+// `make eval-ablation` (the end of `make eval`) runs it.
 func TestAblation(t *testing.T) {
 	if os.Getenv("OPENHUMAN_EVAL_ABLATION") == "" {
-		t.Skip("the ablation takes half an hour: make eval (OPENHUMAN_EVAL_ABLATION=1)")
+		t.Skip("the ablation takes a quarter of an hour or more: make eval-ablation (OPENHUMAN_EVAL_ABLATION=1)")
 	}
-	wd, _ := os.Getwd()
-	convs, err := locomo.FindAndLoad(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := locomo.Embedder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wd, convs, emb := loadAll(t)
 	docs := ablationDocs(t, wd, emb)
 	full := retrieval.DefaultProfile()
 	base := measure(t, convs, emb, docs, nil)

@@ -24,15 +24,7 @@ func TestLoCoMo(t *testing.T) {
 	if os.Getenv("OPENHUMAN_EVAL_LOCOMO") == "" {
 		t.Skip("the LoCoMo evaluation takes minutes: make eval-locomo (OPENHUMAN_EVAL_LOCOMO=1)")
 	}
-	wd, _ := os.Getwd()
-	convs, err := locomo.FindAndLoad(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := locomo.Embedder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wd, convs, emb := loadAll(t)
 	if half := os.Getenv("OPENHUMAN_EVAL_LOCOMO_HALF"); half != "" {
 		convs = only(convs, half)
 	}
@@ -163,4 +155,20 @@ func conversationsOf(convs []locomo.Conversation, half string) string {
 		ids = append(ids, c.ID)
 	}
 	return strings.Join(ids, ", ")
+}
+
+// loadAll finds and loads the data beside the checkout holding the
+// working directory (returned), and the embedder the evaluation measures.
+func loadAll(t *testing.T) (string, []locomo.Conversation, memory.Embedder) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	convs, err := locomo.FindAndLoad(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := locomo.Embedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd, convs, emb
 }
