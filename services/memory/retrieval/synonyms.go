@@ -109,7 +109,11 @@ func relativesOf(word string, kinds bool) []keywordindex.Alt {
 	for _, f := range wordnet.Forms(word) {
 		add(f, expansion.form)
 	}
-	for _, k := range lexicon.Kinds(word)[:len(lexicon.Kinds(word))*boolInt(kinds)] {
+	var members []string
+	if kinds {
+		members = lexicon.Kinds(word)
+	}
+	for _, k := range members {
 		if lexicon.SameRelation(word, k) {
 			// Another word for one relation is the word: "My new boss
 			// is Tom" holds "manager" as "My manager is Priya" does,
@@ -148,11 +152,4 @@ func keyOf(tok *textkeys.Tokenizer, word string) string {
 		return ""
 	}
 	return key
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
