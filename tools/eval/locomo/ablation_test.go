@@ -1,7 +1,6 @@
 package locomo_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -112,18 +111,9 @@ func measure(t *testing.T, convs []locomo.Conversation, emb memory.Embedder, doc
 // ablationDocs is the gate's documents' memory, or "" (with a note) when
 // its documents are missing.
 func ablationDocs(t *testing.T, wd string, emb memory.Embedder) string {
-	corpus, stamp, err := locomo.Corpus()
+	docs, err := gateDocsMemory(t, wd, emb)
 	if err != nil {
 		fmt.Printf("no mixed memory: %v\n", err)
-		return ""
-	}
-	repo, err := locomo.Repo(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := locomo.DocsMemory(context.Background(), repo, corpus, stamp, gateDocs, emb)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return docs
 }
